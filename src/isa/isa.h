@@ -1,0 +1,176 @@
+/* The instruction set: table, decoder, encoder, disassembler.
+ * Everything here derives from insns.def. */
+#ifndef VT_ISA_H
+#define VT_ISA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Execution-unit classes (timing model, statistics). */
+typedef enum {
+  UNIT_ALU,    /* scalar integer, scalar branches/jumps */
+  UNIT_VALU,   /* vector integer */
+  UNIT_VFPU,   /* scalar and vector fp32 */
+  UNIT_MUL,    /* integer multiply (+ multiply-add) */
+  UNIT_SFU,    /* divide, sqrt, exp */
+  UNIT_LSU,    /* loads, stores, atomics */
+  UNIT_CSR,    /* CSR access, vsetvl* */
+  UNIT_SIMT,   /* vector branches, join, setrpc */
+  UNIT_CTRL,   /* barrier, endprg, regext prefixes, fence */
+  UNIT_TENSOR, /* tensor core */
+  UNIT_COUNT
+} isa_unit;
+
+const char *isa_unit_name(isa_unit u);
+
+/* Behaviour flags. */
+enum {
+  IF_LOAD = 1u << 0,
+  IF_STORE = 1u << 1,
+  IF_BRANCH = 1u << 2,   /* scalar conditional branch */
+  IF_JUMP = 1u << 3,     /* jal, jalr */
+  IF_AMO = 1u << 4,      /* LR/SC/AMO */
+  IF_AQRL = 1u << 5,     /* takes .aq/.rl/.aqrl mnemonic suffixes */
+  IF_VEC = 1u << 6,      /* executes per active lane */
+  IF_FP = 1u << 7,       /* fp32 arithmetic (fcsr) */
+  IF_CSR = 1u << 8,      /* Zicsr */
+  IF_VBRANCH = 1u << 9,  /* divergent vector branch */
+  IF_JOIN = 1u << 10,    /* SIMT reconvergence */
+  IF_PREFIX = 1u << 11,  /* regext/regexti: modifies the next instruction */
+  IF_ENDPRG = 1u << 12,
+  IF_BARRIER = 1u << 13,
+  IF_PRIVATE = 1u << 14, /* private-memory address formula */
+  IF_CUSTOMV = 1u << 15, /* Ventus custom vector op: ignores v0, only SIMT mask */
+};
+
+typedef enum {
+#define INSN(id, mn, match, mask, syn, unit, flags) ISA_##id,
+#include "insns.def"
+#undef INSN
+  ISA_COUNT,
+  ISA_INVALID = ISA_COUNT
+} isa_id;
+
+typedef struct {
+  const char *name; /* C identifier from insns.def (e.g. "vadd_vv") */
+  const char *mnemonic;
+  uint32_t match, mask;
+  const char *syntax;
+  isa_unit unit;
+  uint32_t flags;
+} isa_info;
+
+extern const isa_info isa_table[ISA_COUNT];
+
+/* ---- operands ---------------------------------------------------------- */
+/* Operand kinds of the syntax strings. Register kinds name the field they
+ * occupy; immediates name their width/encoding. */
+typedef enum {
+  OPK_NONE,
+  OPK_RD, OPK_RS1, OPK_RS2, OPK_RS3,   /* x registers in rd/rs1/rs2/rs3 field */
+  OPK_VD, OPK_VS1, OPK_VS2, OPK_VS3,   /* v registers; vs3 = store data in rd field */
+  OPK_SIMM12,   /* I-type [31:20], signed */
+  OPK_UIMM12,   /* [31:20], unsigned */
+  OPK_SIMM12S,  /* S-type {[31:25],[11:7]}, signed */
+  OPK_BIMM,     /* B-type pc offset, signed, even */
+  OPK_UIMM20,   /* U-type [31:12] */
+  OPK_JIMM,     /* J-type pc offset */
+  OPK_SHAMT,    /* [24:20] */
+  OPK_CSR,      /* [31:20] CSR number */
+  OPK_ZIMM5,    /* [19:15] unsigned (csr*i, vsetivli AVL) */
+  OPK_SIMM5,    /* [19:15] signed (.vi); 11-bit under regexti */
+  OPK_UIMM5,    /* [19:15] unsigned (.vi shifts, barrier); 11-bit under regexti */
+  OPK_VM,       /* bit 25, optional ", v0.t" (absent = unmasked) */
+  OPK_V0,       /* literal v0 (vmerge), bit 25 fixed 0 */
+  OPK_RM,       /* [14:12] rounding mode, optional (absent = dyn) */
+  OPK_VTYPEI11, /* [30:20] */
+  OPK_VTYPEI10, /* [29:20] */
+  OPK_SIMM11,   /* private load [30:20], signed */
+  OPK_SIMM11S,  /* private store {[30:25],[11:7]}, signed */
+  OPK_PRED,     /* fence [27:24] */
+  OPK_SUCC,     /* fence [23:20] */
+  OPK_COUNT
+} isa_opk;
+
+/* One operand slot. A memory operand "imm(base)" takes two slots: the
+ * immediate with mem=ISA_MEM_OFF followed by the base with ISA_MEM_BASE;
+ * "(base)" takes one slot with ISA_MEM_BARE. */
+enum { ISA_MEM_NO = 0, ISA_MEM_OFF = 1, ISA_MEM_BASE = 2, ISA_MEM_BARE = 3 };
+typedef struct {
+  uint8_t kind; /* isa_opk */
+  uint8_t mem;
+} isa_opnd;
+
+#define ISA_MAX_OPNDS 6
+
+/* Parses the syntax of `id` into slots; returns the slot count. */
+int isa_operands(isa_id id, isa_opnd out[ISA_MAX_OPNDS]);
+int isa_opk_is_xreg(isa_opk k);
+int isa_opk_is_vreg(isa_opk k);
+int isa_opk_is_reg(isa_opk k);
+int isa_opk_optional(isa_opk k); /* vm, rm */
+/* Valid range of an operand value for the encoder (registers 0..255 since
+ * the assembler adds regext prefixes; *ext_lo/hi: range with a regexti). */
+void isa_opk_range(isa_opk k, int64_t *lo, int64_t *hi);
+
+/* ---- decoded instruction ------------------------------------------------ */
+typedef struct {
+  uint32_t word;
+  uint16_t id;    /* isa_id, ISA_INVALID if the word decodes to nothing */
+  uint8_t rd, rs1, rs2, rs3; /* full register indices (regext applied) */
+  uint8_t vm;     /* 1 = unmasked (bit 25) */
+  uint8_t rm;     /* funct3 */
+  uint8_t aqrl;   /* bits [26:25] for AMOs */
+  int32_t imm;    /* the syntax's immediate, sign-extended where signed; CSR
+                     number for Zicsr; zimm5/uimm5 stay in rs1 as well */
+} isa_inst;
+
+/* Looks up the table entry of a word (no prefix applied). */
+isa_id isa_lookup(uint32_t word);
+
+/* Decodes `word`. `prefix` is the word of an immediately preceding
+ * regext/regexti instruction, or 0. Returns the id (ISA_INVALID if none). */
+isa_id isa_decode(uint32_t word, uint32_t prefix, isa_inst *out);
+
+/* Operand values of a decoded instruction, one per slot (registers as
+ * indices, immediates as values); returns the slot count. */
+int isa_operand_values(const isa_inst *in, isa_opnd opnds[ISA_MAX_OPNDS],
+                       int64_t vals[ISA_MAX_OPNDS]);
+
+/* Encodes operand values (one per slot, as isa_operand_values gives them).
+ * Registers above 31 or an immediate beyond 5 bits in a .vi slot need a
+ * prefix: *prefix receives the regext/regexti word, or 0 if none.
+ * Returns 0, or -1 with a message in err (err may be NULL). */
+int isa_encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
+               uint32_t *word, uint32_t *prefix, char *err, size_t errlen);
+
+/* ---- names -------------------------------------------------------------- */
+const char *isa_xreg_name(unsigned r);  /* ABI names (zero, ra, ...), x32.. */
+int isa_parse_xreg(const char *s);      /* "a0", "x5", "fp", "ft0"(zfinx alias)... or -1 */
+int isa_parse_vreg(const char *s);      /* "v0".."v255" or -1 */
+const char *isa_csr_name(unsigned csr); /* NULL if unnamed */
+int isa_parse_csr(const char *s);       /* name or -1 */
+const char *isa_rm_name(unsigned rm);   /* "rne".."dyn", NULL if reserved */
+int isa_parse_rm(const char *s);
+
+/* Custom CSRs (docs/isa.md §5). */
+enum {
+  CSR_TID = 0x800, CSR_NUMW = 0x801, CSR_NUMT = 0x802, CSR_KNL = 0x803,
+  CSR_WGID = 0x804, CSR_WID = 0x805, CSR_LDS = 0x806, CSR_PDS = 0x807,
+  CSR_GIDX = 0x808, CSR_GIDY = 0x809, CSR_GIDZ = 0x80a, CSR_PRINT = 0x80b,
+  CSR_RPC = 0x80c,
+  CSR_FFLAGS = 0x001, CSR_FRM = 0x002, CSR_FCSR = 0x003, CSR_VSTART = 0x008,
+  CSR_MSTATUS = 0x300, CSR_MISA = 0x301, CSR_MTVEC = 0x305, CSR_MHARTID = 0xf14,
+  CSR_VL = 0xc20, CSR_VTYPE = 0xc21, CSR_VLENB = 0xc22,
+};
+
+/* ---- disassembly ---------------------------------------------------------- */
+/* Writes LLVM-Ventus-style text for a decoded instruction ("unknown 0x..."
+ * for ISA_INVALID). Branch/jump operands print as pc-relative offsets.
+ * Returns the length written (snprintf semantics). */
+int isa_disasm(const isa_inst *in, char *buf, size_t len);
+
+/* Pc-relative target of a branch/jump, or 0 with *has=0. */
+uint32_t isa_branch_target(const isa_inst *in, uint32_t pc, int *has);
+
+#endif

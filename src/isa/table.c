@@ -1,0 +1,216 @@
+/* The instruction table built from insns.def, operand syntax parsing and
+ * register/CSR names. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "isa.h"
+
+#define ALU UNIT_ALU
+#define VALU UNIT_VALU
+#define VFPU UNIT_VFPU
+#define MUL UNIT_MUL
+#define SFU UNIT_SFU
+#define LSU UNIT_LSU
+#define CSR UNIT_CSR
+#define SIMT UNIT_SIMT
+#define CTRL UNIT_CTRL
+#define TENSOR UNIT_TENSOR
+const isa_info isa_table[ISA_COUNT] = {
+#define INSN(id, mn, match, mask, syn, unit, flags) \
+  {#id, mn, (uint32_t)(match), (uint32_t)(mask), syn, unit, (uint32_t)(flags)},
+#include "insns.def"
+#undef INSN
+};
+#undef ALU
+#undef VALU
+#undef VFPU
+#undef MUL
+#undef SFU
+#undef LSU
+#undef CSR
+#undef SIMT
+#undef CTRL
+#undef TENSOR
+
+const char *isa_unit_name(isa_unit u) {
+  static const char *const names[UNIT_COUNT] = {
+      "alu", "valu", "vfpu", "mul", "sfu", "lsu", "csr", "simt", "ctrl", "tensor"};
+  return (unsigned)u < UNIT_COUNT ? names[u] : "?";
+}
+
+/* ---- syntax parsing ------------------------------------------------------- */
+static const struct {
+  const char *tok;
+  isa_opk kind;
+} tokens[] = {
+    {"rd", OPK_RD},           {"rs1", OPK_RS1},         {"rs2", OPK_RS2},
+    {"rs3", OPK_RS3},         {"vd", OPK_VD},           {"vs1", OPK_VS1},
+    {"vs2", OPK_VS2},         {"vs3", OPK_VS3},         {"simm12", OPK_SIMM12},
+    {"uimm12", OPK_UIMM12},   {"simm12s", OPK_SIMM12S}, {"bimm", OPK_BIMM},
+    {"uimm20", OPK_UIMM20},   {"jimm", OPK_JIMM},       {"shamt", OPK_SHAMT},
+    {"csr", OPK_CSR},         {"zimm5", OPK_ZIMM5},     {"simm5", OPK_SIMM5},
+    {"uimm5", OPK_UIMM5},     {"vm", OPK_VM},           {"v0", OPK_V0},
+    {"rm", OPK_RM},           {"vtypei11", OPK_VTYPEI11}, {"vtypei10", OPK_VTYPEI10},
+    {"simm11", OPK_SIMM11},   {"simm11s", OPK_SIMM11S}, {"pred", OPK_PRED},
+    {"succ", OPK_SUCC},
+};
+
+static isa_opk token_kind(const char *s, size_t n) {
+  for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++)
+    if (strlen(tokens[i].tok) == n && memcmp(tokens[i].tok, s, n) == 0) return tokens[i].kind;
+  return OPK_NONE;
+}
+
+int isa_operands(isa_id id, isa_opnd out[ISA_MAX_OPNDS]) {
+  if ((unsigned)id >= ISA_COUNT) return 0;
+  const char *p = isa_table[id].syntax;
+  int n = 0;
+  while (*p && n < ISA_MAX_OPNDS) {
+    const char *e = p;
+    while (*e && *e != ',' && *e != '(') e++;
+    if (*e == '(') { /* imm(base) or (base) */
+      const char *b = e + 1, *be = strchr(b, ')');
+      if (e > p) out[n++] = (isa_opnd){(uint8_t)token_kind(p, (size_t)(e - p)), ISA_MEM_OFF};
+      out[n++] = (isa_opnd){(uint8_t)token_kind(b, (size_t)(be - b)),
+                            e > p ? ISA_MEM_BASE : ISA_MEM_BARE};
+      e = be + 1;
+    } else {
+      out[n++] = (isa_opnd){(uint8_t)token_kind(p, (size_t)(e - p)), ISA_MEM_NO};
+    }
+    p = *e == ',' ? e + 1 : e;
+  }
+  return n;
+}
+
+int isa_opk_is_xreg(isa_opk k) { return k >= OPK_RD && k <= OPK_RS3; }
+int isa_opk_is_vreg(isa_opk k) { return (k >= OPK_VD && k <= OPK_VS3); }
+int isa_opk_is_reg(isa_opk k) { return isa_opk_is_xreg(k) || isa_opk_is_vreg(k); }
+int isa_opk_optional(isa_opk k) { return k == OPK_VM || k == OPK_RM; }
+
+void isa_opk_range(isa_opk k, int64_t *lo, int64_t *hi) {
+  *lo = 0;
+  switch (k) {
+  case OPK_RD: case OPK_RS1: case OPK_RS2: case OPK_RS3:
+  case OPK_VD: case OPK_VS1: case OPK_VS2: case OPK_VS3: *hi = 255; break;
+  case OPK_SIMM12: case OPK_SIMM12S: *lo = -2048; *hi = 2047; break;
+  case OPK_UIMM12: case OPK_CSR: *hi = 4095; break;
+  case OPK_BIMM: *lo = -4096; *hi = 4094; break;
+  case OPK_UIMM20: *hi = 0xfffff; break;
+  case OPK_JIMM: *lo = -(1 << 20); *hi = (1 << 20) - 2; break;
+  case OPK_SHAMT: case OPK_ZIMM5: *hi = 31; break;
+  case OPK_SIMM5: *lo = -1024; *hi = 1023; break; /* beyond -16..15 needs regexti */
+  case OPK_UIMM5: *hi = 2047; break;              /* beyond 31 needs regexti */
+  case OPK_VM: *hi = 1; break;
+  case OPK_V0: *hi = 0; break;
+  case OPK_RM: *hi = 7; break;
+  case OPK_VTYPEI11: *hi = 2047; break;
+  case OPK_VTYPEI10: *hi = 1023; break;
+  case OPK_SIMM11: case OPK_SIMM11S: *lo = -1024; *hi = 1023; break;
+  case OPK_PRED: case OPK_SUCC: *hi = 15; break;
+  default: *hi = 0; break;
+  }
+}
+
+/* ---- names ----------------------------------------------------------------- */
+static const char *const abi[32] = {
+    "zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
+    "a1",   "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
+    "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+/* Zfinx code may still spell fp registers by their F names; they name the
+ * x register with the same number. */
+static const char *const fabi[32] = {
+    "ft0", "ft1", "ft2",  "ft3",  "ft4", "ft5", "ft6",  "ft7",
+    "fs0", "fs1", "fa0",  "fa1",  "fa2", "fa3", "fa4",  "fa5",
+    "fa6", "fa7", "fs2",  "fs3",  "fs4", "fs5", "fs6",  "fs7",
+    "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
+
+static const char *const xhigh[224] = {
+    "x32", "x33", "x34", "x35", "x36", "x37", "x38", "x39", "x40", "x41",
+    "x42", "x43", "x44", "x45", "x46", "x47", "x48", "x49", "x50", "x51",
+    "x52", "x53", "x54", "x55", "x56", "x57", "x58", "x59", "x60", "x61",
+    "x62", "x63", "x64", "x65", "x66", "x67", "x68", "x69", "x70", "x71",
+    "x72", "x73", "x74", "x75", "x76", "x77", "x78", "x79", "x80", "x81",
+    "x82", "x83", "x84", "x85", "x86", "x87", "x88", "x89", "x90", "x91",
+    "x92", "x93", "x94", "x95", "x96", "x97", "x98", "x99", "x100", "x101",
+    "x102", "x103", "x104", "x105", "x106", "x107", "x108", "x109", "x110", "x111",
+    "x112", "x113", "x114", "x115", "x116", "x117", "x118", "x119", "x120", "x121",
+    "x122", "x123", "x124", "x125", "x126", "x127", "x128", "x129", "x130", "x131",
+    "x132", "x133", "x134", "x135", "x136", "x137", "x138", "x139", "x140", "x141",
+    "x142", "x143", "x144", "x145", "x146", "x147", "x148", "x149", "x150", "x151",
+    "x152", "x153", "x154", "x155", "x156", "x157", "x158", "x159", "x160", "x161",
+    "x162", "x163", "x164", "x165", "x166", "x167", "x168", "x169", "x170", "x171",
+    "x172", "x173", "x174", "x175", "x176", "x177", "x178", "x179", "x180", "x181",
+    "x182", "x183", "x184", "x185", "x186", "x187", "x188", "x189", "x190", "x191",
+    "x192", "x193", "x194", "x195", "x196", "x197", "x198", "x199", "x200", "x201",
+    "x202", "x203", "x204", "x205", "x206", "x207", "x208", "x209", "x210", "x211",
+    "x212", "x213", "x214", "x215", "x216", "x217", "x218", "x219", "x220", "x221",
+    "x222", "x223", "x224", "x225", "x226", "x227", "x228", "x229", "x230", "x231",
+    "x232", "x233", "x234", "x235", "x236", "x237", "x238", "x239", "x240", "x241",
+    "x242", "x243", "x244", "x245", "x246", "x247", "x248", "x249", "x250", "x251",
+    "x252", "x253", "x254", "x255"};
+
+const char *isa_xreg_name(unsigned r) {
+  if (r < 32) return abi[r];
+  if (r < 256) return xhigh[r - 32];
+  return NULL;
+}
+
+static int parse_indexed(const char *s, char prefix, int max) {
+  if (s[0] != prefix || s[1] < '0' || s[1] > '9') return -1;
+  char *end;
+  long v = strtol(s + 1, &end, 10);
+  if (*end || v > max || (s[1] == '0' && s[2])) return -1;
+  return (int)v;
+}
+
+int isa_parse_xreg(const char *s) {
+  int r = parse_indexed(s, 'x', 255);
+  if (r >= 0) return r;
+  if (strcmp(s, "fp") == 0) return 8;
+  for (int i = 0; i < 32; i++)
+    if (strcmp(s, abi[i]) == 0 || strcmp(s, fabi[i]) == 0) return i;
+  r = parse_indexed(s, 'f', 31);
+  return r;
+}
+
+int isa_parse_vreg(const char *s) { return parse_indexed(s, 'v', 255); }
+
+static const struct {
+  unsigned num;
+  const char *name;
+} csrs[] = {
+    {0x001, "fflags"},   {0x002, "frm"},      {0x003, "fcsr"},    {0x008, "vstart"},
+    {0x009, "vxsat"},    {0x00a, "vxrm"},     {0x00f, "vcsr"},    {0x300, "mstatus"},
+    {0x301, "misa"},     {0x304, "mie"},      {0x305, "mtvec"},   {0x340, "mscratch"},
+    {0x341, "mepc"},     {0x342, "mcause"},   {0x343, "mtval"},   {0x344, "mip"},
+    {0xb00, "mcycle"},   {0xb02, "minstret"}, {0xc00, "cycle"},   {0xc01, "time"},
+    {0xc02, "instret"},  {0xc80, "cycleh"},   {0xc81, "timeh"},   {0xc82, "instreth"},
+    {0xc20, "vl"},       {0xc21, "vtype"},    {0xc22, "vlenb"},   {0xf14, "mhartid"},
+    {0x800, "tid"},      {0x801, "numw"},     {0x802, "numt"},    {0x803, "knl"},
+    {0x804, "wgid"},     {0x805, "wid"},      {0x806, "lds"},     {0x807, "pds"},
+    {0x808, "gidx"},     {0x809, "gidy"},     {0x80a, "gidz"},    {0x80b, "print"},
+    {0x80c, "rpc"},
+};
+
+const char *isa_csr_name(unsigned csr) {
+  for (size_t i = 0; i < sizeof csrs / sizeof csrs[0]; i++)
+    if (csrs[i].num == csr) return csrs[i].name;
+  return NULL;
+}
+
+int isa_parse_csr(const char *s) {
+  for (size_t i = 0; i < sizeof csrs / sizeof csrs[0]; i++)
+    if (strcasecmp(csrs[i].name, s) == 0) return (int)csrs[i].num;
+  /* the upstream headers' spellings: CSR_TID, CSR_NUMW, ... */
+  if (strncasecmp(s, "csr_", 4) == 0) return isa_parse_csr(s + 4);
+  return -1;
+}
+
+static const char *const rms[8] = {"rne", "rtz", "rdn", "rup", "rmm", NULL, NULL, "dyn"};
+const char *isa_rm_name(unsigned rm) { return rm < 8 ? rms[rm] : NULL; }
+int isa_parse_rm(const char *s) {
+  for (int i = 0; i < 8; i++)
+    if (rms[i] && strcmp(rms[i], s) == 0) return i;
+  return -1;
+}
