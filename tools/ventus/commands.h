@@ -1,0 +1,11 @@
+/* Subcommands of the `ventus` CLI; each lives in cmd_<name>.c. */
+#ifndef VT_COMMANDS_H
+#define VT_COMMANDS_H
+
+int cmd_as(int argc, char **argv);
+int cmd_objdump(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_trace_diff(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+
+#endif
