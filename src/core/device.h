@@ -1,0 +1,138 @@
+/* The functional Ventus GPGPU: public interface of core/.
+ *
+ * A vt_device owns everything (configuration, memory, SMs, warps,
+ * statistics); there is no global state, so several devices can live in one
+ * process. The core knows nothing of files, launch formats or timing: the
+ * driver layer (src/driver) loads kernels and test vectors into memory and
+ * calls vt_device_launch. */
+#ifndef VT_DEVICE_H
+#define VT_DEVICE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "isa.h"
+#include "vt_error.h"
+
+/* ---- configuration ------------------------------------------------------ */
+typedef struct vt_config {
+  uint32_t num_sm;            /* SMs (RTL default 2) */
+  uint32_t warps_per_sm;      /* warp slots per SM (8) */
+  uint32_t wg_slots_per_sm;   /* resident work-groups per SM (8) */
+  uint32_t max_threads;       /* largest threads-per-warp a launch may use (32; 4..32) */
+  uint32_t lds_bytes_per_sm;  /* local memory per SM (128 KiB) */
+  uint32_t simt_stack_depth;  /* SIMT stack entries per warp (64) */
+  uint64_t max_steps;         /* warp-instructions per launch before VT_ERR_STEP_LIMIT (0 = no limit) */
+  uint32_t lds_base;          /* local-memory window start (0x70000000) */
+  uint32_t lds_window;        /* local-memory window size (0x10000000) */
+} vt_config;
+
+void vt_config_defaults(vt_config *c);
+/* Sets one key (the field names above, e.g. "num_sm", "max_steps");
+ * numbers in decimal or 0x hex, sizes may end in K/M. */
+int vt_config_set(vt_config *c, const char *key, const char *value, vt_error *e);
+/* Reads "key = value" lines ('#' comments, optional [section] headers ignored). */
+int vt_config_load(vt_config *c, const char *path, vt_error *e);
+int vt_config_check(const vt_config *c, vt_error *e);
+void vt_config_print(const vt_config *c, FILE *f);      /* "key = value" lines */
+void vt_config_print_json(const vt_config *c, FILE *f); /* one JSON object */
+
+/* ---- memory ------------------------------------------------------------- */
+/* Device memory is sparse (4 KiB pages, allocated on first touch) and only
+ * addresses inside a mapped region are accessible; anything else is a
+ * VT_ERR_UNMAPPED device error. The local-memory window is not mapped here:
+ * the core gives each resident work-group its own local memory. */
+enum { VT_PERM_R = 1, VT_PERM_W = 2, VT_PERM_X = 4, VT_PERM_RWX = 7 };
+
+typedef struct vt_device vt_device;
+
+int vt_mem_map(vt_device *d, uint32_t base, uint32_t size, unsigned perm, vt_error *e);
+int vt_mem_unmap(vt_device *d, uint32_t base, vt_error *e);
+int vt_mem_is_mapped(vt_device *d, uint32_t addr, uint32_t size);
+/* Host-side copies (no permission checks beyond mapping). */
+int vt_mem_write(vt_device *d, uint32_t addr, const void *src, uint32_t n, vt_error *e);
+int vt_mem_read(vt_device *d, uint32_t addr, void *dst, uint32_t n, vt_error *e);
+
+/* ---- device --------------------------------------------------------------- */
+vt_device *vt_device_create(const vt_config *c, vt_error *e);
+void vt_device_destroy(vt_device *d);
+const vt_config *vt_device_config(const vt_device *d);
+
+/* One NDRange launch (the driver's 12-field launch record, 32-bit view). */
+typedef struct vt_launch {
+  uint32_t start_pc;    /* every warp starts here (0x80000000) */
+  uint32_t kernel_id;
+  uint32_t grid[3];     /* work-groups per dimension */
+  uint32_t num_threads; /* wf_size: threads per warp */
+  uint32_t num_warps;   /* wg_size: warps per work-group */
+  uint32_t knl;         /* CSR_KNL: device address of the metadata block */
+  uint32_t lds_size;    /* local memory bytes per work-group */
+  uint32_t pds_size;    /* private memory bytes per thread */
+  uint32_t pds_base;    /* private memory base */
+  uint32_t print_addr;  /* print buffer (CSR_PRINT initial value), 0 = none */
+} vt_launch;
+
+/* Runs the launch to completion (all work-groups dispatched to SMs as warp
+ * slots and local memory allow). On a device fault returns -1 with the
+ * error's context (kernel, wg, warp, lane, pc, insn, addr) filled in; the
+ * device stays usable for further launches. */
+int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e);
+
+/* ---- observation -------------------------------------------------------- */
+#define VT_MAX_LANES 32
+
+/* One retired warp-instruction, as the commit log shows it. Only produced
+ * when a trace sink is installed, so the untraced path pays nothing. */
+typedef struct vt_commit {
+  uint32_t wg;        /* linear work-group id */
+  uint32_t warp;      /* warp index inside the work-group */
+  uint32_t sm;
+  uint32_t pc, insn;
+  uint32_t mask;      /* thread mask the instruction executed under */
+  int spin;           /* 1 = a barrier re-check that retired nothing (ISS prints a bare commit line) */
+  int nx;             /* scalar register writes */
+  struct { uint16_t reg; uint32_t val; } x[2];
+  int has_v;          /* vector register write: all lanes, vmask = lanes written */
+  uint16_t vreg;
+  uint32_t vmask;
+  uint32_t vl;
+  uint32_t v[VT_MAX_LANES];
+  int ncsr;           /* CSR writes (number, new value) */
+  struct { uint16_t csr; uint32_t val; } csr[6];
+  int nmem;           /* memory accesses in lane order */
+  struct { uint32_t addr; uint32_t val; uint8_t size; uint8_t store; } mem[VT_MAX_LANES];
+  int has_simt;       /* vbranch/join/setrpc: SIMT state after the instruction */
+  uint32_t simt_mask, simt_npc, simt_depth;
+} vt_commit;
+
+typedef void (*vt_commit_fn)(void *user, const vt_commit *c);
+void vt_device_set_trace(vt_device *d, vt_commit_fn fn, void *user);
+
+/* Called with text drained from a warp's print buffer (CSR_PRINT protocol). */
+typedef void (*vt_print_fn)(void *user, const char *text, size_t len);
+void vt_device_set_print(vt_device *d, vt_print_fn fn, void *user);
+
+/* Called after every finished work-group (progress display). */
+typedef void (*vt_progress_fn)(void *user, uint64_t wgs_done, uint64_t wgs_total, uint64_t warp_insns);
+void vt_device_set_progress(vt_device *d, vt_progress_fn fn, void *user);
+
+typedef struct vt_stats {
+  uint64_t warp_insns;        /* instructions retired, counted per warp */
+  uint64_t thread_insns;      /* ... counted per active lane (scalar ops count active lanes too) */
+  uint64_t unit_insns[UNIT_COUNT];
+  uint64_t vbranches, divergent_branches, joins, reconvergences;
+  uint64_t barriers;          /* barrier instructions completed (per warp) */
+  uint64_t loads, stores, atomics;      /* per-lane accesses */
+  uint64_t load_bytes, store_bytes;
+  uint64_t local_accesses, private_accesses, global_accesses;
+  uint64_t kernels, wgs, warps;
+  uint64_t max_simt_depth;
+} vt_stats;
+
+/* Statistics accumulated since creation or the last reset. */
+const vt_stats *vt_device_stats(const vt_device *d);
+void vt_device_reset_stats(vt_device *d);
+void vt_stats_print(const vt_stats *s, FILE *f);
+void vt_stats_print_json(const vt_stats *s, FILE *f);
+
+#endif
