@@ -1,0 +1,91 @@
+# start.S — warp start-up code for chengying kernels.
+#
+# Every warp of every work-group begins here, at 0x80000000. This file must be
+# the FIRST input of the link so that _start is the first word of .text:
+#     ventus as kernels/lib/start.S kernels/examples/vecadd.S -o vecadd.elf
+#
+# What it does, in order (docs/kernels.md has the full ABI):
+#   1. vl  = min(32, VLMAX) with SEW=32, LMUL=1, i.e. one element per thread;
+#   2. mstatus.FS = Initial, so the Zfinx fp instructions may run;
+#   3. sp  = CSR_LDS + CSR_WID*1024   per-warp scalar stack in local memory,
+#                                     1 KiB per warp, grows upwards;
+#      s0  = CSR_LDS + CSR_NUMW*1024  first byte of local memory after the
+#                                     warp stacks (work-group __local data);
+#      tp  = 0                        per-thread private stack, as an OFFSET
+#                                     into private space: vlw.v/vsw.v add
+#                                     CSR_PDS themselves (word-interleaved),
+#                                     so tp must not contain CSR_PDS again;
+#   4. zero .bss (between __bss_start and _end, when the link defines them);
+#   5. copy the print-buffer address/size (metadata +48/+52) to the global
+#      words BUFFER_ADDR / BUFFER_SIZE;
+#   6. a0 = argument buffer (metadata +4), call the kernel (metadata +0);
+#   7. endprg: the warp is finished (it also counts as arrived at barriers).
+
+        .equ    KNL_ENTRY,      0
+        .equ    KNL_ARG_BASE,   4
+        .equ    KNL_PRINT_ADDR, 48
+        .equ    KNL_PRINT_SIZE, 52
+        .equ    WARP_STACK,     1024    # bytes of scalar stack per warp
+        .equ    MSTATUS_FS_INI, 0x2000  # mstatus.FS = 01 (Initial)
+
+        .text
+        .globl  _start
+_start:
+        # 1. one 32-bit element per thread: vl = min(AVL=32, VLMAX = num_thread)
+        li      t4, 32
+        vsetvli t4, t4, e32, m1, ta, ma
+
+        # 2. floating point on (Zfinx still checks mstatus.FS)
+        li      t4, MSTATUS_FS_INI
+        csrrs   zero, 0x300, t4         # 0x300 = mstatus
+
+        # 3. stacks
+        csrr    t1, wid
+        csrr    t2, lds
+        slli    t1, t1, 10              # wid * WARP_STACK
+        add     sp, t2, t1
+        csrr    t5, numw
+        slli    t5, t5, 10              # numw * WARP_STACK
+        add     s0, t2, t5
+        li      tp, 0
+
+        # 4. clear .bss. The bounds are weak: a link that does not define
+        #    them gives 0 for both and the loop is skipped.
+        lui     a0, %hi(__bss_start)
+        addi    a0, a0, %lo(__bss_start)
+        lui     a2, %hi(_end)
+        addi    a2, a2, %lo(_end)
+        bgeu    a0, a2, .Lbss_done
+.Lbss_loop:
+        sw      zero, 0(a0)
+        addi    a0, a0, 4
+        bltu    a0, a2, .Lbss_loop
+.Lbss_done:
+
+        # 5./6. metadata block
+        csrr    t0, knl
+        lw      t1, KNL_ENTRY(t0)
+        lw      a0, KNL_ARG_BASE(t0)
+        lw      t2, KNL_PRINT_ADDR(t0)
+        lw      t3, KNL_PRINT_SIZE(t0)
+        la      t4, BUFFER_ADDR
+        sw      t2, 0(t4)
+        sw      t3, 4(t4)               # BUFFER_SIZE follows BUFFER_ADDR
+        jalr    ra, 0(t1)
+
+        # 7. done
+        endprg  x0, x0, x0
+.Lhang:                                 # endprg never returns; be safe
+        j       .Lhang
+
+        .weak   __bss_start
+        .weak   _end
+
+        .data
+        .align  2
+        .globl  BUFFER_ADDR
+        .globl  BUFFER_SIZE
+BUFFER_ADDR:
+        .word   0
+BUFFER_SIZE:
+        .word   0
