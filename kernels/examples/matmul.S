@@ -1,0 +1,64 @@
+# matmul.S — C = A · B for int32 matrices, row-major.
+#
+# Kernel:   matmul(const int *A, const int *B, int *C, uint M, uint K, uint N)
+#           A is M×K, B is K×N, C is M×N (all row-major, int32, wrapping
+#           arithmetic).
+# Arguments (argument buffer at a0, one 32-bit word each):
+#     +0  A    +4  B    +8  C (written)    +12 M    +16 K    +20 N
+# NDRange:  2-D, one work-item per element of C:
+#             dimension 0 (x) = column j, global size >= N
+#             dimension 1 (y) = row i,    global size >= M
+#           any local size (e.g. 8×4); work-items outside M×N do nothing.
+#           K may be 0 (C is then all zeros).
+# Reference: ref_matmul() in tests/kernels/ref_kernels.c.
+
+        .include "workitem.inc"
+
+        .text
+        .globl  matmul
+matmul:
+        lw      a1, 0(a0)               # A
+        lw      a2, 4(a0)               # B
+        lw      a3, 8(a0)               # C
+        lw      a4, 12(a0)              # M
+        lw      a5, 16(a0)              # K
+        lw      a6, 20(a0)              # N
+
+        vt_global_id_x v1, t0, t2       # v1 = j (column)
+        vt_global_id_y v2, t0, t2       # v2 = i (row)
+
+        # inside = (j < N) & (i < M); compares give 0/1 per element
+        vmsltu.vx v3, v1, a6
+        vmsltu.vx v4, v2, a4
+        vand.vv v3, v3, v4
+        vmv.v.i v11, 0
+        vt_setrpc .Lend, t1
+        vbeq    v3, v11, .Lend          # outside lanes skip the body
+
+        vmv.v.i v7, 0                   # acc
+        beqz    a5, .Lstore             # K == 0 (uniform)
+        vmul.vx v5, v2, a5              # i*K
+        vsll.vi v5, v5, 2
+        vadd.vx v5, v5, a1              # &A[i][0]
+        vsll.vi v6, v1, 2
+        vadd.vx v6, v6, a2              # &B[0][j]
+        slli    t3, a6, 2               # row pitch of B in bytes
+        mv      t4, a5                  # k counter (uniform)
+.Lk:
+        vlw12.v v8, 0(v5)               # A[i][k]
+        vlw12.v v9, 0(v6)               # B[k][j]
+        vmul.vv v8, v8, v9
+        vadd.vv v7, v7, v8
+        vadd.vi v5, v5, 4
+        vadd.vx v6, v6, t3
+        addi    t4, t4, -1
+        bnez    t4, .Lk
+.Lstore:
+        vmul.vx v10, v2, a6             # i*N
+        vadd.vv v10, v10, v1            # + j
+        vsll.vi v10, v10, 2
+        vadd.vx v10, v10, a3            # &C[i][j]
+        vsw12.v v7, 0(v10)
+.Lend:
+        join    zero, zero, 0
+        ret
