@@ -15,7 +15,7 @@
 #                                     into private space: vlw.v/vsw.v add
 #                                     CSR_PDS themselves (word-interleaved),
 #                                     so tp must not contain CSR_PDS again;
-#   4. zero .bss (between __bss_start and _end, when the link defines them);
+#   4. zero .bss (between _edata and _end, when the link defines them);
 #   5. copy the print-buffer address/size (metadata +48/+52) to the global
 #      words BUFFER_ADDR / BUFFER_SIZE;
 #   6. a0 = argument buffer (metadata +4), call the kernel (metadata +0);
@@ -49,12 +49,14 @@ _start:
         add     s0, t2, t5
         li      tp, 0
 
-        # 4. clear .bss. The bounds are weak: a link that does not define
-        #    them gives 0 for both and the loop is skipped.
-        lui     a0, %hi(__bss_start)
-        addi    a0, a0, %lo(__bss_start)
+        # 4. clear .bss = [_edata, _end). Both are weak: a link that does
+        #    not define _edata gives 0 and the loop is skipped (as it is
+        #    when .bss is empty).
+        lui     a0, %hi(_edata)
+        addi    a0, a0, %lo(_edata)
         lui     a2, %hi(_end)
         addi    a2, a2, %lo(_end)
+        beqz    a0, .Lbss_done
         bgeu    a0, a2, .Lbss_done
 .Lbss_loop:
         sw      zero, 0(a0)
@@ -78,7 +80,7 @@ _start:
 .Lhang:                                 # endprg never returns; be safe
         j       .Lhang
 
-        .weak   __bss_start
+        .weak   _edata
         .weak   _end
 
         .data

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds chengying and runs every test, twice: a normal build in build/ and an
+# AddressSanitizer/UBSan build in build-san/. Installs the Debian packages it
+# needs when they are missing. Ends with a line "N passed, N failed" and exits
+# non-zero if anything failed.
+set -uo pipefail
+cd "$(dirname "$0")"
+. .ci/install-deps.sh
+
+vt_install_deps cmake gcc make pkg-config libelf-dev libcmocka-dev llvm-19 ||
+  { echo "0 passed, 1 failed"; exit 1; }
+
+passed=0
+failed=0
+
+# run_suite <build dir> [cmake options...]
+run_suite() {
+  local dir=$1
+  shift
+  local log="$dir/run-tests.log"
+  mkdir -p "$dir"
+  echo "== $dir: configure and build"
+  if ! cmake -S . -B "$dir" "$@" >"$log" 2>&1 || ! cmake --build "$dir" -j2 >>"$log" 2>&1; then
+    tail -n 40 "$log"
+    echo "== $dir: BUILD FAILED (full log: $log)"
+    failed=$((failed + 1))
+    return
+  fi
+  echo "== $dir: ctest"
+  local out
+  out=$(cd "$dir" && ctest --output-on-failure 2>&1)
+  echo "$out" | grep -Ev '^(Test project|\s*$|Start +[0-9]+:)'
+  # "100% tests passed, 0 tests failed out of 7"
+  local line total bad
+  line=$(echo "$out" | grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' | tail -n 1)
+  if [ -n "$line" ]; then
+    total=$(echo "$line" | sed -E 's/.*out of ([0-9]+).*/\1/')
+    bad=$(echo "$line" | sed -E 's/.*passed, ([0-9]+) tests? failed.*/\1/')
+    passed=$((passed + total - bad))
+    failed=$((failed + bad))
+  elif ! echo "$out" | grep -q 'No tests were found'; then
+    failed=$((failed + 1)) # ctest itself failed
+  fi
+}
+
+run_suite build
+run_suite build-san -DVT_SANITIZE=ON
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
