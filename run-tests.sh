@@ -29,7 +29,7 @@ run_suite() {
   echo "== $dir: ctest"
   local out
   out=$(cd "$dir" && ctest --output-on-failure 2>&1)
-  echo "$out" | grep -Ev '^(Test project|\s*$|Start +[0-9]+:)'
+  echo "$out" | grep -Ev '^(Test project|\s*$|\s*Start +[0-9]+:|Total Test time)'
   # "100% tests passed, 0 tests failed out of 7"
   local line total bad
   line=$(echo "$out" | grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' | tail -n 1)

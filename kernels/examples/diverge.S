@@ -19,8 +19,8 @@
 # Reference: ref_diverge() in tests/kernels/ref_kernels.c.
 #
 # Every vector branch is preceded by the compiler's idiom
-#     .Lrpc_N: auipc t1, %pcrel_hi(JOIN)
-#              setrpc zero, t1, %pcrel_lo(.Lrpc_N)
+#     .Ldiverge_rpc_N: auipc t1, %pcrel_hi(JOIN)
+#              setrpc zero, t1, %pcrel_lo(.Ldiverge_rpc_N)
 # which loads CSR_RPC with the address of JOIN, the `join zero, zero, 0` at the
 # reconvergence point. Lanes whose condition is TRUE go to the branch target.
 # Maximum SIMT stack depth: 2 for the guard + 2 for the if/else + at most
@@ -42,10 +42,10 @@ diverge:
 
         # ---- if (i < n) ----------------------------------------------------
         vmv.v.x v6, a3
-.Lrpc_guard:
-        auipc   t1, %pcrel_hi(.Ljoin_guard)
-        setrpc  zero, t1, %pcrel_lo(.Lrpc_guard)
-        vbgeu   v1, v6, .Ljoin_guard    # i >= n: skip everything
+.Ldiverge_rpc_guard:
+        auipc   t1, %pcrel_hi(.Ldiverge_join_guard)
+        setrpc  zero, t1, %pcrel_lo(.Ldiverge_rpc_guard)
+        vbgeu   v1, v6, .Ldiverge_join_guard    # i >= n: skip everything
 
         vsll.vi v7, v1, 2
         vadd.vx v8, v7, a1
@@ -53,67 +53,67 @@ diverge:
         vmv.v.i v3, 0                   # steps = 0
 
         # ---- while (x > 1) ----------------------------------------------
-.Lloop:
-.Lrpc_loop:
-        auipc   t1, %pcrel_hi(.Ljoin_loop)
-        setrpc  zero, t1, %pcrel_lo(.Lrpc_loop)
-        vbgeu   v4, v2, .Ljoin_loop     # 1 >= x: this lane leaves the loop
+.Ldiverge_loop:
+.Ldiverge_rpc_loop:
+        auipc   t1, %pcrel_hi(.Ldiverge_join_loop)
+        setrpc  zero, t1, %pcrel_lo(.Ldiverge_rpc_loop)
+        vbgeu   v4, v2, .Ldiverge_join_loop     # 1 >= x: this lane leaves the loop
 
         vand.vi v6, v2, 1
-.Lrpc_odd:
-        auipc   t1, %pcrel_hi(.Ljoin_odd)
-        setrpc  zero, t1, %pcrel_lo(.Lrpc_odd)
-        vbne    v6, v5, .Lodd           # odd lanes to .Lodd
+.Ldiverge_rpc_odd:
+        auipc   t1, %pcrel_hi(.Ldiverge_join_odd)
+        setrpc  zero, t1, %pcrel_lo(.Ldiverge_rpc_odd)
+        vbne    v6, v5, .Ldiverge_odd           # odd lanes to .Ldiverge_odd
         vsrl.vi v2, v2, 1               # even: x >>= 1
-        j       .Ljoin_odd
-.Lodd:
+        j       .Ldiverge_join_odd
+.Ldiverge_odd:
         vsll.vi v6, v2, 1
         vadd.vv v2, v2, v6
         vadd.vi v2, v2, 1               # odd: x = 3x + 1
-.Ljoin_odd:
+.Ldiverge_join_odd:
         join    zero, zero, 0
         vadd.vi v3, v3, 1               # steps++
-        j       .Lloop                  # scalar jump, taken by the active lanes
-.Ljoin_loop:
+        j       .Ldiverge_loop                  # scalar jump, taken by the active lanes
+.Ldiverge_join_loop:
         join    zero, zero, 0
 
         # ---- classification --------------------------------------------
         li      t3, 8
         vmv.v.x v6, t3
-.Lrpc_cls:
-        auipc   t1, %pcrel_hi(.Ljoin_cls)
-        setrpc  zero, t1, %pcrel_lo(.Lrpc_cls)
-        vbgeu   v3, v6, .Lbig           # steps >= 8
+.Ldiverge_rpc_cls:
+        auipc   t1, %pcrel_hi(.Ldiverge_join_cls)
+        setrpc  zero, t1, %pcrel_lo(.Ldiverge_rpc_cls)
+        vbgeu   v3, v6, .Ldiverge_big           # steps >= 8
 
         # small: cls = (i & 1) ? 1 : 2
         vand.vi v9, v1, 1
-.Lrpc_small:
-        auipc   t1, %pcrel_hi(.Ljoin_small)
-        setrpc  zero, t1, %pcrel_lo(.Lrpc_small)
-        vbne    v9, v5, .Lsmall_odd
+.Ldiverge_rpc_small:
+        auipc   t1, %pcrel_hi(.Ldiverge_join_small)
+        setrpc  zero, t1, %pcrel_lo(.Ldiverge_rpc_small)
+        vbne    v9, v5, .Ldiverge_small_odd
         vmv.v.i v10, 2
-        j       .Ljoin_small
-.Lsmall_odd:
+        j       .Ldiverge_join_small
+.Ldiverge_small_odd:
         vmv.v.i v10, 1
-.Ljoin_small:
+.Ldiverge_join_small:
         join    zero, zero, 0
-        j       .Ljoin_cls
+        j       .Ldiverge_join_cls
 
-.Lbig:  # big: cls = (steps >= 32) ? 3 : 0
+.Ldiverge_big:  # big: cls = (steps >= 32) ? 3 : 0
         li      t3, 32
         vmv.v.x v6, t3
-.Lrpc_big:
-        auipc   t1, %pcrel_hi(.Ljoin_big)
-        setrpc  zero, t1, %pcrel_lo(.Lrpc_big)
-        vbgeu   v3, v6, .Lhuge
+.Ldiverge_rpc_big:
+        auipc   t1, %pcrel_hi(.Ldiverge_join_big)
+        setrpc  zero, t1, %pcrel_lo(.Ldiverge_rpc_big)
+        vbgeu   v3, v6, .Ldiverge_huge
         vmv.v.i v10, 0
-        j       .Ljoin_big
-.Lhuge:
+        j       .Ldiverge_join_big
+.Ldiverge_huge:
         vmv.v.i v10, 3
-.Ljoin_big:
+.Ldiverge_join_big:
         join    zero, zero, 0
 
-.Ljoin_cls:
+.Ldiverge_join_cls:
         join    zero, zero, 0
 
         # out[i] = steps*4 + cls
@@ -122,6 +122,6 @@ diverge:
         vadd.vx v12, v7, a2
         vsw12.v v11, 0(v12)
 
-.Ljoin_guard:
+.Ldiverge_join_guard:
         join    zero, zero, 0
         ret

@@ -32,11 +32,11 @@ matmul:
         vmsltu.vx v4, v2, a4
         vand.vv v3, v3, v4
         vmv.v.i v11, 0
-        vt_setrpc .Lend, t1
-        vbeq    v3, v11, .Lend          # outside lanes skip the body
+        vt_setrpc .Lmatmul_end, t1
+        vbeq    v3, v11, .Lmatmul_end          # outside lanes skip the body
 
         vmv.v.i v7, 0                   # acc
-        beqz    a5, .Lstore             # K == 0 (uniform)
+        beqz    a5, .Lmatmul_store             # K == 0 (uniform)
         vmul.vx v5, v2, a5              # i*K
         vsll.vi v5, v5, 2
         vadd.vx v5, v5, a1              # &A[i][0]
@@ -44,7 +44,7 @@ matmul:
         vadd.vx v6, v6, a2              # &B[0][j]
         slli    t3, a6, 2               # row pitch of B in bytes
         mv      t4, a5                  # k counter (uniform)
-.Lk:
+.Lmatmul_k:
         vlw12.v v8, 0(v5)               # A[i][k]
         vlw12.v v9, 0(v6)               # B[k][j]
         vmul.vv v8, v8, v9
@@ -52,13 +52,13 @@ matmul:
         vadd.vi v5, v5, 4
         vadd.vx v6, v6, t3
         addi    t4, t4, -1
-        bnez    t4, .Lk
-.Lstore:
+        bnez    t4, .Lmatmul_k
+.Lmatmul_store:
         vmul.vx v10, v2, a6             # i*N
         vadd.vv v10, v10, v1            # + j
         vsll.vi v10, v10, 2
         vadd.vx v10, v10, a3            # &C[i][j]
         vsw12.v v7, 0(v10)
-.Lend:
+.Lmatmul_end:
         join    zero, zero, 0
         ret

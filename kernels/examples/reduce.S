@@ -40,45 +40,45 @@ reduce:
         # v4 = (gid < n) ? in[gid] : 0
         vmv.v.i v4, 0
         vmv.v.x v5, a3
-        vt_setrpc .Lloaded, t1
-        vbgeu   v2, v5, .Lloaded        # gid >= n keeps 0
+        vt_setrpc .Lreduce_loaded, t1
+        vbgeu   v2, v5, .Lreduce_loaded        # gid >= n keeps 0
         vsll.vi v6, v2, 2
         vadd.vx v6, v6, a1
         vlw12.v v4, 0(v6)
-.Lloaded:
+.Lreduce_loaded:
         join    zero, zero, 0
         vsw12.v v4, 0(v3)
         barrier zero, zero, 0
 
         vt_local_size_x t3
         srli    t3, t3, 1               # s = L/2 (uniform over the group)
-        beqz    t3, .Lwrite
-.Lstep:
+        beqz    t3, .Lreduce_write
+.Lreduce_step:
         vmv.v.x v5, t3
-        vt_setrpc .Lstepped, t1
-        vbgeu   v1, v5, .Lstepped       # lid >= s: nothing to add
+        vt_setrpc .Lreduce_stepped, t1
+        vbgeu   v1, v5, .Lreduce_stepped       # lid >= s: nothing to add
         slli    t4, t3, 2
         vadd.vx v7, v3, t4              # &local[lid + s]
         vlw12.v v6, 0(v3)
         vlw12.v v8, 0(v7)
         vadd.vv v6, v6, v8
         vsw12.v v6, 0(v3)
-.Lstepped:
+.Lreduce_stepped:
         join    zero, zero, 0
         barrier zero, zero, 0           # never on a divergent path
         srli    t3, t3, 1
-        bnez    t3, .Lstep
+        bnez    t3, .Lreduce_step
 
-.Lwrite:
+.Lreduce_write:
         vmv.v.i v5, 0
-        vt_setrpc .Ldone, t1
-        vbne    v1, v5, .Ldone          # only lid == 0 stays
+        vt_setrpc .Lreduce_done, t1
+        vbne    v1, v5, .Lreduce_done          # only lid == 0 stays
         vlw12.v v6, 0(v3)               # local[0]
         csrr    t0, gidx
         slli    t0, t0, 2
         add     t0, t0, a2
         vmv.v.x v7, t0                  # &out[group]
         vsw12.v v6, 0(v7)
-.Ldone:
+.Lreduce_done:
         join    zero, zero, 0
         ret

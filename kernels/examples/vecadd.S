@@ -27,8 +27,8 @@ vecadd:
 
         # if (i < n): lanes with i >= n branch straight to the join
         vmv.v.x v2, a4
-        vt_setrpc .Lend, t1
-        vbgeu   v1, v2, .Lend           # taken when v1 >= v2 (vs2 OP vs1)
+        vt_setrpc .Lvecadd_end, t1
+        vbgeu   v1, v2, .Lvecadd_end           # taken when v1 >= v2 (vs2 OP vs1)
 
         vsll.vi v3, v1, 2               # byte offset i*4
         vadd.vx v4, v3, a1              # &A[i]
@@ -38,6 +38,6 @@ vecadd:
         vlw12.v v8, 0(v5)
         vfadd.vv v9, v7, v8
         vsw12.v v9, 0(v6)
-.Lend:
+.Lvecadd_end:
         join    zero, zero, 0
         ret

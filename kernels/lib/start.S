@@ -21,12 +21,12 @@
 #   6. a0 = argument buffer (metadata +4), call the kernel (metadata +0);
 #   7. endprg: the warp is finished (it also counts as arrived at barriers).
 
-        .equ    KNL_ENTRY,      0
-        .equ    KNL_ARG_BASE,   4
-        .equ    KNL_PRINT_ADDR, 48
-        .equ    KNL_PRINT_SIZE, 52
-        .equ    WARP_STACK,     1024    # bytes of scalar stack per warp
-        .equ    MSTATUS_FS_INI, 0x2000  # mstatus.FS = 01 (Initial)
+        .equ    CRT_KNL_ENTRY,      0
+        .equ    CRT_KNL_ARG_BASE,   4
+        .equ    CRT_KNL_PRINT_ADDR, 48
+        .equ    CRT_KNL_PRINT_SIZE, 52
+        .equ    CRT_WARP_STACK,     1024    # bytes of scalar stack per warp
+        .equ    CRT_MSTATUS_FS, 0x2000  # mstatus.FS = 01 (Initial)
 
         .text
         .globl  _start
@@ -36,16 +36,16 @@ _start:
         vsetvli t4, t4, e32, m1, ta, ma
 
         # 2. floating point on (Zfinx still checks mstatus.FS)
-        li      t4, MSTATUS_FS_INI
+        li      t4, CRT_MSTATUS_FS
         csrrs   zero, 0x300, t4         # 0x300 = mstatus
 
         # 3. stacks
         csrr    t1, wid
         csrr    t2, lds
-        slli    t1, t1, 10              # wid * WARP_STACK
+        slli    t1, t1, 10              # wid * CRT_WARP_STACK
         add     sp, t2, t1
         csrr    t5, numw
-        slli    t5, t5, 10              # numw * WARP_STACK
+        slli    t5, t5, 10              # numw * CRT_WARP_STACK
         add     s0, t2, t5
         li      tp, 0
 
@@ -56,20 +56,20 @@ _start:
         addi    a0, a0, %lo(_edata)
         lui     a2, %hi(_end)
         addi    a2, a2, %lo(_end)
-        beqz    a0, .Lbss_done
-        bgeu    a0, a2, .Lbss_done
-.Lbss_loop:
+        beqz    a0, .Lcrt_bss_done
+        bgeu    a0, a2, .Lcrt_bss_done
+.Lcrt_bss_loop:
         sw      zero, 0(a0)
         addi    a0, a0, 4
-        bltu    a0, a2, .Lbss_loop
-.Lbss_done:
+        bltu    a0, a2, .Lcrt_bss_loop
+.Lcrt_bss_done:
 
         # 5./6. metadata block
         csrr    t0, knl
-        lw      t1, KNL_ENTRY(t0)
-        lw      a0, KNL_ARG_BASE(t0)
-        lw      t2, KNL_PRINT_ADDR(t0)
-        lw      t3, KNL_PRINT_SIZE(t0)
+        lw      t1, CRT_KNL_ENTRY(t0)
+        lw      a0, CRT_KNL_ARG_BASE(t0)
+        lw      t2, CRT_KNL_PRINT_ADDR(t0)
+        lw      t3, CRT_KNL_PRINT_SIZE(t0)
         la      t4, BUFFER_ADDR
         sw      t2, 0(t4)
         sw      t3, 4(t4)               # BUFFER_SIZE follows BUFFER_ADDR
@@ -77,8 +77,8 @@ _start:
 
         # 7. done
         endprg  x0, x0, x0
-.Lhang:                                 # endprg never returns; be safe
-        j       .Lhang
+.Lcrt_hang:                                 # endprg never returns; be safe
+        j       .Lcrt_hang
 
         .weak   _edata
         .weak   _end
