@@ -1,9 +1,63 @@
-/* placeholder until this subcommand lands */
+/* `ventus config`: print the effective device configuration. */
 #include <stdio.h>
+#include <string.h>
+
 #include "commands.h"
+#include "device.h"
+
+static const char usage_text[] =
+    "usage: ventus config [--config FILE] [-c KEY=VALUE]... [--json]\n"
+    "\n"
+    "Prints the effective configuration: the defaults, then FILE (key = value lines),\n"
+    "then each -c override, in that order.\n";
+
 int cmd_config(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  fprintf(stderr, "ventus: this command is not built yet\n");
-  return 2;
+  vt_config c;
+  vt_config_defaults(&c);
+  vt_error e;
+  int json = 0;
+  const char *file = NULL;
+  const char *ov[64];
+  int nov = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(usage_text, stdout);
+      return 0;
+    } else if (!strcmp(argv[i], "--json")) {
+      json = 1;
+    } else if (!strcmp(argv[i], "--config") && i + 1 < argc) {
+      file = argv[++i];
+    } else if (!strcmp(argv[i], "-c") && i + 1 < argc && nov < 64) {
+      ov[nov++] = argv[++i];
+    } else {
+      fprintf(stderr, "ventus config: unexpected argument '%s' (see 'ventus config --help')\n", argv[i]);
+      return 2;
+    }
+  }
+  int bad = file && vt_config_load(&c, file, &e);
+  for (int i = 0; !bad && i < nov; i++) {
+    char kv[256];
+    snprintf(kv, sizeof kv, "%s", ov[i]);
+    char *eq = strchr(kv, '=');
+    if (!eq) {
+      bad = vt_fail(&e, VT_ERR_USAGE, "-c %s: expected KEY=VALUE", ov[i]);
+      break;
+    }
+    *eq = 0;
+    bad = vt_config_set(&c, kv, eq + 1, &e);
+  }
+  if (!bad) bad = vt_config_check(&c, &e);
+  if (bad) {
+    char buf[600];
+    vt_err_format(&e, buf, sizeof buf);
+    fprintf(stderr, "ventus config: %s\n", buf);
+    return vt_err_exit_code(e.kind);
+  }
+  if (json) {
+    vt_config_print_json(&c, stdout);
+    printf("\n");
+  } else {
+    vt_config_print(&c, stdout);
+  }
+  return 0;
 }

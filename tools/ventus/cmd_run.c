@@ -1,9 +1,459 @@
-/* placeholder until this subcommand lands */
+/* `ventus run`: run a kernel ELF (an NDRange described on the command line)
+ * or an upstream test-vector case (.metadata or a directory with
+ * kernels.txt) on the functional simulator. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "commands.h"
-int cmd_run(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  fprintf(stderr, "ventus: this command is not built yet\n");
+#include "device.h"
+#include "heap.h"
+#include "ndrange.h"
+#include "testvec.h"
+#include "trace_fmt.h"
+
+static const char usage_text[] =
+    "usage: ventus run KERNEL.elf --kernel NAME [launch options] [options]\n"
+    "       ventus run CASE.metadata [options]     (its .data beside it)\n"
+    "       ventus run CASE_DIR [options]          (kernels.txt: launches in order, memory kept)\n"
+    "\n"
+    "launch options (ELF only):\n"
+    "  --kernel NAME         kernel symbol to launch\n"
+    "  --global X[,Y[,Z]]    global size per dimension (its dimension count is work_dim)\n"
+    "  --local X[,Y[,Z]]     work-group size per dimension (default 1s; padded global = groups*local)\n"
+    "  --offset X[,Y[,Z]]    global offset (default 0)\n"
+    "  --threads N           threads per warp, 1..32 (default: config max_threads)\n"
+    "  --warps N             warps per work-group: sets --local to N*threads when --local is absent\n"
+    "  --arg SPEC            one kernel argument, in declaration order (repeat):\n"
+    "                          buf:file=PATH            buffer with the bytes of PATH\n"
+    "                          buf:zero:BYTES           zero-filled buffer (K/M suffixes)\n"
+    "                          buf:TYPE:COUNT[:INIT]    TYPE u8|u16|u32|i32|f32,\n"
+    "                                                   INIT zero|iota|rand[=SEED]|fill=VALUE\n"
+    "                          u32:V  i32:V  f32:V      scalar by value\n"
+    "  --pds-size BYTES      private memory per thread (default 0x1000)\n"
+    "  --lds-size BYTES      local memory per work-group (default 0x1000)\n"
+    "  --print-size BYTES    print buffer (default 64K, 0 = none)\n"
+    "\n"
+    "options:\n"
+    "  --config FILE         device configuration file (key = value)\n"
+    "  -c KEY=VALUE          configuration override (repeat)\n"
+    "  --max-steps N         warp-instruction limit per launch (default 200000000, 0 = none)\n"
+    "  --trace FILE          commit log in the reference ISS format (all launches)\n"
+    "  --trace-dir DIR       one commit log per launch: DIR/<launch>.log\n"
+    "  --dump FILE           final memory as '<address> <word>' lines: every buffer of the\n"
+    "                        case / every --arg buffer, plus the --dump-range ranges\n"
+    "  --dump-range ADDR:SIZE  add a range to --dump (repeat; without --dump: stdout)\n"
+    "  --expect FILE         compare memory with '<address> <word>' lines: exit 1 on mismatch\n"
+    "  --stats               statistics and the effective configuration (stdout)\n"
+    "  --json                the same as one JSON object\n"
+    "  --quiet               no progress and no summary line\n"
+    "  --help                this text\n"
+    "\n"
+    "exit status: 0 ok/match, 1 mismatch, 2 usage, 3 device fault, 4 input/other error\n";
+
+#define MAX_RANGES 32
+
+typedef struct {
+  const char *input, *config, *trace, *trace_dir, *dump, *expect;
+  const char *overrides[64];
+  int noverrides;
+  uint32_t rng_addr[MAX_RANGES], rng_size[MAX_RANGES];
+  int nranges;
+  uint64_t max_steps;
+  int have_max_steps, stats, json, quiet;
+  int have_local, have_threads, have_warps, elf_opts;
+  uint32_t warps;
+  vt_ndrange nd;
+} run_opts;
+
+typedef struct {
+  run_opts *o;
+  vt_device *d;
+  vt_trace_writer *tw;
+  FILE *trace_file; /* --trace */
+  FILE *launch_file; /* --trace-dir, current launch */
+  vt_case *cs;
+  struct timespec t0;
+  int progress;
+} run_ctx;
+
+static int err_exit(const vt_error *e) {
+  char buf[600];
+  vt_err_format(e, buf, sizeof buf);
+  fprintf(stderr, "ventus run: %s\n", buf);
+  return vt_err_exit_code(e->kind);
+}
+
+static int usage_err(const char *fmt, const char *arg) {
+  fprintf(stderr, "ventus run: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, " (see 'ventus run --help')\n");
   return 2;
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void on_progress(void *user, uint64_t done, uint64_t total, uint64_t insns) {
+  run_ctx *c = user;
+  double dt = now_s() - ((double)c->t0.tv_sec + (double)c->t0.tv_nsec * 1e-9);
+  fprintf(stderr, "\r  work-groups %llu/%llu, %.1f M warp-instructions/s   ", (unsigned long long)done,
+          (unsigned long long)total, dt > 0 ? (double)insns / dt * 1e-6 : 0.0);
+  if (done == total) fprintf(stderr, "\r%60s\r", "");
+}
+
+static int before_launch(void *user, size_t i, const vt_launch *l, vt_error *e) {
+  run_ctx *c = user;
+  if (c->o->trace_dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.log", c->o->trace_dir, c->cs ? c->cs->names[i] : "launch");
+    c->launch_file = fopen(path, "w");
+    if (!c->launch_file) return vt_fail(e, VT_ERR_IO, "%s: cannot create", path);
+    if (!(c->tw = vt_trace_writer_new(c->launch_file))) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+  } else if (c->trace_file && !c->tw) {
+    if (!(c->tw = vt_trace_writer_new(c->trace_file))) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+  }
+  if (c->tw) vt_trace_writer_begin(c->tw, c->d, l);
+  clock_gettime(CLOCK_MONOTONIC, &c->t0);
+  return 0;
+}
+
+static int finish_trace(run_ctx *c, vt_error *e) {
+  int r = 0;
+  if (c->tw && vt_trace_writer_end(c->tw, c->d)) r = vt_fail(e, VT_ERR_IO, "writing the trace failed");
+  if (c->launch_file) {
+    vt_trace_writer_free(c->tw);
+    c->tw = NULL;
+    if (fclose(c->launch_file) && !r) r = vt_fail(e, VT_ERR_IO, "writing the trace failed");
+    c->launch_file = NULL;
+  }
+  return r;
+}
+
+static int after_launch(void *user, size_t i, const vt_launch *l, vt_error *e) {
+  (void)i, (void)l;
+  return finish_trace(user, e);
+}
+
+static int parse_args(int argc, char **argv, run_opts *o) {
+  vt_ndrange_defaults(&o->nd);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+#define NEED_VAL()                                                   \
+  do {                                                               \
+    if (i + 1 >= argc) return usage_err("%s needs a value", a);      \
+  } while (0)
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(usage_text, stdout);
+      return 1;
+    } else if (!strcmp(a, "--config")) {
+      NEED_VAL();
+      o->config = argv[++i];
+    } else if (!strcmp(a, "-c")) {
+      NEED_VAL();
+      if (o->noverrides == 64) return usage_err("%s: too many overrides", a);
+      o->overrides[o->noverrides++] = argv[++i];
+    } else if (!strcmp(a, "--trace")) {
+      NEED_VAL();
+      o->trace = argv[++i];
+    } else if (!strcmp(a, "--trace-dir")) {
+      NEED_VAL();
+      o->trace_dir = argv[++i];
+    } else if (!strcmp(a, "--dump")) {
+      NEED_VAL();
+      o->dump = argv[++i];
+    } else if (!strcmp(a, "--dump-range")) {
+      NEED_VAL();
+      const char *v = argv[++i];
+      char tmp[128];
+      snprintf(tmp, sizeof tmp, "%s", v);
+      char *colon = strchr(tmp, ':');
+      uint64_t ad, sz;
+      if (!colon) return usage_err("--dump-range %s: expected ADDR:SIZE", v);
+      *colon = 0;
+      if (vt_parse_size(tmp, &ad) || vt_parse_size(colon + 1, &sz) || ad > 0xffffffffu || sz == 0 ||
+          ad + sz > 0x100000000ull)
+        return usage_err("--dump-range %s: expected ADDR:SIZE inside 32 bits", v);
+      if (o->nranges == MAX_RANGES) return usage_err("%s: too many ranges", a);
+      o->rng_addr[o->nranges] = (uint32_t)ad;
+      o->rng_size[o->nranges++] = (uint32_t)sz;
+    } else if (!strcmp(a, "--expect")) {
+      NEED_VAL();
+      o->expect = argv[++i];
+    } else if (!strcmp(a, "--max-steps")) {
+      NEED_VAL();
+      if (vt_parse_size(argv[++i], &o->max_steps)) return usage_err("--max-steps %s: not a number", argv[i]);
+      o->have_max_steps = 1;
+    } else if (!strcmp(a, "--stats")) {
+      o->stats = 1;
+    } else if (!strcmp(a, "--json")) {
+      o->json = 1;
+    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+      o->quiet = 1;
+    } else if (!strcmp(a, "--kernel")) {
+      NEED_VAL();
+      o->nd.kernel = argv[++i];
+      o->elf_opts = 1;
+    } else if (!strcmp(a, "--global") || !strcmp(a, "--local") || !strcmp(a, "--offset")) {
+      NEED_VAL();
+      const char *v = argv[++i];
+      uint32_t d[3];
+      int n = vt_parse_dims(v, d);
+      if (!strcmp(a, "--offset")) {
+        /* offsets may be 0 */
+        char *end;
+        d[0] = d[1] = d[2] = 0;
+        n = 0;
+        const char *p = v;
+        while (n < 3) {
+          d[n++] = (uint32_t)strtoul(p, &end, 0);
+          if (end == p) return usage_err("--offset %s: expected X[,Y[,Z]]", v);
+          if (!*end) break;
+          if (*end != ',') return usage_err("--offset %s: expected X[,Y[,Z]]", v);
+          p = end + 1;
+        }
+        memcpy(o->nd.offset, d, sizeof d);
+      } else if (n < 0) {
+        return usage_err("%s: expected X[,Y[,Z]] of positive numbers", v);
+      } else if (!strcmp(a, "--global")) {
+        memcpy(o->nd.global, d, sizeof d);
+        o->nd.work_dim = (uint32_t)n;
+      } else {
+        memcpy(o->nd.local, d, sizeof d);
+        o->have_local = 1;
+      }
+      o->elf_opts = 1;
+    } else if (!strcmp(a, "--threads") || !strcmp(a, "--warps")) {
+      NEED_VAL();
+      uint64_t v;
+      if (vt_parse_size(argv[++i], &v) || v == 0 || v > 1024) return usage_err("%s: bad count", argv[i]);
+      if (!strcmp(a, "--threads")) o->nd.threads = (uint32_t)v, o->have_threads = 1;
+      else o->warps = (uint32_t)v, o->have_warps = 1;
+      o->elf_opts = 1;
+    } else if (!strcmp(a, "--arg")) {
+      NEED_VAL();
+      vt_karg *na = realloc(o->nd.args, (o->nd.nargs + 1) * sizeof *na);
+      if (!na) return usage_err("%s", "out of memory");
+      o->nd.args = na;
+      vt_error e;
+      if (vt_karg_parse(argv[++i], &o->nd.args[o->nd.nargs], &e)) return err_exit(&e);
+      o->nd.nargs++;
+      o->elf_opts = 1;
+    } else if (!strcmp(a, "--pds-size") || !strcmp(a, "--lds-size") || !strcmp(a, "--print-size")) {
+      NEED_VAL();
+      uint64_t v;
+      if (vt_parse_size(argv[++i], &v) || v > 0x10000000u) return usage_err("%s: bad size", argv[i]);
+      if (a[2] == 'p' && a[3] == 'd') o->nd.pds_size = (uint32_t)v;
+      else if (a[2] == 'l') o->nd.lds_size = (uint32_t)v;
+      else o->nd.print_size = (uint32_t)v;
+      o->elf_opts = 1;
+    } else if (a[0] == '-' && a[1]) {
+      return usage_err("unknown option %s", a);
+    } else if (o->input) {
+      return usage_err("more than one input (%s)", a);
+    } else {
+      o->input = a;
+    }
+#undef NEED_VAL
+  }
+  if (!o->input) return usage_err("%s", "no input: give a kernel ELF, a .metadata file or a case directory");
+  return 0;
+}
+
+static int is_elf(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  unsigned char m[4] = {0};
+  size_t n = fread(m, 1, 4, f);
+  fclose(f);
+  return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+}
+
+static void print_print(void *user, const char *text, size_t len) {
+  (void)user;
+  fwrite(text, 1, len, stdout);
+}
+
+static int write_dump(run_ctx *c, FILE *f, vt_error *e) {
+  run_opts *o = c->o;
+  if (o->dump) {
+    if (c->cs) {
+      for (size_t i = 0; i < c->cs->ndump; i++)
+        if (vt_memwords_dump_range(c->d, f, c->cs->dump[i].base, c->cs->dump[i].size, e)) return -1;
+    } else {
+      for (size_t i = 0; i < o->nd.nargs; i++)
+        if (o->nd.args[i].kind == VT_KARG_BUF &&
+            vt_memwords_dump_range(c->d, f, o->nd.args[i].addr, o->nd.args[i].size, e))
+          return -1;
+    }
+  }
+  for (int i = 0; i < o->nranges; i++)
+    if (vt_memwords_dump_range(c->d, f, o->rng_addr[i], o->rng_size[i], e)) return -1;
+  return 0;
+}
+
+int cmd_run(int argc, char **argv) {
+  run_opts o;
+  memset(&o, 0, sizeof o);
+  int pr = parse_args(argc, argv, &o);
+  if (pr) {
+    for (size_t i = 0; i < o.nd.nargs; i++) vt_karg_free(&o.nd.args[i]);
+    free(o.nd.args);
+    return pr == 1 ? 0 : pr;
+  }
+  vt_error e;
+  memset(&e, 0, sizeof e);
+  int rc = 0;
+  vt_config cfg;
+  vt_config_defaults(&cfg);
+  cfg.max_steps = 200000000u;
+  vt_device *d = NULL;
+  vt_case cs;
+  memset(&cs, 0, sizeof cs);
+  vt_heap heap;
+  vt_heap_init(&heap);
+  run_ctx c = {.o = &o};
+  int elf = 0;
+  vt_memwords expect = {0};
+
+  if (o.config && vt_config_load(&cfg, o.config, &e)) goto fail;
+  for (int i = 0; i < o.noverrides; i++) {
+    char kv[256];
+    snprintf(kv, sizeof kv, "%s", o.overrides[i]);
+    char *eq = strchr(kv, '=');
+    if (!eq) {
+      vt_fail(&e, VT_ERR_USAGE, "-c %s: expected KEY=VALUE", o.overrides[i]);
+      goto fail;
+    }
+    *eq = 0;
+    if (vt_config_set(&cfg, kv, eq + 1, &e)) goto fail;
+  }
+  if (o.have_max_steps) cfg.max_steps = o.max_steps;
+  if (vt_config_check(&cfg, &e)) goto fail;
+  if (o.expect && vt_memwords_read(o.expect, &expect, &e)) goto fail;
+
+  struct stat st;
+  if (stat(o.input, &st)) {
+    vt_fail(&e, VT_ERR_IO, "%s: no such file or directory", o.input);
+    goto fail;
+  }
+  elf = !S_ISDIR(st.st_mode) && is_elf(o.input);
+  if (!elf && o.elf_opts) {
+    vt_fail(&e, VT_ERR_USAGE, "%s is a test-vector case: --kernel/--global/--local/--threads/--warps/--arg/"
+            "--*-size apply only to a kernel ELF", o.input);
+    goto fail;
+  }
+  if (elf && !o.nd.kernel) {
+    vt_fail(&e, VT_ERR_USAGE, "%s: an ELF needs --kernel NAME", o.input);
+    goto fail;
+  }
+  if (!(d = vt_device_create(&cfg, &e))) goto fail;
+  c.d = d;
+  vt_device_set_print(d, print_print, NULL);
+  c.progress = !o.quiet && isatty(2);
+  if (c.progress) vt_device_set_progress(d, on_progress, &c);
+  if (o.trace && !(c.trace_file = fopen(o.trace, "w"))) {
+    vt_fail(&e, VT_ERR_IO, "%s: cannot create the trace file", o.trace);
+    goto fail;
+  }
+
+  if (elf) {
+    o.nd.elf = o.input;
+    if (o.have_warps && !o.have_local) {
+      uint32_t t = o.nd.threads ? o.nd.threads : cfg.max_threads;
+      o.nd.local[0] = o.warps * t;
+      o.nd.local[1] = o.nd.local[2] = 1;
+    }
+    vt_launch l;
+    if (vt_ndrange_setup(d, &heap, &o.nd, &l, &e)) goto fail;
+    if (o.have_warps && l.num_warps != o.warps) {
+      vt_fail(&e, VT_ERR_USAGE, "--warps %u does not match --local (it needs %u warps)", o.warps, l.num_warps);
+      goto fail;
+    }
+    if (before_launch(&c, 0, &l, &e)) goto fail;
+    if (vt_device_launch(d, &l, &e)) {
+      vt_error ig;
+      finish_trace(&c, &ig);
+      goto fail;
+    }
+    if (finish_trace(&c, &e)) goto fail;
+  } else {
+    if (vt_case_open(o.input, &cs, &e)) goto fail;
+    c.cs = &cs;
+    for (size_t i = 0; i < cs.n; i++)
+      if (vt_case_run(&cs, d, i, before_launch, after_launch, &c, &e)) {
+        vt_error ig;
+        finish_trace(&c, &ig);
+        char m[sizeof e.msg + 128];
+        snprintf(m, sizeof m, "launch %s: %s", cs.names[i], e.msg);
+        memcpy(e.msg, m, sizeof e.msg - 1);
+        e.msg[sizeof e.msg - 1] = 0;
+        goto fail;
+      }
+  }
+  if (c.tw && !o.trace_dir) {
+    vt_trace_writer_free(c.tw);
+    c.tw = NULL;
+  }
+
+  if (o.dump || o.nranges) {
+    FILE *f = o.dump ? fopen(o.dump, "w") : stdout;
+    if (!f) {
+      vt_fail(&e, VT_ERR_IO, "%s: cannot create", o.dump);
+      goto fail;
+    }
+    int r = write_dump(&c, f, &e);
+    if (f != stdout && fclose(f) && !r) r = vt_fail(&e, VT_ERR_IO, "%s: write error", o.dump);
+    if (r) goto fail;
+  }
+  int mismatch = 0;
+  vt_error me;
+  memset(&me, 0, sizeof me);
+  if (o.expect && vt_memwords_compare(d, &expect, o.expect, &me)) mismatch = 1;
+
+  const vt_stats *s = vt_device_stats(d);
+  if (o.json) {
+    printf("{\"input\":\"%s\",\"result\":\"%s\",\"config\":", o.input,
+           o.expect ? (mismatch ? "mismatch" : "match") : "done");
+    fflush(stdout);
+    vt_config_print_json(&cfg, stdout);
+    printf(",\"stats\":");
+    fflush(stdout);
+    vt_stats_print_json(s, stdout);
+    printf("}\n");
+  } else if (o.stats) {
+    printf("# configuration\n");
+    vt_config_print(&cfg, stdout);
+    printf("# statistics\n");
+    vt_stats_print(s, stdout);
+  }
+  if (mismatch) {
+    rc = err_exit(&me);
+  } else if (!o.quiet && !o.json) {
+    fprintf(stderr, "ventus run: %s: %llu warp-instructions%s\n", o.input, (unsigned long long)s->warp_insns,
+            o.expect ? ", memory matches the expected words" : "");
+  }
+  goto out;
+fail:
+  rc = err_exit(&e);
+out:
+  if (c.tw) {
+    if (d) vt_device_set_trace(d, NULL, NULL);
+    vt_trace_writer_free(c.tw);
+  }
+  if (c.launch_file) fclose(c.launch_file);
+  if (c.trace_file) fclose(c.trace_file);
+  vt_memwords_free(&expect);
+  vt_case_free(&cs);
+  vt_heap_fini(&heap);
+  if (d) vt_device_destroy(d);
+  for (size_t i = 0; i < o.nd.nargs; i++) vt_karg_free(&o.nd.args[i]);
+  free(o.nd.args);
+  return rc;
 }

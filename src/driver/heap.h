@@ -1,0 +1,34 @@
+/* Device-address allocator of the driver: 4 KiB-granular first fit over
+ * [0x90000000, 0x100000000). Every block is its own mapped device region,
+ * as in the upstream spike back end, so an access past a block's end is an
+ * unmapped-access error instead of silent corruption of a neighbour. */
+#ifndef VT_HEAP_H
+#define VT_HEAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device.h"
+
+#define VT_HEAP_BASE 0x90000000u
+#define VT_HEAP_GRANULE 4096u
+
+typedef struct {
+  uint32_t base, size; /* size rounded up to the granule */
+} vt_heap_block;
+
+typedef struct {
+  uint64_t lo, hi;
+  vt_heap_block *b; /* sorted by base */
+  size_t n, cap;
+} vt_heap;
+
+void vt_heap_init(vt_heap *h);
+void vt_heap_fini(vt_heap *h);
+int vt_heap_alloc(vt_heap *h, vt_device *d, uint64_t size, uint32_t *addr, vt_error *e);
+int vt_heap_free(vt_heap *h, vt_device *d, uint32_t addr, vt_error *e);
+int vt_heap_free_all(vt_heap *h, vt_device *d, vt_error *e);
+/* The block containing [addr, addr+size), or NULL. */
+const vt_heap_block *vt_heap_find(const vt_heap *h, uint64_t addr, uint64_t size);
+
+#endif

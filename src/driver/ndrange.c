@@ -1,0 +1,281 @@
+#include "ndrange.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elf_load.h"
+
+int vt_parse_size(const char *s, uint64_t *v) {
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(s, &end, 0);
+  if (end == s || errno) return -1;
+  if (*end == 'K' || *end == 'k') x <<= 10, end++;
+  else if (*end == 'M' || *end == 'm') x <<= 20, end++;
+  if (*end) return -1;
+  *v = x;
+  return 0;
+}
+
+int vt_parse_dims(const char *s, uint32_t v[3]) {
+  v[0] = v[1] = v[2] = 1;
+  int n = 0;
+  const char *p = s;
+  while (n < 3) {
+    char *end;
+    errno = 0;
+    unsigned long x = strtoul(p, &end, 0);
+    if (end == p || errno || x == 0 || x > 0xffffffffUL) return -1;
+    v[n++] = (uint32_t)x;
+    if (*end == 0) return n;
+    if (*end != ',' && *end != 'x') return -1;
+    p = end + 1;
+  }
+  return -1;
+}
+
+void vt_karg_free(vt_karg *a) {
+  free(a->init);
+  a->init = NULL;
+}
+
+static int read_file(const char *path, vt_karg *a, vt_error *e) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  if (n <= 0 || n > 0x40000000L) {
+    fclose(f);
+    return vt_fail(e, VT_ERR_USAGE, "%s: buffer file is empty or larger than 1 GiB", path);
+  }
+  a->init = malloc((size_t)n);
+  if (!a->init) {
+    fclose(f);
+    return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+  }
+  size_t r = fread(a->init, 1, (size_t)n, f);
+  fclose(f);
+  if (r != (size_t)n) return vt_fail(e, VT_ERR_IO, "%s: read error", path);
+  a->size = (uint32_t)n;
+  return 0;
+}
+
+static int parse_scalar(const char *type, const char *val, uint32_t *out) {
+  char *end;
+  errno = 0;
+  if (!strcmp(type, "f32")) {
+    float f = strtof(val, &end);
+    if (end == val || *end || errno) return -1;
+    memcpy(out, &f, 4);
+    return 0;
+  }
+  if (!strcmp(type, "u32") || !strcmp(type, "u16") || !strcmp(type, "u8")) {
+    unsigned long long x = strtoull(val, &end, 0);
+    if (end == val || *end || errno || x > 0xffffffffULL) return -1;
+    *out = (uint32_t)x;
+    return 0;
+  }
+  if (!strcmp(type, "i32")) {
+    long long x = strtoll(val, &end, 0);
+    if (end == val || *end || errno || x < INT32_MIN || x > INT32_MAX) return -1;
+    *out = (uint32_t)(int32_t)x;
+    return 0;
+  }
+  return -1;
+}
+
+static int elem_size(const char *t) {
+  if (!strcmp(t, "u8")) return 1;
+  if (!strcmp(t, "u16")) return 2;
+  if (!strcmp(t, "u32") || !strcmp(t, "i32") || !strcmp(t, "f32")) return 4;
+  return 0;
+}
+
+int vt_karg_parse(const char *spec, vt_karg *a, vt_error *e) {
+  memset(a, 0, sizeof *a);
+  snprintf(a->spec, sizeof a->spec, "%s", spec);
+  char tmp[512];
+  if (strlen(spec) >= sizeof tmp) return vt_fail(e, VT_ERR_USAGE, "--arg %.60s...: too long", spec);
+  strcpy(tmp, spec);
+  char *f[4] = {0};
+  int nf = 0;
+  char *save = NULL;
+  /* file=PATH may contain ':' -- split it off first */
+  char *file = strstr(tmp, "file=");
+  if (file && file > tmp && file[-1] == ':') file[-1] = 0;
+  else if (file)
+    goto bad;
+  for (char *t = strtok_r(tmp, ":", &save); t && nf < 4; t = strtok_r(NULL, ":", &save)) f[nf++] = t;
+  if (file && nf == 1 && !strcmp(f[0], "buf")) {
+    a->kind = VT_KARG_BUF;
+    return read_file(file + 5, a, e);
+  }
+  if (nf == 2 && strcmp(f[0], "buf") && elem_size(f[0])) {
+    a->kind = VT_KARG_SCALAR;
+    if (parse_scalar(f[0], f[1], &a->value))
+      return vt_fail(e, VT_ERR_USAGE, "--arg %s: '%s' is not a valid %s", spec, f[1], f[0]);
+    return 0;
+  }
+  if (nf >= 3 && !strcmp(f[0], "buf")) {
+    a->kind = VT_KARG_BUF;
+    uint64_t n;
+    if (!strcmp(f[1], "zero") && nf == 3) {
+      if (vt_parse_size(f[2], &n) || n == 0 || n > 0x40000000u)
+        return vt_fail(e, VT_ERR_USAGE, "--arg %s: bad byte count '%s'", spec, f[2]);
+      a->size = (uint32_t)n;
+      a->init = calloc(1, a->size);
+      return a->init ? 0 : vt_fail(e, VT_ERR_NOMEM, "out of memory");
+    }
+    int es = elem_size(f[1]);
+    if (!es) goto bad;
+    if (vt_parse_size(f[2], &n) || n == 0 || n * (uint64_t)es > 0x40000000u)
+      return vt_fail(e, VT_ERR_USAGE, "--arg %s: bad element count '%s'", spec, f[2]);
+    a->size = (uint32_t)(n * (uint64_t)es);
+    a->init = calloc(1, a->size);
+    if (!a->init) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+    const char *init = nf == 4 ? f[3] : "zero";
+    uint32_t seed = 1, fillv = 0;
+    int mode;
+    if (!strcmp(init, "zero")) mode = 0;
+    else if (!strcmp(init, "iota")) mode = 1;
+    else if (!strncmp(init, "rand", 4)) {
+      mode = 2;
+      if (init[4] == '=' && parse_scalar("u32", init + 5, &seed)) goto bad;
+      else if (init[4] && init[4] != '=') goto bad;
+    } else if (!strncmp(init, "fill=", 5)) {
+      mode = 3;
+      if (parse_scalar(f[1], init + 5, &fillv)) goto bad;
+    } else
+      goto bad;
+    uint32_t x = seed ? seed : 1;
+    for (uint64_t i = 0; i < n; i++) {
+      uint32_t v = 0;
+      if (mode == 1) {
+        if (!strcmp(f[1], "f32")) {
+          float fv = (float)i;
+          memcpy(&v, &fv, 4);
+        } else
+          v = (uint32_t)i;
+      } else if (mode == 2) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5; /* xorshift32: reproducible */
+        if (!strcmp(f[1], "f32")) {
+          float fv = (float)(x >> 8) / (float)(1u << 24);
+          memcpy(&v, &fv, 4);
+        } else
+          v = x;
+      } else if (mode == 3)
+        v = fillv;
+      for (int b = 0; b < es; b++) a->init[i * (uint64_t)es + (uint64_t)b] = (uint8_t)(v >> (8 * b));
+    }
+    return 0;
+  }
+bad:
+  vt_karg_free(a);
+  return vt_fail(e, VT_ERR_USAGE,
+                 "--arg %s: expected buf:file=PATH, buf:zero:BYTES, buf:TYPE:COUNT[:zero|iota|rand[=SEED]|fill=V] "
+                 "or TYPE:VALUE (TYPE u8 u16 u32 i32 f32)",
+                 spec);
+}
+
+void vt_ndrange_defaults(vt_ndrange *nd) {
+  memset(nd, 0, sizeof *nd);
+  nd->work_dim = 1;
+  for (int i = 0; i < 3; i++) nd->global[i] = nd->local[i] = 1;
+  nd->threads = 0; /* 0 = the device's max_threads */
+  nd->pds_size = VT_DEFAULT_PDS_SIZE;
+  nd->lds_size = VT_DEFAULT_LDS_SIZE;
+  nd->print_size = VT_DEFAULT_PRINT_SIZE;
+}
+
+static void put32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+}
+
+int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_error *e) {
+  const vt_config *cfg = vt_device_config(d);
+  uint32_t threads = nd->threads ? nd->threads : cfg->max_threads;
+  if (threads == 0 || threads > 32)
+    return vt_fail(e, VT_ERR_USAGE, "--threads %u: threads per warp must be 1..32", threads);
+  uint64_t grid[3], lin = 1;
+  for (int i = 0; i < 3; i++) {
+    if (!nd->local[i] || !nd->global[i])
+      return vt_fail(e, VT_ERR_USAGE, "global and local sizes must be positive");
+    grid[i] = (nd->global[i] + (uint64_t)nd->local[i] - 1) / nd->local[i];
+    lin *= nd->local[i];
+  }
+  if (grid[0] * grid[1] * grid[2] > (1u << 24))
+    return vt_fail(e, VT_ERR_USAGE, "too many work-groups (%llu)",
+                   (unsigned long long)(grid[0] * grid[1] * grid[2]));
+  uint64_t warps = (lin + threads - 1) / threads;
+  if (warps > 1024)
+    return vt_fail(e, VT_ERR_USAGE, "local size %llu needs %llu warps of %u threads (at most 1024)",
+                   (unsigned long long)lin, (unsigned long long)warps, threads);
+  uint32_t entry;
+  if (vt_elf_load(d, nd->elf, NULL, e) || vt_elf_symbol(nd->elf, nd->kernel, &entry, e)) return -1;
+
+  /* kernel argument buffers, then the argument block */
+  size_t nslots = nd->nargs ? nd->nargs : 1;
+  uint8_t *argblk = calloc(nslots, 4);
+  if (!argblk) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+  int rc = -1;
+  for (size_t i = 0; i < nd->nargs; i++) {
+    vt_karg *a = &nd->args[i];
+    if (a->kind == VT_KARG_BUF) {
+      if (vt_heap_alloc(h, d, a->size, &a->addr, e) || vt_mem_write(d, a->addr, a->init, a->size, e))
+        goto out;
+      put32(argblk + 4 * i, a->addr);
+    } else {
+      put32(argblk + 4 * i, a->value);
+    }
+  }
+  uint32_t argaddr = 0, knl, pds, print = 0;
+  if (nd->nargs &&
+      (vt_heap_alloc(h, d, 4 * nd->nargs, &argaddr, e) || vt_mem_write(d, argaddr, argblk, (uint32_t)(4 * nd->nargs), e)))
+    goto out;
+  /* private memory: one pdsSize slice per thread of every work-group that
+   * may be resident (all of them, up to 256 MiB) */
+  uint64_t nwg = grid[0] * grid[1] * grid[2];
+  uint64_t per_wg = (uint64_t)nd->pds_size * threads * warps;
+  uint64_t slots = nwg;
+  uint64_t resident = (uint64_t)cfg->num_sm * (cfg->wg_slots_per_sm ? cfg->wg_slots_per_sm : 1);
+  if (per_wg * slots > 0x10000000u && slots > resident) slots = resident;
+  if (per_wg * slots == 0 || per_wg * slots > 0x60000000u) {
+    vt_fail(e, VT_ERR_USAGE, "private memory of 0x%llx bytes does not fit the device",
+            (unsigned long long)(per_wg * slots));
+    goto out;
+  }
+  if (vt_heap_alloc(h, d, per_wg * slots, &pds, e)) goto out;
+  if (nd->print_size && vt_heap_alloc(h, d, nd->print_size, &print, e)) goto out;
+  uint8_t md[VT_METADATA_BYTES] = {0};
+  put32(md + 0, entry);
+  put32(md + 4, argaddr);
+  put32(md + 8, nd->work_dim);
+  for (int i = 0; i < 3; i++) {
+    put32(md + 12 + 4 * i, (uint32_t)(grid[i] * nd->local[i]));
+    put32(md + 24 + 4 * i, nd->local[i]);
+    put32(md + 36 + 4 * i, nd->offset[i]);
+  }
+  put32(md + 48, print);
+  put32(md + 52, print ? nd->print_size : 0);
+  put32(md + 56, 0);             /* KNL_LDS_STACK_SIZE_PER_WF: crt default */
+  put32(md + 60, 0);             /* KNL_LDS_NON_STACK_SIZE */
+  put32(md + 64, nd->pds_size);  /* KNL_PDS_SIZE_PER_THREAD */
+  if (vt_heap_alloc(h, d, sizeof md, &knl, e) || vt_mem_write(d, knl, md, sizeof md, e)) goto out;
+  memset(l, 0, sizeof *l);
+  l->start_pc = 0x80000000u;
+  for (int i = 0; i < 3; i++) l->grid[i] = (uint32_t)grid[i];
+  l->num_threads = threads;
+  l->num_warps = (uint32_t)warps;
+  l->knl = knl;
+  l->lds_size = nd->lds_size;
+  l->pds_size = nd->pds_size;
+  l->pds_base = pds;
+  l->print_addr = print;
+  rc = 0;
+out:
+  free(argblk);
+  return rc;
+}

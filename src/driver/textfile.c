@@ -1,0 +1,64 @@
+#include "textfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int vt_textfile_read(const char *path, vt_textfile *tf, vt_error *e) {
+  memset(tf, 0, sizeof *tf);
+  FILE *f = fopen(path, "rb");
+  if (!f) return vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
+  size_t cap = 1 << 16, len = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    if (len + 1 >= cap) {
+      char *nb = realloc(buf, cap *= 2);
+      if (!nb) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = nb;
+    }
+    size_t r = fread(buf + len, 1, cap - len - 1, f);
+    len += r;
+    if (r == 0) break;
+  }
+  int err = ferror(f);
+  fclose(f);
+  if (!buf) return vt_fail(e, VT_ERR_NOMEM, "%s: out of memory", path);
+  if (err) {
+    free(buf);
+    return vt_fail(e, VT_ERR_IO, "%s: read error", path);
+  }
+  buf[len] = 0;
+  size_t n = 1;
+  for (size_t i = 0; i < len; i++) n += buf[i] == '\n';
+  char **lines = malloc(n * sizeof *lines);
+  if (!lines) {
+    free(buf);
+    return vt_fail(e, VT_ERR_NOMEM, "%s: out of memory", path);
+  }
+  size_t k = 0;
+  char *p = buf, *end = buf + len;
+  while (p < end) {
+    char *nl = memchr(p, '\n', (size_t)(end - p));
+    char *le = nl ? nl : end;
+    if (le > p && le[-1] == '\r') le[-1] = 0;
+    *le = 0;
+    lines[k++] = p;
+    p = le + 1;
+    if (!nl) break;
+  }
+  tf->buf = buf;
+  tf->lines = lines;
+  tf->nlines = k;
+  return 0;
+}
+
+void vt_textfile_free(vt_textfile *tf) {
+  free(tf->buf);
+  free(tf->lines);
+  memset(tf, 0, sizeof *tf);
+}

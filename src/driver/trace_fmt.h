@@ -1,0 +1,35 @@
+/* Commit-log writer in the reference ISS's format (docs/corpora.md §2.6):
+ *   core   W: 0xPPPPPPPP (0xIIIIIIII) <disasm>
+ *   core   W: 3 0xPPPPPPPP (0xIIIIIIII) <effects>
+ *
+ * Grouping: the ISS runs work-groups one after another and numbers warps
+ * ("core") from 0 inside each, so its log is WG 0's lines, then WG 1's, ...
+ * Our work-groups run concurrently, so the writer emits lines in work-group
+ * id order: the lines of the lowest unfinished WG go straight to the file,
+ * those of later WGs are buffered in memory until every earlier WG has
+ * finished (all its warps executed endprg), then written as one block.
+ * Inside a WG the lines keep the simulator's commit order (warps
+ * interleaved); trace-diff compares warp by warp, so the interleaving does
+ * not matter. The ISS boot stub (0x1000..0x1010) and its code after endprg
+ * (spike_end/tohost) are not produced. */
+#ifndef VT_TRACE_FMT_H
+#define VT_TRACE_FMT_H
+
+#include <stdio.h>
+
+#include "device.h"
+
+typedef struct vt_trace_writer vt_trace_writer;
+
+vt_trace_writer *vt_trace_writer_new(FILE *f);
+/* Installs the writer as `d`'s trace sink for launch `l`. */
+void vt_trace_writer_begin(vt_trace_writer *w, vt_device *d, const vt_launch *l);
+/* Writes whatever is still buffered and removes the sink. */
+int vt_trace_writer_end(vt_trace_writer *w, vt_device *d);
+void vt_trace_writer_free(vt_trace_writer *w);
+
+/* Formats one commit record as its two lines (one for a barrier spin) into
+ * buf; returns the length (snprintf semantics). */
+int vt_trace_format(const vt_commit *c, char *buf, size_t len);
+
+#endif

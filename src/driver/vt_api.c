@@ -1,0 +1,233 @@
+/* The upstream vt_* driver API on the functional core. The opaque
+ * vt_device_h is a vt_api_dev; the core's own type is vt_device. */
+#include "ventus.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "elf_load.h"
+#include "heap.h"
+
+typedef struct {
+  vt_device *dev;
+  vt_heap heap;
+  vt_elf_image code;
+  int has_code;
+  char errmsg[512];
+} vt_api_dev;
+
+static int fail(vt_api_dev *a, const vt_error *e) {
+  if (a) vt_err_format(e, a->errmsg, sizeof a->errmsg);
+  return -1;
+}
+
+static int failf(vt_api_dev *a, const char *msg) {
+  vt_error e;
+  vt_fail(&e, VT_ERR_USAGE, "%s", msg);
+  return fail(a, &e);
+}
+
+const char *vt_last_error(vt_device_h h) {
+  return h ? ((vt_api_dev *)h)->errmsg : "no device";
+}
+
+int vt_dev_open(vt_device_h *hdevice) {
+  if (!hdevice) return -1;
+  *hdevice = NULL;
+  vt_api_dev *a = calloc(1, sizeof *a);
+  if (!a) return -1;
+  vt_config c;
+  vt_config_defaults(&c);
+  vt_error e;
+  a->dev = vt_device_create(&c, &e);
+  if (!a->dev) {
+    free(a);
+    return -1;
+  }
+  vt_heap_init(&a->heap);
+  *hdevice = a;
+  return 0;
+}
+
+int vt_dev_close(vt_device_h h) {
+  vt_api_dev *a = h;
+  if (!a) return -1;
+  vt_heap_fini(&a->heap);
+  vt_device_destroy(a->dev);
+  free(a);
+  return 0;
+}
+
+int vt_dev_caps(vt_device_h *hdevice, uint64_t caps_id, uint64_t *value) {
+  vt_api_dev *a = hdevice && *hdevice ? *hdevice : NULL;
+  vt_config def;
+  const vt_config *c = a ? vt_device_config(a->dev) : (vt_config_defaults(&def), &def);
+  if (!value) return a ? failf(a, "vt_dev_caps: value is NULL") : -1;
+  switch (caps_id) {
+  case VT_CAPS_VERSION: *value = 1; break;
+  case VT_CAPS_MAX_CORES: *value = c->num_sm; break;
+  case VT_CAPS_MAX_WARPS: *value = c->warps_per_sm; break;
+  case VT_CAPS_MAX_THREADS: *value = c->max_threads; break;
+  case VT_CAPS_CACHE_LINE_SIZE: *value = 64; break;
+  case VT_CAPS_LOCAL_MEM_SIZE: *value = c->lds_bytes_per_sm; break;
+  case VT_CAPS_ALLOC_BASE_ADDR: *value = VT_HEAP_BASE; break;
+  case VT_CAPS_KERNEL_BASE_ADDR: *value = 0x80000000u; break;
+  case VT_CAPS_MAX_WG_SLOTS: *value = c->wg_slots_per_sm; break;
+  default: return a ? failf(a, "vt_dev_caps: unknown capability id") : -1;
+  }
+  return 0;
+}
+
+/* one address space: task ids are accepted and ignored */
+int vt_root_mem_alloc(vt_device_h h, int taskID) {
+  (void)taskID;
+  return h ? 0 : -1;
+}
+
+int vt_root_mem_free(vt_device_h h, int taskID) {
+  (void)taskID;
+  return h ? 0 : -1;
+}
+
+int vt_buf_alloc(vt_device_h h, uint64_t size, uint64_t *vaddr, int BUF_TYPE, uint64_t taskID,
+                 uint64_t kernelID) {
+  (void)BUF_TYPE, (void)taskID, (void)kernelID;
+  vt_api_dev *a = h;
+  if (!a || !vaddr) return a ? failf(a, "vt_buf_alloc: vaddr is NULL") : -1;
+  vt_error e;
+  uint32_t addr;
+  if (size > 0x70000000u) {
+    vt_fail(&e, VT_ERR_NOMEM, "vt_buf_alloc: %llu bytes exceed the device window",
+            (unsigned long long)size);
+    return fail(a, &e);
+  }
+  if (vt_heap_alloc(&a->heap, a->dev, size, &addr, &e)) return fail(a, &e);
+  *vaddr = addr;
+  return 0;
+}
+
+/* Upstream spike frees every buffer here; we keep that behaviour. */
+int vt_buf_free(vt_device_h h, uint64_t size, uint64_t *vaddr, uint64_t taskID, uint64_t kernelID) {
+  (void)size, (void)vaddr, (void)taskID, (void)kernelID;
+  vt_api_dev *a = h;
+  if (!a) return -1;
+  vt_error e;
+  if (vt_heap_free_all(&a->heap, a->dev, &e)) return fail(a, &e);
+  return 0;
+}
+
+int vt_one_buf_free(vt_device_h h, uint64_t size, uint64_t *vaddr, uint64_t taskID,
+                    uint64_t kernelID) {
+  (void)size, (void)taskID, (void)kernelID;
+  vt_api_dev *a = h;
+  if (!a || !vaddr) return a ? failf(a, "vt_one_buf_free: vaddr is NULL") : -1;
+  vt_error e;
+  if (*vaddr > 0xffffffffu) return failf(a, "vt_one_buf_free: address beyond 32 bits");
+  if (vt_heap_free(&a->heap, a->dev, (uint32_t)*vaddr, &e)) return fail(a, &e);
+  return 0;
+}
+
+/* A copy must lie inside one allocated buffer or the loaded kernel image. */
+static int check_range(vt_api_dev *a, const char *fn, uint64_t addr, uint64_t size, const void *p) {
+  vt_error e;
+  if (!p) {
+    vt_fail(&e, VT_ERR_USAGE, "%s: host pointer is NULL", fn);
+    return fail(a, &e);
+  }
+  if (size == 0) {
+    vt_fail(&e, VT_ERR_USAGE, "%s: size 0", fn);
+    return fail(a, &e);
+  }
+  if (vt_heap_find(&a->heap, addr, size)) return 0;
+  if (a->has_code && addr >= a->code.lo && addr + size <= a->code.hi) return 0;
+  vt_fail(&e, VT_ERR_USAGE, "%s: [0x%llx, +0x%llx) is not inside one allocated buffer", fn,
+          (unsigned long long)addr, (unsigned long long)size);
+  return fail(a, &e);
+}
+
+int vt_copy_to_dev(vt_device_h h, uint64_t dev_vaddr, const void *src_addr, uint64_t size,
+                   uint64_t taskID, uint64_t kernelID) {
+  (void)taskID, (void)kernelID;
+  vt_api_dev *a = h;
+  if (!a) return -1;
+  if (check_range(a, "vt_copy_to_dev", dev_vaddr, size, src_addr)) return -1;
+  vt_error e;
+  if (vt_mem_write(a->dev, (uint32_t)dev_vaddr, src_addr, (uint32_t)size, &e)) return fail(a, &e);
+  return 0;
+}
+
+int vt_copy_from_dev(vt_device_h h, uint64_t dev_vaddr, void *dst_addr, uint64_t size,
+                     uint64_t taskID, uint64_t kernelID) {
+  (void)taskID, (void)kernelID;
+  vt_api_dev *a = h;
+  if (!a) return -1;
+  if (check_range(a, "vt_copy_from_dev", dev_vaddr, size, dst_addr)) return -1;
+  vt_error e;
+  if (vt_mem_read(a->dev, (uint32_t)dev_vaddr, dst_addr, (uint32_t)size, &e)) return fail(a, &e);
+  return 0;
+}
+
+int vt_start(vt_device_h h, void *metaData, uint64_t taskID) {
+  (void)taskID;
+  vt_api_dev *a = h;
+  if (!a) return -1;
+  if (!metaData) return failf(a, "vt_start: metaData is NULL");
+  uint64_t f[12];
+  memcpy(f, metaData, sizeof f);
+  for (int i = 0; i < 12; i++)
+    if (f[i] > 0xffffffffu) return failf(a, "vt_start: a metadata field does not fit 32 bits");
+  vt_launch l;
+  memset(&l, 0, sizeof l);
+  l.start_pc = 0x80000000u;
+  l.kernel_id = (uint32_t)f[0];
+  for (int i = 0; i < 3; i++) l.grid[i] = (uint32_t)f[1 + i];
+  l.num_threads = (uint32_t)f[4];
+  l.num_warps = (uint32_t)f[5];
+  l.knl = (uint32_t)f[6];
+  l.lds_size = (uint32_t)f[7];
+  l.pds_size = (uint32_t)f[8];
+  l.pds_base = (uint32_t)f[11];
+  vt_error e;
+  uint32_t pa = 0;
+  if (l.knl && vt_mem_is_mapped(a->dev, l.knl + 48, 4) && vt_mem_read(a->dev, l.knl + 48, &pa, 4, &e))
+    pa = 0;
+  l.print_addr = pa;
+  if (vt_device_launch(a->dev, &l, &e)) return fail(a, &e);
+  return 0;
+}
+
+int vt_ready_wait(vt_device_h h, uint64_t timeout) {
+  (void)timeout;
+  return h ? 0 : -1;
+}
+
+int vt_finish_all_kernel(vt_device_h h, void *finished_kernel_list) {
+  (void)finished_kernel_list;
+  return h ? 0 : -1;
+}
+
+int vt_upload_kernel_bytes(vt_device_h h, const void *content, uint64_t size, int taskID) {
+  (void)content, (void)size, (void)taskID;
+  return h ? 0 : -1; /* legacy; upstream later back ends are stubs too */
+}
+
+int vt_upload_kernel_file(vt_device_h h, const char *filename, int kernelID) {
+  (void)kernelID;
+  vt_api_dev *a = h;
+  if (!a) return -1;
+  if (!filename) return failf(a, "vt_upload_kernel_file: filename is NULL");
+  vt_error e;
+  vt_elf_image img;
+  if (vt_elf_load(a->dev, filename, &img, &e)) return fail(a, &e);
+  a->code = img;
+  a->has_code = 1;
+  return 0;
+}
+
+int vt_dump_perf(vt_device_h h, FILE *stream) {
+  vt_api_dev *a = h;
+  if (!a) return -1;
+  if (stream) vt_stats_print(vt_device_stats(a->dev), stream);
+  return 0;
+}
