@@ -1,0 +1,174 @@
+/* Assembler internals shared by the asm_*.c files. */
+#ifndef VT_ASM_INT_H
+#define VT_ASM_INT_H
+
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "asm.h"
+#include "isa.h"
+
+/* ---- sections and symbols --------------------------------------------------- */
+typedef struct {
+  char *name;
+  uint32_t type, flags, align;
+  uint8_t *data;
+  uint32_t size, cap; /* size = location counter */
+  uint32_t prev_size; /* last pass (convergence check) */
+  uint32_t addr;      /* final address (executables) */
+} asm_sec;
+
+enum { SYM_UNDEF = -1, SYM_ABS = -2 };
+
+typedef struct {
+  char *name;
+  int sec;       /* section index, SYM_UNDEF or SYM_ABS */
+  int64_t value; /* offset in sec, or absolute value */
+  int prev_sec;
+  int64_t prev_value;
+  int def_pass;     /* pass in which it was last defined */
+  int is_label;     /* defined by `name:` (cannot be redefined) */
+  int global, weak, local_forced;
+  int type;         /* STT_* */
+  int64_t size;
+  int has_size;
+  int needed;       /* referenced by an emitted relocation */
+  int next;         /* hash chain */
+} asm_sym;
+
+typedef struct {
+  int sec;
+  uint32_t off, type;
+  int sym;         /* symbol index, or -1 - section index */
+  int64_t addend;
+} asm_rel;
+
+/* An expression value: absolute, section-relative, or an undefined symbol
+ * plus addend. */
+enum { VAL_ABS, VAL_SEC, VAL_UND };
+typedef struct {
+  int kind;
+  int64_t v;   /* absolute value / offset / addend */
+  int sec;     /* VAL_SEC */
+  int sym;     /* symbol the value came from (-1 if none) */
+} asm_val;
+
+/* A %hi/%pcrel_hi seen at a location: what %pcrel_lo(label) refers to. */
+typedef struct {
+  int sec;
+  uint32_t off;
+  int resolved;  /* delta known */
+  int64_t delta; /* target - pc */
+} asm_hi;
+
+/* Relocation operators on an operand. */
+enum { RK_NONE, RK_HI, RK_LO, RK_PCREL_HI, RK_PCREL_LO };
+
+typedef struct {
+  const char *file;
+  const char *text;  /* statement text (NUL-terminated copy) */
+  int line;
+  int col0;          /* column of text[0] in the line (1-based) */
+} asm_loc;
+
+typedef struct {
+  const char *name;
+  char **lines; /* comment-free lines */
+  int nlines;
+} asm_file;
+
+struct asm_object {
+  asm_options opt;
+  asm_sec *secs;
+  int nsecs;
+  asm_sym *syms;
+  int nsyms, capsyms;
+  int hash[1024];
+  asm_rel *rels;
+  int nrels, caprels;
+  asm_hi *his;
+  int nhis, caphis;
+  asm_hi *prev_his;
+  int nprev_his;
+  int cur;       /* current section */
+  int prev_cur;  /* .previous */
+  int pass;
+  int final;     /* last pass: report errors, emit relocations */
+  int exec;
+  int changed;   /* a symbol or size moved in this pass */
+  int auto_label;/* counter for .Lpcrel_hiN */
+  uint32_t entry;
+  asm_diags *diags;
+  int max_errors;
+  int nerrors;
+  asm_loc loc;   /* statement being assembled */
+};
+
+/* ---- asm_main.c --------------------------------------------------------------- */
+int asm_error(asm_object *o, const char *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int asm_sym_find(asm_object *o, const char *name, size_t len);
+int asm_sym_get(asm_object *o, const char *name, size_t len); /* creates */
+int asm_define_label(asm_object *o, const char *name, size_t len, const char *at);
+int asm_section_switch(asm_object *o, const char *name, uint32_t type, uint32_t flags);
+void asm_emit(asm_object *o, const void *bytes, uint32_t n);
+void asm_emit_word(asm_object *o, uint32_t w);
+void asm_align(asm_object *o, uint32_t align, int fill, int have_fill);
+void asm_add_rel(asm_object *o, uint32_t off, uint32_t type, const asm_val *v);
+uint32_t asm_here(const asm_object *o);
+int64_t asm_val_addr(const asm_object *o, const asm_val *v); /* exec: absolute address */
+
+/* ---- asm_lex.c ---------------------------------------------------------------- */
+const char *asm_skip_ws(const char *p);
+int asm_is_ident_start(int c);
+int asm_is_ident_char(int c);
+/* Splits operands at top-level commas. Returns count (<= max) or -1 if too many;
+ * begins/ends receive trimmed operand bounds. */
+int asm_split_operands(const char *s, const char **begins, const char **ends, int max);
+/* Parses a string literal at p (with escapes) into out (cap bytes); returns
+ * the pointer after the closing quote or NULL (error reported). */
+const char *asm_parse_string(asm_object *o, const char *p, char *out, size_t cap, size_t *len);
+/* Copies [b,e) into a NUL-terminated buffer. */
+void asm_copy(char *dst, size_t cap, const char *b, const char *e);
+
+/* ---- asm_expr.c --------------------------------------------------------------- */
+/* Evaluates the expression [b,e). Returns 0, or -1 (error reported). */
+int asm_eval(asm_object *o, const char *b, const char *e, asm_val *out);
+/* Evaluates an absolute constant expression. */
+int asm_eval_abs(asm_object *o, const char *b, const char *e, int64_t *out);
+/* Splits "%op(expr)" into a relocation kind and inner bounds; RK_NONE if plain. */
+int asm_reloc_op(asm_object *o, const char **b, const char **e);
+
+/* ---- asm_insn.c ---------------------------------------------------------------- */
+/* Assembles one instruction statement (mnemonic + operand text). */
+int asm_insn(asm_object *o, const char *mn, const char *mn_end, const char *ops);
+/* Encodes an instruction with resolved values and emits prefix + word. */
+int asm_encode_emit(asm_object *o, isa_id id, int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
+                    const char *at);
+/* Symbolic immediate: resolves `v` with relocation kind rk for the instruction
+ * word at section offset `pc_off`, into *out (0 plus a relocation if it
+ * cannot be resolved now). slot is the operand kind receiving it. */
+int asm_resolve(asm_object *o, const asm_val *v, int rk, isa_opk slot, uint32_t pc_off,
+                int64_t *out, const char *at);
+
+isa_id asm_find_mnemonic(const char *mn, uint32_t *aqrl); /* .aq/.rl/.aqrl -> aqrl bits */
+int asm_insn_ops(asm_object *o, isa_id id, uint32_t aqrl, const char *mn, const char **ob,
+                 const char **oe, int nops);
+int asm_parse_xreg_op(asm_object *o, const char *b, const char *e, int64_t *r);
+int asm_parse_imm_op(asm_object *o, const char *b, const char *e, asm_val *v, int *rk);
+
+/* ---- asm_pseudo.c -------------------------------------------------------------- */
+/* Returns 1 if mn is a pseudo-instruction (and assembles it), 0 if not. */
+int asm_pseudo(asm_object *o, const char *mn, const char *ops, int *rc);
+
+/* ---- asm_dir.c ----------------------------------------------------------------- */
+int asm_directive(asm_object *o, const char *name, const char *name_end, const char *args);
+/* .set/.equ/`sym = expr`: defines name as the value of [b,e). */
+int asm_set_symbol(asm_object *o, const char *name, size_t len, const char *b, const char *e,
+                   const char *at);
+
+/* ---- asm_out.c ------------------------------------------------------------------ */
+/* Executables: assigns section addresses (documented there). */
+void asm_layout(asm_object *o);
+
+#endif

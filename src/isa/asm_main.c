@@ -1,0 +1,514 @@
+/* Assembler driver: source lines, passes, symbols, sections, diagnostics.
+ *
+ * The source is assembled in passes until every label keeps its address
+ * (instruction sizes depend on operands: regext prefixes, li expansion),
+ * then once more with diagnostics and relocations enabled. Relocations are
+ * resolved during that last pass; only references that cannot be resolved
+ * in a relocatable object become .rela entries. */
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm_int.h"
+
+#define MAX_PASSES 12
+
+/* ---- diagnostics ------------------------------------------------------------- */
+int asm_error(asm_object *o, const char *at, const char *fmt, ...) {
+  if (!o->final) return -1;
+  o->nerrors++;
+  asm_diags *d = o->diags;
+  if (!d) return -1;
+  if (d->n >= o->max_errors) {
+    d->dropped++;
+    return -1;
+  }
+  asm_diag *g = &d->v[d->n++];
+  snprintf(g->file, sizeof g->file, "%s", o->loc.file ? o->loc.file : "<input>");
+  g->line = o->loc.line;
+  int col = o->loc.col0;
+  if (at && o->loc.text && at >= o->loc.text && at <= o->loc.text + strlen(o->loc.text))
+    col += (int)(at - o->loc.text);
+  g->col = col;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(g->msg, sizeof g->msg, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+int asm_diag_format(const asm_diag *g, char *buf, size_t len) {
+  return snprintf(buf, len, "%s:%d:%d: error: %s", g->file, g->line, g->col, g->msg);
+}
+
+void asm_diags_free(asm_diags *d) {
+  if (!d) return;
+  free(d->v);
+  memset(d, 0, sizeof *d);
+}
+
+/* ---- symbols ----------------------------------------------------------------- */
+static unsigned hash_name(const char *s, size_t n) {
+  unsigned h = 2166136261u;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+  return h % 1024u;
+}
+
+int asm_sym_find(asm_object *o, const char *name, size_t len) {
+  for (int i = o->hash[hash_name(name, len)]; i >= 0; i = o->syms[i].next)
+    if (strlen(o->syms[i].name) == len && !memcmp(o->syms[i].name, name, len)) return i;
+  return -1;
+}
+
+int asm_sym_get(asm_object *o, const char *name, size_t len) {
+  int i = asm_sym_find(o, name, len);
+  if (i >= 0) return i;
+  if (o->nsyms == o->capsyms) {
+    int cap = o->capsyms ? o->capsyms * 2 : 64;
+    asm_sym *n = realloc(o->syms, (size_t)cap * sizeof *n);
+    if (!n) abort(); /* out of memory: nothing sensible to report */
+    o->syms = n;
+    o->capsyms = cap;
+  }
+  asm_sym *y = &o->syms[o->nsyms];
+  memset(y, 0, sizeof *y);
+  y->name = malloc(len + 1);
+  if (!y->name) abort();
+  memcpy(y->name, name, len);
+  y->name[len] = 0;
+  y->sec = y->prev_sec = SYM_UNDEF;
+  y->def_pass = 0;
+  unsigned h = hash_name(name, len);
+  y->next = o->hash[h];
+  o->hash[h] = o->nsyms;
+  return o->nsyms++;
+}
+
+int asm_define_label(asm_object *o, const char *name, size_t len, const char *at) {
+  char buf[64];
+  int numeric = len > 0 && len < 20 && strspn(name, "0123456789") >= len;
+  if (numeric) {
+    char cnt[32];
+    snprintf(cnt, sizeof cnt, "\001%.*s", (int)len, name);
+    int ci = asm_sym_get(o, cnt, strlen(cnt));
+    o->syms[ci].value++;
+    snprintf(buf, sizeof buf, ".L%llu\002%lld", strtoull(name, NULL, 10),
+             (long long)o->syms[ci].value);
+    name = buf;
+    len = strlen(buf);
+  }
+  int i = asm_sym_get(o, name, len);
+  asm_sym *y = &o->syms[i];
+  if (y->def_pass == o->pass)
+    return asm_error(o, at, "symbol '%s' is already defined", y->name);
+  y->def_pass = o->pass;
+  y->is_label = 1;
+  y->sec = o->cur;
+  y->value = o->secs[o->cur].size;
+  return 0;
+}
+
+/* ---- sections ----------------------------------------------------------------- */
+int asm_section_switch(asm_object *o, const char *name, uint32_t type, uint32_t flags) {
+  for (int i = 0; i < o->nsecs; i++)
+    if (!strcmp(o->secs[i].name, name)) {
+      if (o->cur != i) o->prev_cur = o->cur;
+      o->cur = i;
+      return i;
+    }
+  asm_sec *n = realloc(o->secs, (size_t)(o->nsecs + 1) * sizeof *n);
+  if (!n) abort();
+  o->secs = n;
+  asm_sec *s = &o->secs[o->nsecs];
+  memset(s, 0, sizeof *s);
+  s->name = strdup(name);
+  if (!s->name) abort();
+  s->type = type;
+  s->flags = flags;
+  s->align = (flags & SHF_EXECINSTR) ? 4 : 1;
+  o->prev_cur = o->cur;
+  o->cur = o->nsecs;
+  return o->nsecs++;
+}
+
+uint32_t asm_here(const asm_object *o) { return o->secs[o->cur].size; }
+
+int64_t asm_val_addr(const asm_object *o, const asm_val *v) {
+  return v->kind == VAL_SEC ? (int64_t)o->secs[v->sec].addr + v->v : v->v;
+}
+
+void asm_emit(asm_object *o, const void *bytes, uint32_t n) {
+  asm_sec *s = &o->secs[o->cur];
+  if (s->type == SHT_NOBITS) {
+    for (uint32_t i = 0; i < n; i++)
+      if (((const uint8_t *)bytes)[i]) {
+        asm_error(o, NULL, "non-zero data in a NOBITS section (%s)", s->name);
+        break;
+      }
+    s->size += n;
+    return;
+  }
+  if (s->size + n > s->cap) {
+    uint32_t cap = s->cap ? s->cap : 256;
+    while (cap < s->size + n) cap *= 2;
+    uint8_t *d = realloc(s->data, cap);
+    if (!d) abort();
+    s->data = d;
+    s->cap = cap;
+  }
+  memcpy(s->data + s->size, bytes, n);
+  s->size += n;
+}
+
+void asm_emit_word(asm_object *o, uint32_t w) {
+  uint8_t b[4] = {(uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24)};
+  asm_emit(o, b, 4);
+}
+
+void asm_align(asm_object *o, uint32_t align, int fill, int have_fill) {
+  asm_sec *s = &o->secs[o->cur];
+  if (align < 1) align = 1;
+  if (align > s->align) s->align = align;
+  uint32_t pad = (align - s->size % align) % align;
+  if (!have_fill && (s->flags & SHF_EXECINSTR) && pad % 4 == 0 && s->size % 4 == 0) {
+    for (; pad; pad -= 4) asm_emit_word(o, isa_table[ISA_addi].match); /* nop */
+    return;
+  }
+  uint8_t b = (uint8_t)fill;
+  for (; pad; pad--) asm_emit(o, &b, 1);
+}
+
+void asm_add_rel(asm_object *o, uint32_t off, uint32_t type, const asm_val *v) {
+  if (!o->final) return;
+  if (o->nrels == o->caprels) {
+    int cap = o->caprels ? o->caprels * 2 : 32;
+    asm_rel *n = realloc(o->rels, (size_t)cap * sizeof *n);
+    if (!n) abort();
+    o->rels = n;
+    o->caprels = cap;
+  }
+  asm_rel *r = &o->rels[o->nrels++];
+  r->sec = o->cur;
+  r->off = off;
+  r->type = type;
+  int by_symbol = v->kind == VAL_UND ||
+                  (v->sym >= 0 && (o->syms[v->sym].global || type == R_RISCV_PCREL_LO12_I ||
+                                   type == R_RISCV_PCREL_LO12_S));
+  if (by_symbol && v->sym >= 0) {
+    r->sym = v->sym;
+    r->addend = v->kind == VAL_UND ? v->v : v->v - o->syms[v->sym].value;
+    o->syms[v->sym].needed = 1;
+  } else {
+    r->sym = -1 - v->sec;
+    r->addend = v->v;
+  }
+}
+
+/* ---- statements ----------------------------------------------------------------- */
+static void statement(asm_object *o) {
+  const char *p = asm_skip_ws(o->loc.text);
+  for (;;) { /* labels, and `sym = expr` */
+    const char *q = p;
+    if (*q >= '0' && *q <= '9') {
+      while (*q >= '0' && *q <= '9') q++;
+    } else if (asm_is_ident_start((unsigned char)*q)) {
+      while (asm_is_ident_char((unsigned char)*q)) q++;
+    } else {
+      break;
+    }
+    const char *r = asm_skip_ws(q);
+    if (*r == '=' && r[1] != '=' && !(*p >= '0' && *p <= '9')) {
+      asm_set_symbol(o, p, (size_t)(q - p), r + 1, r + 1 + strlen(r + 1), p);
+      return;
+    }
+    if (*r != ':') break;
+    asm_define_label(o, p, (size_t)(q - p), p);
+    p = asm_skip_ws(r + 1);
+  }
+  if (!*p) return;
+  const char *e = p;
+  while (*e && *e != ' ' && *e != '\t') e++;
+  if (*p == '.') asm_directive(o, p, e, asm_skip_ws(e));
+  else asm_insn(o, p, e, asm_skip_ws(e));
+}
+
+/* Assembles one line: splits it into ';'-separated statements. */
+static void line(asm_object *o, const char *file, int lineno, const char *text) {
+  size_t n = strlen(text);
+  char *buf = malloc(n + 1);
+  if (!buf) abort();
+  size_t start = 0;
+  char quote = 0;
+  for (size_t i = 0; i <= n; i++) {
+    char c = text[i];
+    if (quote) {
+      if (c == '\\' && text[i + 1]) i++;
+      else if (c == quote) quote = 0;
+      if (c) continue;
+    }
+    if (c == '"') { quote = c; continue; }
+    if (c == ';' || !c) {
+      memcpy(buf, text + start, i - start);
+      buf[i - start] = 0;
+      o->loc = (asm_loc){file, buf, lineno, (int)start + 1};
+      statement(o);
+      start = i + 1;
+    }
+  }
+  free(buf);
+  o->loc.text = NULL;
+}
+
+/* Splits a source into lines with comments blanked out (columns kept). */
+static int load_file(asm_file *f, const char *name, const char *text) {
+  size_t n = strlen(text);
+  char *t = malloc(n + 1);
+  if (!t) return -1;
+  memcpy(t, text, n + 1);
+  int in_block = 0;
+  char quote = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = t[i];
+    if (in_block) {
+      if (c == '*' && t[i + 1] == '/') { t[i] = t[i + 1] = ' '; i++; in_block = 0; }
+      else if (c != '\n') t[i] = ' ';
+      continue;
+    }
+    if (quote) {
+      if (c == '\\' && t[i + 1] && t[i + 1] != '\n') i++;
+      else if (c == '"' || c == '\n') quote = 0;
+      continue;
+    }
+    if (c == '"') quote = c;
+    else if (c == '/' && t[i + 1] == '*') { t[i] = t[i + 1] = ' '; i++; in_block = 1; }
+    else if (c == '#' || (c == '/' && t[i + 1] == '/')) {
+      while (i < n && t[i] != '\n') t[i++] = ' ';
+      i--;
+    }
+  }
+  int nl = 1;
+  for (size_t i = 0; i < n; i++) nl += t[i] == '\n';
+  f->name = name;
+  f->lines = malloc((size_t)nl * sizeof *f->lines);
+  if (!f->lines) { free(t); return -1; }
+  f->nlines = 0;
+  char *s = t;
+  for (;;) {
+    char *e = strchr(s, '\n');
+    f->lines[f->nlines++] = s;
+    if (!e) break;
+    *e = 0;
+    s = e + 1;
+  }
+  return 0;
+}
+
+static void run_pass(asm_object *o, asm_file *files, int nfiles) {
+  o->pass++;
+  o->changed = 0;
+  for (int i = 0; i < o->nsecs; i++) {
+    o->secs[i].prev_size = o->secs[i].size;
+    o->secs[i].size = 0;
+  }
+  for (int i = 0; i < o->nsyms; i++)
+    if (o->syms[i].name[0] == '\001') o->syms[i].value = 0;
+  free(o->prev_his);
+  o->prev_his = o->his;
+  o->nprev_his = o->nhis;
+  o->his = NULL;
+  o->nhis = o->caphis = 0;
+  o->nrels = 0;
+  o->auto_label = 0;
+  o->cur = o->prev_cur = 0;
+  for (int f = 0; f < nfiles; f++)
+    for (int l = 0; l < files[f].nlines; l++) line(o, files[f].name, l + 1, files[f].lines[l]);
+  o->loc = (asm_loc){NULL, NULL, 0, 0};
+  for (int i = 0; i < o->nsecs; i++)
+    if (o->secs[i].size != o->secs[i].prev_size) o->changed = 1;
+  for (int i = 0; i < o->nsyms; i++) {
+    asm_sym *y = &o->syms[i];
+    if (y->name[0] == '\001') continue;
+    if (y->sec != y->prev_sec || y->value != y->prev_value) o->changed = 1;
+    y->prev_sec = y->sec;
+    y->prev_value = y->value;
+  }
+}
+
+int asm_assemble(const asm_source *src, int nsrc, const asm_options *opt, asm_object **out,
+                 asm_diags *d, vt_error *e) {
+  *out = NULL;
+  asm_object *o = calloc(1, sizeof *o);
+  if (!o) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+  if (opt) o->opt = *opt;
+  else o->opt.text_addr = ASM_DEFAULT_TEXT_ADDR;
+  o->exec = !o->opt.relocatable;
+  o->max_errors = o->opt.max_errors > 0 ? o->opt.max_errors : 50;
+  memset(o->hash, -1, sizeof o->hash);
+  asm_diags local = {0};
+  o->diags = d ? d : &local;
+  memset(o->diags, 0, sizeof *o->diags);
+  o->diags->v = calloc((size_t)o->max_errors, sizeof *o->diags->v);
+  asm_file *files = calloc((size_t)(nsrc > 0 ? nsrc : 1), sizeof *files);
+  if (!o->diags->v || !files) {
+    free(files);
+    asm_free(o);
+    return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+  }
+  int rc = 0;
+  for (int i = 0; i < nsrc && !rc; i++)
+    if (load_file(&files[i], src[i].name, src[i].text)) rc = vt_fail(e, VT_ERR_NOMEM, "out of memory");
+  if (!rc) {
+    asm_section_switch(o, ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR);
+    for (;;) {
+      o->final = o->pass >= 2 && !o->changed;
+      if (o->pass >= MAX_PASSES) o->final = 1;
+      run_pass(o, files, nsrc);
+      asm_layout(o);
+      if (o->final) break;
+    }
+    if (o->changed) asm_error(o, NULL, "label addresses did not converge");
+    int si = asm_sym_find(o, "_start", 6);
+    if (si >= 0 && o->syms[si].sec >= 0)
+      o->entry = o->secs[o->syms[si].sec].addr + (uint32_t)o->syms[si].value;
+    else
+      o->entry = o->secs[0].addr;
+    if (o->nerrors) {
+      asm_diag *g = &o->diags->v[0];
+      rc = vt_fail(e, VT_ERR_ASM, "%d error(s); first: %s:%d:%d: %s", o->nerrors, g->file,
+                   g->line, g->col, g->msg);
+    }
+  }
+  for (int i = 0; i < nsrc; i++) {
+    if (files[i].lines) free(files[i].lines[0]);
+    free(files[i].lines);
+  }
+  free(files);
+  if (!d) asm_diags_free(&local);
+  o->diags = NULL;
+  if (rc) {
+    asm_free(o);
+    return -1;
+  }
+  *out = o;
+  return 0;
+}
+
+void asm_free(asm_object *o) {
+  if (!o) return;
+  for (int i = 0; i < o->nsecs; i++) {
+    free(o->secs[i].name);
+    free(o->secs[i].data);
+  }
+  free(o->secs);
+  for (int i = 0; i < o->nsyms; i++) free(o->syms[i].name);
+  free(o->syms);
+  free(o->rels);
+  free(o->his);
+  free(o->prev_his);
+  free(o);
+}
+
+int asm_section(const asm_object *o, const char *name, const uint8_t **data, uint32_t *size,
+                uint32_t *addr) {
+  for (int i = 0; i < o->nsecs; i++)
+    if (!strcmp(o->secs[i].name, name)) {
+      if (data) *data = o->secs[i].data;
+      if (size) *size = o->secs[i].size;
+      if (addr) *addr = o->secs[i].addr;
+      return 0;
+    }
+  return -1;
+}
+
+int asm_symbol_value(const asm_object *o, const char *name, uint32_t *value) {
+  int i = asm_sym_find((asm_object *)o, name, strlen(name));
+  if (i < 0 || o->syms[i].sec == SYM_UNDEF) return -1;
+  const asm_sym *y = &o->syms[i];
+  *value = (uint32_t)(y->sec >= 0 ? o->secs[y->sec].addr + (uint64_t)y->value : (uint64_t)y->value);
+  return 0;
+}
+
+static char *read_text(const char *path, vt_error *e) {
+  FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+  if (!f) {
+    vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    if (n + 1 >= cap) {
+      char *nb = realloc(buf, cap *= 2);
+      if (!nb) { free(buf); buf = NULL; break; }
+      buf = nb;
+    }
+    size_t k = fread(buf + n, 1, cap - n - 1, f);
+    if (!k) break;
+    n += k;
+  }
+  int bad = ferror(f);
+  if (f != stdin) fclose(f);
+  if (!buf) {
+    vt_fail(e, VT_ERR_NOMEM, "out of memory");
+    return NULL;
+  }
+  if (bad) {
+    free(buf);
+    vt_fail(e, VT_ERR_IO, "%s: read error", path);
+    return NULL;
+  }
+  buf[n] = 0;
+  if (strlen(buf) != n) {
+    free(buf);
+    vt_fail(e, VT_ERR_FORMAT, "%s: contains a NUL byte (not assembly text)", path);
+    return NULL;
+  }
+  return buf;
+}
+
+int asm_assemble_files(const char *const *paths, int n, const asm_options *opt,
+                       const char *out_path, asm_diags *d, vt_error *e) {
+  asm_source *src = calloc((size_t)(n > 0 ? n : 1), sizeof *src);
+  if (!src) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+  int rc = 0;
+  for (int i = 0; i < n && !rc; i++) {
+    src[i].name = paths[i];
+    src[i].text = read_text(paths[i], e);
+    if (!src[i].text) rc = -1;
+  }
+  asm_object *o = NULL;
+  if (!rc) rc = asm_assemble(src, n, opt, &o, d, e);
+  if (!rc) rc = asm_write_elf(o, out_path, e);
+  asm_free(o);
+  for (int i = 0; i < n; i++) free((char *)src[i].text);
+  free(src);
+  return rc;
+}
+
+int asm_words(const char *text, uint32_t pc, uint32_t *words, int max, vt_error *e) {
+  asm_source s = {"<input>", text};
+  asm_options opt = {0, pc, 1};
+  asm_object *o;
+  asm_diags d = {0};
+  if (asm_assemble(&s, 1, &opt, &o, &d, e)) {
+    if (d.n) {
+      char buf[400];
+      asm_diag_format(&d.v[0], buf, sizeof buf);
+      vt_fail(e, VT_ERR_ASM, "%s", buf);
+    }
+    asm_diags_free(&d);
+    return -1;
+  }
+  asm_diags_free(&d);
+  const uint8_t *data = NULL;
+  uint32_t size = 0;
+  asm_section(o, ".text", &data, &size, NULL);
+  int n = (int)(size / 4);
+  for (int i = 0; i < n && i < max; i++)
+    words[i] = (uint32_t)data[4 * i] | (uint32_t)data[4 * i + 1] << 8 |
+               (uint32_t)data[4 * i + 2] << 16 | (uint32_t)data[4 * i + 3] << 24;
+  asm_free(o);
+  return n;
+}
