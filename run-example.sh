@@ -19,8 +19,8 @@ fi
 
 ventus=./build/ventus
 elf=build/vecadd.elf
-echo "== assembling kernels/lib/start.S + kernels/examples/vecadd.S -> $elf"
-if ! "$ventus" as -I kernels/lib -o "$elf" kernels/lib/start.S kernels/examples/vecadd.S \
+echo "== assembling start.S + workitem.S + vecadd.S -> $elf"
+if ! "$ventus" as -o "$elf" kernels/lib/start.S kernels/lib/workitem.S kernels/examples/vecadd.S \
     2>"$log.as"; then
   cat "$log.as"
   if grep -q 'not built yet' "$log.as"; then

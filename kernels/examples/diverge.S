@@ -16,6 +16,7 @@
 # Arguments (argument buffer at a0, one 32-bit word each):
 #     +0  in     +4  out (written)     +8  n
 # NDRange:  1-D, any global/local size; work-items with i >= n do nothing.
+# Uses the work-item routines of kernels/lib/workitem.S (saves ra first).
 # Reference: ref_diverge() in tests/kernels/ref_kernels.c.
 #
 # Every vector branch is preceded by the compiler's idiom
@@ -27,16 +28,17 @@
 # 1 per lane exit in the loop (plus 1 more each time fewer lanes stay than
 # leave): well below 64 for 32 lanes.
 
-        .include "workitem.inc"
-
         .text
         .globl  diverge
 diverge:
+        sw      ra, 0(sp)               # push ra: the warp stack grows upwards
+        addi    sp, sp, 4
         lw      a1, 0(a0)               # in
         lw      a2, 4(a0)               # out
         lw      a3, 8(a0)               # n
 
-        vt_global_id_x v1, t0, t2       # v1 = i
+        call    vt_global_id_x
+        vmv.v.v v1, v0                  # v1 = i
         vmv.v.i v4, 1                   # constant 1
         vmv.v.i v5, 0                   # constant 0
 
@@ -124,4 +126,6 @@ diverge:
 
 .Ldiverge_join_guard:
         join    zero, zero, 0
+        addi    sp, sp, -4              # pop ra
+        lw      ra, 0(sp)
         ret

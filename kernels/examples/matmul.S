@@ -10,13 +10,14 @@
 #             dimension 1 (y) = row i,    global size >= M
 #           any local size (e.g. 8×4); work-items outside M×N do nothing.
 #           K may be 0 (C is then all zeros).
+# Uses the work-item routines of kernels/lib/workitem.S (saves ra first).
 # Reference: ref_matmul() in tests/kernels/ref_kernels.c.
-
-        .include "workitem.inc"
 
         .text
         .globl  matmul
 matmul:
+        sw      ra, 0(sp)               # push ra: the warp stack grows upwards
+        addi    sp, sp, 4
         lw      a1, 0(a0)               # A
         lw      a2, 4(a0)               # B
         lw      a3, 8(a0)               # C
@@ -24,15 +25,18 @@ matmul:
         lw      a5, 16(a0)              # K
         lw      a6, 20(a0)              # N
 
-        vt_global_id_x v1, t0, t2       # v1 = j (column)
-        vt_global_id_y v2, t0, t2       # v2 = i (row)
+        call    vt_global_id_x
+        vmv.v.v v1, v0                  # v1 = j (column)
+        call    vt_global_id_y
+        vmv.v.v v2, v0                  # v2 = i (row)
 
         # inside = (j < N) & (i < M); compares give 0/1 per element
         vmsltu.vx v3, v1, a6
         vmsltu.vx v4, v2, a4
         vand.vv v3, v3, v4
         vmv.v.i v11, 0
-        vt_setrpc .Lmatmul_end, t1
+        la      t1, .Lmatmul_end
+        setrpc  zero, t1, 0
         vbeq    v3, v11, .Lmatmul_end          # outside lanes skip the body
 
         vmv.v.i v7, 0                   # acc
@@ -61,4 +65,6 @@ matmul:
         vsw12.v v7, 0(v10)
 .Lmatmul_end:
         join    zero, zero, 0
+        addi    sp, sp, -4              # pop ra
+        lw      ra, 0(sp)
         ret

@@ -12,6 +12,7 @@
 #           groups × L >= n.
 # Local memory: numw·1 KiB of warp stacks (start.S) + L·4 bytes of data;
 #           the launch's per-group local size must cover that.
+# Uses the work-item routines of kernels/lib/workitem.S (saves ra first).
 # Reference: ref_reduce() in tests/kernels/ref_kernels.c.
 #
 # Algorithm (tree):
@@ -22,25 +23,29 @@
 #     }
 #     if (lid == 0) out[group_id] = local[0];
 
-        .include "workitem.inc"
-
         .text
         .globl  reduce
 reduce:
+        sw      ra, 0(sp)               # push ra: the warp stack grows upwards
+        addi    sp, sp, 4
         lw      a1, 0(a0)               # in
         lw      a2, 4(a0)               # out
         lw      a3, 8(a0)               # n
 
-        vt_local_id_x  v1, t0, t2       # lid
-        vt_global_id_x v2, t0, t2       # gid
-        vt_local_base  a5, t0           # &local[0]
+        call    vt_local_id_x
+        vmv.v.v v1, v0                  # lid
+        call    vt_global_id_x
+        vmv.v.v v2, v0                  # gid
+        call    vt_local_base
+        mv      a5, a0                  # &local[0]
         vsll.vi v3, v1, 2
         vadd.vx v3, v3, a5              # &local[lid]
 
         # v4 = (gid < n) ? in[gid] : 0
         vmv.v.i v4, 0
         vmv.v.x v5, a3
-        vt_setrpc .Lreduce_loaded, t1
+        la      t1, .Lreduce_loaded
+        setrpc  zero, t1, 0
         vbgeu   v2, v5, .Lreduce_loaded        # gid >= n keeps 0
         vsll.vi v6, v2, 2
         vadd.vx v6, v6, a1
@@ -50,12 +55,14 @@ reduce:
         vsw12.v v4, 0(v3)
         barrier zero, zero, 0
 
-        vt_local_size_x t3
+        call    vt_local_size_x
+        mv      t3, a0                  # L
         srli    t3, t3, 1               # s = L/2 (uniform over the group)
         beqz    t3, .Lreduce_write
 .Lreduce_step:
         vmv.v.x v5, t3
-        vt_setrpc .Lreduce_stepped, t1
+        la      t1, .Lreduce_stepped
+        setrpc  zero, t1, 0
         vbgeu   v1, v5, .Lreduce_stepped       # lid >= s: nothing to add
         slli    t4, t3, 2
         vadd.vx v7, v3, t4              # &local[lid + s]
@@ -71,7 +78,8 @@ reduce:
 
 .Lreduce_write:
         vmv.v.i v5, 0
-        vt_setrpc .Lreduce_done, t1
+        la      t1, .Lreduce_done
+        setrpc  zero, t1, 0
         vbne    v1, v5, .Lreduce_done          # only lid == 0 stays
         vlw12.v v6, 0(v3)               # local[0]
         csrr    t0, gidx
@@ -81,4 +89,6 @@ reduce:
         vsw12.v v6, 0(v7)
 .Lreduce_done:
         join    zero, zero, 0
+        addi    sp, sp, -4              # pop ra
+        lw      ra, 0(sp)
         ret

@@ -9,26 +9,29 @@
 # NDRange:  1-D. global size >= n (any multiple of the local size), any local
 #           size; work-items with global id >= n do nothing. Global offset
 #           is honoured.
+# Uses the work-item routines of kernels/lib/workitem.S (saves ra first).
 # Reference: ref_vecadd() in tests/kernels/ref_kernels.c.
 #
-# Link with start.S first:  ventus as start.S vecadd.S -o vecadd.elf
-
-        .include "workitem.inc"
+# Link with start.S first:  ventus as -o vecadd.elf start.S workitem.S vecadd.S
 
         .text
         .globl  vecadd
 vecadd:
+        sw      ra, 0(sp)               # push ra: the warp stack grows upwards
+        addi    sp, sp, 4
         lw      a1, 0(a0)               # A
         lw      a2, 4(a0)               # B
         lw      a3, 8(a0)               # C
         lw      a4, 12(a0)              # n
 
-        vt_global_id_x v1, t0, t2       # v1 = i
+        call    vt_global_id_x
+        vmv.v.v v1, v0                  # v1 = i
 
         # if (i < n): lanes with i >= n branch straight to the join
         vmv.v.x v2, a4
-        vt_setrpc .Lvecadd_end, t1
-        vbgeu   v1, v2, .Lvecadd_end           # taken when v1 >= v2 (vs2 OP vs1)
+        la      t1, .Lvecadd_end
+        setrpc  zero, t1, 0
+        vbgeu   v1, v2, .Lvecadd_end  # taken when v1 >= v2 (vs2 OP vs1)
 
         vsll.vi v3, v1, 2               # byte offset i*4
         vadd.vx v4, v3, a1              # &A[i]
@@ -40,4 +43,6 @@ vecadd:
         vsw12.v v9, 0(v6)
 .Lvecadd_end:
         join    zero, zero, 0
+        addi    sp, sp, -4              # pop ra
+        lw      ra, 0(sp)
         ret

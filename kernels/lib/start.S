@@ -2,7 +2,7 @@
 #
 # Every warp of every work-group begins here, at 0x80000000. This file must be
 # the FIRST input of the link so that _start is the first word of .text:
-#     ventus as kernels/lib/start.S kernels/examples/vecadd.S -o vecadd.elf
+#     ventus as -o vecadd.elf kernels/lib/start.S kernels/lib/workitem.S kernels/examples/vecadd.S
 #
 # What it does, in order (docs/kernels.md has the full ABI):
 #   1. vl  = min(32, VLMAX) with SEW=32, LMUL=1, i.e. one element per thread;

@@ -21,7 +21,7 @@ fail=0
 for k in "$src"/kernels/examples/*.S; do
   name=$(basename "$k" .S)
   elf="$tmp/$name.elf"
-  if ! "$ventus" as -I "$src/kernels/lib" -o "$elf" "$src/kernels/lib/start.S" "$k" \
+  if ! "$ventus" as -o "$elf" "$src/kernels/lib/start.S" "$src/kernels/lib/workitem.S" "$k" \
       >"$tmp/as.log" 2>&1; then
     if grep -q 'not built yet' "$tmp/as.log"; then
       echo "SKIP: 'ventus as' is not built yet; ELF checks not run"
