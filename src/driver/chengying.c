@@ -1,0 +1,177 @@
+/* The native embedding API: thin wrappers over the core and driver. */
+#include "chengying.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "heap.h"
+#include "ndrange.h"
+#include "testvec.h"
+#include "trace_fmt.h"
+
+struct cy_device {
+  vt_device *dev;
+  vt_heap heap;
+  vt_trace_writer *tw;
+  char err[512];
+};
+
+static int fail(cy_device *d, const vt_error *e) {
+  vt_err_format(e, d->err, sizeof d->err);
+  return -1;
+}
+
+cy_device *cy_create(const char *config_path, const char *const *ov, size_t nov, char *err, size_t errlen) {
+  vt_config c;
+  vt_config_defaults(&c);
+  vt_error e;
+  int bad = config_path && vt_config_load(&c, config_path, &e);
+  for (size_t i = 0; !bad && i < nov; i++) {
+    char kv[256];
+    snprintf(kv, sizeof kv, "%s", ov[i]);
+    char *eq = strchr(kv, '=');
+    if (!eq) {
+      bad = vt_fail(&e, VT_ERR_USAGE, "override '%s': expected key=value", ov[i]);
+      break;
+    }
+    *eq = 0;
+    bad = vt_config_set(&c, kv, eq + 1, &e);
+  }
+  if (!bad) bad = vt_config_check(&c, &e);
+  cy_device *d = NULL;
+  if (!bad && !(d = calloc(1, sizeof *d))) bad = vt_fail(&e, VT_ERR_NOMEM, "out of memory");
+  if (!bad && !(d->dev = vt_device_create(&c, &e))) bad = -1;
+  if (bad) {
+    if (err && errlen) vt_err_format(&e, err, errlen);
+    free(d);
+    return NULL;
+  }
+  vt_heap_init(&d->heap);
+  return d;
+}
+
+void cy_destroy(cy_device *d) {
+  if (!d) return;
+  if (d->tw) vt_trace_writer_free(d->tw);
+  vt_heap_fini(&d->heap);
+  vt_device_destroy(d->dev);
+  free(d);
+}
+
+const char *cy_error(const cy_device *d) { return d ? d->err : "no device"; }
+
+int cy_alloc(cy_device *d, uint64_t size, uint32_t *addr) {
+  vt_error e;
+  return vt_heap_alloc(&d->heap, d->dev, size, addr, &e) ? fail(d, &e) : 0;
+}
+
+int cy_free(cy_device *d, uint32_t addr) {
+  vt_error e;
+  return vt_heap_free(&d->heap, d->dev, addr, &e) ? fail(d, &e) : 0;
+}
+
+int cy_write(cy_device *d, uint32_t addr, const void *src, uint32_t size) {
+  vt_error e;
+  return vt_mem_write(d->dev, addr, src, size, &e) ? fail(d, &e) : 0;
+}
+
+int cy_read(cy_device *d, uint32_t addr, void *dst, uint32_t size) {
+  vt_error e;
+  return vt_mem_read(d->dev, addr, dst, size, &e) ? fail(d, &e) : 0;
+}
+
+static int hook_begin(void *user, size_t i, const vt_launch *l, vt_error *e) {
+  (void)i, (void)e;
+  cy_device *d = user;
+  if (d->tw) vt_trace_writer_begin(d->tw, d->dev, l);
+  return 0;
+}
+
+static int hook_end(void *user, size_t i, const vt_launch *l, vt_error *e) {
+  (void)i, (void)l;
+  cy_device *d = user;
+  if (d->tw && vt_trace_writer_end(d->tw, d->dev)) return vt_fail(e, VT_ERR_IO, "trace write failed");
+  return 0;
+}
+
+int cy_launch(cy_device *d, const char *elf, const char *kernel, const cy_ndrange *nd, const uint32_t *slots,
+              size_t nargs) {
+  vt_error e;
+  vt_ndrange r;
+  vt_ndrange_defaults(&r);
+  r.elf = elf;
+  r.kernel = kernel;
+  r.work_dim = nd->work_dim ? nd->work_dim : 1;
+  for (int i = 0; i < 3; i++) {
+    r.global[i] = nd->global[i] ? nd->global[i] : 1;
+    r.local[i] = nd->local[i] ? nd->local[i] : 1;
+    r.offset[i] = nd->offset[i];
+  }
+  r.threads = nd->threads;
+  vt_karg *args = calloc(nargs ? nargs : 1, sizeof *args);
+  if (!args) return vt_fail(&e, VT_ERR_NOMEM, "out of memory"), fail(d, &e);
+  for (size_t i = 0; i < nargs; i++) args[i].kind = VT_KARG_SCALAR, args[i].value = slots[i];
+  r.args = args;
+  r.nargs = nargs;
+  vt_launch l;
+  int rc = vt_ndrange_setup(d->dev, &d->heap, &r, &l, &e);
+  if (!rc) rc = hook_begin(d, 0, &l, &e);
+  if (!rc) rc = vt_device_launch(d->dev, &l, &e);
+  if (d->tw) {
+    vt_error e2;
+    int r2 = hook_end(d, 0, &l, &e2);
+    if (!rc && r2) rc = r2, e = e2;
+  }
+  free(args);
+  return rc ? fail(d, &e) : 0;
+}
+
+int cy_run_testvec(cy_device *d, const char *path) {
+  vt_error e;
+  vt_case c;
+  if (vt_case_open(path, &c, &e)) return fail(d, &e);
+  int rc = 0;
+  for (size_t i = 0; i < c.n && !rc; i++) rc = vt_case_run(&c, d->dev, i, hook_begin, hook_end, d, &e);
+  vt_case_free(&c);
+  return rc ? fail(d, &e) : 0;
+}
+
+int cy_trace(cy_device *d, FILE *f) {
+  if (d->tw) vt_trace_writer_free(d->tw);
+  d->tw = NULL;
+  if (!f) return 0;
+  if (!(d->tw = vt_trace_writer_new(f))) {
+    vt_error e;
+    vt_fail(&e, VT_ERR_NOMEM, "out of memory");
+    return fail(d, &e);
+  }
+  return 0;
+}
+
+void cy_get_stats(const cy_device *d, cy_stats *s) {
+  const vt_stats *v = vt_device_stats(d->dev);
+  s->warp_insns = v->warp_insns;
+  s->thread_insns = v->thread_insns;
+  s->divergent_branches = v->divergent_branches;
+  s->barriers = v->barriers;
+  s->loads = v->loads;
+  s->stores = v->stores;
+  s->kernels = v->kernels;
+  s->wgs = v->wgs;
+}
+
+void cy_print_stats(const cy_device *d, FILE *f, int json) {
+  const vt_config *c = vt_device_config(d->dev);
+  const vt_stats *s = vt_device_stats(d->dev);
+  if (json) {
+    fprintf(f, "{\"config\":");
+    vt_config_print_json(c, f);
+    fprintf(f, ",\"stats\":");
+    vt_stats_print_json(s, f);
+    fprintf(f, "}\n");
+  } else {
+    vt_config_print(c, f);
+    vt_stats_print(s, f);
+  }
+}
