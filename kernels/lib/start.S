@@ -15,7 +15,7 @@
 #                                     into private space: vlw.v/vsw.v add
 #                                     CSR_PDS themselves (word-interleaved),
 #                                     so tp must not contain CSR_PDS again;
-#   4. zero .bss (between _edata and _end, when the link defines them);
+#   4. (.bss needs no clearing: the loader zero-fills it at each load);
 #   5. copy the print-buffer address/size (metadata +48/+52) to the global
 #      words BUFFER_ADDR / BUFFER_SIZE;
 #   6. a0 = argument buffer (metadata +4), call the kernel (metadata +0);
@@ -49,20 +49,10 @@ _start:
         add     s0, t2, t5
         li      tp, 0
 
-        # 4. clear .bss = [_edata, _end). Both are weak: a link that does
-        #    not define _edata gives 0 and the loop is skipped (as it is
-        #    when .bss is empty).
-        lui     a0, %hi(_edata)
-        addi    a0, a0, %lo(_edata)
-        lui     a2, %hi(_end)
-        addi    a2, a2, %lo(_end)
-        beqz    a0, .Lcrt_bss_done
-        bgeu    a0, a2, .Lcrt_bss_done
-.Lcrt_bss_loop:
-        sw      zero, 0(a0)
-        addi    a0, a0, 4
-        bltu    a0, a2, .Lcrt_bss_loop
-.Lcrt_bss_done:
+        # 4. .bss is not cleared here: the ELF loader zero-fills every
+        #    segment's p_memsz - p_filesz tail at each load (as upstream's
+        #    newest crt0 assumes too), and our assembler's layout defines no
+        #    _edata/_end bounds to clear between.
 
         # 5./6. metadata block
         csrr    t0, knl
@@ -79,9 +69,6 @@ _start:
         endprg  x0, x0, x0
 .Lcrt_hang:                                 # endprg never returns; be safe
         j       .Lcrt_hang
-
-        .weak   _edata
-        .weak   _end
 
         .data
         .align  2
