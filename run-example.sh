@@ -33,18 +33,15 @@ fi
 echo "== disassembly (first lines)"
 "$ventus" objdump "$elf" 2>&1 | head -n 24
 
-# >>>>>>>>>> SWITCH TO `ventus run` HERE <<<<<<<<<<
-# Until `ventus run` lands the demo stops after the disassembly. To finalise:
-# set VT_EXAMPLE_RUN=1 below and adjust the option names on the `run` line.
-# Launch: 1-D NDRange of 1024 work-items in groups of 64; arguments
-# A, B (1024 floats each), C (1024 floats, result), n = 1024 (see the header
-# of kernels/examples/vecadd.S).
-VT_EXAMPLE_RUN=${VT_EXAMPLE_RUN:-0}
-if [ "$VT_EXAMPLE_RUN" = 1 ]; then
+# >>>>>>>>>> `ventus run` LINE: finalise the options here <<<<<<<<<<
+# 1-D NDRange of 1024 work-items in groups of 64 (2 warps of 32); arguments
+# as in the header of kernels/examples/vecadd.S: A = 0,1,2,... B = random,
+# C = result, n = 1024. Skipped while `ventus run` is not in this build.
+if "$ventus" run --help >/dev/null 2>&1; then
   echo "== running vecadd on the simulated GPGPU"
   "$ventus" run "$elf" --kernel vecadd --global 1024 --local 64 \
-    --arg 'f32[1024]=iota' --arg 'f32[1024]=iota' --arg 'f32[1024]=out' --arg 'u32=1024' \
+    --arg buf:f32:1024:iota --arg buf:f32:1024:rand=1 --arg buf:f32:1024:zero --arg u32:1024 \
     --stats || exit 1
 else
-  echo "note: 'ventus run' is not wired into this demo yet; assembled and disassembled only"
+  echo "note: 'ventus run' is not part of this build yet; assembled and disassembled only"
 fi
