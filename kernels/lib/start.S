@@ -67,7 +67,7 @@ _start:
 
         # 7. done
         endprg  x0, x0, x0
-.Lcrt_hang:                                 # endprg never returns; be safe
+.Lcrt_hang:                             # endprg never returns; be safe
         j       .Lcrt_hang
 
         .data
