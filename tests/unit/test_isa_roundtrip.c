@@ -1,0 +1,135 @@
+/* For every table entry: random operands -> isa_encode -> isa_decode (with
+ * the prefix) -> same operand values -> isa_disasm -> assembler -> same
+ * words. Also: every entry's MATCH decodes to that entry. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "asm.h"
+#include "isa.h"
+
+#define SAMPLES 200
+
+typedef struct {
+  uint64_t s;
+} rng;
+
+static uint32_t next(rng *r) {
+  r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
+  return (uint32_t)(r->s >> 33);
+}
+
+static int64_t pick(rng *r, int64_t lo, int64_t hi) {
+  /* favour the edges now and then */
+  uint32_t k = next(r) % 8;
+  if (k == 0) return lo;
+  if (k == 1) return hi;
+  return lo + (int64_t)(next(r) % (uint64_t)(hi - lo + 1));
+}
+
+static void random_operands(rng *r, isa_id id, int64_t vals[ISA_MAX_OPNDS]) {
+  isa_opnd o[ISA_MAX_OPNDS];
+  int n = isa_operands(id, o);
+  for (int i = 0; i < n; i++) {
+    isa_opk k = (isa_opk)o[i].kind;
+    int64_t lo, hi;
+    isa_opk_range(k, &lo, &hi);
+    if (isa_opk_is_xreg(k)) hi = 63;
+    if ((isa_table[id].flags & IF_PREFIX) && isa_opk_is_reg(k)) hi = 31;
+    int64_t v = pick(r, lo, hi);
+    if (k == OPK_BIMM || k == OPK_JIMM) v &= ~(int64_t)1;
+    if (k == OPK_RM) {
+      static const int rms[] = {0, 1, 2, 3, 4, 7};
+      v = rms[next(r) % 6];
+    }
+    vals[i] = v;
+  }
+}
+
+static void test_match_decodes_to_itself(void **state) {
+  (void)state;
+  for (int id = 0; id < ISA_COUNT; id++) {
+    isa_id got = isa_lookup(isa_table[id].match);
+    if (got != (isa_id)id)
+      fail_msg("MATCH of %s (0x%08x) decodes to %s", isa_table[id].name, isa_table[id].match,
+               got == ISA_INVALID ? "nothing" : isa_table[got].name);
+    assert_int_equal(isa_table[id].match & ~isa_table[id].mask, 0);
+  }
+}
+
+static void roundtrip_entry(isa_id id, rng *r) {
+  size_t cap = SAMPLES * 96 + 16;
+  char *src = malloc(cap);
+  uint32_t *expect = malloc(sizeof(uint32_t) * SAMPLES * 2);
+  char (*lines)[96] = malloc(sizeof *lines * SAMPLES);
+  int *line_word = malloc(sizeof(int) * SAMPLES);
+  assert_non_null(src);
+  assert_non_null(expect);
+  assert_non_null(lines);
+  assert_non_null(line_word);
+  size_t len = 0;
+  int nw = 0, done = 0, tries = 0;
+  while (done < SAMPLES) {
+    assert_true(++tries < SAMPLES * 20); /* the encoder rejects too many draws */
+    int64_t vals[ISA_MAX_OPNDS] = {0}, back[ISA_MAX_OPNDS];
+    random_operands(r, id, vals);
+    uint32_t aqrl = (isa_table[id].flags & IF_AQRL) ? next(r) % 4 : 0;
+    uint32_t w, pre;
+    char err[128];
+    if (isa_encode(id, vals, aqrl, &w, &pre, err, sizeof err)) continue; /* e.g. regexti + rs1 */
+    isa_inst in;
+    assert_int_equal(isa_decode(w, pre, &in), id);
+    isa_opnd o[ISA_MAX_OPNDS];
+    int n = isa_operand_values(&in, o, back);
+    for (int i = 0; i < n; i++)
+      if (back[i] != vals[i])
+        fail_msg("%s operand %d: encoded %lld, decoded %lld (word 0x%08x prefix 0x%08x)",
+                 isa_table[id].name, i, (long long)vals[i], (long long)back[i], w, pre);
+    if (isa_table[id].flags & IF_AQRL) assert_int_equal(in.aqrl, aqrl);
+    char text[96];
+    int tl = isa_disasm(&in, text, sizeof text);
+    assert_true(tl > 0 && tl < (int)sizeof text);
+    assert_null(strstr(text, "unknown"));
+    memcpy(lines[done], text, (size_t)tl + 1);
+    line_word[done] = nw;
+    if (pre) expect[nw++] = pre;
+    expect[nw++] = w;
+    len += (size_t)snprintf(src + len, cap - len, "%s\n", text);
+    done++;
+  }
+  uint32_t got[SAMPLES * 2 + 8];
+  vt_error e = {0};
+  int n = asm_words(src, 0x80000000u, got, SAMPLES * 2 + 8, &e);
+  if (n < 0) fail_msg("%s: assembling the disassembly failed: %s", isa_table[id].name, e.msg);
+  for (int i = 0, k = 0; i < nw && i < n; i++) {
+    while (k + 1 < SAMPLES && line_word[k + 1] <= i) k++;
+    if (got[i] != expect[i])
+      fail_msg("%s: '%s' assembles to 0x%08x, expected 0x%08x (word %d)", isa_table[id].name,
+               lines[k], got[i], expect[i], i);
+  }
+  assert_int_equal(n, nw);
+  free(src);
+  free(expect);
+  free(lines);
+  free(line_word);
+}
+
+static void test_roundtrip_all(void **state) {
+  (void)state;
+  rng r = {0x5eedull};
+  for (int id = 0; id < ISA_COUNT; id++) roundtrip_entry((isa_id)id, &r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_match_decodes_to_itself),
+      cmocka_unit_test(test_roundtrip_all),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

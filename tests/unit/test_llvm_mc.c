@@ -1,0 +1,167 @@
+/* Standard RV32IMA / Zfinx / Zve32f instructions assemble to the same words
+ * as llvm-mc-19 -show-encoding. One sample per standard table entry (the
+ * custom opcodes 0x0b/0x2b/0x5b/0x7b are excluded). llvm-mc-19 refuses
+ * zfinx together with zve32f, so scalar code is checked with +zfinx and
+ * vector code with +f,+zve32f (vector-fp scalar operands spelled fa0). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "asm.h"
+#include "isa.h"
+
+#define MAXL 400
+
+typedef struct {
+  char text[MAXL][96];
+  int n;
+} listing;
+
+static int is_custom(isa_id id) {
+  uint32_t op = isa_table[id].match & 0x7f;
+  return op == 0x0b || op == 0x2b || op == 0x5b || op == 0x7b;
+}
+
+/* A sample both assemblers accept: registers <= 31, simm5 in -16..15 (LLVM
+ * reads vmsleu.vi/vmsgtu.vi as simm5), a standard vtype, unnamed CSR. */
+static void sample(isa_id id, uint32_t seed, int vec_fp, char *out, size_t len) {
+  isa_opnd o[ISA_MAX_OPNDS];
+  int n = isa_operands(id, o);
+  for (int attempt = 0; attempt < 64; attempt++) {
+    uint32_t s = seed * 2654435761u + (uint32_t)attempt * 40503u;
+    int64_t v[ISA_MAX_OPNDS];
+    for (int i = 0; i < n; i++) {
+      s = s * 1103515245u + 12345u;
+      uint32_t r = s >> 8;
+      switch ((isa_opk)o[i].kind) {
+      case OPK_RD: case OPK_RS1: case OPK_RS2: case OPK_RS3: v[i] = vec_fp ? 10 : r % 32; break;
+      case OPK_VD: v[i] = 1 + r % 31; break; /* LLVM: a masked vd must not be v0 */
+      case OPK_VS1: case OPK_VS2: case OPK_VS3: v[i] = r % 32; break;
+      case OPK_SIMM12: case OPK_SIMM12S: v[i] = (int64_t)(r % 4096) - 2048; break;
+      case OPK_BIMM: v[i] = ((int64_t)(r % 4096) - 2048) * 2; break;
+      case OPK_JIMM: v[i] = ((int64_t)(r % 0x100000) - 0x80000) * 2; break;
+      case OPK_UIMM20: v[i] = r % 0x100000; break;
+      case OPK_SHAMT: case OPK_ZIMM5: v[i] = r % 32; break;
+      case OPK_SIMM5: v[i] = (int64_t)(r % 32) - 16; break;
+      case OPK_UIMM5: v[i] = r % 16; break;
+      case OPK_CSR: v[i] = 0x7c0 + r % 16; break;
+      case OPK_VM: v[i] = r % 2; break;
+      case OPK_RM: { static const int rm[] = {0, 1, 2, 3, 4, 7}; v[i] = rm[r % 6]; break; }
+      case OPK_VTYPEI11: case OPK_VTYPEI10: v[i] = 0xc0 | (r % 3) << 3 | (r / 3) % 4; break;
+      case OPK_PRED: case OPK_SUCC: v[i] = 1 + r % 15; break;
+      default: v[i] = 0; break;
+      }
+    }
+    uint32_t w, pre;
+    if (isa_encode(id, v, (isa_table[id].flags & IF_AQRL) ? s % 4 : 0, &w, &pre, NULL, 0)) continue;
+    isa_inst in;
+    isa_decode(w, 0, &in);
+    char text[96];
+    isa_disasm(&in, text, sizeof text);
+    size_t ml = strlen(isa_table[id].mnemonic);
+    /* prefer the canonical spelling (LLVM lacks some zfinx aliases) */
+    if (strncmp(text, isa_table[id].mnemonic, ml) && attempt < 63) continue;
+    if (vec_fp) { /* x10 -> fa0 */
+      char buf[96], *p;
+      snprintf(buf, sizeof buf, "%s", text);
+      while ((p = strstr(buf, "a0")) && (p == buf || p[-1] != 'f')) {
+        memmove(p + 1, p, strlen(p) + 1);
+        *p = 'f';
+      }
+      snprintf(text, sizeof text, "%s", buf);
+    }
+    snprintf(out, len, "%s", text);
+    return;
+  }
+  snprintf(out, len, "nop");
+}
+
+static int run_llvm_mc(const char *mattr, const listing *l, uint32_t *words) {
+  char dir[] = "/tmp/vt_llvm_mc_XXXXXX";
+  if (!mkdtemp(dir)) return -1;
+  char path[128], cmd[512];
+  snprintf(path, sizeof path, "%s/in.s", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) return -1;
+  for (int i = 0; i < l->n; i++) fprintf(f, "%s\n", l->text[i]);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "llvm-mc-19 -triple=riscv32 -mattr=%s -show-encoding %s 2>&1", mattr, path);
+  FILE *p = popen(cmd, "r");
+  if (!p) return -1;
+  char line[512];
+  int n = 0;
+  while (fgets(line, sizeof line, p)) {
+    if (strstr(line, "error:")) fprintf(stderr, "llvm-mc: %s", line);
+    char *enc = strstr(line, "encoding: [");
+    if (!enc || n >= MAXL) continue;
+    unsigned b[4];
+    if (sscanf(enc, "encoding: [0x%x,0x%x,0x%x,0x%x]", &b[0], &b[1], &b[2], &b[3]) == 4)
+      words[n++] = b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24;
+  }
+  pclose(p);
+  unlink(path);
+  rmdir(dir);
+  return n;
+}
+
+static void compare(const char *mattr, const listing *l) {
+  static uint32_t ref[MAXL], got[MAXL];
+  int n = run_llvm_mc(mattr, l, ref);
+  assert_int_equal(n, l->n);
+  for (int i = 0; i < l->n; i++) {
+    vt_error e = {0};
+    int k = asm_words(l->text[i], 0, &got[i], 1, &e);
+    if (k != 1) fail_msg("'%s': %s", l->text[i], k < 0 ? e.msg : "not one word");
+    if (got[i] != ref[i])
+      fail_msg("'%s': ventus 0x%08x, llvm-mc 0x%08x", l->text[i], got[i], ref[i]);
+  }
+  print_message("%d instructions agree with llvm-mc-19 (-mattr=%s)\n", l->n, mattr);
+}
+
+static int have_llvm_mc(void) { return system("command -v llvm-mc-19 >/dev/null 2>&1") == 0; }
+
+static void test_scalar(void **state) {
+  (void)state;
+  if (!have_llvm_mc()) {
+    printf("SKIP: llvm-mc-19 not found\n");
+    skip();
+  }
+  static listing l;
+  l.n = 0;
+  for (int id = 0; id < ISA_COUNT; id++)
+    if (!is_custom((isa_id)id) && !(isa_table[id].flags & IF_VEC) &&
+        strncmp(isa_table[id].mnemonic, "vset", 4))
+      sample((isa_id)id, (uint32_t)id, 0, l.text[l.n++], sizeof l.text[0]);
+  compare("+m,+a,+zfinx", &l);
+}
+
+static void test_vector(void **state) {
+  (void)state;
+  if (!have_llvm_mc()) {
+    printf("SKIP: llvm-mc-19 not found\n");
+    skip();
+  }
+  static listing l;
+  l.n = 0;
+  for (int id = 0; id < ISA_COUNT; id++)
+    if (!is_custom((isa_id)id) &&
+        ((isa_table[id].flags & IF_VEC) || !strncmp(isa_table[id].mnemonic, "vset", 4)))
+      sample((isa_id)id, (uint32_t)id, (isa_table[id].flags & IF_FP) != 0, l.text[l.n++],
+             sizeof l.text[0]);
+  compare("+m,+a,+f,+zve32f", &l);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_scalar),
+      cmocka_unit_test(test_vector),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
