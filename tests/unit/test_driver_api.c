@@ -1,0 +1,177 @@
+/* The upstream vt_* API and the native chengying API: allocation, copies
+ * and their range errors, capabilities, and vt_start / cy_launch on a tiny
+ * kernel whose words come from isa_encode. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chengying.h"
+#include "isa.h"
+#include "ventus.h"
+#include "vt_elf.h"
+
+/* Encodes `id` taking register/immediate values by operand kind. */
+static uint32_t enc(isa_id id, int rd, int rs1, int rs2, int64_t imm) {
+  isa_opnd ops[ISA_MAX_OPNDS];
+  int64_t v[ISA_MAX_OPNDS];
+  int n = isa_operands(id, ops);
+  for (int i = 0; i < n; i++) {
+    switch (ops[i].kind) {
+    case OPK_RD: v[i] = rd; break;
+    case OPK_RS1: v[i] = rs1; break;
+    case OPK_RS2: v[i] = rs2; break;
+    case OPK_VM: v[i] = 1; break;
+    default: v[i] = imm; break;
+    }
+  }
+  uint32_t w, prefix;
+  char err[128];
+  if (isa_encode(id, v, 0, &w, &prefix, err, sizeof err)) fail_msg("isa_encode: %s", err);
+  assert_int_equal(prefix, 0);
+  return w;
+}
+
+/* x28 = arg[1] + 1; *(uint32_t *)arg[0] = x28 */
+static void write_kernel(const char *path) {
+  uint32_t code[] = {
+      enc(ISA_csrrs, 5, 0, 0, CSR_KNL),  /* x5 = metadata block */
+      enc(ISA_lw, 6, 5, 0, 4),           /* x6 = argument buffer */
+      enc(ISA_lw, 7, 6, 0, 0),           /* x7 = arg 0 (buffer) */
+      enc(ISA_lw, 28, 6, 0, 4),          /* x28 = arg 1 (scalar) */
+      enc(ISA_addi, 28, 28, 0, 1),
+      enc(ISA_sw, 0, 7, 28, 0),
+      enc(ISA_endprg, 0, 0, 0, 0),
+  };
+  assert_int_equal(code[0], 0x803022f3u); /* as in the corpus logs */
+  assert_int_equal(code[6], 0x0000400bu);
+  vt_elf_wsec sec = {".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0x80000000u, 4,
+                     (const uint8_t *)code, sizeof code};
+  vt_elf_wsym sym = {"tiny", 0x80000000u, sizeof code, STT_FUNC, STB_GLOBAL, 0};
+  vt_elf_wimage img = {1, 0x80000000u, &sec, 1, &sym, 1, NULL, 0};
+  vt_error e;
+  if (vt_elf_write(path, &img, &e)) fail_msg("vt_elf_write: %s", e.msg);
+}
+
+static char elf_path[64];
+
+static int make_elf(void **state) {
+  (void)state;
+  strcpy(elf_path, "/tmp/vt_api_XXXXXX");
+  int fd = mkstemp(elf_path);
+  assert_true(fd >= 0);
+  close(fd);
+  write_kernel(elf_path);
+  return 0;
+}
+
+static int rm_elf(void **state) {
+  (void)state;
+  unlink(elf_path);
+  return 0;
+}
+
+static void alloc_copy_free(void **state) {
+  (void)state;
+  vt_device_h d;
+  assert_int_equal(vt_dev_open(&d), 0);
+  uint64_t a, b, c, v;
+  assert_int_equal(vt_dev_caps(&d, VT_CAPS_MAX_THREADS, &v), 0);
+  assert_true(v >= 4 && v <= 32);
+  assert_int_equal(vt_dev_caps(NULL, VT_CAPS_ALLOC_BASE_ADDR, &v), 0);
+  assert_int_equal(v, 0x90000000u);
+  assert_int_equal(vt_dev_caps(&d, 12345, &v), -1);
+  assert_int_equal(vt_buf_alloc(d, 100, &a, 0, 0, 0), 0);
+  assert_int_equal(a, 0x90000000u);
+  assert_int_equal(vt_buf_alloc(d, 5000, &b, 0, 0, 0), 0);
+  assert_int_equal(b, 0x90001000u);
+  assert_int_equal(vt_buf_alloc(d, 1, &c, 0, 0, 0), 0);
+  assert_int_equal(c, 0x90003000u);
+  assert_int_equal(vt_buf_alloc(d, 0, &v, 0, 0, 0), -1);
+  /* first fit reuses a freed hole */
+  assert_int_equal(vt_one_buf_free(d, 0, &a, 0, 0), 0);
+  assert_int_equal(vt_one_buf_free(d, 0, &a, 0, 0), -1);
+  assert_non_null(strstr(vt_last_error(d), "not the start"));
+  assert_int_equal(vt_buf_alloc(d, 4096, &a, 0, 0, 0), 0);
+  assert_int_equal(a, 0x90000000u);
+
+  uint8_t src[8192], dst[8192];
+  for (int i = 0; i < 8192; i++) src[i] = (uint8_t)(i * 7);
+  assert_int_equal(vt_copy_to_dev(d, b, src, 8192, 0, 0), 0);
+  memset(dst, 0, sizeof dst);
+  assert_int_equal(vt_copy_from_dev(d, b, dst, 8192, 0, 0), 0);
+  assert_memory_equal(src, dst, 8192);
+  assert_int_equal(vt_copy_to_dev(d, b, src, 0, 0, 0), -1);           /* size 0 */
+  assert_non_null(strstr(vt_last_error(d), "size 0"));
+  assert_int_equal(vt_copy_to_dev(d, b + 8000, src, 400, 0, 0), -1);  /* past the block */
+  assert_int_equal(vt_copy_from_dev(d, 0x10000000u, dst, 4, 0, 0), -1); /* nowhere */
+  assert_int_equal(vt_copy_to_dev(d, b, NULL, 4, 0, 0), -1);
+  assert_int_equal(vt_buf_free(d, 0, &a, 0, 0), 0); /* frees everything, as upstream spike */
+  assert_int_equal(vt_copy_from_dev(d, b, dst, 4, 0, 0), -1);
+  assert_int_equal(vt_ready_wait(d, 1000), 0);
+  assert_int_equal(vt_finish_all_kernel(d, NULL), 0);
+  assert_int_equal(vt_dev_close(d), 0);
+}
+
+static void start_tiny_kernel(void **state) {
+  (void)state;
+  vt_device_h d;
+  assert_int_equal(vt_dev_open(&d), 0);
+  assert_int_equal(vt_upload_kernel_file(d, "/nonexistent.elf", 0), -1);
+  assert_int_equal(vt_upload_kernel_file(d, elf_path, 0), 0);
+  uint64_t buf, args, knl, pds;
+  assert_int_equal(vt_buf_alloc(d, 4, &buf, 0, 0, 0), 0);
+  assert_int_equal(vt_buf_alloc(d, 8, &args, 0, 0, 0), 0);
+  assert_int_equal(vt_buf_alloc(d, 72, &knl, 0, 0, 0), 0);
+  assert_int_equal(vt_buf_alloc(d, 0x1000 * 4, &pds, 0, 0, 0), 0);
+  uint32_t argw[2] = {(uint32_t)buf, 41};
+  uint32_t md[18] = {0x80000000u, (uint32_t)args, 1, 4, 1, 1, 4, 1, 1};
+  assert_int_equal(vt_copy_to_dev(d, args, argw, sizeof argw, 0, 0), 0);
+  assert_int_equal(vt_copy_to_dev(d, knl, md, sizeof md, 0, 0), 0);
+  uint64_t meta[12] = {0, 1, 1, 1, 4, 1, knl, 0x1000, 0x1000, 64, 64, pds};
+  if (vt_start(d, meta, 0)) fail_msg("vt_start: %s", vt_last_error(d));
+  assert_int_equal(vt_ready_wait(d, 1000), 0);
+  uint32_t out = 0;
+  assert_int_equal(vt_copy_from_dev(d, buf, &out, 4, 0, 0), 0);
+  assert_int_equal(out, 42);
+  assert_int_equal(vt_dev_close(d), 0);
+}
+
+static void native_launch(void **state) {
+  (void)state;
+  char err[256];
+  const char *ov[] = {"num_sm=1"};
+  cy_device *d = cy_create(NULL, ov, 1, err, sizeof err);
+  if (!d) fail_msg("cy_create: %s", err);
+  assert_null(cy_create(NULL, (const char *[]){"no_such_key=1"}, 1, err, sizeof err));
+  uint32_t buf;
+  assert_int_equal(cy_alloc(d, 4, &buf), 0);
+  uint32_t slots[2] = {buf, 99};
+  cy_ndrange nd = {.work_dim = 1, .global = {4, 1, 1}, .local = {4, 1, 1}, .threads = 4};
+  if (cy_launch(d, elf_path, "tiny", &nd, slots, 2)) fail_msg("cy_launch: %s", cy_error(d));
+  uint32_t out = 0;
+  assert_int_equal(cy_read(d, buf, &out, 4), 0);
+  assert_int_equal(out, 100);
+  assert_int_equal(cy_launch(d, elf_path, "missing", &nd, slots, 2), -1);
+  assert_non_null(strstr(cy_error(d), "missing"));
+  cy_stats s;
+  cy_get_stats(d, &s);
+  assert_true(s.warp_insns >= 7);
+  cy_destroy(d);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(alloc_copy_free),
+      cmocka_unit_test(start_tiny_kernel),
+      cmocka_unit_test(native_launch),
+  };
+  return cmocka_run_group_tests(tests, make_elf, rm_elf);
+}
