@@ -25,6 +25,8 @@ typedef struct vt_config {
   uint64_t max_steps;         /* warp-instructions per launch before VT_ERR_STEP_LIMIT (0 = no limit) */
   uint32_t lds_base;          /* local-memory window start (0x70000000) */
   uint32_t lds_window;        /* local-memory window size (0x10000000) */
+  uint32_t barrier_counts_ended; /* 1 (ISS): ended warps count as arrived at a barrier;
+                                    0 (RTL): they do not, so an early endprg deadlocks */
 } vt_config;
 
 void vt_config_defaults(vt_config *c);
@@ -81,6 +83,11 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e);
 /* ---- observation -------------------------------------------------------- */
 #define VT_MAX_LANES 32
 
+/* One SIMT stack entry (docs/isa.md §4). */
+typedef struct vt_simt_entry {
+  uint32_t rpc, pc, mask; /* the ISS prints "[r_pc] rpc [else_pc] pc [else_mask] mask" */
+} vt_simt_entry;
+
 /* One retired warp-instruction, as the commit log shows it. Only produced
  * when a trace sink is installed, so the untraced path pays nothing. */
 typedef struct vt_commit {
@@ -103,6 +110,13 @@ typedef struct vt_commit {
   struct { uint32_t addr; uint32_t val; uint8_t size; uint8_t store; } mem[VT_MAX_LANES];
   int has_simt;       /* vbranch/join/setrpc: SIMT state after the instruction */
   uint32_t simt_mask, simt_npc, simt_depth;
+  /* The stack after the instruction, bottom first (simt_depth entries; the
+   * ISS prints them top first after the commit line). Valid during the
+   * callback only. */
+  const vt_simt_entry *simt_stack;
+  int vtag;           /* the ISS prints "e32 m1 lN" (require_vector) even without a
+                         vector register write: vector ALU/branch/store ops */
+  uint32_t vtype;     /* for "e32 m1": the warp's vtype */
 } vt_commit;
 
 typedef void (*vt_commit_fn)(void *user, const vt_commit *c);

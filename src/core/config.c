@@ -1,0 +1,158 @@
+/* Device configuration: defaults (upstream RTL values), "key = value"
+ * parsing, validation and printing. */
+#include <ctype.h>
+#include <stddef.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+
+void vt_config_defaults(vt_config *c) {
+  memset(c, 0, sizeof *c);
+  c->num_sm = 2;
+  c->warps_per_sm = 8;
+  c->wg_slots_per_sm = 8;
+  c->max_threads = 32;
+  c->lds_bytes_per_sm = 128 * 1024;
+  c->simt_stack_depth = 64;
+  c->max_steps = 0;
+  c->lds_base = 0x70000000u;
+  c->lds_window = 0x10000000u;
+  c->barrier_counts_ended = 1;
+}
+
+/* One table drives set, print and JSON so a new key is added in one place. */
+typedef struct {
+  const char *key;
+  size_t off;
+  int is64;
+  int hex;
+} cfg_key;
+
+#define K32(f, hex) {#f, offsetof(vt_config, f), 0, hex}
+#define K64(f) {#f, offsetof(vt_config, f), 1, 0}
+static const cfg_key keys[] = {
+    K32(num_sm, 0),           K32(warps_per_sm, 0),    K32(wg_slots_per_sm, 0),
+    K32(max_threads, 0),      K32(lds_bytes_per_sm, 0), K32(simt_stack_depth, 0),
+    K64(max_steps),           K32(lds_base, 1),        K32(lds_window, 1),
+    K32(barrier_counts_ended, 0),
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static int parse_num(const char *s, uint64_t *out) {
+  while (isspace((unsigned char)*s)) s++;
+  if (!*s || *s == '-') return -1;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 0);
+  if (errno || end == s) return -1;
+  uint64_t mul = 1;
+  if (*end == 'k' || *end == 'K') mul = 1024, end++;
+  else if (*end == 'm' || *end == 'M') mul = 1024 * 1024, end++;
+  else if (*end == 'g' || *end == 'G') mul = 1024ull * 1024 * 1024, end++;
+  while (isspace((unsigned char)*end)) end++;
+  if (*end) return -1;
+  if (v > UINT64_MAX / mul) return -1;
+  *out = v * mul;
+  return 0;
+}
+
+int vt_config_set(vt_config *c, const char *key, const char *value, vt_error *e) {
+  for (size_t i = 0; i < NKEYS; i++) {
+    if (strcmp(keys[i].key, key)) continue;
+    uint64_t v;
+    if (parse_num(value, &v))
+      return vt_fail(e, VT_ERR_CONFIG, "config %s: '%s' is not a number", key, value);
+    char *p = (char *)c + keys[i].off;
+    if (keys[i].is64) {
+      memcpy(p, &v, sizeof v);
+    } else {
+      if (v > UINT32_MAX) return vt_fail(e, VT_ERR_CONFIG, "config %s: %s is too large", key, value);
+      uint32_t v32 = (uint32_t)v;
+      memcpy(p, &v32, sizeof v32);
+    }
+    return 0;
+  }
+  return vt_fail(e, VT_ERR_CONFIG, "unknown config key '%s'", key);
+}
+
+static char *trim(char *s) {
+  while (isspace((unsigned char)*s)) s++;
+  size_t n = strlen(s);
+  while (n && isspace((unsigned char)s[n - 1])) s[--n] = 0;
+  return s;
+}
+
+int vt_config_load(vt_config *c, const char *path, vt_error *e) {
+  FILE *f = fopen(path, "r");
+  if (!f) return vt_fail(e, VT_ERR_IO, "cannot open config %s", path);
+  char line[512];
+  int lineno = 0, rc = 0;
+  while (fgets(line, sizeof line, f)) {
+    lineno++;
+    char *hash = strchr(line, '#');
+    if (hash) *hash = 0;
+    char *s = trim(line);
+    if (!*s || *s == '[') continue;
+    char *eq = strchr(s, '=');
+    if (!eq) {
+      rc = vt_fail(e, VT_ERR_FORMAT, "%s:%d: expected 'key = value'", path, lineno);
+      break;
+    }
+    *eq = 0;
+    char *k = trim(s), *v = trim(eq + 1);
+    if (vt_config_set(c, k, v, e)) {
+      char msg[sizeof e->msg];
+      snprintf(msg, sizeof msg, "%s", e->msg);
+      rc = vt_fail(e, VT_ERR_CONFIG, "%s:%d: %s", path, lineno, msg);
+      break;
+    }
+  }
+  fclose(f);
+  return rc;
+}
+
+int vt_config_check(const vt_config *c, vt_error *e) {
+  if (c->num_sm < 1 || c->num_sm > 1024) return vt_fail(e, VT_ERR_CONFIG, "num_sm must be 1..1024");
+  if (c->warps_per_sm < 1 || c->warps_per_sm > 1024)
+    return vt_fail(e, VT_ERR_CONFIG, "warps_per_sm must be 1..1024");
+  if (c->wg_slots_per_sm < 1 || c->wg_slots_per_sm > 1024)
+    return vt_fail(e, VT_ERR_CONFIG, "wg_slots_per_sm must be 1..1024");
+  if (c->max_threads < 1 || c->max_threads > 32)
+    return vt_fail(e, VT_ERR_CONFIG, "max_threads must be 1..32");
+  if (c->simt_stack_depth < 2 || c->simt_stack_depth > 65536)
+    return vt_fail(e, VT_ERR_CONFIG, "simt_stack_depth must be 2..65536");
+  if (c->lds_window == 0 || (uint64_t)c->lds_base + c->lds_window > 0x100000000ull)
+    return vt_fail(e, VT_ERR_CONFIG, "local window [lds_base, +lds_window) must be non-empty and not wrap");
+  if (c->barrier_counts_ended > 1) return vt_fail(e, VT_ERR_CONFIG, "barrier_counts_ended must be 0 or 1");
+  return 0;
+}
+
+static uint64_t get(const vt_config *c, const cfg_key *k) {
+  const char *p = (const char *)c + k->off;
+  if (k->is64) {
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+  }
+  uint32_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+
+void vt_config_print(const vt_config *c, FILE *f) {
+  for (size_t i = 0; i < NKEYS; i++) {
+    uint64_t v = get(c, &keys[i]);
+    if (keys[i].hex) fprintf(f, "%s = 0x%08llx\n", keys[i].key, (unsigned long long)v);
+    else fprintf(f, "%s = %llu\n", keys[i].key, (unsigned long long)v);
+  }
+}
+
+void vt_config_print_json(const vt_config *c, FILE *f) {
+  fputc('{', f);
+  for (size_t i = 0; i < NKEYS; i++)
+    fprintf(f, "%s\"%s\": %llu", i ? ", " : "", keys[i].key, (unsigned long long)get(c, &keys[i]));
+  fputs("}\n", f);
+}

@@ -1,0 +1,205 @@
+/* Internal state of the functional core: device, SMs, work-groups, warps,
+ * and the execution context the instruction handlers receive. Only
+ * core sources include this; the public interface is device.h. */
+#ifndef VT_CORE_H
+#define VT_CORE_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "device.h"
+#include "mem.h"
+
+#define VT_NUM_XREGS 256 /* regext reaches x0..x255 (ISS NXPR = 256) */
+#define VT_NUM_VREGS 256
+
+#if defined(__GNUC__)
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#else
+#define likely(x) (x)
+#define unlikely(x) (x)
+#endif
+
+/* mstatus bits the reference ISS shows in its commit log */
+#define MSTATUS_VS 0x00000600u
+#define MSTATUS_FS 0x00006000u
+#define MSTATUS_SD 0x80000000u
+#define MSTATUS_RESET 0x00000200u /* VS = initial: the first vector op logs 0x80000600 */
+
+/* Custom CSRs 0x800..0x80c are plain read-write registers, as in the ISS. */
+#define VT_NUM_CUSTOM_CSRS 13
+
+typedef struct vt_wg vt_wg;
+
+typedef struct vt_warp {
+  /* hot state first */
+  uint32_t pc;
+  uint32_t mask;    /* SIMT thread mask */
+  uint32_t prefix;  /* pending regext/regexti word, 0 if none */
+  uint32_t vl;
+  uint32_t x[VT_NUM_XREGS];
+  uint32_t (*v)[VT_MAX_LANES]; /* VT_NUM_VREGS registers, one element per lane */
+
+  int active;       /* slot holds a running warp */
+  int ended;        /* executed endprg */
+  int bar_wait;     /* arrived at a barrier, re-executing it */
+  uint32_t bar_gen; /* generation of the work-group barrier it waits for */
+
+  uint32_t slot;    /* index inside its SM */
+  uint32_t wid;     /* warp index inside the work-group */
+  vt_wg *wg;
+
+  /* SIMT stack (bottom first) */
+  vt_simt_entry *stack;
+  uint32_t depth;
+  uint32_t simt_npc; /* "current npc" the ISS prints: last vbranch/join target */
+
+  /* CSRs */
+  uint32_t csr_custom[VT_NUM_CUSTOM_CSRS];
+  uint32_t mstatus, fflags, frm, vtype, vstart;
+  uint32_t mtvec, mscratch, mepc, mcause, mtval, mie, mip;
+  uint64_t instret;
+
+  /* LR/SC reservation: host address of the reserved word, NULL = none */
+  const uint8_t *resv;
+} vt_warp;
+
+struct vt_wg {
+  int active;
+  uint32_t id;          /* linear work-group id */
+  uint32_t sm;
+  uint32_t slot;        /* index among the SM's work-group slots */
+  uint32_t nwarps, ended, arrived;
+  uint32_t bar_gen;
+  vt_warp **warps;      /* [num_warps] */
+  /* local store of this work-group (the window at lds_base) */
+  uint8_t *lds;
+  uint32_t lds_alloc;
+  /* private backing (sparse, copy-in from global, dirty bytes written back) */
+  vt_priv priv;
+};
+
+typedef struct vt_sm {
+  vt_warp *warps;       /* [warps_per_sm] */
+  vt_wg *wgs;           /* [wg_slots_per_sm] */
+  uint32_t free_warps, free_wgs, lds_used;
+} vt_sm;
+
+/* One predecoded static instruction (keyed by pc and the prefix word). */
+struct vt_exec;
+typedef int (*vt_exec_fn)(struct vt_exec *x, const isa_inst *in);
+typedef struct {
+  uint32_t pc, prefix;
+  uint32_t gen;   /* valid iff equal to the device's icache_gen */
+  isa_inst in;
+  vt_exec_fn fn;
+  uint32_t flags;
+  uint8_t unit;
+} vt_icache_entry;
+
+#define VT_ICACHE_BITS 14
+
+struct vt_device {
+  vt_config cfg;
+  vt_mem mem;
+  vt_sm *sms;
+  vt_icache_entry *icache;     /* [1 << VT_ICACHE_BITS] */
+  uint32_t icache_gen;
+  vt_commit commit;            /* the record handed to the trace sink */
+
+  vt_commit_fn trace_fn;
+  void *trace_user;
+  vt_print_fn print_fn;
+  void *print_user;
+  vt_progress_fn progress_fn;
+  void *progress_user;
+
+  vt_stats stats;
+  uint32_t nresv;              /* warps holding an LR reservation */
+
+  /* per-launch */
+  vt_launch l;
+  uint64_t steps;
+  uint32_t lds_alloc;          /* local bytes per work-group */
+  uint32_t pds_lo;             /* private region routed to per-WG backing */
+  uint64_t pds_len;
+};
+
+/* Everything an instruction handler needs. */
+typedef struct vt_exec {
+  vt_device *d;
+  vt_warp *w;
+  vt_wg *wg;
+  vt_error *e;
+  uint32_t pc, npc;
+  uint32_t word;
+  uint32_t emask;    /* lanes a vector op writes (mask & vl [& v0]) */
+  uint32_t fflags;   /* flags raised by this instruction */
+  int err_lane;      /* lane of a per-lane fault, -1 if none */
+  int spin;          /* barrier re-check */
+  int stop;          /* warp left the run queue (endprg) */
+  vt_commit *c;      /* NULL unless tracing */
+} vt_exec;
+
+/* ---- helpers shared by the handlers ------------------------------------ */
+static inline void trace_x(vt_exec *x, unsigned reg, uint32_t val) {
+  if (x->c && reg != 0 && x->c->nx < 2) {
+    x->c->x[x->c->nx].reg = (uint16_t)reg;
+    x->c->x[x->c->nx].val = val;
+    x->c->nx++;
+  }
+}
+void trace_csr(vt_exec *x, unsigned csr, uint32_t val);
+void trace_vreg(vt_exec *x, unsigned reg);
+static inline void trace_mem(vt_exec *x, uint32_t addr, uint32_t val, unsigned size, int store) {
+  vt_commit *c = x->c;
+  if (c && c->nmem < VT_MAX_LANES) {
+    c->mem[c->nmem].addr = addr;
+    c->mem[c->nmem].val = val;
+    c->mem[c->nmem].size = (uint8_t)size;
+    c->mem[c->nmem].store = (uint8_t)store;
+    c->nmem++;
+  }
+}
+
+/* Zfinx mirroring in the ISS dirties mstatus.FS on every x write while FS
+ * is on; the commit log shows that mstatus change once. */
+void mark_fs_dirty(vt_exec *x);
+void mark_vs_dirty(vt_exec *x);
+static inline void set_x(vt_exec *x, unsigned rd, uint32_t val) {
+  if (rd == 0) return;
+  x->w->x[rd] = val;
+  trace_x(x, rd, val);
+  uint32_t fs = x->w->mstatus & MSTATUS_FS;
+  if (unlikely(fs != 0 && fs != MSTATUS_FS)) mark_fs_dirty(x);
+}
+
+/* Per-instruction fp bookkeeping: dynamic rounding mode and flags. */
+int fp_rm(vt_exec *x, unsigned rm, unsigned *out);
+void fp_commit_flags(vt_exec *x);
+
+/* Device faults: fill the error (context is added by the step loop). */
+int exec_fault(vt_exec *x, vt_err_kind k, int lane, uint32_t addr, const char *what);
+
+/* Memory access with routing (local window / private backing / global). */
+enum { ACC_R = VT_PERM_R, ACC_W = VT_PERM_W, ACC_X = VT_PERM_X };
+uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv, int lane);
+/* Drops LR reservations of other warps on the stored word. */
+void resv_store(vt_exec *x, const uint8_t *host);
+
+/* CSR access used by the Zicsr handlers. */
+int csr_read(vt_exec *x, unsigned csr, uint32_t *val);
+int csr_write(vt_exec *x, unsigned csr, uint32_t val);
+
+/* Work-group / warp management (dispatch.c, warp.c). */
+void warp_reset(vt_device *d, vt_warp *w, vt_wg *wg, uint32_t wid);
+int warp_step(vt_device *d, vt_warp *w, vt_error *e);
+void icache_clear(vt_device *d);
+
+/* Handler table, built from insns.def. */
+extern const vt_exec_fn vt_exec_table[ISA_COUNT];
+
+static inline uint32_t lanes_mask(uint32_t n) { return n >= 32 ? 0xffffffffu : ((1u << n) - 1u); }
+
+#endif

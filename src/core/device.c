@@ -1,0 +1,98 @@
+/* Device object: creation, destruction, observers. */
+#include <stdlib.h>
+
+#include "core.h"
+
+vt_device *vt_device_create(const vt_config *c, vt_error *e) {
+  vt_config def;
+  if (!c) {
+    vt_config_defaults(&def);
+    c = &def;
+  }
+  if (vt_config_check(c, e)) return NULL;
+  vt_device *d = calloc(1, sizeof *d);
+  if (!d) {
+    vt_fail(e, VT_ERR_NOMEM, "out of memory creating the device");
+    return NULL;
+  }
+  d->cfg = *c;
+  d->icache_gen = 1;
+  mem_init(&d->mem);
+  d->sms = calloc(c->num_sm, sizeof *d->sms);
+  d->icache = calloc((size_t)1 << VT_ICACHE_BITS, sizeof *d->icache);
+  if (!d->sms || !d->icache) goto oom;
+  for (uint32_t s = 0; s < c->num_sm; s++) {
+    vt_sm *sm = &d->sms[s];
+    sm->warps = calloc(c->warps_per_sm, sizeof *sm->warps);
+    sm->wgs = calloc(c->wg_slots_per_sm, sizeof *sm->wgs);
+    if (!sm->warps || !sm->wgs) goto oom;
+    sm->free_warps = c->warps_per_sm;
+    sm->free_wgs = c->wg_slots_per_sm;
+    for (uint32_t w = 0; w < c->warps_per_sm; w++) {
+      vt_warp *wp = &sm->warps[w];
+      wp->slot = w;
+      wp->v = calloc(VT_NUM_VREGS, sizeof *wp->v);
+      wp->stack = calloc(c->simt_stack_depth, sizeof *wp->stack);
+      if (!wp->v || !wp->stack) goto oom;
+    }
+    for (uint32_t g = 0; g < c->wg_slots_per_sm; g++) {
+      vt_wg *wg = &sm->wgs[g];
+      wg->sm = s;
+      wg->slot = g;
+      wg->warps = calloc(c->warps_per_sm, sizeof *wg->warps);
+      if (!wg->warps) goto oom;
+      priv_init(&wg->priv);
+    }
+  }
+  return d;
+oom:
+  vt_device_destroy(d);
+  vt_fail(e, VT_ERR_NOMEM, "out of memory creating the device");
+  return NULL;
+}
+
+void vt_device_destroy(vt_device *d) {
+  if (!d) return;
+  if (d->sms) {
+    for (uint32_t s = 0; s < d->cfg.num_sm; s++) {
+      vt_sm *sm = &d->sms[s];
+      if (sm->warps)
+        for (uint32_t w = 0; w < d->cfg.warps_per_sm; w++) {
+          free(sm->warps[w].v);
+          free(sm->warps[w].stack);
+        }
+      if (sm->wgs)
+        for (uint32_t g = 0; g < d->cfg.wg_slots_per_sm; g++) {
+          free(sm->wgs[g].warps);
+          free(sm->wgs[g].lds);
+          priv_free(&sm->wgs[g].priv);
+        }
+      free(sm->warps);
+      free(sm->wgs);
+    }
+  }
+  free(d->sms);
+  free(d->icache);
+  mem_free(&d->mem);
+  free(d);
+}
+
+const vt_config *vt_device_config(const vt_device *d) { return &d->cfg; }
+
+void vt_device_set_trace(vt_device *d, vt_commit_fn fn, void *user) {
+  d->trace_fn = fn;
+  d->trace_user = user;
+}
+
+void vt_device_set_print(vt_device *d, vt_print_fn fn, void *user) {
+  d->print_fn = fn;
+  d->print_user = user;
+}
+
+void vt_device_set_progress(vt_device *d, vt_progress_fn fn, void *user) {
+  d->progress_fn = fn;
+  d->progress_user = user;
+}
+
+const vt_stats *vt_device_stats(const vt_device *d) { return &d->stats; }
+void vt_device_reset_stats(vt_device *d) { memset(&d->stats, 0, sizeof d->stats); }

@@ -1,0 +1,211 @@
+/* A launch: CTA dispatch of work-groups to SMs, the warp scheduler,
+ * work-group completion, deadlock and step-limit detection.
+ *
+ * Scheduling: work-groups are dispatched in linear id order (x fastest) to
+ * the SM with the most free warp slots that also has a free work-group slot
+ * and enough local memory. Every round, each resident unfinished warp
+ * (SMs in order, warp slots in order, so the warps of a group interleave in
+ * warp order) executes one instruction; finished groups free their slots at
+ * the end of the round and waiting groups are dispatched. The order is
+ * deterministic; results of race-free kernels do not depend on it.
+ *
+ * Address spaces (see route() in exec_mem.c): every work-group reads CSR
+ * lds = lds_base and CSR pds = pds_base, exactly as the ISS (which runs
+ * groups one after another), but the local window and the private region
+ * are backed per resident group, so concurrent groups never collide. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core.h"
+
+/* crt0 puts a 1 KiB scalar stack per warp at CSR_LDS + wid * 1 KiB, whether
+ * or not the launch's local size covers it (the ISS maps 256 MiB there), so
+ * a group's local store is at least that large. */
+#define VT_WARP_STACK_BYTES 1024u
+
+static int check_launch(vt_device *d, const vt_launch *l, vt_error *e) {
+  const vt_config *c = &d->cfg;
+  if (l->num_threads < 1 || l->num_threads > c->max_threads)
+    return vt_fail(e, VT_ERR_CONFIG, "launch: %u threads per warp (this device allows 1..%u)",
+                   l->num_threads, c->max_threads);
+  if (l->num_warps < 1 || l->num_warps > c->warps_per_sm)
+    return vt_fail(e, VT_ERR_CONFIG,
+                   "launch: a work-group of %u warps does not fit an SM with %u warp slots "
+                   "(set warps_per_sm)",
+                   l->num_warps, c->warps_per_sm);
+  uint64_t need = l->lds_size;
+  if (need < (uint64_t)l->num_warps * VT_WARP_STACK_BYTES) need = (uint64_t)l->num_warps * VT_WARP_STACK_BYTES;
+  need = (need + 4095) & ~(uint64_t)4095;
+  if (need > c->lds_bytes_per_sm || need > c->lds_window)
+    return vt_fail(e, VT_ERR_CONFIG,
+                   "launch: a work-group needs %llu bytes of local memory, an SM has %u "
+                   "(set lds_bytes_per_sm)",
+                   (unsigned long long)need, c->lds_bytes_per_sm);
+  d->lds_alloc = (uint32_t)need;
+  return 0;
+}
+
+static void wg_release(vt_device *d, vt_wg *wg, int flush) {
+  vt_sm *sm = &d->sms[wg->sm];
+  for (uint32_t i = 0; i < wg->nwarps; i++) {
+    vt_warp *w = wg->warps[i];
+    if (w->resv) {
+      w->resv = NULL;
+      d->nresv--;
+    }
+    w->active = 0;
+  }
+  sm->free_warps += wg->nwarps;
+  sm->free_wgs++;
+  sm->lds_used -= wg->lds_alloc;
+  priv_flush(&wg->priv, flush ? &d->mem : NULL);
+  wg->active = 0;
+}
+
+/* Dispatches waiting groups while some SM has room; -1 on OOM. */
+static int dispatch(vt_device *d, uint64_t *next, uint64_t total, vt_error *e) {
+  const vt_config *c = &d->cfg;
+  const vt_launch *l = &d->l;
+  while (*next < total) {
+    int best = -1;
+    for (uint32_t s = 0; s < c->num_sm; s++) {
+      vt_sm *sm = &d->sms[s];
+      if (!sm->free_wgs || sm->free_warps < l->num_warps ||
+          sm->lds_used + d->lds_alloc > c->lds_bytes_per_sm)
+        continue;
+      if (best < 0 || sm->free_warps > d->sms[best].free_warps) best = (int)s;
+    }
+    if (best < 0) return 0;
+    vt_sm *sm = &d->sms[best];
+    vt_wg *wg = NULL;
+    for (uint32_t g = 0; g < c->wg_slots_per_sm && !wg; g++)
+      if (!sm->wgs[g].active) wg = &sm->wgs[g];
+    if (wg->lds_alloc < d->lds_alloc || !wg->lds) {
+      uint8_t *p = realloc(wg->lds, d->lds_alloc);
+      if (!p) return vt_fail(e, VT_ERR_NOMEM, "out of memory for local memory");
+      wg->lds = p;
+    }
+    wg->lds_alloc = d->lds_alloc;
+    memset(wg->lds, 0, wg->lds_alloc);
+    wg->active = 1;
+    wg->id = (uint32_t)*next;
+    wg->nwarps = l->num_warps;
+    wg->ended = wg->arrived = wg->bar_gen = 0;
+    uint32_t wid = 0;
+    for (uint32_t s = 0; s < c->warps_per_sm && wid < l->num_warps; s++) {
+      vt_warp *w = &sm->warps[s];
+      if (w->active) continue;
+      warp_reset(d, w, wg, wid);
+      wg->warps[wid++] = w;
+    }
+    sm->free_warps -= l->num_warps;
+    sm->free_wgs--;
+    sm->lds_used += wg->lds_alloc;
+    d->stats.warps += l->num_warps;
+    (*next)++;
+  }
+  return 0;
+}
+
+static void abort_launch(vt_device *d) {
+  for (uint32_t s = 0; s < d->cfg.num_sm; s++)
+    for (uint32_t g = 0; g < d->cfg.wg_slots_per_sm; g++)
+      if (d->sms[s].wgs[g].active) wg_release(d, &d->sms[s].wgs[g], 0);
+}
+
+static int deadlock(vt_device *d, vt_error *e) {
+  for (uint32_t s = 0; s < d->cfg.num_sm; s++)
+    for (uint32_t g = 0; g < d->cfg.wg_slots_per_sm; g++) {
+      vt_wg *wg = &d->sms[s].wgs[g];
+      if (!wg->active) continue;
+      char waiting[160] = "", ended[160] = "";
+      size_t nw = 0, ne = 0;
+      uint32_t pc = 0, insn = 0;
+      for (uint32_t i = 0; i < wg->nwarps; i++) {
+        vt_warp *w = wg->warps[i];
+        if (w->ended) {
+          if (ne < sizeof ended - 8) ne += (size_t)snprintf(ended + ne, sizeof ended - ne, " %u", i);
+        } else if (w->bar_wait) {
+          if (nw < sizeof waiting - 8)
+            nw += (size_t)snprintf(waiting + nw, sizeof waiting - nw, " %u", i);
+          pc = w->pc;
+        }
+      }
+      if (!nw) continue;
+      int dummy;
+      const uint8_t *h = mem_host(&d->mem, pc, 4, ACC_X, &dummy);
+      if (h) insn = ld_u32(h);
+      vt_fail(e, VT_ERR_DEADLOCK,
+              "barrier can never complete: work-group %u warps%s wait, warps%s ended "
+              "(barrier_counts_ended = 0)",
+              wg->id, waiting, ne ? ended : " none");
+      vt_err_ctx(e, (int)d->l.kernel_id, (int)wg->id, -1, -1, pc, insn);
+      return -1;
+    }
+  return vt_fail(e, VT_ERR_DEADLOCK, "no warp can make progress");
+}
+
+int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
+  if (check_launch(d, l, e)) return -1;
+  d->l = *l;
+  d->steps = 0;
+  icache_clear(d);
+  abort_launch(d); /* defensive: nothing should be resident */
+  uint64_t len = (uint64_t)l->pds_size * l->num_threads * l->num_warps;
+  uint64_t room = 0x100000000ull - l->pds_base;
+  d->pds_lo = l->pds_base;
+  d->pds_len = len < room ? len : room; /* pdssize 0x10000000 (seen in the corpus) overflows */
+
+  uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], next = 0, done = 0;
+  d->stats.kernels++;
+  if (dispatch(d, &next, total, e)) goto fail;
+  const vt_config *c = &d->cfg;
+  while (done < total) {
+    int progress = 0, any = 0;
+    for (uint32_t s = 0; s < c->num_sm; s++) {
+      vt_sm *sm = &d->sms[s];
+      for (uint32_t i = 0; i < c->warps_per_sm; i++) {
+        vt_warp *w = &sm->warps[i];
+        if (!w->active || w->ended) continue;
+        any = 1;
+        if (c->max_steps && d->steps >= c->max_steps) {
+          vt_fail(e, VT_ERR_STEP_LIMIT, "step limit of %llu warp-instructions reached",
+                  (unsigned long long)c->max_steps);
+          int dummy;
+          const uint8_t *h = mem_host(&d->mem, w->pc, 4, ACC_X, &dummy);
+          vt_err_ctx(e, (int)l->kernel_id, (int)w->wg->id, (int)w->wid, -1, w->pc,
+                     h ? ld_u32(h) : 0);
+          goto fail;
+        }
+        d->steps++;
+        int rc = warp_step(d, w, e);
+        if (rc < 0) goto fail;
+        if (rc != 2) progress = 1;
+        if (rc == 1) {
+          w->ended = 1;
+          w->wg->ended++;
+        }
+      }
+    }
+    /* retire finished groups, then refill */
+    for (uint32_t s = 0; s < c->num_sm; s++)
+      for (uint32_t g = 0; g < c->wg_slots_per_sm; g++) {
+        vt_wg *wg = &d->sms[s].wgs[g];
+        if (!wg->active || wg->ended < wg->nwarps) continue;
+        wg_release(d, wg, 1);
+        done++;
+        d->stats.wgs++;
+        if (d->progress_fn) d->progress_fn(d->progress_user, done, total, d->stats.warp_insns);
+        progress = 1;
+      }
+    if (dispatch(d, &next, total, e)) goto fail;
+    if (!progress && any) {
+      deadlock(d, e);
+      goto fail;
+    }
+  }
+  return 0;
+fail:
+  abort_launch(d);
+  return -1;
+}

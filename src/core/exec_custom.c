@@ -1,0 +1,116 @@
+/* Ventus custom-0 instructions: 12-bit vector immediates, register
+ * prefixes, warp end, barriers, and the SFU/tensor toys. */
+#include "exec.h"
+#include "fp32.h"
+
+HANDLER(vadd12_vi) {
+  uint32_t *vd = VR(in->rd);
+  const uint32_t *a = VR(in->rs1);
+  FOR_LANES(x->emask, i) vd[i] = a[i] + (uint32_t)in->imm;
+  trace_vreg(x, in->rd);
+  return 0;
+}
+
+HANDLER(vsub12_vi) {
+  uint32_t *vd = VR(in->rd);
+  const uint32_t *a = VR(in->rs1);
+  FOR_LANES(x->emask, i) vd[i] = a[i] - (uint32_t)in->imm;
+  trace_vreg(x, in->rd);
+  return 0;
+}
+
+/* The prefix retires on its own; warp_step hands its word to the next
+ * instruction's decode (the predecode cache is keyed by pc and prefix). */
+HANDLER(regext) {
+  (void)x;
+  (void)in;
+  return 0;
+}
+HANDLER(regexti) {
+  (void)x;
+  (void)in;
+  return 0;
+}
+
+HANDLER(endprg) {
+  (void)in;
+  x->stop = 1;
+  return 0;
+}
+
+/* Work-group barrier as the ISS runs it: the warp marks itself arrived and
+ * re-executes the barrier (each re-check is a "spin" commit) until every
+ * unfinished warp of its group has arrived. With barrier_counts_ended = 1
+ * (ISS) ended warps count as arrived; with 0 (RTL) they do not, so a warp
+ * that ended early leaves the others waiting forever (the scheduler then
+ * reports VT_ERR_DEADLOCK). A generation counter tells re-checking warps
+ * that the barrier they wait at has been released. */
+HANDLER(barrier) {
+  (void)in;
+  vt_warp *w = x->w;
+  vt_wg *wg = x->wg;
+  if (!w->bar_wait) {
+    w->bar_wait = 1;
+    w->bar_gen = wg->bar_gen;
+    wg->arrived++;
+  } else if (w->bar_gen != wg->bar_gen) {
+    w->bar_wait = 0; /* released by another warp */
+    x->d->stats.barriers++;
+    return 0;
+  } else {
+    x->spin = 1;
+  }
+  uint32_t have = wg->arrived + (x->d->cfg.barrier_counts_ended ? wg->ended : 0);
+  if (have >= wg->nwarps) {
+    wg->bar_gen++;
+    wg->arrived = 0;
+    w->bar_wait = 0;
+    x->spin = 0;
+    x->d->stats.barriers++;
+    return 0;
+  }
+  x->npc = x->pc;
+  return 0;
+}
+
+/* The ISS's barriersub is empty: a warp-scope barrier completes at once for
+ * the single warp it names (the RTL would treat it as a full barrier). */
+HANDLER(barriersub) {
+  (void)in;
+  x->d->stats.barriers++;
+  return 0;
+}
+
+/* vftta.vv: the ISS's illustrative semantics (docs/isa.md §2.2), computed
+ * with separate fp32 multiply and add in round-to-nearest-even like the host
+ * float code of the ISS; no fflags (the ISS raises none). */
+HANDLER(vftta_vv) {
+  vt_warp *w = x->w;
+  uint32_t vl = w->vl, tmp[VT_MAX_LANES], fl = 0;
+  const uint32_t *a = w->v[in->rs1], *b = w->v[in->rs2], *d = w->v[in->rd];
+  FOR_LANES(x->emask, i) {
+    if (i >= vl / 2) {
+      tmp[i] = fp32_from_i32((int32_t)i + 7, FP_RNE, &fl);
+      continue;
+    }
+    uint32_t acc = d[i];
+    for (uint32_t j = 0; j < vl / 4; j++) {
+      uint32_t ia = ((i >> 2) << 3) + j, ib = ((i & 3) << 3) + j;
+      uint32_t p = fp32_mul(a[ia & 31], b[ib & 31], FP_RNE, &fl);
+      acc = fp32_add(acc, p, FP_RNE, &fl);
+    }
+    tmp[i] = acc;
+  }
+  FOR_LANES(x->emask, i) w->v[in->rd][i] = tmp[i];
+  trace_vreg(x, in->rd);
+  return 0;
+}
+
+/* vfexp.v: (float)exp((double)x) like the ISS; no fflags. */
+HANDLER(vfexp_v) {
+  uint32_t *vd = VR(in->rd), fl = 0;
+  const uint32_t *a = VR(in->rs2);
+  FOR_LANES(x->emask, i) vd[i] = fp32_exp(a[i], &fl);
+  trace_vreg(x, in->rd);
+  return 0;
+}

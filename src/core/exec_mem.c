@@ -1,0 +1,273 @@
+/* Memory instructions and the one place that routes an address:
+ *
+ *   [lds_base, lds_base + lds_window)  -> the work-group's own local store
+ *       (offsets beyond its allocation are errors);
+ *   private instructions (vlb.v..vsw.v) whose interleaved address falls in
+ *       [pds_base, pds_base + pds_size*num_threads*num_warps) -> the group's
+ *       private backing (a sparse copy of global memory taken on first touch,
+ *       written back byte-exactly when the group finishes);
+ *   everything else -> global memory (mapped regions, permission-checked).
+ *
+ * Only private instructions use the private backing because the corpus
+ * launches give pdssize 0x10000000, whose region then covers ordinary
+ * buffers; the compiler reaches private memory only through those
+ * instructions (to_addr.S turns generic pointers into them). */
+#include <stdio.h>
+
+#include "exec.h"
+
+uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv, int lane) {
+  vt_device *d = x->d;
+  char msg[160];
+  if (addr & (size - 1)) {
+    snprintf(msg, sizeof msg, "misaligned %u-byte %s at 0x%08x", size,
+             acc & ACC_W ? "store" : "load", addr);
+    exec_fault(x, VT_ERR_MISALIGNED, lane, addr, msg);
+    return NULL;
+  }
+  uint32_t off = addr - d->cfg.lds_base;
+  if (off < d->cfg.lds_window) {
+    if (off + size > x->wg->lds_alloc) {
+      snprintf(msg, sizeof msg,
+               "local-memory access at 0x%08x is beyond the work-group's %u bytes", addr,
+               x->wg->lds_alloc);
+      exec_fault(x, VT_ERR_UNMAPPED, lane, addr, msg);
+      return NULL;
+    }
+    d->stats.local_accesses++;
+    return x->wg->lds + off;
+  }
+  if (priv && (uint64_t)(addr - d->pds_lo) < d->pds_len) {
+    uint8_t *h = priv_host(&x->wg->priv, &d->mem, addr);
+    if (!h) {
+      exec_fault(x, VT_ERR_NOMEM, lane, addr, "out of memory for private memory");
+      return NULL;
+    }
+    if (acc & ACC_W) priv_mark_dirty(&x->wg->priv, addr, size, h);
+    d->stats.private_accesses++;
+    return h;
+  }
+  int denied;
+  uint8_t *h = mem_host(&d->mem, addr, size, acc, &denied);
+  if (!h) {
+    snprintf(msg, sizeof msg, "%u-byte %s at 0x%08x: %s", size,
+             acc & ACC_W ? "store" : "load", addr,
+             denied ? (acc & ACC_W ? "memory is read-only" : "memory is not readable")
+                    : "address is not mapped");
+    exec_fault(x, VT_ERR_UNMAPPED, lane, addr, msg);
+    return NULL;
+  }
+  d->stats.global_accesses++;
+  return h;
+}
+
+void resv_store(vt_exec *x, const uint8_t *word) {
+  vt_device *d = x->d;
+  if (likely(d->nresv == 0)) return;
+  for (uint32_t s = 0; s < d->cfg.num_sm; s++)
+    for (uint32_t i = 0; i < d->cfg.warps_per_sm; i++) {
+      vt_warp *w = &d->sms[s].warps[i];
+      if (w->resv == word && w != x->w) {
+        w->resv = NULL;
+        d->nresv--;
+      }
+    }
+}
+
+static inline const uint8_t *word_of(const uint8_t *h, uint32_t addr) { return h - (addr & 3); }
+
+/* ---- scalar ------------------------------------------------------------------- */
+static int sload(vt_exec *x, const isa_inst *in, unsigned size, int sign) {
+  uint32_t addr = XR(in->rs1) + (uint32_t)in->imm;
+  const uint8_t *h = route(x, addr, size, ACC_R, 0, -1);
+  if (!h) return -1;
+  uint32_t v = ld_n(h, size, sign);
+  trace_mem(x, addr, 0, size, 0);
+  set_x(x, in->rd, v);
+  x->d->stats.loads++;
+  x->d->stats.load_bytes += size;
+  return 0;
+}
+
+static int sstore(vt_exec *x, const isa_inst *in, unsigned size) {
+  uint32_t addr = XR(in->rs1) + (uint32_t)in->imm, v = XR(in->rs2);
+  uint8_t *h = route(x, addr, size, ACC_W, 0, -1);
+  if (!h) return -1;
+  st_n(h, size, v);
+  resv_store(x, word_of(h, addr));
+  trace_mem(x, addr, size == 4 ? v : v & ((1u << (8 * size)) - 1), size, 1);
+  x->d->stats.stores++;
+  x->d->stats.store_bytes += size;
+  return 0;
+}
+
+HANDLER(lb) { return sload(x, in, 1, 1); }
+HANDLER(lh) { return sload(x, in, 2, 1); }
+HANDLER(lw) { return sload(x, in, 4, 0); }
+HANDLER(lbu) { return sload(x, in, 1, 0); }
+HANDLER(lhu) { return sload(x, in, 2, 0); }
+HANDLER(sb) { return sstore(x, in, 1); }
+HANDLER(sh) { return sstore(x, in, 2); }
+HANDLER(sw) { return sstore(x, in, 4); }
+
+/* ---- A: the simulator is single-threaded per device, so each AMO is atomic
+ * with respect to every other warp and work-group. ------------------------ */
+enum { AMO_SWAP, AMO_ADD, AMO_XOR, AMO_AND, AMO_OR, AMO_MIN, AMO_MAX, AMO_MINU, AMO_MAXU };
+
+static int amo(vt_exec *x, const isa_inst *in, int op) {
+  uint32_t addr = XR(in->rs1), b = XR(in->rs2);
+  uint8_t *h = route(x, addr, 4, ACC_R | ACC_W, 0, -1);
+  if (!h) return -1;
+  uint32_t a = ld_u32(h), r;
+  switch (op) {
+  case AMO_SWAP: r = b; break;
+  case AMO_ADD: r = a + b; break;
+  case AMO_XOR: r = a ^ b; break;
+  case AMO_AND: r = a & b; break;
+  case AMO_OR: r = a | b; break;
+  case AMO_MIN: r = (int32_t)a < (int32_t)b ? a : b; break;
+  case AMO_MAX: r = (int32_t)a > (int32_t)b ? a : b; break;
+  case AMO_MINU: r = a < b ? a : b; break;
+  default: r = a > b ? a : b; break;
+  }
+  st_u32(h, r);
+  resv_store(x, h);
+  trace_mem(x, addr, 0, 4, 0);
+  trace_mem(x, addr, r, 4, 1);
+  set_x(x, in->rd, a);
+  x->d->stats.atomics++;
+  return 0;
+}
+
+HANDLER(amoswap_w) { return amo(x, in, AMO_SWAP); }
+HANDLER(amoadd_w) { return amo(x, in, AMO_ADD); }
+HANDLER(amoxor_w) { return amo(x, in, AMO_XOR); }
+HANDLER(amoand_w) { return amo(x, in, AMO_AND); }
+HANDLER(amoor_w) { return amo(x, in, AMO_OR); }
+HANDLER(amomin_w) { return amo(x, in, AMO_MIN); }
+HANDLER(amomax_w) { return amo(x, in, AMO_MAX); }
+HANDLER(amominu_w) { return amo(x, in, AMO_MINU); }
+HANDLER(amomaxu_w) { return amo(x, in, AMO_MAXU); }
+
+/* LR/SC per the RISC-V spec, not the ISS (which drops every reservation at
+ * each warp switch): one reservation per warp on the word; a store, AMO or
+ * successful SC by another warp to that word breaks it; any SC clears it. */
+HANDLER(lr_w) {
+  uint32_t addr = XR(in->rs1);
+  const uint8_t *h = route(x, addr, 4, ACC_R, 0, -1);
+  if (!h) return -1;
+  vt_warp *w = x->w;
+  if (!w->resv) x->d->nresv++;
+  w->resv = h;
+  trace_mem(x, addr, 0, 4, 0);
+  set_x(x, in->rd, ld_u32(h));
+  x->d->stats.atomics++;
+  return 0;
+}
+
+HANDLER(sc_w) {
+  uint32_t addr = XR(in->rs1), v = XR(in->rs2);
+  uint8_t *h = route(x, addr, 4, ACC_W, 0, -1);
+  if (!h) return -1;
+  vt_warp *w = x->w;
+  int ok = w->resv == h;
+  if (w->resv) {
+    w->resv = NULL;
+    x->d->nresv--;
+  }
+  if (ok) {
+    st_u32(h, v);
+    resv_store(x, h);
+    trace_mem(x, addr, v, 4, 1);
+  }
+  set_x(x, in->rd, ok ? 0 : 1);
+  x->d->stats.atomics++;
+  return 0;
+}
+
+/* ---- vector ------------------------------------------------------------------- */
+enum { VA_OFF12, VA_PRIVATE, VA_UNIT, VA_STRIDED, VA_INDEXED };
+
+static inline uint32_t vaddr(vt_exec *x, const isa_inst *in, int kind, uint32_t i) {
+  vt_warp *w = x->w;
+  switch (kind) {
+  case VA_OFF12: return w->v[in->rs1][i] + (uint32_t)in->imm;
+  case VA_PRIVATE: {
+    /* ISS/RTL interleaving: word w of thread t at pds + w*4*NW*NT + t*4 */
+    uint32_t a = w->v[in->rs1][i] + (uint32_t)in->imm;
+    const uint32_t *c = w->csr_custom;
+    return c[CSR_PDS - 0x800] + (a & ~3u) * c[CSR_NUMW - 0x800] * c[CSR_NUMT - 0x800] +
+           (c[CSR_TID - 0x800] + i) * 4 + (a & 3);
+  }
+  case VA_UNIT: return w->x[in->rs1] + 4 * i;
+  case VA_STRIDED: return w->x[in->rs1] + i * w->x[in->rs2];
+  default: return w->x[in->rs1] + w->v[in->rs2][i];
+  }
+}
+
+static int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, int sign) {
+  uint32_t tmp[VT_MAX_LANES];
+  uint32_t em = x->emask;
+  FOR_LANES(em, i) {
+    uint32_t addr = vaddr(x, in, kind, i);
+    const uint8_t *h = route(x, addr, size, ACC_R, kind == VA_PRIVATE, (int)i);
+    if (!h) return -1;
+    tmp[i] = ld_n(h, size, sign);
+    trace_mem(x, addr, 0, size, 0);
+  }
+  uint32_t *vd = x->w->v[in->rd];
+  FOR_LANES(em, i) vd[i] = tmp[i];
+  unsigned n = (unsigned)__builtin_popcount(em);
+  x->d->stats.loads += n;
+  x->d->stats.load_bytes += (uint64_t)n * size;
+  trace_vreg(x, in->rd);
+  return 0;
+}
+
+static int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, unsigned data) {
+  uint32_t em = x->emask;
+  const uint32_t *vs = x->w->v[data];
+  FOR_LANES(em, i) {
+    uint32_t addr = vaddr(x, in, kind, i);
+    uint8_t *h = route(x, addr, size, ACC_W, kind == VA_PRIVATE, (int)i);
+    if (!h) return -1;
+    uint32_t v = vs[i];
+    st_n(h, size, v);
+    resv_store(x, word_of(h, addr));
+    trace_mem(x, addr, size == 4 ? v : v & ((1u << (8 * size)) - 1), size, 1);
+  }
+  unsigned n = (unsigned)__builtin_popcount(em);
+  x->d->stats.stores += n;
+  x->d->stats.store_bytes += (uint64_t)n * size;
+  return 0;
+}
+
+/* custom-3: per-lane address vs1[i] + imm12; store data in the vs2 field */
+HANDLER(vlb12_v) { return vload(x, in, VA_OFF12, 1, 1); }
+HANDLER(vlh12_v) { return vload(x, in, VA_OFF12, 2, 1); }
+HANDLER(vlw12_v) { return vload(x, in, VA_OFF12, 4, 0); }
+HANDLER(vlbu12_v) { return vload(x, in, VA_OFF12, 1, 0); }
+HANDLER(vlhu12_v) { return vload(x, in, VA_OFF12, 2, 0); }
+HANDLER(vsb12_v) { return vstore(x, in, VA_OFF12, 1, in->rs2); }
+HANDLER(vsh12_v) { return vstore(x, in, VA_OFF12, 2, in->rs2); }
+HANDLER(vsw12_v) { return vstore(x, in, VA_OFF12, 4, in->rs2); }
+
+/* custom-1: private memory */
+HANDLER(vlb_v) { return vload(x, in, VA_PRIVATE, 1, 1); }
+HANDLER(vlh_v) { return vload(x, in, VA_PRIVATE, 2, 1); }
+HANDLER(vlw_v) { return vload(x, in, VA_PRIVATE, 4, 0); }
+HANDLER(vlbu_v) { return vload(x, in, VA_PRIVATE, 1, 0); }
+HANDLER(vlhu_v) { return vload(x, in, VA_PRIVATE, 2, 0); }
+HANDLER(vsb_v) { return vstore(x, in, VA_PRIVATE, 1, in->rs2); }
+HANDLER(vsh_v) { return vstore(x, in, VA_PRIVATE, 2, in->rs2); }
+HANDLER(vsw_v) { return vstore(x, in, VA_PRIVATE, 4, in->rs2); }
+
+/* RVV 32-bit: store data in the vs3 (rd) field */
+HANDLER(vle32_v) { return vload(x, in, VA_UNIT, 4, 0); }
+HANDLER(vse32_v) { return vstore(x, in, VA_UNIT, 4, in->rd); }
+HANDLER(vlse32_v) { return vload(x, in, VA_STRIDED, 4, 0); }
+HANDLER(vsse32_v) { return vstore(x, in, VA_STRIDED, 4, in->rd); }
+HANDLER(vluxei32_v) { return vload(x, in, VA_INDEXED, 4, 0); }
+HANDLER(vloxei32_v) { return vload(x, in, VA_INDEXED, 4, 0); }
+HANDLER(vsuxei32_v) { return vstore(x, in, VA_INDEXED, 4, in->rd); }
+HANDLER(vsoxei32_v) { return vstore(x, in, VA_INDEXED, 4, in->rd); }

@@ -1,0 +1,107 @@
+/* RV32I and M: scalar integer ops, branches and jumps (once per warp). */
+#include "exec.h"
+
+#define ALU_RR(id, expr)                                                                   \
+  HANDLER(id) {                                                                            \
+    uint32_t a = XR(in->rs1), b = XR(in->rs2);                                             \
+    (void)a;                                                                               \
+    (void)b;                                                                               \
+    set_x(x, in->rd, (expr));                                                              \
+    return 0;                                                                              \
+  }
+#define ALU_RI(id, expr)                                                                   \
+  HANDLER(id) {                                                                            \
+    uint32_t a = XR(in->rs1), b = (uint32_t)in->imm;                                       \
+    set_x(x, in->rd, (expr));                                                              \
+    return 0;                                                                              \
+  }
+
+HANDLER(lui) {
+  set_x(x, in->rd, (uint32_t)in->imm << 12);
+  return 0;
+}
+HANDLER(auipc) {
+  set_x(x, in->rd, x->pc + ((uint32_t)in->imm << 12));
+  return 0;
+}
+HANDLER(jal) {
+  set_x(x, in->rd, x->pc + 4);
+  x->npc = x->pc + (uint32_t)in->imm;
+  return 0;
+}
+HANDLER(jalr) {
+  uint32_t t = (XR(in->rs1) + (uint32_t)in->imm) & ~1u;
+  set_x(x, in->rd, x->pc + 4);
+  x->npc = t;
+  return 0;
+}
+
+#define BRANCH(id, cond)                                                                   \
+  HANDLER(id) {                                                                            \
+    uint32_t a = XR(in->rs1), b = XR(in->rs2);                                             \
+    if (cond) x->npc = x->pc + (uint32_t)in->imm;                                          \
+    return 0;                                                                              \
+  }
+BRANCH(beq, a == b)
+BRANCH(bne, a != b)
+BRANCH(blt, (int32_t)a < (int32_t)b)
+BRANCH(bge, (int32_t)a >= (int32_t)b)
+BRANCH(bltu, a < b)
+BRANCH(bgeu, a >= b)
+
+ALU_RI(addi, a + b)
+ALU_RI(slti, (int32_t)a < (int32_t)b)
+ALU_RI(sltiu, a < b)
+ALU_RI(xori, a ^ b)
+ALU_RI(ori, a | b)
+ALU_RI(andi, a & b)
+ALU_RI(slli, a << (b & 31))
+ALU_RI(srli, a >> (b & 31))
+ALU_RI(srai, (uint32_t)((int32_t)a >> (b & 31)))
+
+ALU_RR(add, a + b)
+ALU_RR(sub, a - b)
+ALU_RR(sll, a << (b & 31))
+ALU_RR(slt, (int32_t)a < (int32_t)b)
+ALU_RR(sltu, a < b)
+ALU_RR(xor, a ^ b)
+ALU_RR(srl, a >> (b & 31))
+ALU_RR(sra, (uint32_t)((int32_t)a >> (b & 31)))
+ALU_RR(or, a | b)
+ALU_RR(and, a & b)
+
+HANDLER(fence) {
+  (void)x;
+  (void)in;
+  return 0; /* memory is coherent: every access completes in program order */
+}
+
+/* ---- M: the RISC-V results for division by zero and overflow ----------- */
+uint32_t rv_div(uint32_t a, uint32_t b) {
+  if (b == 0) return 0xffffffffu;
+  if (a == 0x80000000u && b == 0xffffffffu) return a;
+  return (uint32_t)((int32_t)a / (int32_t)b);
+}
+uint32_t rv_divu(uint32_t a, uint32_t b) { return b ? a / b : 0xffffffffu; }
+uint32_t rv_rem(uint32_t a, uint32_t b) {
+  if (b == 0) return a;
+  if (a == 0x80000000u && b == 0xffffffffu) return 0;
+  return (uint32_t)((int32_t)a % (int32_t)b);
+}
+uint32_t rv_remu(uint32_t a, uint32_t b) { return b ? a % b : a; }
+uint32_t rv_mulh(uint32_t a, uint32_t b) {
+  return (uint32_t)((uint64_t)((int64_t)(int32_t)a * (int64_t)(int32_t)b) >> 32);
+}
+uint32_t rv_mulhu(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
+uint32_t rv_mulhsu(uint32_t a, uint32_t b) {
+  return (uint32_t)((uint64_t)((int64_t)(int32_t)a * (int64_t)(uint64_t)b) >> 32);
+}
+
+ALU_RR(mul, a * b)
+ALU_RR(mulh, rv_mulh(a, b))
+ALU_RR(mulhsu, rv_mulhsu(a, b))
+ALU_RR(mulhu, rv_mulhu(a, b))
+ALU_RR(div, rv_div(a, b))
+ALU_RR(divu, rv_divu(a, b))
+ALU_RR(rem, rv_rem(a, b))
+ALU_RR(remu, rv_remu(a, b))

@@ -1,0 +1,277 @@
+/* Sparse paged device memory, mapped regions, private backing stores and
+ * the public vt_mem_* calls. */
+#include <stdlib.h>
+
+#include "core.h"
+#include "mem.h"
+
+void mem_init(vt_mem *m) { memset(m, 0, sizeof *m); }
+
+void mem_free(vt_mem *m) {
+  for (unsigned i = 0; i < 1024; i++) {
+    if (!m->l1[i]) continue;
+    for (unsigned j = 0; j < 1024; j++) free(m->l1[i][j]);
+    free(m->l1[i]);
+  }
+  free(m->regions);
+  memset(m, 0, sizeof *m);
+}
+
+static void tlb_flush(vt_mem *m) { memset(m->tlb, 0, sizeof m->tlb); }
+
+/* The page holding addr, allocated (zeroed) on first touch; NULL on OOM. */
+static uint8_t *page_get(vt_mem *m, uint32_t addr) {
+  uint32_t pn = addr >> VT_PAGE_BITS;
+  uint8_t ***l2 = &m->l1[pn >> 10];
+  if (!*l2 && !(*l2 = calloc(1024, sizeof **l2))) return NULL;
+  uint8_t **pg = &(*l2)[pn & 1023];
+  if (!*pg) *pg = calloc(1, VT_PAGE_SIZE);
+  return *pg;
+}
+
+const vt_region *mem_region(const vt_mem *m, uint32_t addr) {
+  size_t lo = 0, hi = m->nregions;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    const vt_region *r = &m->regions[mid];
+    if (addr < r->base) hi = mid;
+    else if (addr - r->base >= r->size) lo = mid + 1;
+    else return r;
+  }
+  return NULL;
+}
+
+int mem_map(vt_mem *m, uint32_t base, uint32_t size, unsigned perm) {
+  if (size == 0 || (uint64_t)base + size > 0x100000000ull) return -1;
+  size_t i = 0;
+  while (i < m->nregions && m->regions[i].base < base) i++;
+  if (i > 0 && m->regions[i - 1].base + (uint64_t)m->regions[i - 1].size > base) return -1;
+  if (i < m->nregions && (uint64_t)base + size > m->regions[i].base) return -1;
+  if (m->nregions == m->cap) {
+    size_t nc = m->cap ? 2 * m->cap : 16;
+    vt_region *r = realloc(m->regions, nc * sizeof *r);
+    if (!r) return -1;
+    m->regions = r;
+    m->cap = nc;
+  }
+  memmove(&m->regions[i + 1], &m->regions[i], (m->nregions - i) * sizeof *m->regions);
+  m->regions[i] = (vt_region){base, size, perm};
+  m->nregions++;
+  /* a fresh mapping reads as zeros even if an earlier one left data */
+  for (uint64_t a = base; a < (uint64_t)base + size;) {
+    uint32_t pn = (uint32_t)(a >> VT_PAGE_BITS);
+    uint64_t end = ((uint64_t)pn + 1) << VT_PAGE_BITS;
+    if (end > (uint64_t)base + size) end = (uint64_t)base + size;
+    uint8_t **l2 = m->l1[pn >> 10];
+    if (l2 && l2[pn & 1023]) memset(l2[pn & 1023] + (a & (VT_PAGE_SIZE - 1)), 0, (size_t)(end - a));
+    a = end;
+  }
+  tlb_flush(m);
+  return 0;
+}
+
+int mem_unmap(vt_mem *m, uint32_t base) {
+  for (size_t i = 0; i < m->nregions; i++) {
+    if (m->regions[i].base == base) {
+      memmove(&m->regions[i], &m->regions[i + 1], (m->nregions - i - 1) * sizeof *m->regions);
+      m->nregions--;
+      tlb_flush(m);
+      return 0;
+    }
+  }
+  return -1;
+}
+
+uint8_t *mem_slow(vt_mem *m, uint32_t addr, unsigned size, unsigned acc, int *denied) {
+  *denied = 0;
+  const vt_region *r = mem_region(m, addr);
+  if (!r || (uint64_t)addr + size > (uint64_t)r->base + r->size) return NULL;
+  if ((r->perm & acc) != acc) {
+    *denied = 1;
+    return NULL;
+  }
+  uint8_t *pg = page_get(m, addr);
+  if (!pg) return NULL;
+  uint32_t pbase = addr & ~(VT_PAGE_SIZE - 1);
+  vt_tlb_entry *t = &m->tlb[(addr >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)];
+  t->page = (addr >> VT_PAGE_BITS) + 1;
+  t->lo = r->base > pbase ? r->base - pbase : 0;
+  uint64_t rend = (uint64_t)r->base + r->size;
+  t->hi = rend - pbase >= VT_PAGE_SIZE ? VT_PAGE_SIZE : (uint32_t)(rend - pbase);
+  t->perm = r->perm;
+  t->host = pg;
+  return pg + (addr & (VT_PAGE_SIZE - 1));
+}
+
+static int copy_bytes(vt_mem *m, uint32_t addr, uint8_t *buf, uint32_t n, int in, uint32_t *bad) {
+  uint32_t done = 0;
+  while (done < n) {
+    uint32_t a = addr + done;
+    const vt_region *r = mem_region(m, a);
+    if (!r) {
+      *bad = a;
+      return -1;
+    }
+    uint32_t chunk = VT_PAGE_SIZE - (a & (VT_PAGE_SIZE - 1));
+    uint64_t rleft = (uint64_t)r->base + r->size - a;
+    if (chunk > rleft) chunk = (uint32_t)rleft;
+    if (chunk > n - done) chunk = n - done;
+    uint8_t *pg = page_get(m, a);
+    if (!pg) {
+      *bad = a;
+      return -1;
+    }
+    if (in) memcpy(pg + (a & (VT_PAGE_SIZE - 1)), buf + done, chunk);
+    else memcpy(buf + done, pg + (a & (VT_PAGE_SIZE - 1)), chunk);
+    done += chunk;
+  }
+  return 0;
+}
+
+int mem_copy_in(vt_mem *m, uint32_t addr, const void *src, uint32_t n, uint32_t *bad) {
+  return copy_bytes(m, addr, (uint8_t *)(uintptr_t)src, n, 1, bad);
+}
+int mem_copy_out(vt_mem *m, uint32_t addr, void *dst, uint32_t n, uint32_t *bad) {
+  return copy_bytes(m, addr, dst, n, 0, bad);
+}
+
+/* ---- private backing ----------------------------------------------------- */
+void priv_init(vt_priv *p) { memset(p, 0, sizeof *p); }
+
+static vt_priv_page *priv_slot(vt_priv *p, uint32_t key) {
+  uint32_t h = (key * 2654435761u) & (p->cap - 1);
+  while (p->tab[h].page && p->tab[h].page != key) h = (h + 1) & (p->cap - 1);
+  return &p->tab[h];
+}
+
+static int priv_grow(vt_priv *p) {
+  uint32_t oc = p->cap;
+  vt_priv_page *old = p->tab;
+  uint32_t nc = oc ? oc * 2 : 64;
+  vt_priv_page *t = calloc(nc, sizeof *t);
+  if (!t) return -1;
+  p->tab = t;
+  p->cap = nc;
+  for (uint32_t i = 0; i < oc; i++)
+    if (old[i].page) *priv_slot(p, old[i].page) = old[i];
+  free(old);
+  return 0;
+}
+
+uint8_t *priv_host(vt_priv *p, vt_mem *m, uint32_t addr) {
+  uint32_t key = (addr >> VT_PAGE_BITS) + 1;
+  if (p->cap) {
+    vt_priv_page *s = priv_slot(p, key);
+    if (s->page) return s->data + (addr & (VT_PAGE_SIZE - 1));
+  }
+  if ((p->n + 1) * 2 > p->cap && priv_grow(p)) return NULL;
+  vt_priv_page *s = priv_slot(p, key);
+  uint8_t *data = calloc(1, VT_PAGE_SIZE + VT_PAGE_SIZE / 8);
+  if (!data) return NULL;
+  /* start from what global memory holds, as the ISS's flat memory would */
+  uint32_t pbase = addr & ~(VT_PAGE_SIZE - 1);
+  for (uint32_t off = 0; off < VT_PAGE_SIZE;) {
+    const vt_region *r = mem_region(m, pbase + off);
+    if (!r) {
+      off++;
+      continue;
+    }
+    uint64_t rend = (uint64_t)r->base + r->size - pbase;
+    uint32_t end = rend > VT_PAGE_SIZE ? VT_PAGE_SIZE : (uint32_t)rend;
+    uint32_t bad;
+    mem_copy_out(m, pbase + off, data + off, end - off, &bad);
+    off = end;
+  }
+  s->page = key;
+  s->data = data;
+  p->n++;
+  return data + (addr & (VT_PAGE_SIZE - 1));
+}
+
+void priv_mark_dirty(vt_priv *p, uint32_t addr, unsigned size, uint8_t *host) {
+  (void)p;
+  uint32_t off = addr & (VT_PAGE_SIZE - 1);
+  uint8_t *dirty = host - off + VT_PAGE_SIZE;
+  for (unsigned i = 0; i < size; i++) dirty[(off + i) >> 3] |= (uint8_t)(1u << ((off + i) & 7));
+}
+
+void priv_flush(vt_priv *p, vt_mem *m) {
+  for (uint32_t i = 0; i < p->cap; i++) {
+    vt_priv_page *s = &p->tab[i];
+    if (!s->page) continue;
+    uint32_t pbase = (s->page - 1) << VT_PAGE_BITS;
+    const uint8_t *dirty = s->data + VT_PAGE_SIZE;
+    for (uint32_t off = 0; m && off < VT_PAGE_SIZE; off++) {
+      if (!(dirty[off >> 3] & (1u << (off & 7)))) {
+        if (!dirty[off >> 3]) off |= 7; /* skip clean groups of 8 */
+        continue;
+      }
+      int denied;
+      uint8_t *h = mem_slow(m, pbase + off, 1, 0, &denied);
+      if (h) *h = s->data[off];
+    }
+    free(s->data);
+    s->page = 0;
+    s->data = NULL;
+  }
+  p->n = 0;
+}
+
+void priv_free(vt_priv *p) {
+  for (uint32_t i = 0; i < p->cap; i++) free(p->tab[i].data);
+  free(p->tab);
+  memset(p, 0, sizeof *p);
+}
+
+/* ---- public calls ---------------------------------------------------------- */
+int vt_mem_map(vt_device *d, uint32_t base, uint32_t size, unsigned perm, vt_error *e) {
+  if (perm & ~7u) return vt_fail(e, VT_ERR_USAGE, "bad permission bits 0x%x", perm);
+  if (mem_map(&d->mem, base, size, perm))
+    return vt_fail(e, VT_ERR_USAGE,
+                   "cannot map [0x%08x, +0x%x): empty, wraps, or overlaps a mapped region", base,
+                   size);
+  return 0;
+}
+
+int vt_mem_unmap(vt_device *d, uint32_t base, vt_error *e) {
+  if (mem_unmap(&d->mem, base))
+    return vt_fail(e, VT_ERR_USAGE, "no region mapped at 0x%08x", base);
+  return 0;
+}
+
+int vt_mem_is_mapped(vt_device *d, uint32_t addr, uint32_t size) {
+  uint64_t end = (uint64_t)addr + (size ? size : 1);
+  for (uint64_t a = addr; a < end;) {
+    const vt_region *r = mem_region(&d->mem, (uint32_t)a);
+    if (!r) return 0;
+    a = (uint64_t)r->base + r->size;
+  }
+  return 1;
+}
+
+int vt_mem_write(vt_device *d, uint32_t addr, const void *src, uint32_t n, vt_error *e) {
+  uint32_t bad;
+  if ((uint64_t)addr + n > 0x100000000ull)
+    return vt_fail(e, VT_ERR_UNMAPPED, "write of %u bytes at 0x%08x wraps", n, addr);
+  if (mem_copy_in(&d->mem, addr, src, n, &bad)) {
+    vt_fail(e, VT_ERR_UNMAPPED, "host write of %u bytes at 0x%08x: 0x%08x is not mapped", n,
+            addr, bad);
+    vt_err_addr(e, bad);
+    return -1;
+  }
+  icache_clear(d); /* new code may have been loaded */
+  return 0;
+}
+
+int vt_mem_read(vt_device *d, uint32_t addr, void *dst, uint32_t n, vt_error *e) {
+  uint32_t bad;
+  if ((uint64_t)addr + n > 0x100000000ull)
+    return vt_fail(e, VT_ERR_UNMAPPED, "read of %u bytes at 0x%08x wraps", n, addr);
+  if (mem_copy_out(&d->mem, addr, dst, n, &bad)) {
+    vt_fail(e, VT_ERR_UNMAPPED, "host read of %u bytes at 0x%08x: 0x%08x is not mapped", n,
+            addr, bad);
+    vt_err_addr(e, bad);
+    return -1;
+  }
+  return 0;
+}

@@ -1,0 +1,114 @@
+/* Device memory: sparse 4 KiB pages allocated on first touch, mapped
+ * regions with permissions, a small translation cache, and the
+ * little-endian access helpers (the only place that knows byte order). */
+#ifndef VT_MEM_H
+#define VT_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define VT_PAGE_BITS 12
+#define VT_PAGE_SIZE (1u << VT_PAGE_BITS)
+#define VT_TLB_SIZE 256
+
+typedef struct {
+  uint32_t base, size; /* size > 0; base + size - 1 does not wrap */
+  unsigned perm;
+} vt_region;
+
+typedef struct {
+  uint32_t page;       /* page number + 1 (0 = empty) */
+  uint32_t lo, hi;     /* accessible byte offsets [lo, hi) inside the page */
+  unsigned perm;
+  uint8_t *host;
+} vt_tlb_entry;
+
+typedef struct vt_mem {
+  uint8_t **l1[1024];  /* lazily allocated second levels of 1024 page pointers */
+  vt_region *regions;  /* sorted by base, disjoint */
+  size_t nregions, cap;
+  vt_tlb_entry tlb[VT_TLB_SIZE];
+} vt_mem;
+
+void mem_init(vt_mem *m);
+void mem_free(vt_mem *m);
+/* 0, or -1 (overlap / bad size) */
+int mem_map(vt_mem *m, uint32_t base, uint32_t size, unsigned perm);
+int mem_unmap(vt_mem *m, uint32_t base);
+const vt_region *mem_region(const vt_mem *m, uint32_t addr);
+/* Host pointer for an access of `size` bytes (not crossing a page) needing
+ * permission bits `acc`; NULL if unmapped (*denied = 0) or not permitted
+ * (*denied = 1). */
+uint8_t *mem_slow(vt_mem *m, uint32_t addr, unsigned size, unsigned acc, int *denied);
+static inline uint8_t *mem_host(vt_mem *m, uint32_t addr, unsigned size, unsigned acc,
+                                int *denied) {
+  vt_tlb_entry *t = &m->tlb[(addr >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)];
+  uint32_t off = addr & (VT_PAGE_SIZE - 1);
+  if (t->page == (addr >> VT_PAGE_BITS) + 1 && off >= t->lo && off + size <= t->hi &&
+      (t->perm & acc) == acc)
+    return t->host + off;
+  return mem_slow(m, addr, size, acc, denied);
+}
+/* Byte copies ignoring permissions but not mapping; -1 at the first
+ * unmapped byte (*bad = its address). */
+int mem_copy_in(vt_mem *m, uint32_t addr, const void *src, uint32_t n, uint32_t *bad);
+int mem_copy_out(vt_mem *m, uint32_t addr, void *dst, uint32_t n, uint32_t *bad);
+
+/* ---- per-work-group private backing --------------------------------------- */
+typedef struct {
+  uint32_t page;  /* page number + 1, 0 = empty slot */
+  uint8_t *data;  /* VT_PAGE_SIZE bytes followed by a VT_PAGE_SIZE/8 dirty bitmap */
+} vt_priv_page;
+
+typedef struct {
+  vt_priv_page *tab; /* open addressing */
+  uint32_t cap, n;
+} vt_priv;
+
+void priv_init(vt_priv *p);
+/* Host pointer of the backing byte for addr; the page is created on first
+ * touch as a copy of global memory (zeros where unmapped). NULL = no memory. */
+uint8_t *priv_host(vt_priv *p, vt_mem *m, uint32_t addr);
+void priv_mark_dirty(vt_priv *p, uint32_t addr, unsigned size, uint8_t *host);
+/* Writes the dirty bytes back to mapped global memory (m = NULL: discards)
+ * and empties the store. */
+void priv_flush(vt_priv *p, vt_mem *m);
+void priv_free(vt_priv *p);
+
+/* ---- little-endian helpers ------------------------------------------------ */
+static inline uint32_t ld_u8(const uint8_t *p) { return p[0]; }
+static inline uint32_t ld_u16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static inline uint32_t ld_u32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint32_t ld_s8(const uint8_t *p) { return (uint32_t)(int32_t)(int8_t)p[0]; }
+static inline uint32_t ld_s16(const uint8_t *p) { return (uint32_t)(int32_t)(int16_t)ld_u16(p); }
+static inline void st_u8(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; }
+static inline void st_u16(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+}
+static inline void st_u32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
+}
+/* Load of `size` bytes (1, 2, 4), sign-extended if `sign`. */
+static inline uint32_t ld_n(const uint8_t *p, unsigned size, int sign) {
+  switch (size) {
+  case 1: return sign ? ld_s8(p) : ld_u8(p);
+  case 2: return sign ? ld_s16(p) : ld_u16(p);
+  default: return ld_u32(p);
+  }
+}
+static inline void st_n(uint8_t *p, unsigned size, uint32_t v) {
+  switch (size) {
+  case 1: st_u8(p, v); break;
+  case 2: st_u16(p, v); break;
+  default: st_u32(p, v); break;
+  }
+}
+
+#endif

@@ -1,0 +1,102 @@
+/* Divergence and reconvergence (docs/isa.md §4, ISS/RTL policy): a
+ * divergent vector branch pushes the reconvergence entry {rpc, rpc, r} and
+ * the entry of the path that runs second; the path with fewer threads runs
+ * first, ties run the taken path first. join at pc == TOS.rpc pops and
+ * jumps to the entry's pc with its mask (the reconvergence entry jumps to
+ * the join itself, which then runs again). */
+#include <stdio.h>
+
+#include "exec.h"
+
+static void trace_simt(vt_exec *x) {
+  vt_commit *c = x->c;
+  if (!c) return;
+  vt_warp *w = x->w;
+  c->has_simt = 1;
+  c->simt_mask = w->mask;
+  c->simt_npc = w->simt_npc;
+  c->simt_depth = w->depth;
+  c->simt_stack = w->stack;
+}
+
+enum { VB_EQ, VB_NE, VB_LT, VB_GE, VB_LTU, VB_GEU };
+
+static int vbranch(vt_exec *x, const isa_inst *in, int op) {
+  vt_warp *w = x->w;
+  uint32_t r = w->mask, taken = 0;
+  const uint32_t *a = w->v[in->rs2], *b = w->v[in->rs1]; /* vs2 OP vs1 */
+  FOR_LANES(r & lanes_mask(w->vl), i) {
+    int c;
+    switch (op) {
+    case VB_EQ: c = a[i] == b[i]; break;
+    case VB_NE: c = a[i] != b[i]; break;
+    case VB_LT: c = (int32_t)a[i] < (int32_t)b[i]; break;
+    case VB_GE: c = (int32_t)a[i] >= (int32_t)b[i]; break;
+    case VB_LTU: c = a[i] < b[i]; break;
+    default: c = a[i] >= b[i]; break;
+    }
+    taken |= (uint32_t)c << i;
+  }
+  uint32_t fall = r & ~taken, target = x->pc + (uint32_t)in->imm;
+  vt_stats *s = &x->d->stats;
+  s->vbranches++;
+  if (!taken) {
+    x->npc = x->pc + 4;
+  } else if (!fall) {
+    x->npc = target;
+  } else {
+    if (w->depth + 2 > x->d->cfg.simt_stack_depth) {
+      char msg[96];
+      snprintf(msg, sizeof msg, "SIMT stack overflow (depth %u, limit %u)", w->depth + 2,
+               x->d->cfg.simt_stack_depth);
+      return exec_fault(x, VT_ERR_SIMT, -1, x->pc, msg);
+    }
+    uint32_t rpc = w->csr_custom[CSR_RPC - 0x800];
+    w->stack[w->depth++] = (vt_simt_entry){rpc, rpc, r};
+    if (__builtin_popcount(fall) < __builtin_popcount(taken)) {
+      w->stack[w->depth++] = (vt_simt_entry){rpc, target, taken};
+      w->mask = fall;
+      x->npc = x->pc + 4;
+    } else {
+      w->stack[w->depth++] = (vt_simt_entry){rpc, x->pc + 4, fall};
+      w->mask = taken;
+      x->npc = target;
+    }
+    s->divergent_branches++;
+    if (w->depth > s->max_simt_depth) s->max_simt_depth = w->depth;
+  }
+  w->simt_npc = x->npc;
+  trace_simt(x);
+  return 0;
+}
+
+HANDLER(vbeq) { return vbranch(x, in, VB_EQ); }
+HANDLER(vbne) { return vbranch(x, in, VB_NE); }
+HANDLER(vblt) { return vbranch(x, in, VB_LT); }
+HANDLER(vbge) { return vbranch(x, in, VB_GE); }
+HANDLER(vbltu) { return vbranch(x, in, VB_LTU); }
+HANDLER(vbgeu) { return vbranch(x, in, VB_GEU); }
+
+HANDLER(join) {
+  (void)in;
+  vt_warp *w = x->w;
+  x->d->stats.joins++;
+  if (w->depth && w->stack[w->depth - 1].rpc == x->pc) {
+    vt_simt_entry t = w->stack[--w->depth];
+    w->mask = t.mask;
+    x->npc = t.pc;
+    w->simt_npc = t.pc;
+    x->d->stats.reconvergences++;
+  }
+  trace_simt(x);
+  return 0;
+}
+
+HANDLER(setrpc) {
+  uint32_t v = XR(in->rs1) + (uint32_t)in->imm;
+  x->w->csr_custom[CSR_RPC - 0x800] = v;
+  set_x(x, in->rd, v);
+  trace_csr(x, CSR_RPC, v);
+  trace_simt(x);
+  return 0;
+}

@@ -1,0 +1,230 @@
+/* One warp: start-up state, the predecoded-instruction cache, and the
+ * fetch/execute/retire step with its trace record. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core.h"
+
+void warp_reset(vt_device *d, vt_warp *w, vt_wg *wg, uint32_t wid) {
+  const vt_launch *l = &d->l;
+  if (w->resv) d->nresv--;
+  uint32_t (*v)[VT_MAX_LANES] = w->v;
+  vt_simt_entry *stack = w->stack;
+  uint32_t slot = w->slot;
+  memset(w, 0, sizeof *w);
+  memset(v, 0, VT_NUM_VREGS * sizeof *v);
+  w->v = v;
+  w->stack = stack;
+  w->slot = slot;
+  w->active = 1;
+  w->wg = wg;
+  w->wid = wid;
+  w->pc = l->start_pc;
+  w->mask = lanes_mask(l->num_threads);
+  /* vl/vtype as crt0's vsetvli leaves them, so hand-written programs can
+   * use vector ops directly; crt0 rewrites both anyway. */
+  w->vl = l->num_threads;
+  w->vtype = 0xd0;
+  w->mstatus = MSTATUS_RESET;
+  /* registers as the ISS boot stub at 0x1000 leaves them */
+  w->x[5] = l->start_pc;
+  w->x[10] = wid;
+  w->x[11] = 0x1020;
+  uint32_t *c = w->csr_custom;
+  c[CSR_TID - 0x800] = wid * l->num_threads;
+  c[CSR_NUMW - 0x800] = l->num_warps;
+  c[CSR_NUMT - 0x800] = l->num_threads;
+  c[CSR_KNL - 0x800] = l->knl;
+  c[CSR_WGID - 0x800] = wg->id;
+  c[CSR_WID - 0x800] = wid;
+  c[CSR_LDS - 0x800] = d->cfg.lds_base; /* same for every WG, as the ISS */
+  c[CSR_PDS - 0x800] = l->pds_base;     /* same for every WG, as the ISS */
+  uint32_t gx = l->grid[0] ? l->grid[0] : 1, gy = l->grid[1] ? l->grid[1] : 1;
+  c[CSR_GIDX - 0x800] = wg->id % gx;
+  c[CSR_GIDY - 0x800] = (wg->id / gx) % gy;
+  c[CSR_GIDZ - 0x800] = wg->id / gx / gy;
+  c[CSR_PRINT - 0x800] = l->print_addr;
+  c[CSR_RPC - 0x800] = 0;
+}
+
+/* ---- predecoded instruction cache ------------------------------------------ */
+/* Entries are valid for one generation; clearing is a counter bump, so a
+ * host write (new code) costs nothing. */
+void icache_clear(vt_device *d) {
+  d->icache_gen++;
+  if (d->icache_gen == 0) { /* wrapped: really clear */
+    memset(d->icache, 0, ((size_t)1 << VT_ICACHE_BITS) * sizeof *d->icache);
+    d->icache_gen = 1;
+  }
+}
+
+static inline uint32_t icache_index(uint32_t pc, uint32_t prefix) {
+  return ((pc >> 2) ^ ((prefix * 0x9e3779b1u) >> 17)) & ((1u << VT_ICACHE_BITS) - 1);
+}
+
+static int icache_fill(vt_device *d, vt_warp *w, vt_icache_entry *ic, vt_error *e) {
+  uint32_t pc = w->pc;
+  if (pc & 3) {
+    vt_fail(e, VT_ERR_MISALIGNED, "instruction fetch at misaligned pc 0x%08x", pc);
+    vt_err_addr(e, pc);
+    return -1;
+  }
+  int denied;
+  const uint8_t *h = mem_host(&d->mem, pc, 4, ACC_X, &denied);
+  if (!h) {
+    vt_fail(e, VT_ERR_UNMAPPED, "instruction fetch at 0x%08x: %s", pc,
+            denied ? "memory is not executable" : "address is not mapped");
+    vt_err_addr(e, pc);
+    return -1;
+  }
+  uint32_t word = ld_u32(h);
+  isa_inst in;
+  isa_id id = isa_decode(word, w->prefix, &in);
+  if (id == ISA_INVALID) {
+    vt_fail(e, VT_ERR_ILLEGAL, "illegal instruction 0x%08x", word);
+    return -1;
+  }
+  ic->pc = pc;
+  ic->prefix = w->prefix;
+  ic->gen = d->icache_gen;
+  ic->in = in;
+  ic->fn = vt_exec_table[id];
+  ic->flags = isa_table[id].flags;
+  ic->unit = (uint8_t)isa_table[id].unit;
+  return 0;
+}
+
+/* ---- trace helpers ------------------------------------------------------------ */
+void trace_csr(vt_exec *x, unsigned csr, uint32_t val) {
+  vt_commit *c = x->c;
+  if (!c) return;
+  for (int i = 0; i < c->ncsr; i++)
+    if (c->csr[i].csr == csr) {
+      c->csr[i].val = val; /* the ISS log keeps one entry per CSR: the last value */
+      return;
+    }
+  if (c->ncsr < 6) {
+    c->csr[c->ncsr].csr = (uint16_t)csr;
+    c->csr[c->ncsr].val = val;
+    c->ncsr++;
+  }
+}
+
+void trace_vreg(vt_exec *x, unsigned reg) {
+  vt_commit *c = x->c;
+  if (!c) return;
+  c->has_v = 1;
+  c->vreg = (uint16_t)reg;
+  c->vmask = x->emask;
+  c->vl = x->w->vl;
+  memcpy(c->v, x->w->v[reg], sizeof c->v);
+}
+
+void mark_fs_dirty(vt_exec *x) {
+  vt_warp *w = x->w;
+  if ((w->mstatus & MSTATUS_FS) == 0 || (w->mstatus & MSTATUS_FS) == MSTATUS_FS) return;
+  w->mstatus |= MSTATUS_FS | MSTATUS_SD;
+  trace_csr(x, CSR_MSTATUS, w->mstatus);
+}
+
+void mark_vs_dirty(vt_exec *x) {
+  vt_warp *w = x->w;
+  if ((w->mstatus & MSTATUS_VS) == MSTATUS_VS) return;
+  w->mstatus |= MSTATUS_VS | MSTATUS_SD;
+  trace_csr(x, CSR_MSTATUS, w->mstatus);
+}
+
+int exec_fault(vt_exec *x, vt_err_kind k, int lane, uint32_t addr, const char *what) {
+  vt_fail(x->e, k, "%s", what);
+  x->err_lane = lane;
+  x->e->addr = addr;
+  x->e->has_addr = 1;
+  return -1;
+}
+
+/* ---- the step ------------------------------------------------------------------- */
+int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
+  uint32_t pc = w->pc;
+  vt_icache_entry *ic = &d->icache[icache_index(pc, w->prefix)];
+  if (unlikely(ic->pc != pc || ic->prefix != w->prefix || ic->gen != d->icache_gen)) {
+    if (icache_fill(d, w, ic, e)) {
+      vt_wg *wg = w->wg;
+      uint32_t insn = 0, addr = e->addr;
+      int has_addr = e->has_addr;
+      if (e->kind == VT_ERR_ILLEGAL) sscanf(e->msg, "illegal instruction 0x%x", &insn);
+      vt_err_ctx(e, (int)d->l.kernel_id, (int)wg->id, (int)w->wid, -1, pc, insn);
+      if (has_addr) vt_err_addr(e, addr);
+      return -1;
+    }
+  }
+  vt_exec x;
+  x.d = d;
+  x.w = w;
+  x.wg = w->wg;
+  x.e = e;
+  x.pc = pc;
+  x.npc = pc + 4;
+  x.word = ic->in.word;
+  x.fflags = 0;
+  x.err_lane = -1;
+  x.spin = 0;
+  x.stop = 0;
+  x.c = NULL;
+  uint32_t flags = ic->flags;
+  uint32_t mask = w->mask;
+  if (flags & IF_VEC) {
+    uint32_t em = mask & lanes_mask(w->vl);
+    /* standard RVV ops honour v0 (packed bit i, as ISS and RTL agree);
+     * Ventus custom ops only the SIMT mask */
+    if (!ic->in.vm && !(flags & IF_CUSTOMV)) em &= w->v[0][0];
+    x.emask = em;
+  } else {
+    x.emask = mask;
+  }
+  if (d->trace_fn) {
+    vt_commit *c = &d->commit;
+    memset(c, 0, offsetof(vt_commit, v));
+    c->nmem = 0;
+    c->has_simt = 0;
+    c->simt_stack = NULL;
+    c->wg = w->wg->id;
+    c->warp = w->wid;
+    c->sm = w->wg->sm;
+    c->pc = pc;
+    c->insn = x.word;
+    c->mask = mask;
+    c->vl = w->vl;
+    c->vtype = w->vtype;
+    if (flags & (IF_VEC | IF_VBRANCH)) {
+      c->vtag = !((flags & IF_PRIVATE) && (flags & IF_STORE));
+      trace_csr(&x, CSR_VSTART, 0);
+    }
+    x.c = c;
+  }
+  if (unlikely(ic->fn(&x, &ic->in))) {
+    uint32_t addr = e->addr;
+    int has_addr = e->has_addr;
+    vt_err_ctx(e, (int)d->l.kernel_id, (int)w->wg->id, (int)w->wid, x.err_lane, pc, x.word);
+    if (has_addr) vt_err_addr(e, addr);
+    return -1;
+  }
+  if (flags & (IF_VEC | IF_VBRANCH)) {
+    w->vstart = 0;
+    if (unlikely((w->mstatus & MSTATUS_VS) != MSTATUS_VS)) mark_vs_dirty(&x);
+  }
+  w->prefix = (flags & IF_PREFIX) ? x.word : 0;
+  w->pc = x.npc;
+  w->instret++;
+  vt_stats *s = &d->stats;
+  if (!x.spin) {
+    s->warp_insns++;
+    s->thread_insns += (uint64_t)__builtin_popcount(mask);
+    s->unit_insns[ic->unit]++;
+  }
+  if (x.c) {
+    x.c->spin = x.spin;
+    d->trace_fn(d->trace_user, x.c);
+  }
+  return x.stop ? 1 : x.spin ? 2 : 0;
+}
