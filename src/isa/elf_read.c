@@ -70,10 +70,15 @@ static int parse(uint8_t *buf, size_t len, vt_elf_file *f, vt_error *e) {
   size_t shnum = 0, phnum = 0, shstrndx = 0;
   if (elf_getshdrnum(elf, &shnum)) BAD("malformed section header table: %s", elf_errmsg(-1));
   if (elf_getphdrnum(elf, &phnum)) BAD("malformed program header table: %s", elf_errmsg(-1));
-  if (shnum && !in_file(eh.e_shoff, (uint64_t)shnum * eh.e_shentsize, len))
-    BAD("section header table beyond the end of the file");
-  if (phnum && !in_file(eh.e_phoff, (uint64_t)phnum * eh.e_phentsize, len))
-    BAD("program header table beyond the end of the file");
+  /* libelf may quietly drop tables that do not fit: check the header's own counts */
+  if ((shnum || eh.e_shnum || eh.e_shoff) &&
+      (eh.e_shentsize != sizeof(Elf32_Shdr) ||
+       !in_file(eh.e_shoff, (uint64_t)(shnum > eh.e_shnum ? shnum : eh.e_shnum) * eh.e_shentsize, len)))
+    BAD("section header table beyond the end of the file or malformed");
+  if ((phnum || eh.e_phnum) &&
+      (eh.e_phentsize != sizeof(Elf32_Phdr) ||
+       !in_file(eh.e_phoff, (uint64_t)(phnum > eh.e_phnum ? phnum : eh.e_phnum) * eh.e_phentsize, len)))
+    BAD("program header table beyond the end of the file or malformed");
   if (shnum && elf_getshdrstrndx(elf, &shstrndx)) BAD("bad section name table index");
   if (shnum && shstrndx >= shnum) BAD("section name table index %zu out of range", shstrndx);
 
