@@ -12,6 +12,8 @@ typedef struct {
   uint32_t wg;
   uint32_t ended; /* warps that executed endprg */
   sbuf text;
+  uint32_t *last_pc; /* per warp: pc of the last commit (ISS dedup of repeats) */
+  uint32_t *reps;    /* per warp: executions of last_pc in a row (0 = none yet) */
 } wg_buf;
 
 struct vt_trace_writer {
@@ -62,13 +64,13 @@ static void emit_csr(out_t *o, unsigned csr, uint32_t val) {
   emit(o, " c%u_%s 0x%08x", csr, n ? n : "unknown", val);
 }
 
-int vt_trace_format(const vt_commit *c, char *buf, size_t len) {
+static int format(const vt_commit *c, int disasm, char *buf, size_t len) {
   out_t o = {buf, len, 0};
   if (len) buf[0] = 0;
   isa_inst in;
   isa_decode(c->insn, 0, &in);
   uint32_t flags = in.id < ISA_COUNT ? isa_table[in.id].flags : 0;
-  if (!c->spin) {
+  if (disasm && !c->spin) {
     emit(&o, "core %3u: 0x%08x (0x%08x) ", c->warp, c->pc, c->insn);
     emit_disasm(&o, &in);
     emit(&o, "\n");
@@ -121,6 +123,8 @@ vreg:
   return o.total;
 }
 
+int vt_trace_format(const vt_commit *c, char *buf, size_t len) { return format(c, 1, buf, len); }
+
 /* ---- grouping per work-group ------------------------------------------------ */
 static int sb_add(sbuf *b, const char *s, size_t n) {
   if (b->len + n > b->cap) {
@@ -145,14 +149,24 @@ static wg_buf *find_open(vt_trace_writer *w, uint32_t wg, int create) {
     if (!no) return NULL;
     w->open = no, w->capopen = nc;
   }
-  wg_buf *b = &w->open[w->nopen++];
+  wg_buf *b = &w->open[w->nopen];
   memset(b, 0, sizeof *b);
   b->wg = wg;
+  b->last_pc = calloc(w->num_warps ? w->num_warps : 1, sizeof *b->last_pc);
+  b->reps = calloc(w->num_warps ? w->num_warps : 1, sizeof *b->reps);
+  if (!b->last_pc || !b->reps) {
+    free(b->last_pc);
+    free(b->reps);
+    return NULL;
+  }
+  w->nopen++;
   return b;
 }
 
 static void drop_open(vt_trace_writer *w, wg_buf *b) {
   free(b->text.p);
+  free(b->last_pc);
+  free(b->reps);
   *b = w->open[--w->nopen];
 }
 
@@ -175,12 +189,28 @@ static void advance(vt_trace_writer *w) {
   }
 }
 
+/* The ISS prints the disassembly line only when a warp's pc changes: a
+ * re-execution of the same instruction (barrier re-check, a join popping
+ * several entries) shows only its commit line, and the run ends with
+ * "core   W: Executed N times" before the warp's next instruction. */
 static void on_commit(void *user, const vt_commit *c) {
   vt_trace_writer *w = user;
-  char line[2048];
-  int n = vt_trace_format(c, line, sizeof line);
+  wg_buf *b = find_open(w, c->wg, 1);
+  if (!b) {
+    w->failed = 1;
+    return;
+  }
+  char line[2200];
+  size_t len = 0;
+  uint32_t wp = c->warp < w->num_warps ? c->warp : 0;
+  int repeat = b->reps[wp] && b->last_pc[wp] == c->pc;
+  if (!repeat && b->reps[wp] > 1)
+    len = (size_t)snprintf(line, sizeof line, "core %3u: Executed %u times\n", c->warp, b->reps[wp]);
+  int n = format(c, !repeat, line + len, sizeof line - len);
   if (n < 0) return;
-  size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+  len += (size_t)n < sizeof line - len ? (size_t)n : sizeof line - len - 1;
+  b->reps[wp] = repeat ? b->reps[wp] + 1 : 1;
+  b->last_pc[wp] = c->pc;
   int endprg = 0;
   if (!c->spin) {
     isa_inst in;
@@ -189,15 +219,8 @@ static void on_commit(void *user, const vt_commit *c) {
   }
   if (c->wg == w->next_emit) {
     if (fwrite(line, 1, len, w->f) != len) w->failed = 1;
-  }
-  wg_buf *b = NULL;
-  if (c->wg != w->next_emit || endprg) {
-    b = find_open(w, c->wg, 1);
-    if (!b) {
-      w->failed = 1;
-      return;
-    }
-    if (c->wg != w->next_emit && sb_add(&b->text, line, len)) w->failed = 1;
+  } else if (sb_add(&b->text, line, len)) {
+    w->failed = 1;
   }
   if (endprg && ++b->ended >= w->num_warps && c->wg < w->total_wgs) {
     w->done[c->wg >> 3] |= (uint8_t)(1u << (c->wg & 7));

@@ -16,6 +16,7 @@ static void run_case(void **state) {
   vt_config cfg;
   vt_config_defaults(&cfg);
   cfg.max_steps = 100000000u;
+  cfg.warps_per_sm = 32; /* the ISS has no warp-slot limit: vecadd_64b32w32t has 32-warp groups */
   vt_error e;
   vt_device *d = vt_device_create(&cfg, &e);
   if (!d) fail_msg("%s: device: %s", cc->name, e.msg);

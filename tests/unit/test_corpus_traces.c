@@ -54,6 +54,7 @@ static void trace_case(void **state) {
   vt_config cfg;
   vt_config_defaults(&cfg);
   cfg.max_steps = 100000000u;
+  cfg.warps_per_sm = 32; /* the ISS has no warp-slot limit: vecadd_64b32w32t has 32-warp groups */
   vt_error e;
   tctx t = {0};
   strcpy(t.path, "/tmp/vt_trace_XXXXXX");

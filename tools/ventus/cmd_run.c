@@ -1,6 +1,7 @@
 /* `ventus run`: run a kernel ELF (an NDRange described on the command line)
  * or an upstream test-vector case (.metadata or a directory with
  * kernels.txt) on the functional simulator. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,7 +115,7 @@ static int before_launch(void *user, size_t i, const vt_launch *l, vt_error *e) 
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.log", c->o->trace_dir, c->cs ? c->cs->names[i] : "launch");
     c->launch_file = fopen(path, "w");
-    if (!c->launch_file) return vt_fail(e, VT_ERR_IO, "%s: cannot create", path);
+    if (!c->launch_file) return vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
     if (!(c->tw = vt_trace_writer_new(c->launch_file))) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
   } else if (c->trace_file && !c->tw) {
     if (!(c->tw = vt_trace_writer_new(c->trace_file))) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
@@ -359,7 +360,7 @@ int cmd_run(int argc, char **argv) {
   c.progress = !o.quiet && isatty(2);
   if (c.progress) vt_device_set_progress(d, on_progress, &c);
   if (o.trace && !(c.trace_file = fopen(o.trace, "w"))) {
-    vt_fail(&e, VT_ERR_IO, "%s: cannot create the trace file", o.trace);
+    vt_fail(&e, VT_ERR_IO, "%s: %s", o.trace, strerror(errno));
     goto fail;
   }
 
@@ -405,7 +406,7 @@ int cmd_run(int argc, char **argv) {
   if (o.dump || o.nranges) {
     FILE *f = o.dump ? fopen(o.dump, "w") : stdout;
     if (!f) {
-      vt_fail(&e, VT_ERR_IO, "%s: cannot create", o.dump);
+      vt_fail(&e, VT_ERR_IO, "%s: %s", o.dump, strerror(errno));
       goto fail;
     }
     int r = write_dump(&c, f, &e);
