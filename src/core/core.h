@@ -75,7 +75,8 @@ struct vt_wg {
   vt_warp **warps;      /* [num_warps] */
   /* local store of this work-group (the window at lds_base) */
   uint8_t *lds;
-  uint32_t lds_alloc;
+  uint32_t lds_alloc;   /* flat part: [lds_base, lds_base + lds_alloc) */
+  vt_priv lds_far;      /* rest of the window, sparse, zero-filled */
   /* private backing (sparse, copy-in from global, dirty bytes written back) */
   vt_priv priv;
 };

@@ -42,6 +42,7 @@ vt_device *vt_device_create(const vt_config *c, vt_error *e) {
       wg->warps = calloc(c->warps_per_sm, sizeof *wg->warps);
       if (!wg->warps) goto oom;
       priv_init(&wg->priv);
+      priv_init(&wg->lds_far);
     }
   }
   return d;
@@ -66,6 +67,7 @@ void vt_device_destroy(vt_device *d) {
           free(sm->wgs[g].warps);
           free(sm->wgs[g].lds);
           priv_free(&sm->wgs[g].priv);
+          priv_free(&sm->wgs[g].lds_far);
         }
       free(sm->warps);
       free(sm->wgs);

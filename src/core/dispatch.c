@@ -59,6 +59,7 @@ static void wg_release(vt_device *d, vt_wg *wg, int flush) {
   sm->free_wgs++;
   sm->lds_used -= wg->lds_alloc;
   priv_flush(&wg->priv, flush ? &d->mem : NULL);
+  priv_flush(&wg->lds_far, NULL);
   wg->active = 0;
 }
 

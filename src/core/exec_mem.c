@@ -1,7 +1,10 @@
 /* Memory instructions and the one place that routes an address:
  *
- *   [lds_base, lds_base + lds_window)  -> the work-group's own local store
- *       (offsets beyond its allocation are errors);
+ *   [lds_base, lds_base + lds_window)  -> the work-group's own local store:
+ *       flat for the launch's local size (at least 1 KiB per warp), sparse
+ *       zero-filled pages for the rest of the window, because crt0
+ *       versions put warp stacks at CSR_LDS + wid * 1 KiB or wid * 1 MiB
+ *       and the ISS maps the whole 256 MiB window;
  *   private instructions (vlb.v..vsw.v) whose interleaved address falls in
  *       [pds_base, pds_base + pds_size*num_threads*num_warps) -> the group's
  *       private backing (a sparse copy of global memory taken on first touch,
@@ -27,15 +30,11 @@ uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv,
   }
   uint32_t off = addr - d->cfg.lds_base;
   if (off < d->cfg.lds_window) {
-    if (off + size > x->wg->lds_alloc) {
-      snprintf(msg, sizeof msg,
-               "local-memory access at 0x%08x is beyond the work-group's %u bytes", addr,
-               x->wg->lds_alloc);
-      exec_fault(x, VT_ERR_UNMAPPED, lane, addr, msg);
-      return NULL;
-    }
     d->stats.local_accesses++;
-    return x->wg->lds + off;
+    if (likely(off < x->wg->lds_alloc)) return x->wg->lds + off;
+    uint8_t *h = priv_host(&x->wg->lds_far, NULL, addr);
+    if (!h) exec_fault(x, VT_ERR_NOMEM, lane, addr, "out of memory for local memory");
+    return h;
   }
   if (priv && (uint64_t)(addr - d->pds_lo) < d->pds_len) {
     uint8_t *h = priv_host(&x->wg->priv, &d->mem, addr);

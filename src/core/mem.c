@@ -170,7 +170,7 @@ uint8_t *priv_host(vt_priv *p, vt_mem *m, uint32_t addr) {
   if (!data) return NULL;
   /* start from what global memory holds, as the ISS's flat memory would */
   uint32_t pbase = addr & ~(VT_PAGE_SIZE - 1);
-  for (uint32_t off = 0; off < VT_PAGE_SIZE;) {
+  for (uint32_t off = 0; m && off < VT_PAGE_SIZE;) {
     const vt_region *r = mem_region(m, pbase + off);
     if (!r) {
       off++;

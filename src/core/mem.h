@@ -68,7 +68,8 @@ typedef struct {
 
 void priv_init(vt_priv *p);
 /* Host pointer of the backing byte for addr; the page is created on first
- * touch as a copy of global memory (zeros where unmapped). NULL = no memory. */
+ * touch as a copy of global memory m (zeros where unmapped, or everywhere
+ * if m is NULL). NULL = no memory. */
 uint8_t *priv_host(vt_priv *p, vt_mem *m, uint32_t addr);
 void priv_mark_dirty(vt_priv *p, uint32_t addr, unsigned size, uint8_t *host);
 /* Writes the dirty bytes back to mapped global memory (m = NULL: discards)
