@@ -36,7 +36,7 @@ check 2 "ELF options on a test vector" "$ventus" run "$case" --threads 8
 check 0 "expect match" "$ventus" run --quiet "$case" --expect "$case/expected_spike.txt"
 sed '5s/ 0x42000000/ 0x42000001/' "$case/expected_spike.txt" >"$tmp/bad.txt"
 check 1 "expect mismatch" "$ventus" run --quiet "$case" --expect "$tmp/bad.txt"
-grep -q "0x90002008: got 0x42000000, expected 0x42000001" "$tmp/err" ||
+grep -q "0x90002004: got 0x42000000, expected 0x42000001" "$tmp/err" ||
   { echo "FAIL mismatch message does not name the word"; cat "$tmp/err"; fail=1; }
 check 0 "single .metadata" "$ventus" run --quiet "$case/vecadd_0.metadata" --expect "$case/expected_spike.txt"
 check 0 "dump" "$ventus" run --quiet "$case" --dump "$tmp/dump.txt"
