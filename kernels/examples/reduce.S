@@ -11,7 +11,8 @@
 #           (e.g. L = 64 with 8 or 32 threads per warp). Global size =
 #           groups × L >= n.
 # Local memory: numw·1 KiB of warp stacks (start.S) + L·4 bytes of data;
-#           the launch's per-group local size must cover that.
+#           the launch's per-group local size must cover that (ventus run
+#           --lds-size; e.g. 0x4000 for L = 64 with 8 threads per warp).
 # Uses the work-item routines of kernels/lib/workitem.S (saves ra first).
 # Reference: ref_reduce() in tests/kernels/ref_kernels.c.
 #
