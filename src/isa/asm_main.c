@@ -368,7 +368,7 @@ int asm_assemble(const asm_source *src, int nsrc, const asm_options *opt, asm_ob
       asm_layout(o);
       if (o->final) break;
     }
-    if (o->changed) asm_error(o, NULL, "label addresses did not converge");
+    if (o->changed && !o->nerrors) asm_error(o, NULL, "label addresses did not converge");
     int si = asm_sym_find(o, "_start", 6);
     if (si >= 0 && o->syms[si].sec >= 0)
       o->entry = o->secs[o->syms[si].sec].addr + (uint32_t)o->syms[si].value;
