@@ -185,6 +185,8 @@ int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
   if (d->trace_fn) {
     vt_commit *c = &d->commit;
     memset(c, 0, offsetof(vt_commit, v));
+    c->ncsr = 0; /* fields after v[] are not covered by the memset */
+    c->vtag = 0;
     c->nmem = 0;
     c->has_simt = 0;
     c->simt_stack = NULL;
@@ -196,11 +198,11 @@ int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
     c->mask = mask;
     c->vl = w->vl;
     c->vtype = w->vtype;
+    x.c = c;
     if (flags & (IF_VEC | IF_VBRANCH)) {
       c->vtag = !((flags & IF_PRIVATE) && (flags & IF_STORE));
       trace_csr(&x, CSR_VSTART, 0);
     }
-    x.c = c;
   }
   if (unlikely(ic->fn(&x, &ic->in))) {
     uint32_t addr = e->addr;
