@@ -80,18 +80,21 @@ static int format(const vt_commit *c, int disasm, char *buf, size_t len) {
     emit(&o, "\n");
     return o.total;
   }
-  int vhdr = c->has_v || (flags & IF_VBRANCH) ||
-             ((flags & IF_VEC) && (flags & IF_STORE) && !(flags & IF_PRIVATE));
+  /* the core says when the ISS prints "eSEW mLMUL lVL" (require_vector) */
+  int vhdr = c->has_v || c->vtag;
+  char vt[32];
+  uint32_t sew = c->vtype ? 8u << ((c->vtype >> 3) & 7) : 32, lmul = c->vtype ? 1u << (c->vtype & 3) : 1;
+  snprintf(vt, sizeof vt, " e%u m%u l%u", sew, lmul, c->vl);
   int vload_first = c->has_v && (flags & IF_LOAD);
   if (vload_first) {
     /* the ISS lists a vector load's register before its CSR writes */
-    emit(&o, " e32 m1 l%u", c->vl);
+    emit(&o, "%s", vt);
     goto vreg;
   }
   for (int i = 0; i < c->nx; i++)
     if (c->x[i].reg) emit(&o, " x%-2u 0x%08x", c->x[i].reg, c->x[i].val);
   for (int i = 0; i < c->ncsr; i++) emit_csr(&o, c->csr[i].csr, c->csr[i].val);
-  if (vhdr) emit(&o, " e32 m1 l%u", c->vl);
+  if (vhdr) emit(&o, "%s", vt);
 vreg:
   if (c->has_v) {
     uint32_t n = c->vl ? c->vl : 1;
@@ -120,6 +123,11 @@ vreg:
     emit(&o, " current mask:\t%08x current npc:\t%08x stack size: %u", c->simt_mask, c->simt_npc,
          c->simt_depth);
   emit(&o, "\n");
+  /* after a SIMT-state line the ISS lists the stack, top entry first */
+  if (c->has_simt && c->simt_stack)
+    for (uint32_t k = c->simt_depth; k-- > 0;)
+      emit(&o, "[r_pc] %08x [else_pc] %08x [else_mask] %08x \n", c->simt_stack[k].rpc, c->simt_stack[k].pc,
+           c->simt_stack[k].mask);
   return o.total;
 }
 
@@ -200,7 +208,7 @@ static void on_commit(void *user, const vt_commit *c) {
     w->failed = 1;
     return;
   }
-  char line[2200];
+  char line[8192];
   size_t len = 0;
   uint32_t wp = c->warp < w->num_warps ? c->warp : 0;
   int repeat = b->reps[wp] && b->last_pc[wp] == c->pc;
