@@ -147,6 +147,8 @@ static int deadlock(vt_device *d, vt_error *e) {
 }
 
 int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
+  vt_error local;
+  if (!e) e = &local; /* handlers fill the error unconditionally */
   if (check_launch(d, l, e)) return -1;
   d->l = *l;
   d->steps = 0;

@@ -250,11 +250,62 @@ static void grid_csrs(void **state) {
   vt_device_destroy(d);
 }
 
+/* The commit records of crt0's first instructions, as the ISS logs them. */
+typedef struct {
+  vt_commit c[8];
+  int n;
+} rec;
+static void keep(void *user, const vt_commit *c) {
+  rec *r = user;
+  if (r->n < 8) r->c[r->n++] = *c;
+}
+
+static void trace_records(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  rec r = {.n = 0};
+  vt_device_set_trace(d, keep, &r);
+  prog p = {0};
+  E(&p, addi, 29, 0, 32);
+  E(&p, vsetvli, 29, 29, 0xd0);
+  E(&p, lui, 29, 2);
+  E(&p, csrrs, 29, CSR_MSTATUS, 29);
+  E(&p, vid_v, 1, 1);
+  E0(&p, endprg);
+  vt_launch l = mklaunch(1, 1, 1, 16, 1);
+  must_run(d, &p, &l);
+  assert_int_equal(r.n, 6);
+  const vt_commit *c = &r.c[1]; /* vsetvli: x29 0x10, vstart, vl, vtype, mstatus */
+  assert_int_equal(c->nx, 1);
+  assert_int_equal(c->x[0].reg, 29);
+  assert_int_equal(c->x[0].val, 16);
+  assert_int_equal(c->ncsr, 4);
+  assert_int_equal(c->csr[0].csr, CSR_VSTART);
+  assert_int_equal(c->csr[1].csr, CSR_VL);
+  assert_int_equal(c->csr[1].val, 16);
+  assert_int_equal(c->csr[2].val, 0xd0);
+  assert_int_equal(c->csr[3].csr, CSR_MSTATUS);
+  assert_int_equal(c->csr[3].val, 0x80000600u);
+  assert_int_equal(c->vtag, 0);
+  c = &r.c[3]; /* csrrs: x29 = old 0x80000600, mstatus 0x80006600 (FS dirtied by zfinx) */
+  assert_int_equal(c->x[0].val, 0x80000600u);
+  assert_int_equal(c->ncsr, 1);
+  assert_int_equal(c->csr[0].val, 0x80006600u);
+  c = &r.c[4]; /* vid.v: vstart only, full register */
+  assert_int_equal(c->ncsr, 1);
+  assert_int_equal(c->csr[0].csr, CSR_VSTART);
+  assert_true(c->has_v && c->vtag);
+  assert_int_equal(c->vmask, 0xffff);
+  assert_int_equal(c->vl, 16);
+  assert_int_equal(c->v[15], 15);
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(scalar_alu),        cmocka_unit_test(vector_int),
       cmocka_unit_test(nested_divergence), cmocka_unit_test(divergent_loop),
-      cmocka_unit_test(grid_csrs),
+      cmocka_unit_test(grid_csrs),         cmocka_unit_test(trace_records),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
