@@ -214,7 +214,7 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
     return vt_fail(e, VT_ERR_USAGE, "local size %llu needs %llu warps of %u threads (at most 1024)",
                    (unsigned long long)lin, (unsigned long long)warps, threads);
   uint32_t entry;
-  if (vt_elf_load(d, nd->elf, NULL, e) || vt_elf_symbol(nd->elf, nd->kernel, &entry, e)) return -1;
+  if (vt_kernel_load(d, nd->elf, NULL, e) || vt_kernel_symbol(nd->elf, nd->kernel, &entry, e)) return -1;
 
   /* kernel argument buffers, then the argument block */
   size_t nslots = nd->nargs ? nd->nargs : 1;

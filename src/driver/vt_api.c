@@ -12,7 +12,7 @@
 typedef struct {
   vt_device *dev;
   vt_heap heap;
-  vt_elf_image code;
+  vt_kernel_image code;
   int has_code;
   char errmsg[512];
 } vt_api_dev;
@@ -218,8 +218,8 @@ int vt_upload_kernel_file(vt_device_h h, const char *filename, int kernelID) {
   if (!a) return -1;
   if (!filename) return failf(a, "vt_upload_kernel_file: filename is NULL");
   vt_error e;
-  vt_elf_image img;
-  if (vt_elf_load(a->dev, filename, &img, &e)) return fail(a, &e);
+  vt_kernel_image img;
+  if (vt_kernel_load(a->dev, filename, &img, &e)) return fail(a, &e);
   a->code = img;
   a->has_code = 1;
   return 0;
