@@ -63,8 +63,12 @@ static inline uint32_t icache_index(uint32_t pc, uint32_t prefix) {
   return ((pc >> 2) ^ ((prefix * 0x9e3779b1u) >> 17)) & ((1u << VT_ICACHE_BITS) - 1);
 }
 
-static int icache_fill(vt_device *d, vt_warp *w, vt_icache_entry *ic, vt_error *e) {
+/* Decodes the instruction at the warp's pc into the cache entry; *word gets
+ * the fetched word (0 if the fetch itself failed) for the error context. */
+static int icache_fill(vt_device *d, vt_warp *w, vt_icache_entry *ic, uint32_t *word_out,
+                       vt_error *e) {
   uint32_t pc = w->pc;
+  *word_out = 0;
   if (pc & 3) {
     vt_fail(e, VT_ERR_MISALIGNED, "instruction fetch at misaligned pc 0x%08x", pc);
     vt_err_addr(e, pc);
@@ -79,6 +83,7 @@ static int icache_fill(vt_device *d, vt_warp *w, vt_icache_entry *ic, vt_error *
     return -1;
   }
   uint32_t word = ld_u32(h);
+  *word_out = word;
   isa_inst in;
   isa_id id = isa_decode(word, w->prefix, &in);
   if (id == ISA_INVALID) {
@@ -148,11 +153,11 @@ int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
   uint32_t pc = w->pc;
   vt_icache_entry *ic = &d->icache[icache_index(pc, w->prefix)];
   if (unlikely(ic->pc != pc || ic->prefix != w->prefix || ic->gen != d->icache_gen)) {
-    if (icache_fill(d, w, ic, e)) {
+    uint32_t insn;
+    if (icache_fill(d, w, ic, &insn, e)) {
       vt_wg *wg = w->wg;
-      uint32_t insn = 0, addr = e->addr;
+      uint32_t addr = e->addr;
       int has_addr = e->has_addr;
-      if (e->kind == VT_ERR_ILLEGAL) sscanf(e->msg, "illegal instruction 0x%x", &insn);
       vt_err_ctx(e, (int)d->l.kernel_id, (int)wg->id, (int)w->wid, -1, pc, insn);
       if (has_addr) vt_err_addr(e, addr);
       return -1;
