@@ -81,27 +81,35 @@ HANDLER(barriersub) {
   return 0;
 }
 
-/* vftta.vv: the ISS's illustrative semantics (docs/isa.md §2.2), computed
- * with separate fp32 multiply and add in round-to-nearest-even like the host
- * float code of the ISS; no fflags (the ISS raises none). */
+/* vftta.vv: the ISS's illustrative semantics (docs/isa.md §2.2) exactly as
+ * riscv/insns/vftta_vv.h computes them: lanes i >= vl/2 get float(i+7);
+ * lanes i < vl/2 accumulate in place, j = 0 .. vl/4-1 in order,
+ *     vd[i] = fma(vs1[((i>>2)<<3)+j], vs2[((i&3)<<3)+j], vd[i])
+ * with SoftFloat's fused f32_mulAdd (one rounding per step, RNE). Lanes are
+ * processed in increasing order and vd is updated in place, so an operand
+ * that aliases vd sees the lanes already written (as in the ISS). Element k
+ * of a register lies beyond its num_threads lanes when k >= num_threads;
+ * spike's elt() then reads element k % num_threads of the register
+ * k / num_threads further on, and so do we. No fflags (the ISS raises none). */
+static uint32_t velt(const vt_exec *x, unsigned reg, uint32_t k) {
+  uint32_t nt = x->d->l.num_threads;
+  return x->w->v[(reg + k / nt) % VT_NUM_VREGS][k % nt];
+}
+
 HANDLER(vftta_vv) {
   vt_warp *w = x->w;
-  uint32_t vl = w->vl, tmp[VT_MAX_LANES], fl = 0;
-  const uint32_t *a = w->v[in->rs1], *b = w->v[in->rs2], *d = w->v[in->rd];
+  uint32_t vl = w->vl, fl = 0;
+  uint32_t *d = w->v[in->rd];
   FOR_LANES(x->emask, i) {
     if (i >= vl / 2) {
-      tmp[i] = fp32_from_i32((int32_t)i + 7, FP_RNE, &fl);
+      d[i] = fp32_from_i32((int32_t)i + 7, FP_RNE, &fl);
       continue;
     }
-    uint32_t acc = d[i];
     for (uint32_t j = 0; j < vl / 4; j++) {
-      uint32_t ia = ((i >> 2) << 3) + j, ib = ((i & 3) << 3) + j;
-      uint32_t p = fp32_mul(a[ia & 31], b[ib & 31], FP_RNE, &fl);
-      acc = fp32_add(acc, p, FP_RNE, &fl);
+      uint32_t a = velt(x, in->rs1, ((i >> 2) << 3) + j), b = velt(x, in->rs2, ((i & 3) << 3) + j);
+      d[i] = fp32_fma(a, b, d[i], 0, 0, FP_RNE, &fl);
     }
-    tmp[i] = acc;
   }
-  FOR_LANES(x->emask, i) w->v[in->rd][i] = tmp[i];
   trace_vreg(x, in->rd);
   return 0;
 }
