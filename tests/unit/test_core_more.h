@@ -1,0 +1,54 @@
+/* Helpers shared by the test_core_more*.c executor tests: programs written
+ * as assembly text (src/isa/asm.h asm_words, so regext/regexti prefixes
+ * come from the assembler), loaded at CODE_BASE and launched. */
+#ifndef TEST_CORE_MORE_H
+#define TEST_CORE_MORE_H
+
+#include <math.h>
+
+#include "asm.h"
+#include "test_core_prog.h"
+
+#define MAX_WORDS 1024 /* 4 KiB of code, inside the 64 KiB code region */
+
+/* Assembles `src` at CODE_BASE and copies it into the device. */
+static inline void load_asm(vt_device *d, const char *src) {
+  uint32_t *w = calloc(MAX_WORDS, 4);
+  assert_non_null(w);
+  vt_error e;
+  int n = asm_words(src, CODE_BASE, w, MAX_WORDS, &e);
+  if (n < 0) {
+    free(w);
+    fail_msg("assembling the test program: %s", e.msg);
+  }
+  assert_true(n <= MAX_WORDS);
+  assert_int_equal(vt_mem_write(d, CODE_BASE, w, (uint32_t)n * 4, &e), 0);
+  free(w);
+}
+
+static inline void launch_ok(vt_device *d, const vt_launch *l) {
+  vt_error e;
+  if (vt_device_launch(d, l, &e)) {
+    char buf[512];
+    vt_err_format(&e, buf, sizeof buf);
+    fail_msg("launch failed: %s", buf);
+  }
+}
+
+static inline uint32_t bits_of(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+static inline float float_of(uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+static inline void wr_words(vt_device *d, uint32_t addr, const uint32_t *v, uint32_t n) {
+  vt_error e;
+  assert_int_equal(vt_mem_write(d, addr, v, 4 * n, &e), 0);
+}
+
+#endif
