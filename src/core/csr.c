@@ -121,7 +121,7 @@ int csr_write(vt_exec *x, unsigned csr, uint32_t val) {
     return -1;
   }
   }
-  uint32_t now;
+  uint32_t now = 0; /* csr was validated above; -O3 cannot see csr_read succeeds */
   csr_read(x, csr, &now);
   trace_csr(x, csr, now);
   if (csr == CSR_FFLAGS || csr == CSR_FRM || csr == CSR_FCSR) mark_fs_dirty(x);
