@@ -1,0 +1,107 @@
+/* Running one workload instance: assembling its kernel, a timed simulated
+ * launch on a fresh device, and the timed native baseline. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "asm.h"
+#include "bench.h"
+#include "heap.h"
+#include "trace_fmt.h"
+
+double bench_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double bench_median(double *v, int n) {
+  if (n <= 0) return 0;
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int bench_assemble(const char *srcdir, const bench_workload *w, const char *elf, vt_error *e) {
+  char p[3][1024];
+  snprintf(p[0], sizeof p[0], "%s/kernels/lib/start.S", srcdir);
+  snprintf(p[1], sizeof p[1], "%s/kernels/lib/workitem.S", srcdir);
+  snprintf(p[2], sizeof p[2], "%s/%s", srcdir, w->src);
+  const char *paths[3] = {p[0], p[1], p[2]};
+  asm_options opt = {0, ASM_DEFAULT_TEXT_ADDR, 0};
+  asm_diags d = {0};
+  int rc = asm_assemble_files(paths, 3, &opt, elf, &d, e);
+  if (rc && d.n) { /* the first diagnostic says more than the count */
+    char b[512];
+    asm_diag_format(&d.v[0], b, sizeof b);
+    vt_fail(e, VT_ERR_ASM, "%s", b);
+  }
+  asm_diags_free(&d);
+  return rc;
+}
+
+static int launch(vt_device *d, const vt_launch *l, FILE *trace, double *secs, vt_error *e) {
+  vt_trace_writer *tw = NULL;
+  if (trace) {
+    if (!(tw = vt_trace_writer_new(trace))) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+    vt_trace_writer_begin(tw, d, l);
+  }
+  double t0 = bench_now();
+  int rc = vt_device_launch(d, l, e);
+  if (tw) {
+    if (vt_trace_writer_end(tw, d) && !rc) rc = vt_fail(e, VT_ERR_IO, "writing the trace failed");
+    vt_trace_writer_free(tw);
+  }
+  *secs = bench_now() - t0; /* with a trace: until the last line is written */
+  return rc;
+}
+
+int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, bench_sim_run *r, vt_error *e) {
+  memset(r, 0, sizeof *r);
+  vt_config c;
+  vt_config_defaults(&c);
+  c.max_steps = 0;
+  vt_device *d = vt_device_create(&c, e);
+  if (!d) return -1;
+  vt_heap h;
+  vt_heap_init(&h);
+  b->nd.elf = elf;
+  b->nd.kernel = b->w->kernel;
+  b->nd.args = b->args;
+  b->nd.nargs = b->nargs;
+  vt_launch l;
+  int rc = vt_ndrange_setup(d, &h, &b->nd, &l, e);
+  if (!rc) rc = launch(d, &l, trace, &r->secs, e);
+  const vt_karg *out = &b->args[b->out_arg];
+  uint8_t *got = rc ? NULL : malloc(out->size);
+  if (!rc && !got) rc = vt_fail(e, VT_ERR_NOMEM, "out of memory");
+  if (!rc) rc = vt_mem_read(d, out->addr, got, out->size, e);
+  if (!rc) {
+    const vt_stats *st = vt_device_stats(d);
+    r->warp_insns = st->warp_insns;
+    r->thread_insns = st->thread_insns;
+    r->ok = !memcmp(got, b->ref, out->size);
+  }
+  free(got);
+  vt_heap_fini(&h);
+  vt_device_destroy(d);
+  return rc;
+}
+
+double bench_run_native(bench_inst *b, double min_secs, long *calls) {
+  long k = *calls > 0 ? *calls : 1;
+  for (;;) {
+    double t0 = bench_now();
+    for (long i = 0; i < k; i++) b->w->native(b);
+    double t = bench_now() - t0;
+    if (t >= min_secs || *calls > 0) {
+      *calls = k;
+      return t / (double)k;
+    }
+    k *= 2;
+  }
+}
