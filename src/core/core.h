@@ -152,7 +152,11 @@ static inline void trace_x(vt_exec *x, unsigned reg, uint32_t val) {
   }
 }
 void trace_csr(vt_exec *x, unsigned csr, uint32_t val);
-void trace_vreg(vt_exec *x, unsigned reg);
+void trace_vreg_record(vt_exec *x, unsigned reg);
+/* inline test so the untraced path costs one predictable branch, not a call */
+static inline void trace_vreg(vt_exec *x, unsigned reg) {
+  if (x->c) trace_vreg_record(x, reg);
+}
 static inline void trace_mem(vt_exec *x, uint32_t addr, uint32_t val, unsigned size, int store) {
   vt_commit *c = x->c;
   if (c && c->nmem < VT_MAX_LANES) {

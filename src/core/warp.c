@@ -116,9 +116,8 @@ void trace_csr(vt_exec *x, unsigned csr, uint32_t val) {
   }
 }
 
-void trace_vreg(vt_exec *x, unsigned reg) {
+void trace_vreg_record(vt_exec *x, unsigned reg) {
   vt_commit *c = x->c;
-  if (!c) return;
   c->has_v = 1;
   c->vreg = (uint16_t)reg;
   c->vmask = x->emask;
