@@ -31,17 +31,21 @@ if ! "$ventus" as -o "$elf" kernels/lib/start.S kernels/lib/workitem.S kernels/e
 fi
 
 echo "== disassembly (first lines)"
-"$ventus" objdump "$elf" 2>&1 | head -n 24
+"$ventus" objdump "$elf" 2>&1 | head -n 16
 
-# >>>>>>>>>> `ventus run` LINE: finalise the options here <<<<<<<<<<
-# 1-D NDRange of 1024 work-items in groups of 64 (2 warps of 32); arguments
-# as in the header of kernels/examples/vecadd.S: A = 0,1,2,... B = random,
-# C = result, n = 1024. Skipped while `ventus run` is not in this build.
-if "$ventus" run --help >/dev/null 2>&1; then
-  echo "== running vecadd on the simulated GPGPU"
-  "$ventus" run "$elf" --kernel vecadd --global 1024 --local 64 \
-    --arg buf:f32:1024:iota --arg buf:f32:1024:rand=1 --arg buf:f32:1024:zero --arg u32:1024 \
-    --stats || exit 1
+# 1-D NDRange of 1024 work-items in groups of 64 (2 warps of 32 lanes);
+# arguments as in the header of kernels/examples/vecadd.S, chosen so the
+# result can be checked by eye: A = 0, 1, 2, ..., B = 0.5 everywhere, so
+# C[i] = i + 0.5 (exact in fp32). --show 2:8 prints the first 8 elements of
+# argument 2 (C); --expect-arg compares all of C with the values below.
+expected=build/vecadd-expected.txt
+awk 'BEGIN { for (i = 0; i < 1024; i++) printf "%.1f\n", i + 0.5 }' >"$expected"
+echo "== running vecadd on the simulated GPGPU: C = A + B with A = 0,1,2,... and B = 0.5"
+if "$ventus" run "$elf" --kernel vecadd --global 1024 --local 64 \
+    --arg buf:f32:1024:iota --arg buf:f32:1024:fill=0.5 --arg buf:f32:1024:zero --arg u32:1024 \
+    --show 2:8 --expect-arg 2="$expected"; then
+  echo "vecadd: 1024 results match A + B"
 else
-  echo "note: 'ventus run' is not part of this build yet; assembled and disassembled only"
+  echo "vecadd: the results do not match A + B"
+  exit 1
 fi

@@ -115,6 +115,7 @@ int vt_karg_parse(const char *spec, vt_karg *a, vt_error *e) {
   }
   if (nf == 2 && strcmp(f[0], "buf") && elem_size(f[0])) {
     a->kind = VT_KARG_SCALAR;
+    snprintf(a->type, sizeof a->type, "%s", f[0]);
     if (parse_scalar(f[0], f[1], &a->value))
       return vt_fail(e, VT_ERR_USAGE, "--arg %s: '%s' is not a valid %s", spec, f[1], f[0]);
     return 0;
@@ -131,6 +132,7 @@ int vt_karg_parse(const char *spec, vt_karg *a, vt_error *e) {
     }
     int es = elem_size(f[1]);
     if (!es) goto bad;
+    snprintf(a->type, sizeof a->type, "%s", f[1]);
     if (vt_parse_size(f[2], &n) || n == 0 || n * (uint64_t)es > 0x40000000u)
       return vt_fail(e, VT_ERR_USAGE, "--arg %s: bad element count '%s'", spec, f[2]);
     a->size = (uint32_t)(n * (uint64_t)es);

@@ -26,6 +26,8 @@ typedef struct {
   uint32_t value; /* scalar bits */
   uint32_t addr;  /* device address once set up */
   char spec[96];  /* the spec as given (messages, dumps) */
+  char type[4];   /* element type (u8 u16 u32 i32 f32) of a scalar or typed buffer;
+                     "" for buf:zero / buf:file (argshow.h picks one) */
 } vt_karg;
 
 int vt_karg_parse(const char *spec, vt_karg *a, vt_error *e);

@@ -13,6 +13,7 @@
 #include "device.h"
 #include "heap.h"
 #include "ndrange.h"
+#include "run_view.h"
 #include "testvec.h"
 #include "trace_fmt.h"
 
@@ -37,6 +38,12 @@ static const char usage_text[] =
     "  --pds-size BYTES      private memory per thread (default 0x1000)\n"
     "  --lds-size BYTES      local memory per work-group (default 0x1000)\n"
     "  --print-size BYTES    print buffer (default 64K, 0 = none)\n"
+    "  --show ARG[:COUNT[:TYPE]]  after the run, print the first COUNT (default 16, 0 = all)\n"
+    "                        elements of argument ARG (0-based, --arg order) in its --arg\n"
+    "                        type or TYPE: 'arg2 f32[1024]: 0.5 1.5 ...' (repeat)\n"
+    "  --expect-arg ARG[:TYPE]=FILE  compare the first elements of buffer argument ARG\n"
+    "                        with the whitespace-separated values of FILE (floats exact,\n"
+    "                        '#' comments): exit 1 on mismatch (repeat)\n"
     "\n"
     "options:\n"
     "  --config FILE         device configuration file (key = value)\n"
@@ -68,6 +75,7 @@ typedef struct {
   int have_local, have_threads, have_warps, elf_opts;
   uint32_t warps;
   vt_ndrange nd;
+  run_views views; /* --show, --expect-arg */
 } run_opts;
 
 typedef struct {
@@ -246,6 +254,10 @@ static int parse_args(int argc, char **argv, run_opts *o) {
       if (vt_karg_parse(argv[++i], &o->nd.args[o->nd.nargs], &e)) return err_exit(&e);
       o->nd.nargs++;
       o->elf_opts = 1;
+    } else if (!strcmp(a, "--show") || !strcmp(a, "--expect-arg")) {
+      NEED_VAL();
+      if (run_view_parse(&o->views, !strcmp(a, "--show"), argv[++i])) return 2;
+      o->elf_opts = 1;
     } else if (!strcmp(a, "--pds-size") || !strcmp(a, "--lds-size") || !strcmp(a, "--print-size")) {
       NEED_VAL();
       uint64_t v;
@@ -347,9 +359,10 @@ int cmd_run(int argc, char **argv) {
   elf = !S_ISDIR(st.st_mode) && is_elf(o.input);
   if (!elf && o.elf_opts) {
     vt_fail(&e, VT_ERR_USAGE, "%s is a test-vector case: --kernel/--global/--local/--threads/--warps/--arg/"
-            "--*-size apply only to a kernel ELF", o.input);
+            "--*-size/--show/--expect-arg apply only to a kernel ELF", o.input);
     goto fail;
   }
+  if (elf && run_views_check(&o.views, o.nd.args, o.nd.nargs, &e)) goto fail;
   if (elf && !o.nd.kernel) {
     vt_fail(&e, VT_ERR_USAGE, "%s: an ELF needs --kernel NAME", o.input);
     goto fail;
@@ -417,11 +430,23 @@ int cmd_run(int argc, char **argv) {
   vt_error me;
   memset(&me, 0, sizeof me);
   if (o.expect && vt_memwords_compare(d, &expect, o.expect, &me)) mismatch = 1;
+  char matched[512] = "";
+  vt_error ve;
+  if (elf && run_views_apply(&o.views, d, o.nd.args, matched, sizeof matched, &ve)) {
+    if (ve.kind != VT_ERR_MISMATCH) {
+      e = ve;
+      goto fail;
+    }
+    if (!mismatch) me = ve;
+    mismatch = 1;
+  }
 
+  int compared = o.expect != NULL;
+  for (int k = 0; k < o.views.n; k++) compared |= !o.views.v[k].show;
   const vt_stats *s = vt_device_stats(d);
   if (o.json) {
     printf("{\"input\":\"%s\",\"result\":\"%s\",\"config\":", o.input,
-           o.expect ? (mismatch ? "mismatch" : "match") : "done");
+           compared ? (mismatch ? "mismatch" : "match") : "done");
     fflush(stdout);
     vt_config_print_json(&cfg, stdout);
     printf(",\"stats\":");
@@ -437,8 +462,8 @@ int cmd_run(int argc, char **argv) {
   if (mismatch) {
     rc = err_exit(&me);
   } else if (!o.quiet && !o.json) {
-    fprintf(stderr, "ventus run: %s: %llu warp-instructions%s\n", o.input, (unsigned long long)s->warp_insns,
-            o.expect ? ", memory matches the expected words" : "");
+    fprintf(stderr, "ventus run: %s: %llu warp-instructions%s%s\n", o.input, (unsigned long long)s->warp_insns,
+            o.expect ? ", memory matches the expected words" : "", matched);
   }
   goto out;
 fail:
