@@ -1,6 +1,7 @@
 #include "ndrange.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +69,8 @@ static int parse_scalar(const char *type, const char *val, uint32_t *out) {
   errno = 0;
   if (!strcmp(type, "f32")) {
     float f = strtof(val, &end);
-    if (end == val || *end || errno) return -1;
+    /* ERANGE also flags subnormal results, which are representable */
+    if (end == val || *end || (errno && (f == 0.0f || isinf(f)))) return -1;
     memcpy(out, &f, 4);
     return 0;
   }

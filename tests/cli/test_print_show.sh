@@ -90,6 +90,20 @@ arg2 f32[4]: 0.1 0.1 ...
 arg2 u32[4]: 1036831949 ...
 EOF
 
+# subnormal and largest floats are valid --arg values and print back the same
+"$ventus" run "$elf" --kernel vecadd --global 8 --local 8 --threads 8 --quiet \
+  --arg buf:f32:2:fill=1e-45 --arg buf:f32:1:fill=3.4028235e38 --arg buf:f32:1:fill=0.33333334 \
+  --arg u32:0 --show 0 --show 1 --show 2 >"$tmp/out" 2>"$tmp/err" || {
+  echo "FAIL subnormal --arg: ventus run failed"
+  sed 's/^/  | /' "$tmp/err" | head -3
+  fail=1
+}
+same_out "--show subnormal, largest and 1/3 floats" <<'EOF'
+arg0 f32[2]: 1e-45 1e-45
+arg1 f32[1]: 3.4028235e+38
+arg2 f32[1]: 0.33333334
+EOF
+
 # the whole result against values written with awk
 awk 'BEGIN { for (i = 0; i < 1024; i++) printf "%.1f\n", i + 0.5 }' >"$tmp/c.txt"
 run 0 "expect-arg match" --expect-arg 2="$tmp/c.txt" &&
