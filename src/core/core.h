@@ -139,6 +139,7 @@ typedef struct vt_exec {
   uint32_t fflags;   /* flags raised by this instruction */
   int err_lane;      /* lane of a per-lane fault, -1 if none */
   int spin;          /* barrier re-check */
+  int waits;         /* arrived at a barrier and waits: it retires when released */
   int stop;          /* warp left the run queue (endprg) */
   vt_commit *c;      /* NULL unless tracing */
 } vt_exec;

@@ -70,6 +70,7 @@ HANDLER(barrier) {
     return 0;
   }
   x->npc = x->pc;
+  x->waits = !x->spin;
   return 0;
 }
 

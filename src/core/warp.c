@@ -173,6 +173,7 @@ int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
   x.fflags = 0;
   x.err_lane = -1;
   x.spin = 0;
+  x.waits = 0;
   x.stop = 0;
   x.c = NULL;
   uint32_t flags = ic->flags;
@@ -223,7 +224,7 @@ int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
   w->pc = x.npc;
   w->instret++;
   vt_stats *s = &d->stats;
-  if (!x.spin) {
+  if (!x.spin && !x.waits) { /* a barrier counts once per warp, when it completes */
     s->warp_insns++;
     s->thread_insns += (uint64_t)__builtin_popcount(mask);
     s->unit_insns[ic->unit]++;
