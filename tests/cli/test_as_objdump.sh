@@ -86,7 +86,7 @@ if command -v llvm-readelf-19 >/dev/null 2>&1; then
   llvm-readelf-19 -l "$tmp/p.elf" | grep -c 'LOAD' | grep -q '^3$' && ok "3 PT_LOAD" || bad "PT_LOAD count"
   llvm-readelf-19 -r "$tmp/p.o" | grep -q 'R_RISCV_HI20' && ok "relocations" || bad "relocations"
 else
-  echo "SKIP: llvm-readelf-19 not installed"
+  echo "NOTE: llvm-readelf-19 not installed; LLVM tool checks not run"
 fi
 
 # The linker resolves our relocations to the same code as our own layout.
@@ -110,7 +110,7 @@ if [ -n "$lld" ] && command -v llvm-objcopy-19 >/dev/null 2>&1; then
     bad "ld.lld failed"; cat "$tmp/lld.err"
   fi
 else
-  echo "SKIP: ld.lld or llvm-objcopy-19 not installed; link comparison not run"
+  echo "NOTE: ld.lld or llvm-objcopy-19 not installed; link comparison not run"
 fi
 
 # ---- objdump ----------------------------------------------------------------------
