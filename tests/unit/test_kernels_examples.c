@@ -98,47 +98,56 @@ static void launch(rig *r, vt_ndrange *nd) {
   assert_int_equal(rc, 0);
 }
 
-static void read_back(rig *r, const vt_karg *a, void *dst) {
-  vt_error e;
-  assert_int_equal(vt_mem_read(r->dev, a->addr, dst, a->size, &e), 0);
-}
-
 static uint32_t lcg(uint32_t *s) { return *s = *s * 1664525u + 1013904223u; }
 
-static void free_args(vt_karg *a, size_t n) {
-  for (size_t i = 0; i < n; i++) vt_karg_free(&a[i]);
+/* A one-dimensional launch shape: n work-items rounded up to whole groups. */
+static void nd_1d(vt_ndrange *nd, uint32_t threads, uint32_t n, uint32_t local) {
+  vt_ndrange_defaults(nd);
+  nd->work_dim = 1;
+  nd->global[0] = (n + local - 1) / local * local;
+  nd->local[0] = local;
+  nd->threads = threads;
+}
+
+/* Assembles kernels/examples/<name>.S, launches its kernel <name> with the
+ * shape in nd and the nargs args on a fresh device, reads argument buffer
+ * args[out] back and checks it word for word against ref; frees the args.
+ * The launch's statistics are copied to *stats when it is not NULL. */
+static void run_example(const char *name, vt_ndrange *nd, vt_karg *args, size_t nargs, size_t out,
+                        const void *ref, vt_stats *stats) {
+  char elf[600];
+  build_kernel(name, elf, sizeof elf);
+  rig r;
+  rig_open(&r);
+  nd->elf = elf;
+  nd->kernel = name;
+  nd->args = args;
+  nd->nargs = nargs;
+  launch(&r, nd);
+  void *got = malloc(args[out].size);
+  vt_error e;
+  assert_int_equal(vt_mem_read(r.dev, args[out].addr, got, args[out].size, &e), 0);
+  assert_memory_equal(got, ref, args[out].size);
+  if (stats) *stats = *vt_device_stats(r.dev);
+  free(got);
+  for (size_t i = 0; i < nargs; i++) vt_karg_free(&args[i]);
+  rig_close(&r);
+  unlink(elf);
 }
 
 static void run_vecadd(uint32_t threads, uint32_t n, uint32_t local) {
-  char elf[600];
-  build_kernel("vecadd", elf, sizeof elf);
-  float *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4), *ref = malloc(n * 4);
+  float *a = malloc(n * 4), *b = malloc(n * 4), *ref = malloc(n * 4);
   uint32_t s = 7;
   for (uint32_t i = 0; i < n; i++) {
     a[i] = (float)(int32_t)lcg(&s) / 65536.0f;
     b[i] = (float)(lcg(&s) >> 8) * 1e-3f;
   }
   ref_vecadd(a, b, ref, n);
-  rig r;
-  rig_open(&r);
   vt_karg args[4] = {buf_arg(a, n * 4), buf_arg(b, n * 4), buf_arg(NULL, n * 4), scalar_arg(n)};
   vt_ndrange nd;
-  vt_ndrange_defaults(&nd);
-  nd.elf = elf;
-  nd.kernel = "vecadd";
-  nd.work_dim = 1;
-  nd.global[0] = (n + local - 1) / local * local;
-  nd.local[0] = local;
-  nd.threads = threads;
-  nd.args = args;
-  nd.nargs = 4;
-  launch(&r, &nd);
-  read_back(&r, &args[2], c);
-  assert_memory_equal(c, ref, n * 4);
-  free_args(args, 4);
-  rig_close(&r);
-  unlink(elf);
-  free(a), free(b), free(c), free(ref);
+  nd_1d(&nd, threads, n, local);
+  run_example("vecadd", &nd, args, 4, 2, ref, NULL);
+  free(a), free(b), free(ref);
 }
 
 static void test_vecadd(void **st) {
@@ -149,37 +158,20 @@ static void test_vecadd(void **st) {
 }
 
 static void run_matmul(uint32_t threads, uint32_t m, uint32_t k, uint32_t n, uint32_t lx, uint32_t ly) {
-  char elf[600];
-  build_kernel("matmul", elf, sizeof elf);
-  int32_t *A = malloc(m * k * 4 + 4), *B = malloc(k * n * 4 + 4), *C = malloc(m * n * 4),
-          *R = malloc(m * n * 4);
+  int32_t *A = malloc(m * k * 4 + 4), *B = malloc(k * n * 4 + 4), *R = malloc(m * n * 4);
   uint32_t s = 99;
   for (uint32_t i = 0; i < m * k; i++) A[i] = (int32_t)(lcg(&s) % 201) - 100;
   for (uint32_t i = 0; i < k * n; i++) B[i] = (int32_t)(lcg(&s) % 201) - 100;
   ref_matmul(A, B, R, m, k, n);
-  rig r;
-  rig_open(&r);
   vt_karg args[6] = {buf_arg(A, m * k * 4 + 4), buf_arg(B, k * n * 4 + 4), buf_arg(NULL, m * n * 4),
                      scalar_arg(m), scalar_arg(k), scalar_arg(n)};
   vt_ndrange nd;
-  vt_ndrange_defaults(&nd);
-  nd.elf = elf;
-  nd.kernel = "matmul";
+  nd_1d(&nd, threads, n, lx);
   nd.work_dim = 2;
-  nd.global[0] = (n + lx - 1) / lx * lx;
   nd.global[1] = (m + ly - 1) / ly * ly;
-  nd.local[0] = lx;
   nd.local[1] = ly;
-  nd.threads = threads;
-  nd.args = args;
-  nd.nargs = 6;
-  launch(&r, &nd);
-  read_back(&r, &args[2], C);
-  assert_memory_equal(C, R, m * n * 4);
-  free_args(args, 6);
-  rig_close(&r);
-  unlink(elf);
-  free(A), free(B), free(C), free(R);
+  run_example("matmul", &nd, args, 6, 2, R, NULL);
+  free(A), free(B), free(R);
 }
 
 static void test_matmul(void **st) {
@@ -190,34 +182,17 @@ static void test_matmul(void **st) {
 }
 
 static void run_reduce(uint32_t threads, uint32_t n, uint32_t local) {
-  char elf[600];
-  build_kernel("reduce", elf, sizeof elf);
   uint32_t groups = (n + local - 1) / local;
-  int32_t *in = malloc(n * 4), *out = malloc(groups * 4), *ref = malloc(groups * 4);
+  int32_t *in = malloc(n * 4), *ref = malloc(groups * 4);
   uint32_t s = 3;
   for (uint32_t i = 0; i < n; i++) in[i] = (int32_t)lcg(&s);
   ref_reduce(in, ref, n, local, groups);
-  rig r;
-  rig_open(&r);
   vt_karg args[3] = {buf_arg(in, n * 4), buf_arg(NULL, groups * 4), scalar_arg(n)};
   vt_ndrange nd;
-  vt_ndrange_defaults(&nd);
-  nd.elf = elf;
-  nd.kernel = "reduce";
-  nd.work_dim = 1;
-  nd.global[0] = groups * local;
-  nd.local[0] = local;
-  nd.threads = threads;
+  nd_1d(&nd, threads, n, local); /* global = groups * local */
   nd.lds_size = (local / threads) * 1024 + local * 4;
-  nd.args = args;
-  nd.nargs = 3;
-  launch(&r, &nd);
-  read_back(&r, &args[1], out);
-  assert_memory_equal(out, ref, groups * 4);
-  free_args(args, 3);
-  rig_close(&r);
-  unlink(elf);
-  free(in), free(out), free(ref);
+  run_example("reduce", &nd, args, 3, 1, ref, NULL);
+  free(in), free(ref);
 }
 
 static void test_reduce(void **st) {
@@ -228,34 +203,17 @@ static void test_reduce(void **st) {
 }
 
 static void run_diverge(uint32_t threads, uint32_t n, uint32_t local) {
-  char elf[600];
-  build_kernel("diverge", elf, sizeof elf);
-  uint32_t *in = malloc(n * 4), *out = malloc(n * 4), *ref = malloc(n * 4);
+  uint32_t *in = malloc(n * 4), *ref = malloc(n * 4);
   uint32_t s = 11;
   for (uint32_t i = 0; i < n; i++) in[i] = lcg(&s) % 10000;
   ref_diverge(in, ref, n);
-  rig r;
-  rig_open(&r);
   vt_karg args[3] = {buf_arg(in, n * 4), buf_arg(NULL, n * 4), scalar_arg(n)};
   vt_ndrange nd;
-  vt_ndrange_defaults(&nd);
-  nd.elf = elf;
-  nd.kernel = "diverge";
-  nd.work_dim = 1;
-  nd.global[0] = (n + local - 1) / local * local;
-  nd.local[0] = local;
-  nd.threads = threads;
-  nd.args = args;
-  nd.nargs = 3;
-  launch(&r, &nd);
-  read_back(&r, &args[1], out);
-  assert_memory_equal(out, ref, n * 4);
-  const vt_stats *st = vt_device_stats(r.dev);
-  assert_true(st->divergent_branches > 0); /* the kernel really diverged */
-  free_args(args, 3);
-  rig_close(&r);
-  unlink(elf);
-  free(in), free(out), free(ref);
+  nd_1d(&nd, threads, n, local);
+  vt_stats st;
+  run_example("diverge", &nd, args, 3, 1, ref, &st);
+  assert_true(st.divergent_branches > 0); /* the kernel really diverged */
+  free(in), free(ref);
 }
 
 static void test_diverge(void **st) {
