@@ -1,15 +1,24 @@
 /* Enumerates the corpus cases for the corpus tests (header-only, shared by
  * test_corpus_results.c and test_corpus_traces.c): every configuration
  * directory of verilog-tc/<kernel>/<cfg>/ and every .metadata of
- * rtlsim-multiwg/vecadd/, with the expected-result file of each. */
+ * rtlsim-multiwg/vecadd/, with the expected-result file of each; runs a
+ * test function once per case as a cmocka group (corpus_run_group) on the
+ * device the corpus needs (corpus_device). */
 #ifndef VT_CORPUS_CASES_H
 #define VT_CORPUS_CASES_H
 
 #include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "device.h"
 
 #define CORPUS_DIR VT_SOURCE_DIR "/../shared/corpora"
 
@@ -87,6 +96,48 @@ static size_t corpus_cases(corpus_case **out) {
   free_list(m, nm);
   *out = c;
   return n;
+}
+
+/* A device for corpus case cc: the defaults with a step limit, and 32 warp
+ * slots per SM because the ISS has no warp-slot limit (vecadd_64b32w32t has
+ * 32-warp groups). Fails the test when it cannot be created. */
+static vt_device *corpus_device(const corpus_case *cc) {
+  vt_config cfg;
+  vt_config_defaults(&cfg);
+  cfg.max_steps = 100000000u;
+  cfg.warps_per_sm = 32;
+  vt_error e;
+  vt_device *d = vt_device_create(&cfg, &e);
+  if (!d) fail_msg("%s: device: %s", cc->name, e.msg);
+  return d;
+}
+
+static void no_corpus(void **state) {
+  (void)state;
+  printf("SKIP: ../shared/corpora not found\n");
+  skip();
+}
+
+/* Runs fn once per corpus case (the case is its state) as the cmocka group
+ * `group`, or a single skipped test when the corpus is absent; returns
+ * cmocka's result. */
+static int corpus_run_group(const char *group, CMUnitTestFunction fn) {
+  if (!corpus_present()) {
+    const struct CMUnitTest t[] = {cmocka_unit_test(no_corpus)};
+    return cmocka_run_group_tests_name(group, t, NULL, NULL);
+  }
+  corpus_case *cases;
+  size_t n = corpus_cases(&cases);
+  struct CMUnitTest *t = calloc(n, sizeof *t);
+  for (size_t i = 0; i < n; i++) {
+    t[i].name = cases[i].name;
+    t[i].test_func = fn;
+    t[i].initial_state = &cases[i];
+  }
+  int r = _cmocka_run_group_tests(group, t, n, NULL, NULL);
+  free(t);
+  free(cases);
+  return r;
 }
 
 #endif

@@ -13,13 +13,8 @@
 
 static void run_case(void **state) {
   const corpus_case *cc = *state;
-  vt_config cfg;
-  vt_config_defaults(&cfg);
-  cfg.max_steps = 100000000u;
-  cfg.warps_per_sm = 32; /* the ISS has no warp-slot limit: vecadd_64b32w32t has 32-warp groups */
   vt_error e;
-  vt_device *d = vt_device_create(&cfg, &e);
-  if (!d) fail_msg("%s: device: %s", cc->name, e.msg);
+  vt_device *d = corpus_device(cc);
   vt_case c;
   if (vt_case_open(cc->path, &c, &e)) fail_msg("%s: %s", cc->name, e.msg);
   vt_memwords exp;
@@ -42,27 +37,4 @@ static void run_case(void **state) {
   if (bad) fail_msg("%s: result memory differs from the reference (see above)", cc->name);
 }
 
-static void no_corpus(void **state) {
-  (void)state;
-  printf("SKIP: ../shared/corpora not found\n");
-  skip();
-}
-
-int main(void) {
-  if (!corpus_present()) {
-    const struct CMUnitTest t[] = {cmocka_unit_test(no_corpus)};
-    return cmocka_run_group_tests_name("corpus_results", t, NULL, NULL);
-  }
-  corpus_case *cases;
-  size_t n = corpus_cases(&cases);
-  struct CMUnitTest *t = calloc(n, sizeof *t);
-  for (size_t i = 0; i < n; i++) {
-    t[i].name = cases[i].name;
-    t[i].test_func = run_case;
-    t[i].initial_state = &cases[i];
-  }
-  int r = _cmocka_run_group_tests("corpus_results", t, n, NULL, NULL);
-  free(t);
-  free(cases);
-  return r;
-}
+int main(void) { return corpus_run_group("corpus_results", run_case); }

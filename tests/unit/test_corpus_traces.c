@@ -51,18 +51,13 @@ static int end(void *user, size_t i, const vt_launch *l, vt_error *e) {
 
 static void trace_case(void **state) {
   const corpus_case *cc = *state;
-  vt_config cfg;
-  vt_config_defaults(&cfg);
-  cfg.max_steps = 100000000u;
-  cfg.warps_per_sm = 32; /* the ISS has no warp-slot limit: vecadd_64b32w32t has 32-warp groups */
   vt_error e;
   tctx t = {0};
   strcpy(t.path, "/tmp/vt_trace_XXXXXX");
   int fd = mkstemp(t.path);
   assert_true(fd >= 0);
   close(fd);
-  t.d = vt_device_create(&cfg, &e);
-  if (!t.d) fail_msg("%s: device: %s", cc->name, e.msg);
+  t.d = corpus_device(cc);
   vt_case c;
   if (vt_case_open(cc->path, &c, &e)) fail_msg("%s: %s", cc->name, e.msg);
   size_t logs = 0, bad = 0;
@@ -97,27 +92,4 @@ static void trace_case(void **state) {
   if (!logs) print_message("%s: no reference log\n", cc->name);
 }
 
-static void no_corpus(void **state) {
-  (void)state;
-  printf("SKIP: ../shared/corpora not found\n");
-  skip();
-}
-
-int main(void) {
-  if (!corpus_present()) {
-    const struct CMUnitTest t[] = {cmocka_unit_test(no_corpus)};
-    return cmocka_run_group_tests_name("corpus_traces", t, NULL, NULL);
-  }
-  corpus_case *cases;
-  size_t n = corpus_cases(&cases);
-  struct CMUnitTest *t = calloc(n, sizeof *t);
-  for (size_t i = 0; i < n; i++) {
-    t[i].name = cases[i].name;
-    t[i].test_func = trace_case;
-    t[i].initial_state = &cases[i];
-  }
-  int r = _cmocka_run_group_tests("corpus_traces", t, n, NULL, NULL);
-  free(t);
-  free(cases);
-  return r;
-}
+int main(void) { return corpus_run_group("corpus_traces", trace_case); }
