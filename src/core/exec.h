@@ -29,6 +29,49 @@
     }                                                                                      \
   } while (0)
 
+/* The element-wise loop of the vector handlers: for every lane i of the
+ * execution mask, with a = A, b = B and d = vd[i] (A and B may use i, and A
+ * the source s2 = vs2), vd[i] = expr. The caller traces and returns. */
+#define VLANES(A, B, expr)                                                                 \
+  do {                                                                                     \
+    uint32_t *vd = VR(in->rd);                                                             \
+    const uint32_t *s2 = VR(in->rs2);                                                      \
+    LANES(x->emask, i, {                                                                   \
+      uint32_t a = (A), b = (B), d = vd[i];                                                \
+      (void)b;                                                                             \
+      (void)d;                                                                             \
+      vd[i] = (expr);                                                                      \
+    });                                                                                    \
+  } while (0)
+
+/* vd[i] = v on every lane of the execution mask (vmv.v.x, vmv.s.x, vfmv.v.f, ...) */
+static inline int exec_splat(vt_exec *x, const isa_inst *in, uint32_t v) {
+  uint32_t *vd = VR(in->rd);
+  LANES(x->emask, i, vd[i] = v);
+  trace_vreg(x, in->rd);
+  return 0;
+}
+
+/* vmerge / vfmerge: v0 (packed bit i) selects src[i] (or scalar when src is
+ * NULL) over vs2[i]; every SIMT-active lane is written */
+static inline int exec_merge(vt_exec *x, const isa_inst *in, const uint32_t *src, uint32_t scalar) {
+  vt_warp *w = x->w;
+  uint32_t em = w->mask & lanes_mask(w->vl), sel = w->v[0][0];
+  uint32_t *vd = w->v[in->rd];
+  const uint32_t *s2 = w->v[in->rs2];
+  x->emask = em;
+  FOR_LANES(em, i) vd[i] = (sel >> i & 1) ? (src ? src[i] : scalar) : s2[i];
+  trace_vreg(x, in->rd);
+  return 0;
+}
+
+/* vmv.x.s / vfmv.f.s: the ISS writes rd once per active lane, so the last
+ * active lane wins; no active lane leaves rd unchanged. */
+static inline int exec_last_lane(vt_exec *x, const isa_inst *in) {
+  if (x->emask) set_x(x, in->rd, VR(in->rs2)[31 - __builtin_clz(x->emask)]);
+  return 0;
+}
+
 /* RISC-V M results (divide by zero, overflow), shared by scalar and vector */
 uint32_t rv_div(uint32_t a, uint32_t b);
 uint32_t rv_divu(uint32_t a, uint32_t b);

@@ -60,18 +60,14 @@ F_FMA(fnmsub_s, 1, 0)
 F_FMA(fnmadd_s, 1, 1)
 
 /* ---- vector: a = vs2[i], b = vs1[i] or x[rs1] ----------------------------- */
-#define VF_BODY(expr)                                                                      \
+/* Every vector fp op rounds with frm; the flags of all lanes go to fcsr once. */
+#define VF_BODY(B, expr)                                                                   \
   unsigned rm;                                                                             \
   if (fp_rm(x, 7, &rm)) return -1;                                                         \
   (void)rm;                                                                                \
-  uint32_t *vd = VR(in->rd), *fl = &x->fflags;                                             \
+  uint32_t *fl = &x->fflags;                                                               \
   (void)fl;                                                                                \
-  const uint32_t *s2 = VR(in->rs2);                                                        \
-  LANES(x->emask, i, {                                                                     \
-    uint32_t a = s2[i];                                                                    \
-    B_LANE;                                                                                \
-    vd[i] = (expr);                                                                        \
-  });                                                                                      \
+  VLANES(s2[i], B, expr);                                                                  \
   fp_commit_flags(x);                                                                      \
   trace_vreg(x, in->rd);                                                                   \
   return 0;
@@ -79,103 +75,48 @@ F_FMA(fnmadd_s, 1, 1)
 #define VF_VV(id, expr)                                                                    \
   HANDLER(id) {                                                                            \
     const uint32_t *s1 = VR(in->rs1);                                                      \
-    VF_BODY(expr)                                                                          \
+    VF_BODY(s1[i], expr)                                                                   \
   }
 #define VF_VF(id, expr)                                                                    \
   HANDLER(id) {                                                                            \
     const uint32_t bx = XR(in->rs1);                                                       \
-    VF_BODY(expr)                                                                          \
+    VF_BODY(bx, expr)                                                                      \
   }
+#define VF2(n, expr) VF_VV(n##_vv, expr) VF_VF(n##_vf, expr)
 
-#define B_LANE uint32_t b = s1[i]
-#define VF2V(n, expr) VF_VV(n##_vv, expr)
-VF2V(vfadd, fp32_add(a, b, rm, fl))
-VF2V(vfsub, fp32_sub(a, b, rm, fl))
-VF2V(vfmin, fp32_min(a, b, fl))
-VF2V(vfmax, fp32_max(a, b, fl))
-VF2V(vfsgnj, (a & ~SIGN) | (b & SIGN))
-VF2V(vfsgnjn, (a & ~SIGN) | (~b & SIGN))
-VF2V(vfsgnjx, a ^ (b & SIGN))
-VF2V(vmfeq, (uint32_t)fp32_eq(a, b, fl))
-VF2V(vmfle, (uint32_t)fp32_le(a, b, fl))
-VF2V(vmflt, (uint32_t)fp32_lt(a, b, fl))
-VF2V(vmfne, (uint32_t)!fp32_eq(a, b, fl))
-VF2V(vfdiv, fp32_div(a, b, rm, fl))
-VF2V(vfmul, fp32_mul(a, b, rm, fl))
-#undef B_LANE
+VF2(vfadd, fp32_add(a, b, rm, fl))
+VF2(vfsub, fp32_sub(a, b, rm, fl))
+VF2(vfmin, fp32_min(a, b, fl))
+VF2(vfmax, fp32_max(a, b, fl))
+VF2(vfsgnj, (a & ~SIGN) | (b & SIGN))
+VF2(vfsgnjn, (a & ~SIGN) | (~b & SIGN))
+VF2(vfsgnjx, a ^ (b & SIGN))
+VF2(vmfeq, (uint32_t)fp32_eq(a, b, fl))
+VF2(vmfle, (uint32_t)fp32_le(a, b, fl))
+VF2(vmflt, (uint32_t)fp32_lt(a, b, fl))
+VF2(vmfne, (uint32_t)!fp32_eq(a, b, fl))
+VF2(vfdiv, fp32_div(a, b, rm, fl))
+VF2(vfmul, fp32_mul(a, b, rm, fl))
+VF_VF(vmfgt_vf, (uint32_t)fp32_lt(b, a, fl))
+VF_VF(vmfge_vf, (uint32_t)fp32_le(b, a, fl))
+VF_VF(vfrdiv_vf, fp32_div(b, a, rm, fl))
+VF_VF(vfrsub_vf, fp32_sub(b, a, rm, fl))
 
-#define B_LANE uint32_t b = bx
-#define VF2F(n, expr) VF_VF(n##_vf, expr)
-VF2F(vfadd, fp32_add(a, b, rm, fl))
-VF2F(vfsub, fp32_sub(a, b, rm, fl))
-VF2F(vfmin, fp32_min(a, b, fl))
-VF2F(vfmax, fp32_max(a, b, fl))
-VF2F(vfsgnj, (a & ~SIGN) | (b & SIGN))
-VF2F(vfsgnjn, (a & ~SIGN) | (~b & SIGN))
-VF2F(vfsgnjx, a ^ (b & SIGN))
-VF2F(vmfeq, (uint32_t)fp32_eq(a, b, fl))
-VF2F(vmfle, (uint32_t)fp32_le(a, b, fl))
-VF2F(vmflt, (uint32_t)fp32_lt(a, b, fl))
-VF2F(vmfne, (uint32_t)!fp32_eq(a, b, fl))
-VF2F(vmfgt, (uint32_t)fp32_lt(b, a, fl))
-VF2F(vmfge, (uint32_t)fp32_le(b, a, fl))
-VF2F(vfdiv, fp32_div(a, b, rm, fl))
-VF2F(vfrdiv, fp32_div(b, a, rm, fl))
-VF2F(vfmul, fp32_mul(a, b, rm, fl))
-VF2F(vfrsub, fp32_sub(b, a, rm, fl))
-#undef B_LANE
+/* fused multiply-add family: with s1 = b (vs1[i] or x[rs1]), s2 = a (vs2[i])
+ * and d = vd[i], vd[i] = ±(m1*m2) ± add */
+#define VFMA(n, m1, m2, add, np, na) VF2(n, fp32_fma(m1, m2, add, np, na, rm, fl))
+VFMA(vfmacc, b, a, d, 0, 0)  /* +(s1*s2) + d */
+VFMA(vfnmacc, b, a, d, 1, 1) /* -(s1*s2) - d */
+VFMA(vfmsac, b, a, d, 0, 1)  /* +(s1*s2) - d */
+VFMA(vfnmsac, b, a, d, 1, 0) /* -(s1*s2) + d */
+VFMA(vfmadd, b, d, a, 0, 0)  /* +(s1*d) + s2 */
+VFMA(vfnmadd, b, d, a, 1, 1) /* -(s1*d) - s2 */
+VFMA(vfmsub, b, d, a, 0, 1)  /* +(s1*d) - s2 */
+VFMA(vfnmsub, b, d, a, 1, 0) /* -(s1*d) + s2 */
 
-/* fused multiply-add family: s1 = vs1[i] or x[rs1], s2 = vs2[i], d = vd[i] */
-#define VFMA(n, m1, m2, add, np, na)                                                       \
-  HANDLER(n##_vv) {                                                                        \
-    const uint32_t *s1v = VR(in->rs1);                                                     \
-    VFMA_BODY(s1v[i], m1, m2, add, np, na)                                                 \
-  }                                                                                        \
-  HANDLER(n##_vf) {                                                                        \
-    const uint32_t bx = XR(in->rs1);                                                       \
-    VFMA_BODY(bx, m1, m2, add, np, na)                                                     \
-  }
-#define VFMA_BODY(S1, m1, m2, add, np, na)                                                 \
-  unsigned rm;                                                                             \
-  if (fp_rm(x, 7, &rm)) return -1;                                                         \
-  uint32_t *vd = VR(in->rd);                                                               \
-  const uint32_t *s2v = VR(in->rs2);                                                       \
-  LANES(x->emask, i, {                                                                     \
-    uint32_t s1 = (S1), s2 = s2v[i], d = vd[i];                                            \
-    (void)s2;                                                                              \
-    (void)d;                                                                               \
-    vd[i] = fp32_fma(m1, m2, add, np, na, rm, &x->fflags);                                 \
-  });                                                                                      \
-  fp_commit_flags(x);                                                                      \
-  trace_vreg(x, in->rd);                                                                   \
-  return 0;
-
-VFMA(vfmacc, s1, s2, d, 0, 0)  /* +(s1*s2) + d */
-VFMA(vfnmacc, s1, s2, d, 1, 1) /* -(s1*s2) - d */
-VFMA(vfmsac, s1, s2, d, 0, 1)  /* +(s1*s2) - d */
-VFMA(vfnmsac, s1, s2, d, 1, 0) /* -(s1*s2) + d */
-VFMA(vfmadd, s1, d, s2, 0, 0)  /* +(s1*d) + s2 */
-VFMA(vfnmadd, s1, d, s2, 1, 1) /* -(s1*d) - s2 */
-VFMA(vfmsub, s1, d, s2, 0, 1)  /* +(s1*d) - s2 */
-VFMA(vfnmsub, s1, d, s2, 1, 0) /* -(s1*d) + s2 */
-
-/* unary */
+/* unary: a = vs2[i] */
 #define VF_UN(id, expr)                                                                    \
-  HANDLER(id) {                                                                            \
-    unsigned rm;                                                                           \
-    if (fp_rm(x, 7, &rm)) return -1;                                                       \
-    (void)rm;                                                                              \
-    uint32_t *vd = VR(in->rd), *fl = &x->fflags;                                           \
-    (void)fl;                                                                              \
-    const uint32_t *s2 = VR(in->rs2);                                                      \
-    LANES(x->emask, i, {                                                                   \
-      uint32_t a = s2[i];                                                                  \
-      vd[i] = (expr);                                                                      \
-    });                                                                                    \
-    fp_commit_flags(x);                                                                    \
-    trace_vreg(x, in->rd);                                                                 \
-    return 0;                                                                              \
-  }
+  HANDLER(id) { VF_BODY(0, expr) }
 VF_UN(vfcvt_xu_f_v, fp32_to_u32(a, rm, fl))
 VF_UN(vfcvt_x_f_v, (uint32_t)fp32_to_i32(a, rm, fl))
 VF_UN(vfcvt_f_xu_v, fp32_from_u32(a, rm, fl))
@@ -186,26 +127,7 @@ VF_UN(vfsqrt_v, fp32_sqrt(a, rm, fl))
 VF_UN(vfclass_v, fp32_classify(a))
 
 /* moves (no arithmetic, no flags) */
-HANDLER(vfmerge_vfm) {
-  vt_warp *w = x->w;
-  uint32_t em = w->mask & lanes_mask(w->vl), sel = w->v[0][0], f = XR(in->rs1);
-  uint32_t *vd = w->v[in->rd];
-  const uint32_t *s2 = w->v[in->rs2];
-  x->emask = em;
-  FOR_LANES(em, i) vd[i] = (sel >> i & 1) ? f : s2[i];
-  trace_vreg(x, in->rd);
-  return 0;
-}
-
-static int fsplat(vt_exec *x, const isa_inst *in) {
-  uint32_t *vd = VR(in->rd), f = XR(in->rs1);
-  LANES(x->emask, i, vd[i] = f);
-  trace_vreg(x, in->rd);
-  return 0;
-}
-HANDLER(vfmv_v_f) { return fsplat(x, in); }
-HANDLER(vfmv_s_f) { return fsplat(x, in); } /* Ventus: broadcast, as vmv.s.x */
-HANDLER(vfmv_f_s) {
-  if (x->emask) set_x(x, in->rd, VR(in->rs2)[31 - __builtin_clz(x->emask)]);
-  return 0;
-}
+HANDLER(vfmerge_vfm) { return exec_merge(x, in, NULL, XR(in->rs1)); }
+HANDLER(vfmv_v_f) { return exec_splat(x, in, XR(in->rs1)); }
+HANDLER(vfmv_s_f) { return exec_splat(x, in, XR(in->rs1)); } /* Ventus: broadcast, as vmv.s.x */
+HANDLER(vfmv_f_s) { return exec_last_lane(x, in); }
