@@ -249,29 +249,27 @@ int vt_mem_is_mapped(vt_device *d, uint32_t addr, uint32_t size) {
   return 1;
 }
 
-int vt_mem_write(vt_device *d, uint32_t addr, const void *src, uint32_t n, vt_error *e) {
+/* vt_mem_write (in = 1) and vt_mem_read (in = 0): the copy and its errors */
+static int host_copy(vt_device *d, uint32_t addr, uint8_t *buf, uint32_t n, int in, vt_error *e) {
+  const char *what = in ? "write" : "read";
   uint32_t bad;
   if ((uint64_t)addr + n > 0x100000000ull)
-    return vt_fail(e, VT_ERR_UNMAPPED, "write of %u bytes at 0x%08x wraps", n, addr);
-  if (mem_copy_in(&d->mem, addr, src, n, &bad)) {
-    vt_fail(e, VT_ERR_UNMAPPED, "host write of %u bytes at 0x%08x: 0x%08x is not mapped", n,
+    return vt_fail(e, VT_ERR_UNMAPPED, "%s of %u bytes at 0x%08x wraps", what, n, addr);
+  if (copy_bytes(&d->mem, addr, buf, n, in, &bad)) {
+    vt_fail(e, VT_ERR_UNMAPPED, "host %s of %u bytes at 0x%08x: 0x%08x is not mapped", what, n,
             addr, bad);
     vt_err_addr(e, bad);
     return -1;
   }
+  return 0;
+}
+
+int vt_mem_write(vt_device *d, uint32_t addr, const void *src, uint32_t n, vt_error *e) {
+  if (host_copy(d, addr, (uint8_t *)(uintptr_t)src, n, 1, e)) return -1;
   icache_clear(d); /* new code may have been loaded */
   return 0;
 }
 
 int vt_mem_read(vt_device *d, uint32_t addr, void *dst, uint32_t n, vt_error *e) {
-  uint32_t bad;
-  if ((uint64_t)addr + n > 0x100000000ull)
-    return vt_fail(e, VT_ERR_UNMAPPED, "read of %u bytes at 0x%08x wraps", n, addr);
-  if (mem_copy_out(&d->mem, addr, dst, n, &bad)) {
-    vt_fail(e, VT_ERR_UNMAPPED, "host read of %u bytes at 0x%08x: 0x%08x is not mapped", n,
-            addr, bad);
-    vt_err_addr(e, bad);
-    return -1;
-  }
-  return 0;
+  return host_copy(d, addr, dst, n, 0, e);
 }
