@@ -1,4 +1,5 @@
 #include "trace_fmt.h"
+#include "vt_strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,58 +27,37 @@ struct vt_trace_writer {
   int failed;
 };
 
-typedef struct {
-  char *p;
-  size_t left;
-  int total;
-} out_t;
-
-#include <stdarg.h>
-static void emit(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void emit(out_t *o, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(o->p, o->left, fmt, ap);
-  va_end(ap);
-  if (n < 0) return;
-  o->total += n;
-  size_t adv = (size_t)n < o->left ? (size_t)n : (o->left ? o->left - 1 : 0);
-  o->p += adv;
-  o->left -= adv;
-}
-
 /* Spike's style: mnemonic padded to 7 columns, one space, operands. */
-static void emit_disasm(out_t *o, const isa_inst *in) {
+static void emit_disasm(vt_strbuf *o, const isa_inst *in) {
   char d[160];
   isa_disasm(in, d, sizeof d);
   char *sp = strchr(d, ' ');
   if (!sp) {
-    emit(o, "%s", d);
+    vt_emit(o, "%s", d);
     return;
   }
   *sp = 0;
-  emit(o, "%-7s %s", d, sp + 1);
+  vt_emit(o, "%-7s %s", d, sp + 1);
 }
 
-static void emit_csr(out_t *o, unsigned csr, uint32_t val) {
+static void emit_csr(vt_strbuf *o, unsigned csr, uint32_t val) {
   const char *n = isa_csr_name(csr);
-  emit(o, " c%u_%s 0x%08x", csr, n ? n : "unknown", val);
+  vt_emit(o, " c%u_%s 0x%08x", csr, n ? n : "unknown", val);
 }
 
 static int format(const vt_commit *c, int disasm, char *buf, size_t len) {
-  out_t o = {buf, len, 0};
-  if (len) buf[0] = 0;
+  vt_strbuf o = vt_strbuf_init(buf, len);
   isa_inst in;
   isa_decode(c->insn, 0, &in);
   uint32_t flags = in.id < ISA_COUNT ? isa_table[in.id].flags : 0;
   if (disasm && !c->spin) {
-    emit(&o, "core %3u: 0x%08x (0x%08x) ", c->warp, c->pc, c->insn);
+    vt_emit(&o, "core %3u: 0x%08x (0x%08x) ", c->warp, c->pc, c->insn);
     emit_disasm(&o, &in);
-    emit(&o, "\n");
+    vt_emit(&o, "\n");
   }
-  emit(&o, "core %3u: 3 0x%08x (0x%08x)", c->warp, c->pc, c->insn);
+  vt_emit(&o, "core %3u: 3 0x%08x (0x%08x)", c->warp, c->pc, c->insn);
   if (c->spin) {
-    emit(&o, "\n");
+    vt_emit(&o, "\n");
     return o.total;
   }
   /* the core says when the ISS prints "eSEW mLMUL lVL" (require_vector) */
@@ -88,45 +68,45 @@ static int format(const vt_commit *c, int disasm, char *buf, size_t len) {
   int vload_first = c->has_v && (flags & IF_LOAD);
   if (vload_first) {
     /* the ISS lists a vector load's register before its CSR writes */
-    emit(&o, "%s", vt);
+    vt_emit(&o, "%s", vt);
     goto vreg;
   }
   for (int i = 0; i < c->nx; i++)
-    if (c->x[i].reg) emit(&o, " x%-2u 0x%08x", c->x[i].reg, c->x[i].val);
+    if (c->x[i].reg) vt_emit(&o, " x%-2u 0x%08x", c->x[i].reg, c->x[i].val);
   for (int i = 0; i < c->ncsr; i++) emit_csr(&o, c->csr[i].csr, c->csr[i].val);
-  if (vhdr) emit(&o, "%s", vt);
+  if (vhdr) vt_emit(&o, "%s", vt);
 vreg:
   if (c->has_v) {
     uint32_t n = c->vl ? c->vl : 1;
     if (n > VT_MAX_LANES) n = VT_MAX_LANES;
-    emit(&o, " v%-2u %08x 0x%08x", c->vreg, c->vmask, c->v[n - 1]);
-    for (uint32_t k = n - 1; k-- > 0;) emit(&o, " %08x", c->v[k]);
-    emit(&o, " ");
+    vt_emit(&o, " v%-2u %08x 0x%08x", c->vreg, c->vmask, c->v[n - 1]);
+    for (uint32_t k = n - 1; k-- > 0;) vt_emit(&o, " %08x", c->v[k]);
+    vt_emit(&o, " ");
   }
   if (vload_first) {
     for (int i = 0; i < c->nx; i++)
-      if (c->x[i].reg) emit(&o, " x%-2u 0x%08x", c->x[i].reg, c->x[i].val);
+      if (c->x[i].reg) vt_emit(&o, " x%-2u 0x%08x", c->x[i].reg, c->x[i].val);
     for (int i = 0; i < c->ncsr; i++) emit_csr(&o, c->csr[i].csr, c->csr[i].val);
   }
   for (int i = 0; i < c->nmem; i++) {
     if (!c->mem[i].store) {
-      emit(&o, " mem 0x%08x", c->mem[i].addr);
+      vt_emit(&o, " mem 0x%08x", c->mem[i].addr);
     } else if (c->mem[i].size == 1) {
-      emit(&o, " mem 0x%08x 0x%x", c->mem[i].addr, c->mem[i].val & 0xff);
+      vt_emit(&o, " mem 0x%08x 0x%x", c->mem[i].addr, c->mem[i].val & 0xff);
     } else if (c->mem[i].size == 2) {
-      emit(&o, " mem 0x%08x 0x%04x", c->mem[i].addr, c->mem[i].val & 0xffff);
+      vt_emit(&o, " mem 0x%08x 0x%04x", c->mem[i].addr, c->mem[i].val & 0xffff);
     } else {
-      emit(&o, " mem 0x%08x 0x%08x", c->mem[i].addr, c->mem[i].val);
+      vt_emit(&o, " mem 0x%08x 0x%08x", c->mem[i].addr, c->mem[i].val);
     }
   }
   if (c->has_simt)
-    emit(&o, " current mask:\t%08x current npc:\t%08x stack size: %u", c->simt_mask, c->simt_npc,
+    vt_emit(&o, " current mask:\t%08x current npc:\t%08x stack size: %u", c->simt_mask, c->simt_npc,
          c->simt_depth);
-  emit(&o, "\n");
+  vt_emit(&o, "\n");
   /* after a SIMT-state line the ISS lists the stack, top entry first */
   if (c->has_simt && c->simt_stack)
     for (uint32_t k = c->simt_depth; k-- > 0;)
-      emit(&o, "[r_pc] %08x [else_pc] %08x [else_mask] %08x \n", c->simt_stack[k].rpc, c->simt_stack[k].pc,
+      vt_emit(&o, "[r_pc] %08x [else_pc] %08x [else_mask] %08x \n", c->simt_stack[k].rpc, c->simt_stack[k].pc,
            c->simt_stack[k].mask);
   return o.total;
 }

@@ -1,160 +1,140 @@
 /* Disassembly in the LLVM Ventus syntax, with the usual RISC-V aliases. */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "isa.h"
+#include "vt_strbuf.h"
 
-typedef struct {
-  char *p;
-  size_t left;
-  int total;
-} out_buf;
-
-static void emit(out_buf *o, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(o->p, o->left, fmt, ap);
-  va_end(ap);
-  if (n < 0) return;
-  o->total += n;
-  size_t adv = (size_t)n < o->left ? (size_t)n : (o->left ? o->left - 1 : 0);
-  o->p += adv;
-  o->left -= adv;
-}
-
-static void emit_vtype(out_buf *o, uint32_t vt) {
+static void emit_vtype(vt_strbuf *o, uint32_t vt) {
   static const char *const lmul[8] = {"m1", "m2", "m4", "m8", NULL, "mf8", "mf4", "mf2"};
   unsigned sew = (vt >> 3) & 7;
   if ((vt >> 8) || sew > 3 || !lmul[vt & 7]) {
-    emit(o, "%u", vt);
+    vt_emit(o, "%u", vt);
     return;
   }
-  emit(o, "e%u, %s, %s, %s", 8u << sew, lmul[vt & 7], (vt & 0x40) ? "ta" : "tu",
+  vt_emit(o, "e%u, %s, %s, %s", 8u << sew, lmul[vt & 7], (vt & 0x40) ? "ta" : "tu",
        (vt & 0x80) ? "ma" : "mu");
 }
 
-static void emit_fence_set(out_buf *o, unsigned s) {
+static void emit_fence_set(vt_strbuf *o, unsigned s) {
   if (!s) {
-    emit(o, "0");
+    vt_emit(o, "0");
     return;
   }
-  if (s & 8) emit(o, "i");
-  if (s & 4) emit(o, "o");
-  if (s & 2) emit(o, "r");
-  if (s & 1) emit(o, "w");
+  if (s & 8) vt_emit(o, "i");
+  if (s & 4) vt_emit(o, "o");
+  if (s & 2) vt_emit(o, "r");
+  if (s & 1) vt_emit(o, "w");
 }
 
-static void emit_csr(out_buf *o, unsigned csr) {
+static void emit_csr(vt_strbuf *o, unsigned csr) {
   const char *n = isa_csr_name(csr);
-  if (n) emit(o, "%s", n);
-  else emit(o, "0x%x", csr);
+  if (n) vt_emit(o, "%s", n);
+  else vt_emit(o, "0x%x", csr);
 }
 
-static void emit_operand(out_buf *o, isa_opk k, int64_t v) {
+static void emit_operand(vt_strbuf *o, isa_opk k, int64_t v) {
   if (isa_opk_is_xreg(k)) {
-    emit(o, "%s", isa_xreg_name((unsigned)v) ? isa_xreg_name((unsigned)v) : "x?");
+    vt_emit(o, "%s", isa_xreg_name((unsigned)v) ? isa_xreg_name((unsigned)v) : "x?");
     return;
   }
   if (isa_opk_is_vreg(k)) {
-    emit(o, "v%u", (unsigned)v);
+    vt_emit(o, "v%u", (unsigned)v);
     return;
   }
   switch (k) {
-  case OPK_UIMM20: emit(o, "0x%x", (unsigned)v); break;
+  case OPK_UIMM20: vt_emit(o, "0x%x", (unsigned)v); break;
   case OPK_CSR: emit_csr(o, (unsigned)v); break;
   case OPK_VTYPEI11: case OPK_VTYPEI10: emit_vtype(o, (uint32_t)v); break;
   case OPK_PRED: case OPK_SUCC: emit_fence_set(o, (unsigned)v); break;
-  case OPK_V0: emit(o, "v0"); break;
-  case OPK_VM: emit(o, "v0.t"); break;
-  case OPK_RM: emit(o, "%s", isa_rm_name((unsigned)v) ? isa_rm_name((unsigned)v) : "?"); break;
-  default: emit(o, "%lld", (long long)v); break;
+  case OPK_V0: vt_emit(o, "v0"); break;
+  case OPK_VM: vt_emit(o, "v0.t"); break;
+  case OPK_RM: vt_emit(o, "%s", isa_rm_name((unsigned)v) ? isa_rm_name((unsigned)v) : "?"); break;
+  default: vt_emit(o, "%lld", (long long)v); break;
   }
 }
 
 /* Common aliases, as LLVM prints them. Returns 1 if one was printed. */
-static int emit_alias(out_buf *o, const isa_inst *in) {
+static int emit_alias(vt_strbuf *o, const isa_inst *in) {
   const char *rd = isa_xreg_name(in->rd), *rs1 = isa_xreg_name(in->rs1),
              *rs2 = isa_xreg_name(in->rs2);
   switch ((isa_id)in->id) {
   case ISA_addi:
-    if (in->rd == 0 && in->rs1 == 0 && in->imm == 0) { emit(o, "nop"); return 1; }
-    if (in->rs1 == 0) { emit(o, "li %s, %d", rd, in->imm); return 1; }
-    if (in->imm == 0) { emit(o, "mv %s, %s", rd, rs1); return 1; }
+    if (in->rd == 0 && in->rs1 == 0 && in->imm == 0) { vt_emit(o, "nop"); return 1; }
+    if (in->rs1 == 0) { vt_emit(o, "li %s, %d", rd, in->imm); return 1; }
+    if (in->imm == 0) { vt_emit(o, "mv %s, %s", rd, rs1); return 1; }
     return 0;
   case ISA_xori:
-    if (in->imm == -1) { emit(o, "not %s, %s", rd, rs1); return 1; }
+    if (in->imm == -1) { vt_emit(o, "not %s, %s", rd, rs1); return 1; }
     return 0;
   case ISA_sub:
-    if (in->rs1 == 0) { emit(o, "neg %s, %s", rd, rs2); return 1; }
+    if (in->rs1 == 0) { vt_emit(o, "neg %s, %s", rd, rs2); return 1; }
     return 0;
   case ISA_sltiu:
-    if (in->imm == 1) { emit(o, "seqz %s, %s", rd, rs1); return 1; }
+    if (in->imm == 1) { vt_emit(o, "seqz %s, %s", rd, rs1); return 1; }
     return 0;
   case ISA_sltu:
-    if (in->rs1 == 0) { emit(o, "snez %s, %s", rd, rs2); return 1; }
+    if (in->rs1 == 0) { vt_emit(o, "snez %s, %s", rd, rs2); return 1; }
     return 0;
   case ISA_jal:
-    if (in->rd == 0) { emit(o, "j %d", in->imm); return 1; }
-    if (in->rd == 1) { emit(o, "jal %d", in->imm); return 1; }
+    if (in->rd == 0) { vt_emit(o, "j %d", in->imm); return 1; }
+    if (in->rd == 1) { vt_emit(o, "jal %d", in->imm); return 1; }
     return 0;
   case ISA_jalr:
-    if (in->rd == 0 && in->rs1 == 1 && in->imm == 0) { emit(o, "ret"); return 1; }
-    if (in->rd == 0 && in->imm == 0) { emit(o, "jr %s", rs1); return 1; }
-    if (in->rd == 1 && in->imm == 0) { emit(o, "jalr %s", rs1); return 1; }
+    if (in->rd == 0 && in->rs1 == 1 && in->imm == 0) { vt_emit(o, "ret"); return 1; }
+    if (in->rd == 0 && in->imm == 0) { vt_emit(o, "jr %s", rs1); return 1; }
+    if (in->rd == 1 && in->imm == 0) { vt_emit(o, "jalr %s", rs1); return 1; }
     return 0;
   case ISA_beq:
-    if (in->rs2 == 0) { emit(o, "beqz %s, %d", rs1, in->imm); return 1; }
+    if (in->rs2 == 0) { vt_emit(o, "beqz %s, %d", rs1, in->imm); return 1; }
     return 0;
   case ISA_bne:
-    if (in->rs2 == 0) { emit(o, "bnez %s, %d", rs1, in->imm); return 1; }
+    if (in->rs2 == 0) { vt_emit(o, "bnez %s, %d", rs1, in->imm); return 1; }
     return 0;
   case ISA_csrrs:
-    if (in->rs1 == 0) { emit(o, "csrr %s, ", rd); emit_csr(o, (unsigned)in->imm); return 1; }
-    if (in->rd == 0) { emit(o, "csrs "); emit_csr(o, (unsigned)in->imm); emit(o, ", %s", rs1); return 1; }
+    if (in->rs1 == 0) { vt_emit(o, "csrr %s, ", rd); emit_csr(o, (unsigned)in->imm); return 1; }
+    if (in->rd == 0) { vt_emit(o, "csrs "); emit_csr(o, (unsigned)in->imm); vt_emit(o, ", %s", rs1); return 1; }
     return 0;
   case ISA_csrrw:
-    if (in->rd == 0) { emit(o, "csrw "); emit_csr(o, (unsigned)in->imm); emit(o, ", %s", rs1); return 1; }
+    if (in->rd == 0) { vt_emit(o, "csrw "); emit_csr(o, (unsigned)in->imm); vt_emit(o, ", %s", rs1); return 1; }
     return 0;
   case ISA_csrrc:
-    if (in->rd == 0) { emit(o, "csrc "); emit_csr(o, (unsigned)in->imm); emit(o, ", %s", rs1); return 1; }
+    if (in->rd == 0) { vt_emit(o, "csrc "); emit_csr(o, (unsigned)in->imm); vt_emit(o, ", %s", rs1); return 1; }
     return 0;
   case ISA_csrrwi:
-    if (in->rd == 0) { emit(o, "csrwi "); emit_csr(o, (unsigned)in->imm); emit(o, ", %u", in->rs1 & 31u); return 1; }
+    if (in->rd == 0) { vt_emit(o, "csrwi "); emit_csr(o, (unsigned)in->imm); vt_emit(o, ", %u", in->rs1 & 31u); return 1; }
     return 0;
   case ISA_csrrsi:
-    if (in->rd == 0) { emit(o, "csrsi "); emit_csr(o, (unsigned)in->imm); emit(o, ", %u", in->rs1 & 31u); return 1; }
+    if (in->rd == 0) { vt_emit(o, "csrsi "); emit_csr(o, (unsigned)in->imm); vt_emit(o, ", %u", in->rs1 & 31u); return 1; }
     return 0;
   case ISA_csrrci:
-    if (in->rd == 0) { emit(o, "csrci "); emit_csr(o, (unsigned)in->imm); emit(o, ", %u", in->rs1 & 31u); return 1; }
+    if (in->rd == 0) { vt_emit(o, "csrci "); emit_csr(o, (unsigned)in->imm); vt_emit(o, ", %u", in->rs1 & 31u); return 1; }
     return 0;
   case ISA_fsgnj_s:
-    if (in->rs1 == in->rs2) { emit(o, "fmv.s %s, %s", rd, rs1); return 1; }
+    if (in->rs1 == in->rs2) { vt_emit(o, "fmv.s %s, %s", rd, rs1); return 1; }
     return 0;
   case ISA_fsgnjn_s:
-    if (in->rs1 == in->rs2) { emit(o, "fneg.s %s, %s", rd, rs1); return 1; }
+    if (in->rs1 == in->rs2) { vt_emit(o, "fneg.s %s, %s", rd, rs1); return 1; }
     return 0;
   case ISA_fsgnjx_s:
-    if (in->rs1 == in->rs2) { emit(o, "fabs.s %s, %s", rd, rs1); return 1; }
+    if (in->rs1 == in->rs2) { vt_emit(o, "fabs.s %s, %s", rd, rs1); return 1; }
     return 0;
   default: return 0;
   }
 }
 
 int isa_disasm(const isa_inst *in, char *buf, size_t len) {
-  out_buf o = {buf, len, 0};
-  if (len) buf[0] = 0;
+  vt_strbuf o = vt_strbuf_init(buf, len);
   if (in->id >= ISA_COUNT) {
-    emit(&o, "unknown 0x%08x", in->word);
+    vt_emit(&o, "unknown 0x%08x", in->word);
     return o.total;
   }
   const isa_info *info = &isa_table[in->id];
   /* x-register fields beyond x63 cannot come from a valid encoding+prefix */
   if (emit_alias(&o, in)) return o.total;
-  emit(&o, "%s", info->mnemonic);
+  vt_emit(&o, "%s", info->mnemonic);
   if (info->flags & IF_AQRL) {
     static const char *const sfx[4] = {"", ".rl", ".aq", ".aqrl"};
-    emit(&o, "%s", sfx[in->aqrl & 3]);
+    vt_emit(&o, "%s", sfx[in->aqrl & 3]);
   }
   isa_opnd ops[ISA_MAX_OPNDS];
   int64_t v[ISA_MAX_OPNDS];
@@ -165,17 +145,17 @@ int isa_disasm(const isa_inst *in, char *buf, size_t len) {
     if (k == OPK_VM && v[i] == 1) continue;  /* unmasked */
     if (k == OPK_RM && v[i] == 7) continue;  /* dynamic rounding */
     if (ops[i].mem == ISA_MEM_BASE) {
-      emit(&o, "(");
+      vt_emit(&o, "(");
       emit_operand(&o, k, v[i]);
-      emit(&o, ")");
+      vt_emit(&o, ")");
       continue;
     }
-    emit(&o, first ? " " : ", ");
+    vt_emit(&o, first ? " " : ", ");
     first = 0;
     if (ops[i].mem == ISA_MEM_BARE) {
-      emit(&o, "(");
+      vt_emit(&o, "(");
       emit_operand(&o, k, v[i]);
-      emit(&o, ")");
+      vt_emit(&o, ")");
       continue;
     }
     emit_operand(&o, k, v[i]);
