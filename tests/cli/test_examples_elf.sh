@@ -5,18 +5,13 @@
 # symbol (named after the file) must be defined.
 #   usage: bash test_examples_elf.sh <ventus binary> <source dir>
 set -u
-ventus=$1
-src=$2
+. "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
 readelf=llvm-readelf-19
 
 if ! command -v "$readelf" >/dev/null 2>&1; then
   echo "SKIP: $readelf not installed (apt-get install llvm-19); ELF checks not run"
   exit 0
 fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
 
 for k in "$src"/kernels/examples/*.S; do
   name=$(basename "$k" .S)

@@ -5,19 +5,9 @@
 # exactly those lines on stdout, in group order, on several device shapes.
 #   usage: bash test_print_hello.sh <ventus binary> <source dir>
 set -u
-ventus=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
 elf=$tmp/hello.elf
-
-if ! "$ventus" as -o "$elf" "$src/kernels/lib/start.S" "$src/kernels/lib/workitem.S" \
-    "$src/kernels/examples/hello.S" 2>"$tmp/err"; then
-  echo "FAIL assembling hello.S"
-  cat "$tmp/err"
-  exit 1
-fi
+assemble_example hello "$elf"
 
 expect_lines() { # N: the lines of groups 0..N-1
   local n=0

@@ -5,18 +5,9 @@
 # C[i] = i + 0.5 exactly; the expected lines are written here by hand.
 #   usage: bash test_print_show.sh <ventus binary> <source dir>
 set -u
-ventus=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
 elf=$tmp/vecadd.elf
-if ! "$ventus" as -o "$elf" "$src/kernels/lib/start.S" "$src/kernels/lib/workitem.S" \
-    "$src/kernels/examples/vecadd.S" 2>"$tmp/err"; then
-  echo "FAIL assembling vecadd.S"
-  cat "$tmp/err"
-  exit 1
-fi
+assemble_example vecadd "$elf"
 launch=(--kernel vecadd --global 1024 --local 64 --threads 8
   --arg buf:f32:1024:iota --arg buf:f32:1024:fill=0.5 --arg buf:f32:1024 --arg u32:1024)
 

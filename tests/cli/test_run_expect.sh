@@ -3,16 +3,12 @@
 # missing/bad input (4); --dump output round-trips through --expect.
 #   usage: bash test_run_expect.sh <ventus binary> <source dir>
 set -u
-ventus=$1
-src=$2
+. "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
 corp="$src/../shared/corpora"
 if [ ! -d "$corp" ]; then
   echo "SKIP: ../shared/corpora not found"
   exit 0
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
 check() { # expected-status description command...
   local want=$1 what=$2
   shift 2
