@@ -7,6 +7,7 @@
 
 #include "isa.h"
 #include "textfile.h"
+#include "vt_json.h"
 
 #define ENDPRG_WORD 0x0000400bu
 #define BOOT_LO 0x1000u
@@ -188,13 +189,15 @@ static int tlog_read(tlog *l, const char *path, vt_error *e) {
     if (strncmp(p, "core", 4)) continue;
     uint32_t warp, pc, insn;
     const char *q = decnum(p + 4, &warp);
-    if (!q || *q != ':') continue;
+    if (!q || *q != ':') return parse_fail(e, l, i, "expected 'core N:'");
     q++;
     int commit = 0;
     const char *t = skip_ws(q);
     if (t[0] == '3' && t[1] == ' ') commit = 1, t += 2;
     t = skip_ws(t);
-    if (t[0] != '0' || t[1] != 'x') continue; /* "Executed N times" etc. */
+    if (!commit && !strncmp(t, "Executed ", 9)) continue; /* "core   W: Executed N times" */
+    /* a damaged line must not be skipped: the records around it would be paired wrongly */
+    if (t[0] != '0' || t[1] != 'x') return parse_fail(e, l, i, "expected a pc (0x...)");
     if (!(t = hexnum(t, &pc))) return parse_fail(e, l, i, "bad pc");
     t = skip_ws(t);
     if (*t != '(' || !(t = hexnum(t + 1, &insn)) || *t != ')') return parse_fail(e, l, i, "bad instruction word");
@@ -230,6 +233,7 @@ static int tlog_read(tlog *l, const char *path, vt_error *e) {
     s->n++;
     if (insn == ENDPRG_WORD) s->ended = 1;
   }
+  if (!l->ns) return vt_fail(e, VT_ERR_FORMAT, "%s: no commit log lines ('core N: 0x...') in it", path);
   return 0;
 }
 
@@ -276,16 +280,6 @@ static const char *rec_diff(const tlog *la, const rec *a, const tlog *lb, const 
   return NULL;
 }
 
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-    else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", (unsigned char)*s);
-    else fputc(*s, f);
-  }
-  fputc('"', f);
-}
-
 int vt_trace_diff_files(const char *pa, const char *pb, const vt_tdiff_opts *o, FILE *out,
                         vt_tdiff_result *res, vt_error *e) {
   tlog A, B;
@@ -303,7 +297,7 @@ int vt_trace_diff_files(const char *pa, const char *pb, const vt_tdiff_opts *o, 
   int json = o && o->json, quiet = o && o->quiet;
   res->streams_a = A.ns, res->streams_b = B.ns;
   size_t reported = 0;
-  if (json && !quiet) fprintf(out, "{\"a\":"), json_str(out, pa), fprintf(out, ",\"b\":"), json_str(out, pb),
+  if (json && !quiet) fprintf(out, "{\"a\":"), vt_json_str(out, pa), fprintf(out, ",\"b\":"), vt_json_str(out, pb),
                       fprintf(out, ",\"differences\":[");
   /* every stream of A, then the streams only B has */
   for (int side = 0; side < 2; side++) {
@@ -340,7 +334,7 @@ int vt_trace_diff_files(const char *pa, const char *pb, const vt_tdiff_opts *o, 
       if (json) {
         fprintf(out, "%s{\"wg\":%u,\"warp\":%u,\"index\":%zu,\"line_a\":%u,\"line_b\":%u,\"what\":", reported ? "," : "",
                 sx->wg, sx->warp, idx, ra ? ra->cline + 1 : 0, rb ? rb->cline + 1 : 0);
-        json_str(out, what);
+        vt_json_str(out, what);
         fprintf(out, "}");
       } else {
         fprintf(out, "wg %u warp %u, instruction %zu: %s\n", sx->wg, sx->warp, idx, what);

@@ -202,6 +202,35 @@ static void diff_workgroups(void **state) {
   assert_non_null(strstr(e.msg, "b.log:2"));
 }
 
+/* A damaged pc used to make the parser skip the line silently (the
+ * records around it were then paired wrongly and a bogus pc difference was
+ * reported); a file with no commit lines compared EQUAL to another such. */
+static void diff_rejects_damaged_and_empty(void **state) {
+  (void)state;
+  vt_tdiff_opts o = {.quiet = 1};
+  vt_tdiff_result r;
+  vt_error e;
+  char *m = replace(ours_equal, "core   0: 3 0x800000c8", "core   0: 3 0y800000c8");
+  char *a = put("a.log", base_log), *b = put("b.log", m);
+  assert_int_equal(vt_trace_diff_files(a, b, &o, NULL, &r, &e), -1);
+  assert_int_equal(e.kind, VT_ERR_FORMAT);
+  assert_non_null(strstr(e.msg, "expected a pc"));
+  free(m);
+  b = put("b.log", "core 0 without a colon\n");
+  assert_int_equal(vt_trace_diff_files(a, b, &o, NULL, &r, &e), -1);
+  assert_non_null(strstr(e.msg, "b.log:1"));
+  /* 'Executed' lines are still fine */
+  m = replace(ours_equal, "core   0: 3 0x800000c8", "core   0: Executed 2 times\ncore   0: 3 0x800000c8");
+  b = put("b.log", m);
+  assert_int_equal(vt_trace_diff_files(a, b, &o, NULL, &r, &e), 0);
+  free(m);
+  a = put("a.log", "root:x:0:0:root:/root:/bin/bash\n");
+  b = put("b.log", "");
+  assert_int_equal(vt_trace_diff_files(a, b, &o, NULL, &r, &e), -1);
+  assert_int_equal(e.kind, VT_ERR_FORMAT);
+  assert_non_null(strstr(e.msg, "no commit log lines"));
+}
+
 static int setup(void **state) {
   (void)state;
   strcpy(dir, "/tmp/vt_td_XXXXXX");
@@ -224,6 +253,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(format_lines),  cmocka_unit_test(diff_equal), cmocka_unit_test(diff_value),
       cmocka_unit_test(diff_pc),       cmocka_unit_test(diff_workgroups),
+      cmocka_unit_test(diff_rejects_damaged_and_empty),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -19,7 +19,7 @@ static const char usage_text[] =
     "  --json     one JSON object (differences and summary) on stdout\n"
     "  --quiet    no output, only the exit status\n"
     "\n"
-    "exit status: 0 equal, 1 different, 2 usage or unreadable/malformed log\n";
+    "exit status: 0 equal, 1 different, 2 usage error, 4 unreadable or malformed log\n";
 
 int cmd_trace_diff(int argc, char **argv) {
   vt_tdiff_opts o = {0};
@@ -61,7 +61,7 @@ int cmd_trace_diff(int argc, char **argv) {
     char buf[600];
     vt_err_format(&e, buf, sizeof buf);
     fprintf(stderr, "ventus trace-diff: %s\n", buf);
-    return 2;
+    return vt_err_exit_code(e.kind); /* 4: unreadable or malformed (2 is for usage errors) */
   }
   return r.differing ? 1 : 0;
 }
