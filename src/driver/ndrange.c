@@ -8,27 +8,34 @@
 
 #include "elf_load.h"
 
+/* strtoull/strtoul accept leading blanks and a sign ("-1" wraps to the
+ * largest value): a number here starts with a digit. */
+static int starts_with_digit(const char *s) { return *s >= '0' && *s <= '9'; }
+
 int vt_parse_size(const char *s, uint64_t *v) {
   char *end;
+  if (!starts_with_digit(s)) return -1;
   errno = 0;
   unsigned long long x = strtoull(s, &end, 0);
   if (end == s || errno) return -1;
-  if (*end == 'K' || *end == 'k') x <<= 10, end++;
-  else if (*end == 'M' || *end == 'm') x <<= 20, end++;
-  if (*end) return -1;
-  *v = x;
+  int shift = 0;
+  if (*end == 'K' || *end == 'k') shift = 10, end++;
+  else if (*end == 'M' || *end == 'm') shift = 20, end++;
+  if (*end || x > (~0ull >> shift)) return -1;
+  *v = x << shift;
   return 0;
 }
 
-int vt_parse_dims(const char *s, uint32_t v[3]) {
-  v[0] = v[1] = v[2] = 1;
+static int parse_dims(const char *s, uint32_t v[3], uint32_t missing, int zero_ok) {
+  v[0] = v[1] = v[2] = missing;
   int n = 0;
   const char *p = s;
   while (n < 3) {
     char *end;
+    if (!starts_with_digit(p)) return -1;
     errno = 0;
-    unsigned long x = strtoul(p, &end, 0);
-    if (end == p || errno || x == 0 || x > 0xffffffffUL) return -1;
+    unsigned long long x = strtoull(p, &end, 0);
+    if (end == p || errno || (x == 0 && !zero_ok) || x > 0xffffffffULL) return -1;
     v[n++] = (uint32_t)x;
     if (*end == 0) return n;
     if (*end != ',' && *end != 'x') return -1;
@@ -36,6 +43,10 @@ int vt_parse_dims(const char *s, uint32_t v[3]) {
   }
   return -1;
 }
+
+int vt_parse_dims(const char *s, uint32_t v[3]) { return parse_dims(s, v, 1, 0); }
+
+int vt_parse_offsets(const char *s, uint32_t v[3]) { return parse_dims(s, v, 0, 1); }
 
 void vt_karg_free(vt_karg *a) {
   free(a->init);

@@ -52,7 +52,9 @@ typedef struct {
 void vt_ndrange_defaults(vt_ndrange *nd);
 /* Parses "X[,Y[,Z]]" into v[3] (missing = 1); returns the dimension count or -1. */
 int vt_parse_dims(const char *s, uint32_t v[3]);
-/* Parses a size "123", "0x40", "4K", "1M". */
+/* Parses a global offset "X[,Y[,Z]]" (zeros allowed, missing = 0); the dimension count or -1. */
+int vt_parse_offsets(const char *s, uint32_t v[3]);
+/* Parses a size "123", "0x40", "4K", "1M" (no sign or blanks; -1 on overflow). */
 int vt_parse_size(const char *s, uint64_t *v);
 
 /* Loads the ELF, finds the kernel, allocates and fills the argument

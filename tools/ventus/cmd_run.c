@@ -2,6 +2,7 @@
  * or an upstream test-vector case (.metadata or a directory with
  * kernels.txt) on the functional simulator. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "run_view.h"
 #include "testvec.h"
 #include "trace_fmt.h"
+#include "vt_json.h"
 
 static const char usage_text[] =
     "usage: ventus run KERNEL.elf --kernel NAME [launch options] [options]\n"
@@ -87,7 +89,14 @@ typedef struct {
   vt_case *cs;
   struct timespec t0;
   int progress;
+  int progress_shown; /* a progress line is on the terminal */
+  double progress_last;
 } run_ctx;
+
+static void progress_clear(run_ctx *c) {
+  if (c && c->progress_shown) fprintf(stderr, "\r%60s\r", "");
+  if (c) c->progress_shown = 0;
+}
 
 static int err_exit(const vt_error *e) {
   char buf[600];
@@ -96,10 +105,14 @@ static int err_exit(const vt_error *e) {
   return vt_err_exit_code(e->kind);
 }
 
-static int usage_err(const char *fmt, const char *arg) {
+static int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_err(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
   fprintf(stderr, "ventus run: ");
-  fprintf(stderr, fmt, arg);
+  vfprintf(stderr, fmt, ap);
   fprintf(stderr, " (see 'ventus run --help')\n");
+  va_end(ap);
   return 2;
 }
 
@@ -109,9 +122,15 @@ static double now_s(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* At most ten updates a second (a launch may have millions of groups); the
+ * line is erased when the launch completes or before any message. */
 static void on_progress(void *user, uint64_t done, uint64_t total, uint64_t insns) {
   run_ctx *c = user;
-  double dt = now_s() - ((double)c->t0.tv_sec + (double)c->t0.tv_nsec * 1e-9);
+  double now = now_s();
+  if (done != total && c->progress_shown && now - c->progress_last < 0.1) return;
+  c->progress_last = now;
+  c->progress_shown = done != total;
+  double dt = now - ((double)c->t0.tv_sec + (double)c->t0.tv_nsec * 1e-9);
   fprintf(stderr, "\r  work-groups %llu/%llu, %.1f M warp-instructions/s   ", (unsigned long long)done,
           (unsigned long long)total, dt > 0 ? (double)insns / dt * 1e-6 : 0.0);
   if (done == total) fprintf(stderr, "\r%60s\r", "");
@@ -150,10 +169,22 @@ static int after_launch(void *user, size_t i, const vt_launch *l, vt_error *e) {
   return finish_trace(user, e);
 }
 
+/* Options that take one value and may be given only once. */
+static const char *const single_opts[] = {"--config", "--trace", "--trace-dir", "--dump",  "--expect",
+                                          "--max-steps", "--kernel", "--global", "--local", "--offset",
+                                          "--threads", "--warps", "--pds-size", "--lds-size", "--print-size"};
+#define NSINGLE (sizeof single_opts / sizeof single_opts[0])
+
 static int parse_args(int argc, char **argv, run_opts *o) {
   vt_ndrange_defaults(&o->nd);
+  unsigned seen = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    for (unsigned k = 0; k < NSINGLE; k++)
+      if (!strcmp(a, single_opts[k])) {
+        if (seen >> k & 1) return usage_err("%s given twice", a);
+        seen |= 1u << k;
+      }
 #define NEED_VAL()                                                   \
   do {                                                               \
     if (i + 1 >= argc) return usage_err("%s needs a value", a);      \
@@ -197,7 +228,8 @@ static int parse_args(int argc, char **argv, run_opts *o) {
       o->expect = argv[++i];
     } else if (!strcmp(a, "--max-steps")) {
       NEED_VAL();
-      if (vt_parse_size(argv[++i], &o->max_steps)) return usage_err("--max-steps %s: not a number", argv[i]);
+      if (vt_parse_size(argv[++i], &o->max_steps))
+        return usage_err("--max-steps %s: expected a non-negative number", argv[i]);
       o->have_max_steps = 1;
     } else if (!strcmp(a, "--stats")) {
       o->stats = 1;
@@ -213,23 +245,14 @@ static int parse_args(int argc, char **argv, run_opts *o) {
       NEED_VAL();
       const char *v = argv[++i];
       uint32_t d[3];
-      int n = vt_parse_dims(v, d);
+      int n;
       if (!strcmp(a, "--offset")) {
-        /* offsets may be 0 */
-        char *end;
-        d[0] = d[1] = d[2] = 0;
-        n = 0;
-        const char *p = v;
-        while (n < 3) {
-          d[n++] = (uint32_t)strtoul(p, &end, 0);
-          if (end == p) return usage_err("--offset %s: expected X[,Y[,Z]]", v);
-          if (!*end) break;
-          if (*end != ',') return usage_err("--offset %s: expected X[,Y[,Z]]", v);
-          p = end + 1;
+        if (vt_parse_offsets(v, d) < 0) {
+          return usage_err("--offset %s: expected X[,Y[,Z]], 1 to 3 numbers below 2^32", v);
         }
         memcpy(o->nd.offset, d, sizeof d);
-      } else if (n < 0) {
-        return usage_err("%s: expected X[,Y[,Z]] of positive numbers", v);
+      } else if ((n = vt_parse_dims(v, d)) < 0) {
+        return usage_err("%s %s: expected X[,Y[,Z]], 1 to 3 positive numbers below 2^32", a, v);
       } else if (!strcmp(a, "--global")) {
         memcpy(o->nd.global, d, sizeof d);
         o->nd.work_dim = (uint32_t)n;
@@ -241,8 +264,12 @@ static int parse_args(int argc, char **argv, run_opts *o) {
     } else if (!strcmp(a, "--threads") || !strcmp(a, "--warps")) {
       NEED_VAL();
       uint64_t v;
-      if (vt_parse_size(argv[++i], &v) || v == 0 || v > 1024) return usage_err("%s: bad count", argv[i]);
-      if (!strcmp(a, "--threads")) o->nd.threads = (uint32_t)v, o->have_threads = 1;
+      int thr = !strcmp(a, "--threads");
+      if (vt_parse_size(argv[++i], &v) || v == 0 || v > (thr ? 32u : 1024u)) {
+        return usage_err("%s %s: expected %s", a, argv[i],
+                thr ? "1..32 threads per warp" : "1..1024 warps per work-group");
+      }
+      if (thr) o->nd.threads = (uint32_t)v, o->have_threads = 1;
       else o->warps = (uint32_t)v, o->have_warps = 1;
       o->elf_opts = 1;
     } else if (!strcmp(a, "--arg")) {
@@ -261,8 +288,12 @@ static int parse_args(int argc, char **argv, run_opts *o) {
     } else if (!strcmp(a, "--pds-size") || !strcmp(a, "--lds-size") || !strcmp(a, "--print-size")) {
       NEED_VAL();
       uint64_t v;
-      if (vt_parse_size(argv[++i], &v) || v > 0x10000000u) return usage_err("%s: bad size", argv[i]);
-      if (a[2] == 'p' && a[3] == 'd') o->nd.pds_size = (uint32_t)v;
+      int pds = a[2] == 'p' && a[3] == 'd';
+      if (vt_parse_size(argv[++i], &v) || v > 0x10000000u || (pds && v == 0)) {
+        return usage_err("%s %s: expected a byte count %s0x10000000 (K/M suffixes)", a, argv[i],
+                pds ? "1.." : "0..");
+      }
+      if (pds) o->nd.pds_size = (uint32_t)v;
       else if (a[2] == 'l') o->nd.lds_size = (uint32_t)v;
       else o->nd.print_size = (uint32_t)v;
       o->elf_opts = 1;
@@ -276,6 +307,8 @@ static int parse_args(int argc, char **argv, run_opts *o) {
 #undef NEED_VAL
   }
   if (!o->input) return usage_err("%s", "no input: give a kernel ELF, a .metadata file or a case directory");
+  if (o->trace && o->trace_dir)
+    return usage_err("%s", "--trace and --trace-dir exclude each other (one log for all launches, or one per launch)");
   return 0;
 }
 
@@ -417,13 +450,23 @@ int cmd_run(int argc, char **argv) {
   }
 
   if (o.dump || o.nranges) {
+    /* every range first, so a bad one leaves no partial dump behind */
+    for (int k = 0; k < o.nranges; k++)
+      if (!vt_mem_is_mapped(d, o.rng_addr[k] & ~3u, o.rng_size[k] + (o.rng_addr[k] & 3u))) {
+        vt_fail(&e, VT_ERR_USAGE, "--dump-range 0x%08x:0x%x: not all of it is mapped device memory", o.rng_addr[k],
+                o.rng_size[k]);
+        goto fail;
+      }
     FILE *f = o.dump ? fopen(o.dump, "w") : stdout;
     if (!f) {
       vt_fail(&e, VT_ERR_IO, "%s: %s", o.dump, strerror(errno));
       goto fail;
     }
     int r = write_dump(&c, f, &e);
-    if (f != stdout && fclose(f) && !r) r = vt_fail(&e, VT_ERR_IO, "%s: write error", o.dump);
+    if (f != stdout) {
+      if ((fclose(f) || r) && !r) r = vt_fail(&e, VT_ERR_IO, "%s: write error", o.dump);
+      if (r) remove(o.dump); /* no partial dump that looks complete */
+    }
     if (r) goto fail;
   }
   int mismatch = 0;
@@ -445,8 +488,9 @@ int cmd_run(int argc, char **argv) {
   for (int k = 0; k < o.views.n; k++) compared |= !o.views.v[k].show;
   const vt_stats *s = vt_device_stats(d);
   if (o.json) {
-    printf("{\"input\":\"%s\",\"result\":\"%s\",\"config\":", o.input,
-           compared ? (mismatch ? "mismatch" : "match") : "done");
+    printf("{\"input\":");
+    vt_json_str(stdout, o.input);
+    printf(",\"result\":\"%s\",\"config\":", compared ? (mismatch ? "mismatch" : "match") : "done");
     fflush(stdout);
     vt_config_print_json(&cfg, stdout);
     printf(",\"stats\":");
@@ -459,6 +503,11 @@ int cmd_run(int argc, char **argv) {
     printf("# statistics\n");
     vt_stats_print(s, stdout);
   }
+  progress_clear(&c);
+  if (fflush(stdout) || ferror(stdout)) { /* before any line that claims success */
+    vt_fail(&e, VT_ERR_IO, "writing to standard output failed: %s", strerror(errno));
+    goto fail;
+  }
   if (mismatch) {
     rc = err_exit(&me);
   } else if (!o.quiet && !o.json) {
@@ -467,6 +516,7 @@ int cmd_run(int argc, char **argv) {
   }
   goto out;
 fail:
+  progress_clear(&c);
   rc = err_exit(&e);
 out:
   if (c.tw) {
