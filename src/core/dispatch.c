@@ -23,24 +23,45 @@
  * a group's local store is at least that large. */
 #define VT_WARP_STACK_BYTES 1024u
 
+/* A launch the configuration cannot hold is refused with the key to change
+ * and the value that would do (the corpus case vecadd_64b32w32t needs 32
+ * warp slots; the default is the RTL's 8). */
 static int check_launch(vt_device *d, const vt_launch *l, vt_error *e) {
   const vt_config *c = &d->cfg;
-  if (l->num_threads < 1 || l->num_threads > c->max_threads)
-    return vt_fail(e, VT_ERR_CONFIG, "launch: %u threads per warp (this device allows 1..%u)",
-                   l->num_threads, c->max_threads);
-  if (l->num_warps < 1 || l->num_warps > c->warps_per_sm)
+  if (l->num_threads < 1 || l->num_threads > 32)
+    return vt_fail(e, VT_ERR_CONFIG, "launch: %u threads per warp (a warp has 1..32)", l->num_threads);
+  if (l->num_threads > c->max_threads)
     return vt_fail(e, VT_ERR_CONFIG,
-                   "launch: a work-group of %u warps does not fit an SM with %u warp slots "
-                   "(set warps_per_sm)",
-                   l->num_warps, c->warps_per_sm);
+                   "launch: %u threads per warp, this device allows 1..%u: set max_threads to at least %u "
+                   "(ventus run -c max_threads=%u)",
+                   l->num_threads, c->max_threads, l->num_threads, l->num_threads);
+  if (l->num_warps < 1) return vt_fail(e, VT_ERR_CONFIG, "launch: a work-group of 0 warps");
+  if (l->num_warps > c->warps_per_sm)
+    return vt_fail(e, VT_ERR_CONFIG,
+                   "launch: a work-group of %u warps does not fit an SM with %u warp slots: set warps_per_sm "
+                   "to at least %u (ventus run -c warps_per_sm=%u)",
+                   l->num_warps, c->warps_per_sm, l->num_warps, l->num_warps);
+  if (!l->grid[0] || !l->grid[1] || !l->grid[2])
+    return vt_fail(e, VT_ERR_CONFIG, "launch: empty grid of %ux%ux%u work-groups", l->grid[0], l->grid[1],
+                   l->grid[2]);
+  uint64_t xy = (uint64_t)l->grid[0] * l->grid[1];
+  if (xy > 0xffffffffu || xy * l->grid[2] > 0xffffffffu) /* group ids are 32-bit */
+    return vt_fail(e, VT_ERR_CONFIG, "launch: grid of %ux%ux%u work-groups has more than 2^32-1 groups",
+                   l->grid[0], l->grid[1], l->grid[2]);
   uint64_t need = l->lds_size;
   if (need < (uint64_t)l->num_warps * VT_WARP_STACK_BYTES) need = (uint64_t)l->num_warps * VT_WARP_STACK_BYTES;
   need = (need + 4095) & ~(uint64_t)4095;
-  if (need > c->lds_bytes_per_sm || need > c->lds_window)
+  if (need > c->lds_window)
     return vt_fail(e, VT_ERR_CONFIG,
-                   "launch: a work-group needs %llu bytes of local memory, an SM has %u "
-                   "(set lds_bytes_per_sm)",
-                   (unsigned long long)need, c->lds_bytes_per_sm);
+                   "launch: a work-group needs %llu bytes of local memory, the local window holds %u "
+                   "(set lds_window)",
+                   (unsigned long long)need, c->lds_window);
+  if (need > c->lds_bytes_per_sm)
+    return vt_fail(e, VT_ERR_CONFIG,
+                   "launch: a work-group needs %llu bytes of local memory, an SM has %u: set lds_bytes_per_sm "
+                   "to at least %llu (ventus run -c lds_bytes_per_sm=%llu)",
+                   (unsigned long long)need, c->lds_bytes_per_sm, (unsigned long long)need,
+                   (unsigned long long)need);
   d->lds_alloc = (uint32_t)need;
   return 0;
 }

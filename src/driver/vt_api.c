@@ -139,6 +139,13 @@ static int check_range(vt_api_dev *a, const char *fn, uint64_t addr, uint64_t si
     vt_fail(&e, VT_ERR_USAGE, "%s: size 0", fn);
     return fail(a, &e);
   }
+  /* addr + size must not wrap: a huge size once passed the range test and
+   * the copy ran over the host buffer */
+  if (addr > 0xffffffffu || size > 0x100000000ull - addr) {
+    vt_fail(&e, VT_ERR_USAGE, "%s: [0x%llx, +0x%llx) is outside the 32-bit device", fn, (unsigned long long)addr,
+            (unsigned long long)size);
+    return fail(a, &e);
+  }
   if (vt_heap_find(&a->heap, addr, size)) return 0;
   if (a->has_code && addr >= a->code.lo && addr + size <= a->code.hi) return 0;
   vt_fail(&e, VT_ERR_USAGE, "%s: [0x%llx, +0x%llx) is not inside one allocated buffer", fn,
@@ -173,6 +180,7 @@ int vt_start(vt_device_h h, void *metaData, uint64_t taskID) {
   vt_api_dev *a = h;
   if (!a) return -1;
   if (!metaData) return failf(a, "vt_start: metaData is NULL");
+  if (!a->has_code) return failf(a, "vt_start: no kernel loaded (call vt_upload_kernel_file first)");
   uint64_t f[12];
   memcpy(f, metaData, sizeof f);
   for (int i = 0; i < 12; i++)

@@ -144,6 +144,66 @@ static void start_tiny_kernel(void **state) {
   assert_int_equal(vt_dev_close(d), 0);
 }
 
+/* Bad calls fail with a message and leave the device usable. */
+static void bad_calls(void **state) {
+  (void)state;
+  vt_device_h d;
+  uint64_t v, buf;
+  assert_int_equal(vt_dev_open(NULL), -1);
+  assert_int_equal(vt_dev_close(NULL), -1);
+  assert_string_equal(vt_last_error(NULL), "no device");
+  assert_int_equal(vt_buf_alloc(NULL, 4, &v, 0, 0, 0), -1);
+  assert_int_equal(vt_start(NULL, NULL, 0), -1);
+  assert_int_equal(vt_dev_open(&d), 0);
+  assert_int_equal(vt_dev_caps(&d, VT_CAPS_MAX_WARPS, NULL), -1);
+  assert_int_equal(vt_buf_alloc(d, 4, NULL, 0, 0, 0), -1);
+  assert_int_equal(vt_buf_alloc(d, 0x80000000ull, &v, 0, 0, 0), -1);
+  assert_int_equal(vt_buf_alloc(d, 4096, &buf, 0, 0, 0), 0);
+  uint64_t meta[12] = {0, 1, 1, 1, 4, 1, 0, 0x1000, 0x1000, 64, 64, buf};
+  /* vt_start before any kernel upload: used to fault at 0x80000000 */
+  assert_int_equal(vt_start(d, meta, 0), -1);
+  assert_non_null(strstr(vt_last_error(d), "vt_upload_kernel_file"));
+  assert_int_equal(vt_upload_kernel_file(d, NULL, 0), -1);
+  assert_int_equal(vt_upload_kernel_file(d, elf_path, 0), 0);
+  /* a size that wraps addr + size passed the range check and overran the host buffer */
+  uint8_t small[16] = {0};
+  assert_int_equal(vt_copy_to_dev(d, buf, small, UINT64_MAX, 0, 0), -1);
+  assert_non_null(strstr(vt_last_error(d), "outside the 32-bit device"));
+  assert_int_equal(vt_copy_from_dev(d, buf + 8, small, UINT64_MAX - 7, 0, 0), -1);
+  assert_int_equal(vt_copy_to_dev(d, 0x1000000090000000ull, small, 4, 0, 0), -1);
+  assert_int_equal(vt_copy_from_dev(d, buf, NULL, 4, 0, 0), -1);
+  /* malformed launch records: NULL, a field above 32 bits, 0 or 33 threads, 0 warps,
+   * more warps than slots, an empty grid, a grid of 2^32 groups */
+  assert_int_equal(vt_start(d, NULL, 0), -1);
+  uint64_t bad[12];
+  static const struct {
+    int field;
+    uint64_t value;
+    const char *msg;
+  } cases[] = {{1, 1ull << 32, "32 bits"},      {4, 0, "threads per warp"},     {4, 33, "threads per warp"},
+               {5, 0, "0 warps"},              {5, 9, "warps_per_sm=9"},        {2, 0, "empty grid"},
+               {1, 0xffffffffu, "2^32-1"}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    memcpy(bad, meta, sizeof bad);
+    bad[cases[k].field] = cases[k].value;
+    if (k == 6) bad[2] = 2;
+    assert_int_equal(vt_start(d, bad, 0), -1);
+    if (!strstr(vt_last_error(d), cases[k].msg)) fail_msg("case %zu: '%s'", k, vt_last_error(d));
+  }
+  /* double free, then a good call still works */
+  assert_int_equal(vt_one_buf_free(d, 4096, &buf, 0, 0), 0);
+  assert_int_equal(vt_one_buf_free(d, 4096, &buf, 0, 0), -1);
+  assert_int_equal(vt_one_buf_free(d, 4096, NULL, 0, 0), -1);
+  uint64_t b2;
+  assert_int_equal(vt_buf_alloc(d, 4, &b2, 0, 0, 0), 0);
+  assert_int_equal(b2, buf);
+  uint32_t w = 0x12345678, r = 0;
+  assert_int_equal(vt_copy_to_dev(d, b2, &w, 4, 0, 0), 0);
+  assert_int_equal(vt_copy_from_dev(d, b2, &r, 4, 0, 0), 0);
+  assert_int_equal(r, w);
+  assert_int_equal(vt_dev_close(d), 0);
+}
+
 static void native_launch(void **state) {
   (void)state;
   char err[256];
@@ -171,6 +231,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(alloc_copy_free),
       cmocka_unit_test(start_tiny_kernel),
+      cmocka_unit_test(bad_calls),
       cmocka_unit_test(native_launch),
   };
   return cmocka_run_group_tests(tests, make_elf, rm_elf);
