@@ -128,115 +128,57 @@ static float (*volatile p_rintf)(float) = rintf;
 static double (*volatile p_sqrt)(double) = sqrt;
 static double (*volatile p_fma)(double, double, double) = fma;
 
-OPAQUE static float h_add(float a, float b)
-{
-    volatile float x = a, y = b, r;
-    r = x + y;
-    return r;
-}
-OPAQUE static float h_sub(float a, float b)
-{
-    volatile float x = a, y = b, r;
-    r = x - y;
-    return r;
-}
-OPAQUE static float h_mul(float a, float b)
-{
-    volatile float x = a, y = b, r;
-    r = x * y;
-    return r;
-}
-OPAQUE static float h_div(float a, float b)
-{
-    volatile float x = a, y = b, r;
-    r = x / y;
-    return r;
-}
-OPAQUE static float h_sqrt(float a)
-{
-    volatile float x = a, r;
-    r = p_sqrtf(x);
-    return r;
-}
-OPAQUE static float h_fma(float a, float b, float c)
-{
-    volatile float x = a, y = b, z = c, r;
-    r = p_fmaf(x, y, z);
-    return r;
-}
-OPAQUE static float h_rint(float a)
-{
-    volatile float x = a, r;
-    r = p_rintf(x);
-    return r;
-}
-OPAQUE static float h_from_i32(int32_t v)
-{
-    volatile int32_t x = v;
-    volatile float r = (float)x;
-    return r;
-}
-OPAQUE static float h_from_u32(uint32_t v)
-{
-    volatile uint32_t x = v;
-    volatile float r = (float)x;
-    return r;
-}
-OPAQUE static int h_eq(float a, float b)
-{
-    volatile float x = a, y = b;
-    volatile int r = x == y;
-    return r;
-}
-OPAQUE static int h_lt(float a, float b)
-{
-    volatile float x = a, y = b;
-    volatile int r = x < y;
-    return r;
-}
-OPAQUE static int h_le(float a, float b)
-{
-    volatile float x = a, y = b;
-    volatile int r = x <= y;
-    return r;
-}
+/* Each oracle runs the host operation at run time, in the rounding mode in
+ * force: the operands and the result go through volatile objects so that
+ * nothing is folded at compile time or moved across fesetround. */
+#define HOST_BINOP(name, T, R, op)                                              \
+    OPAQUE static R name(T a, T b)                                              \
+    {                                                                           \
+        volatile T x = a, y = b;                                                \
+        volatile R r = x op y;                                                  \
+        return r;                                                               \
+    }
+#define HOST_CALL1(name, T, fn)                                                 \
+    OPAQUE static T name(T a)                                                   \
+    {                                                                           \
+        volatile T x = a, r;                                                    \
+        r = fn(x);                                                              \
+        return r;                                                               \
+    }
+#define HOST_CALL3(name, T, fn)                                                 \
+    OPAQUE static T name(T a, T b, T c)                                         \
+    {                                                                           \
+        volatile T x = a, y = b, z = c, r;                                      \
+        r = fn(x, y, z);                                                        \
+        return r;                                                               \
+    }
+#define HOST_CONV(name, T, R)                                                   \
+    OPAQUE static R name(T v)                                                   \
+    {                                                                           \
+        volatile T x = v;                                                       \
+        volatile R r = (R)x;                                                    \
+        return r;                                                               \
+    }
+
+HOST_BINOP(h_add, float, float, +)
+HOST_BINOP(h_sub, float, float, -)
+HOST_BINOP(h_mul, float, float, *)
+HOST_BINOP(h_div, float, float, /)
+HOST_CALL1(h_sqrt, float, p_sqrtf)
+HOST_CALL3(h_fma, float, p_fmaf)
+HOST_CALL1(h_rint, float, p_rintf)
+HOST_CONV(h_from_i32, int32_t, float)
+HOST_CONV(h_from_u32, uint32_t, float)
+HOST_BINOP(h_eq, float, int, ==)
+HOST_BINOP(h_lt, float, int, <)
+HOST_BINOP(h_le, float, int, <=)
 /* double-precision helpers for the RMM tie oracle */
-OPAQUE static double hd_add(double a, double b)
-{
-    volatile double x = a, y = b, r;
-    r = x + y;
-    return r;
-}
-OPAQUE static double hd_mul(double a, double b)
-{
-    volatile double x = a, y = b, r;
-    r = x * y;
-    return r;
-}
-OPAQUE static double hd_div(double a, double b)
-{
-    volatile double x = a, y = b, r;
-    r = x / y;
-    return r;
-}
-OPAQUE static double hd_sqrt(double a)
-{
-    volatile double x = a, r;
-    r = p_sqrt(x);
-    return r;
-}
-OPAQUE static double hd_fma(double a, double b, double c)
-{
-    volatile double x = a, y = b, z = c, r;
-    r = p_fma(x, y, z);
-    return r;
-}
-OPAQUE static float hd_to_float(double a)
-{
-    volatile double x = a;
-    volatile float r = (float)x;
-    return r;
-}
+HOST_BINOP(hd_add, double, double, +)
+HOST_BINOP(hd_mul, double, double, *)
+HOST_BINOP(hd_div, double, double, /)
+HOST_CALL1(hd_sqrt, double, p_sqrt)
+HOST_CALL3(hd_fma, double, p_fma)
+HOST_CONV(hd_to_float, double, float)
 
 enum op {
     OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_SQRT,
