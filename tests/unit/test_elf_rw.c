@@ -36,7 +36,11 @@ static const char *prog =
     "  .bss\n"
     "scratch: .zero 32\n";
 
-static void write_prog(const char *path, int relocatable) {
+/* Assembles prog into a new file made from the mkstemp template path. */
+static void write_prog(char *path, int relocatable) {
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
   asm_source s = {"prog.S", prog};
   asm_options opt = {relocatable, 0x80000000u, 10};
   asm_object *o;
@@ -69,9 +73,6 @@ static uint32_t word_at(const uint8_t *p) {
 static void test_exec_roundtrip(void **state) {
   (void)state;
   char path[] = "/tmp/vt_elf_XXXXXX";
-  int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  close(fd);
   write_prog(path, 0);
   vt_elf_file f;
   vt_error e = {0};
@@ -117,9 +118,6 @@ static void test_exec_roundtrip(void **state) {
 static void test_relocatable(void **state) {
   (void)state;
   char path[] = "/tmp/vt_elf_XXXXXX";
-  int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  close(fd);
   write_prog(path, 1);
   vt_elf_file f;
   vt_error e = {0};
@@ -159,9 +157,6 @@ static void put32(uint8_t *p, uint32_t v) {
 static void test_malformed(void **state) {
   (void)state;
   char path[] = "/tmp/vt_elf_XXXXXX";
-  int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  close(fd);
   write_prog(path, 0);
   size_t n;
   uint8_t *good = slurp(path, &n);
