@@ -125,14 +125,17 @@ static void compare(const char *mattr, const listing *l) {
   print_message("%d instructions agree with llvm-mc-19 (-mattr=%s)\n", l->n, mattr);
 }
 
-static int have_llvm_mc(void) { return system("command -v llvm-mc-19 >/dev/null 2>&1") == 0; }
-
-static void test_scalar(void **state) {
-  (void)state;
-  if (!have_llvm_mc()) {
+/* Ends the test as skipped (ctest: SKIP) when llvm-mc-19 is not installed. */
+static void skip_without_llvm_mc(void) {
+  if (system("command -v llvm-mc-19 >/dev/null 2>&1") != 0) {
     printf("SKIP: llvm-mc-19 not found\n");
     skip();
   }
+}
+
+static void test_scalar(void **state) {
+  (void)state;
+  skip_without_llvm_mc();
   static listing l;
   l.n = 0;
   for (int id = 0; id < ISA_COUNT; id++)
@@ -144,10 +147,7 @@ static void test_scalar(void **state) {
 
 static void test_vector(void **state) {
   (void)state;
-  if (!have_llvm_mc()) {
-    printf("SKIP: llvm-mc-19 not found\n");
-    skip();
-  }
+  skip_without_llvm_mc();
   static listing l;
   l.n = 0;
   for (int id = 0; id < ISA_COUNT; id++)
