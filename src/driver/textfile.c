@@ -33,6 +33,13 @@ int vt_textfile_read(const char *path, vt_textfile *tf, vt_error *e) {
     return vt_fail(e, VT_ERR_IO, "%s: read error", path);
   }
   buf[len] = 0;
+  const char *nul = memchr(buf, 0, len);
+  if (nul) { /* the rest of its line would be ignored silently */
+    size_t line = 1;
+    for (const char *q = buf; q < nul; q++) line += *q == '\n';
+    free(buf);
+    return vt_fail(e, VT_ERR_FORMAT, "%s:%zu: NUL byte: not a text file", path, line);
+  }
   size_t n = 1;
   for (size_t i = 0; i < len; i++) n += buf[i] == '\n';
   char **lines = malloc(n * sizeof *lines);
