@@ -17,6 +17,14 @@ typedef struct {
   int max_errors;     /* diagnostics kept (0 = 50) */
 } asm_options;
 
+/* Preprocessing of .S/.sx sources (and where .include/#include look). */
+typedef struct {
+  const char *const *include_dirs; /* -I, searched after the including file's directory */
+  int ninclude_dirs;
+  const char *const *defines; /* -D: "NAME" (= 1) or "NAME=value" */
+  int ndefines;
+} asm_pp_options;
+
 /* One source unit. Several sources are assembled as one unit, in order (as
  * GNU as does with several files), each keeping its own name and lines. */
 typedef struct {
@@ -43,6 +51,9 @@ typedef struct asm_object asm_object; /* assembled unit, laid out */
  * d may be NULL; free it with asm_diags_free. */
 int asm_assemble(const asm_source *src, int nsrc, const asm_options *opt, asm_object **out,
                  asm_diags *d, vt_error *e);
+/* The same with preprocessing options (pp may be NULL). */
+int asm_assemble_ex(const asm_source *src, int nsrc, const asm_options *opt,
+                    const asm_pp_options *pp, asm_object **out, asm_diags *d, vt_error *e);
 int asm_write_elf(const asm_object *o, const char *path, vt_error *e);
 void asm_free(asm_object *o);
 void asm_diags_free(asm_diags *d);
@@ -52,6 +63,10 @@ int asm_diag_format(const asm_diag *g, char *buf, size_t len);
 /* Reads files, assembles them and writes the ELF file (the `ventus as` core). */
 int asm_assemble_files(const char *const *paths, int n, const asm_options *opt,
                        const char *out_path, asm_diags *d, vt_error *e);
+
+int asm_assemble_files_ex(const char *const *paths, int n, const asm_options *opt,
+                          const asm_pp_options *pp, const char *out_path, asm_diags *d,
+                          vt_error *e);
 
 /* Inspection of an object: a section's bytes and load address (0 in a
  * relocatable object), and a symbol's final value. Return 0 or -1. */

@@ -31,8 +31,8 @@ static void section_defaults(const char *name, uint32_t *type, uint32_t *flags) 
 }
 
 static int dir_section(asm_object *o, const char *args) {
-  const char *ob[4], *oe[4];
-  int n = asm_split_operands(args, ob, oe, 4);
+  const char *ob[8], *oe[8];
+  int n = asm_split_operands(args, ob, oe, 8); /* group/entsize operands are ignored */
   if (n < 1) return asm_error(o, args, ".section: expected a section name");
   char name[128];
   const char *nb = ob[0], *ne = oe[0];
@@ -65,6 +65,9 @@ static int dir_section(asm_object *o, const char *args) {
     if (*t == '@' || *t == '%') t++;
     if (name_is(t, oe[2], "progbits")) type = SHT_PROGBITS;
     else if (name_is(t, oe[2], "nobits")) type = SHT_NOBITS;
+    else if (name_is(t, oe[2], "note")) type = SHT_NOTE;
+    else if (name_is(t, oe[2], "init_array")) type = SHT_INIT_ARRAY;
+    else if (name_is(t, oe[2], "fini_array")) type = SHT_FINI_ARRAY;
     else return asm_error(o, ob[2], ".section: unknown section type");
   }
   asm_section_switch(o, name, type, flags);
@@ -231,6 +234,7 @@ int asm_set_symbol(asm_object *o, const char *name, size_t len, const char *b, c
   y->sec = v.kind == VAL_ABS ? SYM_ABS : v.sec;
   y->value = v.v;
   y->def_pass = o->pass;
+  y->synth = 0;
   return 0;
 }
 
@@ -240,17 +244,122 @@ static int dir_set(asm_object *o, const char *args) {
   return asm_set_symbol(o, ob[0], (size_t)(oe[0] - ob[0]), ob[1], oe[1], ob[0]);
 }
 
+/* .float/.single (IEEE binary32) and .double (binary64), little-endian. */
+static int dir_float(asm_object *o, const char *args, int size) {
+  const char *ob[256], *oe[256];
+  int n = asm_split_operands(args, ob, oe, 256);
+  if (n <= 0) return asm_error(o, args, n < 0 ? "too many values on one line" : "expected a value");
+  for (int i = 0; i < n; i++) {
+    char buf[128];
+    if (ob[i] == oe[i] || (size_t)(oe[i] - ob[i]) >= sizeof buf)
+      return asm_error(o, ob[i], "expected a floating-point number");
+    asm_copy(buf, sizeof buf, ob[i], oe[i]);
+    char *end;
+    uint8_t b[8];
+    uint64_t bits;
+    if (size == 4) {
+      float f = strtof(buf, &end);
+      uint32_t u;
+      memcpy(&u, &f, 4);
+      bits = u;
+    } else {
+      double d = strtod(buf, &end);
+      memcpy(&bits, &d, 8);
+    }
+    if (*end || end == buf) return asm_error(o, ob[i], "bad floating-point number '%s'", buf);
+    for (int k = 0; k < size; k++) b[k] = (uint8_t)(bits >> (8 * k));
+    asm_emit(o, b, (uint32_t)size);
+  }
+  return 0;
+}
+
+/* .fill repeat[, size[, value]] */
+static int dir_fill(asm_object *o, const char *args) {
+  const char *ob[3], *oe[3];
+  int n = asm_split_operands(args, ob, oe, 3);
+  if (n < 1) return asm_error(o, args, ".fill: expected 'repeat[, size[, value]]'");
+  int64_t rep, size = 1, val = 0;
+  if (asm_eval_abs(o, ob[0], oe[0], &rep)) return -1;
+  if (n >= 2 && ob[1] != oe[1] && asm_eval_abs(o, ob[1], oe[1], &size)) return -1;
+  if (n >= 3 && asm_eval_abs(o, ob[2], oe[2], &val)) return -1;
+  if (rep < 0 || rep > (1 << 28)) return asm_error(o, ob[0], ".fill: bad repeat count %lld", (long long)rep);
+  if (size < 0 || size > 8) return asm_error(o, ob[1], ".fill: size %lld is not 0..8", (long long)size);
+  uint8_t b[8] = {0};
+  for (int k = 0; k < size && k < 4; k++) b[k] = (uint8_t)((uint64_t)val >> (8 * k)); /* as GNU as */
+  for (int64_t i = 0; i < rep; i++) asm_emit(o, b, (uint32_t)size);
+  return 0;
+}
+
+/* .org expr[, fill]: moves the location counter forward inside the section. */
+static int dir_org(asm_object *o, const char *args) {
+  const char *ob[2], *oe[2];
+  int n = asm_split_operands(args, ob, oe, 2);
+  if (n < 1) return asm_error(o, args, ".org: expected an offset");
+  asm_val v;
+  int64_t fill = 0;
+  if (asm_eval(o, ob[0], oe[0], &v)) return -1;
+  if (n == 2 && asm_eval_abs(o, ob[1], oe[1], &fill)) return -1;
+  if (v.kind == VAL_UND || (v.kind == VAL_SEC && v.sec != o->cur)) {
+    if (!o->final) return 0;
+    return asm_error(o, ob[0], ".org: the offset must be a constant or a location in this section");
+  }
+  int64_t here = asm_here(o);
+  if (v.v < here) {
+    if (!o->final) return 0;
+    return asm_error(o, ob[0], ".org: cannot move the location counter backwards (from %lld to %lld)",
+                     (long long)here, (long long)v.v);
+  }
+  if (v.v - here > (1 << 28)) return asm_error(o, ob[0], ".org: offset too large");
+  uint8_t b = (uint8_t)fill;
+  for (int64_t i = here; i < v.v; i++) asm_emit(o, &b, 1);
+  return 0;
+}
+
+/* .option: rvc/arch with C are rejected (no compressed instructions);
+ * push/pop/norelax/relax/norvc/pic/nopic and other arch changes are accepted. */
+static int dir_option(asm_object *o, const char *args) {
+  const char *ob[16], *oe[16];
+  int n = asm_split_operands(args, ob, oe, 16);
+  if (n < 1) return asm_error(o, args, ".option: expected an option");
+  if (name_is(ob[0], oe[0], "rvc"))
+    return asm_error(o, ob[0], ".option rvc: Ventus has no compressed (C) instructions");
+  if (name_is(ob[0], oe[0], "arch")) {
+    for (int i = 1; i < n; i++) {
+      const char *b = ob[i], *e = oe[i];
+      if (b < e && *b == '-') continue;
+      if (b < e && *b == '+') b++;
+      if (e - b >= 4 && (!strncmp(b, "rv32", 4) || !strncmp(b, "rv64", 4))) {
+        for (const char *p = b + 4; p < e && *p != '_'; p++)
+          if (*p == 'c' || *p == 'C')
+            return asm_error(o, p, ".option arch: Ventus has no compressed (C) instructions");
+      } else if (name_is(b, e, "c") || (e - b >= 3 && !strncmp(b, "zc", 2))) {
+        return asm_error(o, ob[i], ".option arch: Ventus has no compressed (C) instructions");
+      }
+    }
+  }
+  return 0;
+}
+
 int asm_directive(asm_object *o, const char *name, const char *name_end, const char *args) {
   char d[32];
   if ((size_t)(name_end - name) >= sizeof d)
     return asm_error(o, name, "unknown directive '%.*s'", (int)(name_end - name), name);
   asm_copy(d, sizeof d, name, name_end);
-  static const char *const ignored[] = {".option", ".file", ".ident", ".attribute", ".addrsig",
-                                        ".addrsig_sym", ".loc", ".end", ".cfi_startproc",
-                                        ".cfi_endproc", ".cfi_sections", ".cfi_def_cfa_offset",
-                                        ".cfi_offset", ".cfi_restore", ".cfi_def_cfa"};
+  /* accepted, nothing to do: debug/unwind info, attributes, visibility (our
+   * ELF writer has no st_other), and .extern (undefined symbols are external) */
+  static const char *const ignored[] = {".file", ".ident", ".attribute", ".addrsig",
+                                        ".addrsig_sym", ".loc", ".end", ".extern",
+                                        ".hidden", ".internal", ".protected", ".variant_cc",
+                                        ".section_stack", ".text_end"};
   for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
     if (!strcmp(d, ignored[i])) return 0;
+  if (!strncmp(d, ".cfi_", 5)) return 0;
+  if (!strcmp(d, ".option")) return dir_option(o, args);
+  if (!strcmp(d, ".insn")) return asm_dir_insn(o, args);
+  if (!strcmp(d, ".float") || !strcmp(d, ".single")) return dir_float(o, args, 4);
+  if (!strcmp(d, ".double")) return dir_float(o, args, 8);
+  if (!strcmp(d, ".fill")) return dir_fill(o, args);
+  if (!strcmp(d, ".org")) return dir_org(o, args);
   if (!strcmp(d, ".text") || !strcmp(d, ".data") || !strcmp(d, ".rodata") || !strcmp(d, ".bss")) {
     if (*args) return asm_error(o, args, "%s takes no operands", d);
     uint32_t type, flags;
@@ -279,6 +388,6 @@ int asm_directive(asm_object *o, const char *name, const char *name_end, const c
   if (!strcmp(d, ".local")) return dir_binding(o, args, 'l');
   if (!strcmp(d, ".type")) return dir_type(o, args);
   if (!strcmp(d, ".size")) return dir_size(o, args);
-  if (!strcmp(d, ".equ") || !strcmp(d, ".set")) return dir_set(o, args);
+  if (!strcmp(d, ".equ") || !strcmp(d, ".set") || !strcmp(d, ".equiv")) return dir_set(o, args);
   return asm_error(o, name, "unknown directive '%s'", d);
 }

@@ -61,6 +61,11 @@ int asm_parse_csr_op(asm_object *o, const char *b, const char *e, int64_t *r) {
   char buf[32];
   asm_copy(buf, sizeof buf, b, e);
   int v = (size_t)(e - b) < sizeof buf ? isa_parse_csr(buf) : -1;
+  if (v < 0 && (size_t)(e - b) < sizeof buf && !strncasecmp(buf, "csr_gid_", 8) && buf[8] &&
+      !buf[9]) { /* CSR_GID_X/Y/Z, the upstream headers' spelling of gidx/y/z */
+    char g[8] = {'g', 'i', 'd', (char)tolower((unsigned char)buf[8]), 0};
+    v = isa_parse_csr(g);
+  }
   if (v >= 0) {
     *r = v;
     return 0;
@@ -151,6 +156,11 @@ static int is_prefix_at(const asm_object *o, int sec, int64_t off) {
   return id == ISA_regext || id == ISA_regexti;
 }
 
+int asm_same_section(const asm_object *o, const asm_val *v) {
+  return v->kind == VAL_SEC && v->sec == o->cur &&
+         (o->exec || v->sym < 0 || !o->syms[v->sym].global);
+}
+
 int asm_resolve(asm_object *o, const asm_val *v, int rk, isa_opk slot, uint32_t pc_off,
                 int64_t *out, const char *at) {
   *out = 0;
@@ -162,7 +172,7 @@ int asm_resolve(asm_object *o, const asm_val *v, int rk, isa_opk slot, uint32_t 
     o->syms[v->sym].global = 1; /* an undefined reference is external */
   /* target known now: absolute, executable, or same section */
   int known = v->kind == VAL_ABS || (v->kind == VAL_SEC && o->exec);
-  int same = v->kind == VAL_SEC && v->sec == o->cur;
+  int same = asm_same_section(o, v);
   switch (rk) {
   case RK_NONE:
     if (branch) {

@@ -33,6 +33,7 @@ typedef struct {
   int64_t size;
   int has_size;
   int needed;       /* referenced by an emitted relocation */
+  int synth;        /* linker-synthesised (__global_pointer$, _edata, ...) */
   int next;         /* hash chain */
 } asm_sym;
 
@@ -71,11 +72,19 @@ typedef struct {
   int col0;          /* column of text[0] in the line (1-based) */
 } asm_loc;
 
+/* One source line after preprocessing, .include and macro expansion. */
 typedef struct {
-  const char *name;
-  char **lines; /* comment-free lines */
-  int nlines;
-} asm_file;
+  const char *file; /* owned by the asm_lines name list */
+  int line, col0;   /* location of text[0] */
+  char *text;       /* comment-free */
+} asm_line;
+
+typedef struct {
+  asm_line *v;
+  int n, cap;
+  char **names; /* interned file names */
+  int nnames, capnames;
+} asm_lines;
 
 struct asm_object {
   asm_options opt;
@@ -102,7 +111,46 @@ struct asm_object {
   int max_errors;
   int nerrors;
   asm_loc loc;   /* statement being assembled */
+  const asm_pp_options *pp; /* include directories, predefined macros */
+  asm_lines src; /* the unit, expanded */
 };
+
+/* ---- asm_src.c: source lines, comments, files ----------------------------------- */
+const char *asm_lines_name(asm_lines *L, const char *name); /* interned copy */
+void asm_lines_add(asm_lines *L, const char *file, int line, int col0, const char *text,
+                   size_t len);
+void asm_lines_free(asm_lines *L);
+/* Blanks '#', '//' and block comments in one line (columns kept); *in_block
+ * carries an open block comment to the next line. */
+void asm_strip_comments(char *t, int *in_block);
+/* Reads a whole text file (NUL-terminated); NULL with e set. */
+char *asm_read_text(const char *path, vt_error *e);
+/* Path of `name` relative to the directory of `from` (malloc'd). */
+char *asm_path_rel(const char *from, const char *name);
+int asm_file_exists(const char *path);
+/* Loads the sources into o->src: C preprocessing (.S/.sx names), comments,
+ * .include, .macro/.rept/.irp expansion. Errors become diagnostics. */
+void asm_load_sources(asm_object *o, const asm_source *src, int n);
+/* Diagnostic at an explicit location (load time: always recorded). */
+int asm_diag_at(asm_object *o, const char *file, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* ---- asm_pp.c: the C preprocessor subset -------------------------------------- */
+/* Preprocesses `text` (file `name`) and appends its lines to *out. */
+void asm_preprocess(asm_object *o, const char *name, const char *text, asm_lines *out);
+/* Integer constant expression (C operators); lookup resolves names (returns
+ * 1 if known). 0, or -1 if malformed. */
+int asm_const_eval(const char *s, int (*lookup)(void *, const char *, size_t, long long *),
+                   void *ctx, long long *out);
+/* Appends the lines of `text` (file `name`, not preprocessed) to *out. */
+void asm_split_lines(asm_lines *out, const char *name, const char *text);
+
+/* ---- asm_macro.c: .macro .rept .irp .irpc .include ------------------------------ */
+/* Expands `in` (comment-free lines) into o->src. */
+void asm_expand(asm_object *o, const asm_lines *in);
+
+/* ---- asm_dinsn.c: the .insn directive ------------------------------------------- */
+int asm_dir_insn(asm_object *o, const char *args);
 
 /* ---- asm_main.c --------------------------------------------------------------- */
 int asm_error(asm_object *o, const char *at, const char *fmt, ...)
@@ -151,6 +199,9 @@ int asm_encode_emit(asm_object *o, isa_id id, int64_t vals[ISA_MAX_OPNDS], uint3
 int asm_resolve(asm_object *o, const asm_val *v, int rk, isa_opk slot, uint32_t pc_off,
                 int64_t *out, const char *at);
 
+/* v lies in the current section and can be resolved here: in a relocatable
+ * object, references to global symbols stay relocations (as GNU as/llvm-mc). */
+int asm_same_section(const asm_object *o, const asm_val *v);
 isa_id asm_find_mnemonic(const char *mn, uint32_t *aqrl); /* .aq/.rl/.aqrl -> aqrl bits */
 int asm_insn_ops(asm_object *o, isa_id id, uint32_t aqrl, const char *mn, const char **ob,
                  const char **oe, int nops);
@@ -170,5 +221,8 @@ int asm_set_symbol(asm_object *o, const char *name, size_t len, const char *b, c
 /* ---- asm_out.c ------------------------------------------------------------------ */
 /* Executables: assigns section addresses (documented there). */
 void asm_layout(asm_object *o);
+/* Executables: defines __global_pointer$, _edata, __bss_start, _end when
+ * referenced and not defined by the source (rule documented there). */
+void asm_synth_symbols(asm_object *o);
 
 #endif

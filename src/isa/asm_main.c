@@ -39,6 +39,25 @@ int asm_error(asm_object *o, const char *at, const char *fmt, ...) {
   return -1;
 }
 
+int asm_diag_at(asm_object *o, const char *file, int line, int col, const char *fmt, ...) {
+  o->nerrors++;
+  asm_diags *d = o->diags;
+  if (!d) return -1;
+  if (d->n >= o->max_errors) {
+    d->dropped++;
+    return -1;
+  }
+  asm_diag *g = &d->v[d->n++];
+  snprintf(g->file, sizeof g->file, "%s", file ? file : "<input>");
+  g->line = line;
+  g->col = col;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(g->msg, sizeof g->msg, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
 int asm_diag_format(const asm_diag *g, char *buf, size_t len) {
   return snprintf(buf, len, "%s:%d:%d: error: %s", g->file, g->line, g->col, g->msg);
 }
@@ -105,6 +124,7 @@ int asm_define_label(asm_object *o, const char *name, size_t len, const char *at
     return asm_error(o, at, "symbol '%s' is already defined", y->name);
   y->def_pass = o->pass;
   y->is_label = 1;
+  y->synth = 0;
   y->sec = o->cur;
   y->value = o->secs[o->cur].size;
   return 0;
@@ -235,7 +255,7 @@ static void statement(asm_object *o) {
 }
 
 /* Assembles one line: splits it into ';'-separated statements. */
-static void line(asm_object *o, const char *file, int lineno, const char *text) {
+static void line(asm_object *o, const char *file, int lineno, int col0, const char *text) {
   size_t n = strlen(text);
   char *buf = malloc(n + 1);
   if (!buf) abort();
@@ -252,7 +272,7 @@ static void line(asm_object *o, const char *file, int lineno, const char *text) 
     if (c == ';' || !c) {
       memcpy(buf, text + start, i - start);
       buf[i - start] = 0;
-      o->loc = (asm_loc){file, buf, lineno, (int)start + 1};
+      o->loc = (asm_loc){file, buf, lineno, (int)start + col0};
       statement(o);
       start = i + 1;
     }
@@ -261,51 +281,7 @@ static void line(asm_object *o, const char *file, int lineno, const char *text) 
   o->loc.text = NULL;
 }
 
-/* Splits a source into lines with comments blanked out (columns kept). */
-static int load_file(asm_file *f, const char *name, const char *text) {
-  size_t n = strlen(text);
-  char *t = malloc(n + 1);
-  if (!t) return -1;
-  memcpy(t, text, n + 1);
-  int in_block = 0;
-  char quote = 0;
-  for (size_t i = 0; i < n; i++) {
-    char c = t[i];
-    if (in_block) {
-      if (c == '*' && t[i + 1] == '/') { t[i] = t[i + 1] = ' '; i++; in_block = 0; }
-      else if (c != '\n') t[i] = ' ';
-      continue;
-    }
-    if (quote) {
-      if (c == '\\' && t[i + 1] && t[i + 1] != '\n') i++;
-      else if (c == '"' || c == '\n') quote = 0;
-      continue;
-    }
-    if (c == '"') quote = c;
-    else if (c == '/' && t[i + 1] == '*') { t[i] = t[i + 1] = ' '; i++; in_block = 1; }
-    else if (c == '#' || (c == '/' && t[i + 1] == '/')) {
-      while (i < n && t[i] != '\n') t[i++] = ' ';
-      i--;
-    }
-  }
-  int nl = 1;
-  for (size_t i = 0; i < n; i++) nl += t[i] == '\n';
-  f->name = name;
-  f->lines = malloc((size_t)nl * sizeof *f->lines);
-  if (!f->lines) { free(t); return -1; }
-  f->nlines = 0;
-  char *s = t;
-  for (;;) {
-    char *e = strchr(s, '\n');
-    f->lines[f->nlines++] = s;
-    if (!e) break;
-    *e = 0;
-    s = e + 1;
-  }
-  return 0;
-}
-
-static void run_pass(asm_object *o, asm_file *files, int nfiles) {
+static void run_pass(asm_object *o) {
   o->pass++;
   o->changed = 0;
   for (int i = 0; i < o->nsecs; i++) {
@@ -322,8 +298,10 @@ static void run_pass(asm_object *o, asm_file *files, int nfiles) {
   o->nrels = 0;
   o->auto_label = 0;
   o->cur = o->prev_cur = 0;
-  for (int f = 0; f < nfiles; f++)
-    for (int l = 0; l < files[f].nlines; l++) line(o, files[f].name, l + 1, files[f].lines[l]);
+  for (int l = 0; l < o->src.n; l++) {
+    const asm_line *L = &o->src.v[l];
+    line(o, L->file, L->line, L->col0, L->text);
+  }
   o->loc = (asm_loc){NULL, NULL, 0, 0};
   for (int i = 0; i < o->nsecs; i++)
     if (o->secs[i].size != o->secs[i].prev_size) o->changed = 1;
@@ -338,11 +316,17 @@ static void run_pass(asm_object *o, asm_file *files, int nfiles) {
 
 int asm_assemble(const asm_source *src, int nsrc, const asm_options *opt, asm_object **out,
                  asm_diags *d, vt_error *e) {
+  return asm_assemble_ex(src, nsrc, opt, NULL, out, d, e);
+}
+
+int asm_assemble_ex(const asm_source *src, int nsrc, const asm_options *opt,
+                    const asm_pp_options *pp, asm_object **out, asm_diags *d, vt_error *e) {
   *out = NULL;
   asm_object *o = calloc(1, sizeof *o);
   if (!o) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
   if (opt) o->opt = *opt;
   else o->opt.text_addr = ASM_DEFAULT_TEXT_ADDR;
+  o->pp = pp;
   o->exec = !o->opt.relocatable;
   o->max_errors = o->opt.max_errors > 0 ? o->opt.max_errors : 50;
   memset(o->hash, -1, sizeof o->hash);
@@ -350,41 +334,34 @@ int asm_assemble(const asm_source *src, int nsrc, const asm_options *opt, asm_ob
   o->diags = d ? d : &local;
   memset(o->diags, 0, sizeof *o->diags);
   o->diags->v = calloc((size_t)o->max_errors, sizeof *o->diags->v);
-  asm_file *files = calloc((size_t)(nsrc > 0 ? nsrc : 1), sizeof *files);
-  if (!o->diags->v || !files) {
-    free(files);
+  if (!o->diags->v) {
     asm_free(o);
     return vt_fail(e, VT_ERR_NOMEM, "out of memory");
   }
   int rc = 0;
-  for (int i = 0; i < nsrc && !rc; i++)
-    if (load_file(&files[i], src[i].name, src[i].text)) rc = vt_fail(e, VT_ERR_NOMEM, "out of memory");
-  if (!rc) {
-    asm_section_switch(o, ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR);
-    for (;;) {
-      o->final = o->pass >= 2 && !o->changed;
-      if (o->pass >= MAX_PASSES) o->final = 1;
-      run_pass(o, files, nsrc);
-      asm_layout(o);
-      if (o->final) break;
-    }
-    if (o->changed && !o->nerrors) asm_error(o, NULL, "label addresses did not converge");
-    int si = asm_sym_find(o, "_start", 6);
-    if (si >= 0 && o->syms[si].sec >= 0)
-      o->entry = o->secs[o->syms[si].sec].addr + (uint32_t)o->syms[si].value;
-    else
-      o->entry = o->secs[0].addr;
-    if (o->nerrors) {
-      asm_diag *g = &o->diags->v[0];
-      rc = vt_fail(e, VT_ERR_ASM, "%d error(s); first: %s:%d:%d: %s", o->nerrors, g->file,
-                   g->line, g->col, g->msg);
-    }
+  asm_section_switch(o, ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR);
+  asm_load_sources(o, src, nsrc);
+  for (;;) {
+    o->final = o->pass >= 2 && !o->changed;
+    if (o->pass >= MAX_PASSES) o->final = 1;
+    run_pass(o);
+    asm_layout(o);
+    asm_synth_symbols(o);
+    if (o->final) break;
   }
-  for (int i = 0; i < nsrc; i++) {
-    if (files[i].lines) free(files[i].lines[0]);
-    free(files[i].lines);
+  if (o->changed && !o->nerrors) asm_error(o, NULL, "label addresses did not converge");
+  int si = asm_sym_find(o, "_start", 6);
+  if (si >= 0 && o->syms[si].sec >= 0)
+    o->entry = o->secs[o->syms[si].sec].addr + (uint32_t)o->syms[si].value;
+  else
+    o->entry = o->secs[0].addr;
+  if (o->nerrors) {
+    asm_diag *g = &o->diags->v[0];
+    rc = vt_fail(e, VT_ERR_ASM, "%d error(s); first: %s:%d:%d: %s", o->nerrors, g->file,
+                 g->line, g->col, g->msg);
   }
-  free(files);
+  asm_lines_free(&o->src);
+  o->pp = NULL;
   if (!d) asm_diags_free(&local);
   o->diags = NULL;
   if (rc) {
@@ -407,6 +384,7 @@ void asm_free(asm_object *o) {
   free(o->rels);
   free(o->his);
   free(o->prev_his);
+  asm_lines_free(&o->src);
   free(o);
 }
 
@@ -430,56 +408,24 @@ int asm_symbol_value(const asm_object *o, const char *name, uint32_t *value) {
   return 0;
 }
 
-static char *read_text(const char *path, vt_error *e) {
-  FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-  if (!f) {
-    vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
-    return NULL;
-  }
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    if (n + 1 >= cap) {
-      char *nb = realloc(buf, cap *= 2);
-      if (!nb) { free(buf); buf = NULL; break; }
-      buf = nb;
-    }
-    size_t k = fread(buf + n, 1, cap - n - 1, f);
-    if (!k) break;
-    n += k;
-  }
-  int bad = ferror(f);
-  if (f != stdin) fclose(f);
-  if (!buf) {
-    vt_fail(e, VT_ERR_NOMEM, "out of memory");
-    return NULL;
-  }
-  if (bad) {
-    free(buf);
-    vt_fail(e, VT_ERR_IO, "%s: read error", path);
-    return NULL;
-  }
-  buf[n] = 0;
-  if (strlen(buf) != n) {
-    free(buf);
-    vt_fail(e, VT_ERR_FORMAT, "%s: contains a NUL byte (not assembly text)", path);
-    return NULL;
-  }
-  return buf;
-}
-
 int asm_assemble_files(const char *const *paths, int n, const asm_options *opt,
                        const char *out_path, asm_diags *d, vt_error *e) {
+  return asm_assemble_files_ex(paths, n, opt, NULL, out_path, d, e);
+}
+
+int asm_assemble_files_ex(const char *const *paths, int n, const asm_options *opt,
+                          const asm_pp_options *pp, const char *out_path, asm_diags *d,
+                          vt_error *e) {
   asm_source *src = calloc((size_t)(n > 0 ? n : 1), sizeof *src);
   if (!src) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
   int rc = 0;
   for (int i = 0; i < n && !rc; i++) {
     src[i].name = paths[i];
-    src[i].text = read_text(paths[i], e);
+    src[i].text = asm_read_text(paths[i], e);
     if (!src[i].text) rc = -1;
   }
   asm_object *o = NULL;
-  if (!rc) rc = asm_assemble(src, n, opt, &o, d, e);
+  if (!rc) rc = asm_assemble_ex(src, n, opt, pp, &o, d, e);
   if (!rc) rc = asm_write_elf(o, out_path, e);
   asm_free(o);
   for (int i = 0; i < n; i++) free((char *)src[i].text);

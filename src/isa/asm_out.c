@@ -47,6 +47,59 @@ void asm_layout(asm_object *o) {
   }
 }
 
+/* Linker-synthesised symbols, defined in executables when the source
+ * references them without defining them (as GNU ld's default script / LLD):
+ *   __global_pointer$  start of .sdata, else of the first writable section,
+ *                      else the page after the last section; plus 0x800
+ *   _edata             end of the writable PROGBITS sections (initialised
+ *                      data); without any, __bss_start
+ *   __bss_start        start of the first writable NOBITS section, else _edata
+ *   _end               end of the last writable section (.bss included)
+ * With no writable section at all, all three are the page after the last
+ * allocated section. They are absolute symbols. */
+void asm_synth_symbols(asm_object *o) {
+  if (!o->exec) return;
+  uint32_t top = o->opt.text_addr, sdata = 0, data = 0, edata = 0, bss = 0, end = 0;
+  int have_sdata = 0, have_data = 0, have_bss = 0;
+  for (int i = 0; i < o->nsecs; i++) {
+    const asm_sec *s = &o->secs[i];
+    int g = group_of(s);
+    if (g == G_NONE) continue;
+    if (s->addr + s->size > top) top = s->addr + s->size;
+    if (g != G_DATA && g != G_BSS) continue;
+    if (!strcmp(s->name, ".sdata")) have_sdata = 1, sdata = s->addr;
+    if (!have_data && !have_bss) data = s->addr;
+    if (g == G_DATA && (!have_data || s->addr + s->size > edata)) edata = s->addr + s->size;
+    if (g == G_BSS && !have_bss) bss = s->addr;
+    if (s->addr + s->size > end || (!have_data && !have_bss)) end = s->addr + s->size;
+    have_data |= g == G_DATA;
+    have_bss |= g == G_BSS;
+  }
+  uint32_t page = align_up(top, 0x1000);
+  if (!have_data && !have_bss) data = edata = bss = end = page;
+  if (!have_data) edata = bss;
+  if (!have_bss) bss = edata;
+  const struct {
+    const char *name;
+    uint32_t v;
+  } syn[] = {{"__global_pointer$", (have_sdata ? sdata : data) + 0x800},
+             {"_edata", edata},
+             {"__bss_start", bss},
+             {"_end", end}};
+  for (size_t k = 0; k < sizeof syn / sizeof syn[0]; k++) {
+    int i = asm_sym_find(o, syn[k].name, strlen(syn[k].name));
+    if (i < 0) continue;
+    asm_sym *y = &o->syms[i];
+    if (y->sec != SYM_UNDEF && !y->synth) continue;
+    if (y->sec != SYM_ABS || y->value != syn[k].v) o->changed = 1;
+    y->synth = 1;
+    y->sec = SYM_ABS;
+    y->value = syn[k].v;
+    y->prev_sec = y->sec;
+    y->prev_value = y->value;
+  }
+}
+
 static int is_hidden_name(const char *n) {
   return n[0] == '\001' || (n[0] == '.' && n[1] == 'L');
 }

@@ -49,10 +49,13 @@ static const struct {
     {"fabs.s", 2, 0, "fsgnjx.s", {"$0", "$1", "$1"}},
     {"fence", 0, 0, "fence", {"iorw", "iorw"}},
     {"vnot.v", 2, 1, "vxor.vi", {"$0", "$1", "-1"}},
+    {"endprg", 0, 0, "endprg", {"zero", "zero", "zero"}}, /* the manual's bare `endprg` */
 };
 /* names that are also real instructions: only their listed operand count is
  * the pseudo */
-static int shares_real_name(const char *n) { return !strcmp(n, "jal") || !strcmp(n, "fence"); }
+static int shares_real_name(const char *n) {
+  return !strcmp(n, "jal") || !strcmp(n, "fence") || !strcmp(n, "endprg");
+}
 
 static int emit(asm_object *o, isa_id id, int64_t a, int64_t b, int64_t c, const char *at) {
   int64_t v[ISA_MAX_OPNDS] = {a, b, c};
@@ -118,7 +121,7 @@ static int call(asm_object *o, const char **ob, const char **oe, int tail) {
   if (rk != RK_NONE) return asm_error(o, ob[0], "call takes a symbol");
   uint32_t off = asm_here(o);
   int64_t delta = 0;
-  if (v.kind == VAL_SEC && (o->exec || v.sec == o->cur)) {
+  if (v.kind == VAL_SEC && (o->exec || asm_same_section(o, &v))) {
     delta = v.sec == o->cur ? v.v - off : asm_val_addr(o, &v) - (o->secs[o->cur].addr + off);
   } else if (v.kind == VAL_ABS && o->exec) {
     delta = v.v - (o->secs[o->cur].addr + off);

@@ -1,0 +1,169 @@
+/* Source lines of a unit: file reading, comment removal, and the loading
+ * pipeline of one source: C preprocessing (.S/.sx), then .include/.macro/
+ * .rept/.irp expansion (asm_macro.c) into o->src. Every line keeps its own
+ * file name and line number, so diagnostics point into included files. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "asm_int.h"
+
+const char *asm_lines_name(asm_lines *L, const char *name) {
+  for (int i = 0; i < L->nnames; i++)
+    if (!strcmp(L->names[i], name)) return L->names[i];
+  if (L->nnames == L->capnames) {
+    int cap = L->capnames ? L->capnames * 2 : 8;
+    char **n = realloc(L->names, (size_t)cap * sizeof *n);
+    if (!n) abort(); /* out of memory: nothing sensible to report */
+    L->names = n;
+    L->capnames = cap;
+  }
+  char *c = strdup(name);
+  if (!c) abort();
+  L->names[L->nnames++] = c;
+  return c;
+}
+
+void asm_lines_add(asm_lines *L, const char *file, int line, int col0, const char *text,
+                   size_t len) {
+  if (L->n == L->cap) {
+    int cap = L->cap ? L->cap * 2 : 256;
+    asm_line *n = realloc(L->v, (size_t)cap * sizeof *n);
+    if (!n) abort();
+    L->v = n;
+    L->cap = cap;
+  }
+  char *t = malloc(len + 1);
+  if (!t) abort();
+  memcpy(t, text, len);
+  t[len] = 0;
+  L->v[L->n++] = (asm_line){asm_lines_name(L, file), line, col0, t};
+}
+
+void asm_lines_free(asm_lines *L) {
+  for (int i = 0; i < L->n; i++) free(L->v[i].text);
+  free(L->v);
+  for (int i = 0; i < L->nnames; i++) free(L->names[i]);
+  free(L->names);
+  memset(L, 0, sizeof *L);
+}
+
+void asm_strip_comments(char *t, int *in_block) {
+  char quote = 0;
+  for (size_t i = 0; t[i]; i++) {
+    char c = t[i];
+    if (*in_block) {
+      if (c == '*' && t[i + 1] == '/') {
+        t[i] = t[i + 1] = ' ';
+        i++;
+        *in_block = 0;
+      } else {
+        t[i] = ' ';
+      }
+      continue;
+    }
+    if (quote) {
+      if (c == '\\' && t[i + 1]) i++;
+      else if (c == '"') quote = 0;
+      continue;
+    }
+    if (c == '"') {
+      quote = c;
+    } else if (c == '/' && t[i + 1] == '*') {
+      t[i] = t[i + 1] = ' ';
+      i++;
+      *in_block = 1;
+    } else if (c == '#' || (c == '/' && t[i + 1] == '/')) {
+      for (; t[i]; i++) t[i] = ' ';
+      return;
+    }
+  }
+}
+
+char *asm_read_text(const char *path, vt_error *e) {
+  FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+  if (!f) {
+    vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    if (n + 1 >= cap) {
+      char *nb = realloc(buf, cap *= 2);
+      if (!nb) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = nb;
+    }
+    size_t k = fread(buf + n, 1, cap - n - 1, f);
+    if (!k) break;
+    n += k;
+  }
+  int bad = ferror(f);
+  if (f != stdin) fclose(f);
+  if (!buf) {
+    vt_fail(e, VT_ERR_NOMEM, "out of memory");
+    return NULL;
+  }
+  if (bad) {
+    free(buf);
+    vt_fail(e, VT_ERR_IO, "%s: read error", path);
+    return NULL;
+  }
+  buf[n] = 0;
+  if (strlen(buf) != n) {
+    free(buf);
+    vt_fail(e, VT_ERR_FORMAT, "%s: contains a NUL byte (not assembly text)", path);
+    return NULL;
+  }
+  return buf;
+}
+
+char *asm_path_rel(const char *from, const char *name) {
+  const char *slash = strrchr(from, '/');
+  size_t dl = name[0] == '/' || !slash ? 0 : (size_t)(slash - from + 1);
+  char *p = malloc(dl + strlen(name) + 1);
+  if (!p) abort();
+  memcpy(p, from, dl);
+  strcpy(p + dl, name);
+  return p;
+}
+
+int asm_file_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+void asm_split_lines(asm_lines *out, const char *name, const char *text) {
+  int line = 1;
+  for (const char *s = text;; line++) {
+    const char *e = strchr(s, '\n');
+    size_t len = e ? (size_t)(e - s) : strlen(s);
+    if (e || len) asm_lines_add(out, name, line, 1, s, len);
+    if (!e) break;
+    s = e + 1;
+  }
+}
+
+static int wants_cpp(const char *name) {
+  size_t n = strlen(name);
+  return (n > 2 && !strcmp(name + n - 2, ".S")) || (n > 3 && !strcmp(name + n - 3, ".sx"));
+}
+
+void asm_load_sources(asm_object *o, const asm_source *src, int n) {
+  asm_lines raw = {0};
+  for (int k = 0; k < n; k++) {
+    int first = raw.n;
+    if (wants_cpp(src[k].name)) asm_preprocess(o, src[k].name, src[k].text, &raw);
+    else asm_split_lines(&raw, src[k].name, src[k].text);
+    int in_block = 0;
+    for (int i = first; i < raw.n; i++) asm_strip_comments(raw.v[i].text, &in_block);
+  }
+  asm_expand(o, &raw);
+  asm_lines_free(&raw);
+}
