@@ -1,0 +1,2 @@
+/* Includes itself without a guard: a recursive #include. */
+#include "self.h"
