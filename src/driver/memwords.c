@@ -56,6 +56,10 @@ int vt_memwords_read(const char *path, vt_memwords *out, vt_error *e) {
             i + 1, tf.lines[i]);
     goto fail;
   }
+  if (out->n == 0) { /* comparing nothing must not report a match */
+    vt_fail(e, VT_ERR_FORMAT, "%s: no '<address> <word>' lines", path);
+    goto fail;
+  }
   vt_textfile_free(&tf);
   return 0;
 fail:

@@ -56,6 +56,10 @@ check 4 "/nonexistent/x.txt" "unwritable --dump" "$ventus" run "$elf" "${A[@]}" 
 # --dump-range over unmapped memory: usage error before anything is written
 check 2 "--dump-range 0x10000000:0x10" "unmapped --dump-range" "$ventus" run "$elf" "${A[@]}" --global 64 --dump-range 0x10000000:0x10 --dump "$tmp/d.txt"
 [ -e "$tmp/d.txt" ] && { echo "FAIL a failed --dump left $tmp/d.txt"; fail=1; }
+: >"$tmp/empty.txt"
+check 4 "no '<address> <word>' lines" "empty --expect file (claimed a match)" "$ventus" run "$elf" "${A[@]}" --global 64 --expect "$tmp/empty.txt"
+printf '0x90000000 0x0\0garbage\n' >"$tmp/nul.txt"
+check 4 "NUL byte" "NUL byte in --expect" "$ventus" run "$elf" "${A[@]}" --global 64 --expect "$tmp/nul.txt"
 # stdout that cannot be written: exit 4, never a success line
 "$ventus" run "$elf" "${A[@]}" --global 64 --stats >/dev/full 2>"$tmp/err"
 [ $? = 4 ] && grep -q "standard output failed" "$tmp/err" && ! grep -q "warp-instructions" "$tmp/err" ||
