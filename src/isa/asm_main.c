@@ -16,44 +16,50 @@
 #define MAX_PASSES 12
 
 /* ---- diagnostics ------------------------------------------------------------- */
-int asm_error(asm_object *o, const char *at, const char *fmt, ...) {
-  if (!o->final) return -1;
-  o->nerrors++;
+/* Records one diagnostic. A pseudo-instruction expands into several
+ * instructions that can fail on the same operand: an exact repeat of the
+ * previous diagnostic is reported once. */
+static int diag_push(asm_object *o, const char *file, int line, int col, const char *fmt,
+                     va_list ap) {
   asm_diags *d = o->diags;
+  char msg[sizeof d->v[0].msg];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  if (!file) file = "<input>";
+  if (d && d->n) {
+    const asm_diag *p = &d->v[d->n - 1];
+    if (p->line == line && p->col == col && !strcmp(p->msg, msg) && !strcmp(p->file, file))
+      return -1;
+  }
+  o->nerrors++;
   if (!d) return -1;
   if (d->n >= o->max_errors) {
     d->dropped++;
     return -1;
   }
   asm_diag *g = &d->v[d->n++];
-  snprintf(g->file, sizeof g->file, "%s", o->loc.file ? o->loc.file : "<input>");
-  g->line = o->loc.line;
+  snprintf(g->file, sizeof g->file, "%s", file);
+  g->line = line;
+  g->col = col;
+  snprintf(g->msg, sizeof g->msg, "%s", msg);
+  return -1;
+}
+
+int asm_error(asm_object *o, const char *at, const char *fmt, ...) {
+  if (!o->final) return -1;
   int col = o->loc.col0;
   if (at && o->loc.text && at >= o->loc.text && at <= o->loc.text + strlen(o->loc.text))
     col += (int)(at - o->loc.text);
-  g->col = col;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(g->msg, sizeof g->msg, fmt, ap);
+  diag_push(o, o->loc.file, o->loc.line, col, fmt, ap);
   va_end(ap);
   return -1;
 }
 
 int asm_diag_at(asm_object *o, const char *file, int line, int col, const char *fmt, ...) {
-  o->nerrors++;
-  asm_diags *d = o->diags;
-  if (!d) return -1;
-  if (d->n >= o->max_errors) {
-    d->dropped++;
-    return -1;
-  }
-  asm_diag *g = &d->v[d->n++];
-  snprintf(g->file, sizeof g->file, "%s", file ? file : "<input>");
-  g->line = line;
-  g->col = col;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(g->msg, sizeof g->msg, fmt, ap);
+  diag_push(o, file, line, col, fmt, ap);
   va_end(ap);
   return -1;
 }
