@@ -211,6 +211,27 @@ static uint32_t ref_minmax(uint32_t a, uint32_t b, int is_max, uint32_t *flags)
     return ((x < y) ^ is_max) ? a : b;
 }
 
+/* The integer an already rounded value r converts to: in range, r itself
+ * with the rounding's flags; out of range (or NaN), the RISC-V saturated
+ * value with NV. */
+static uint32_t ref_saturate(double r, int is_unsigned, uint32_t inexact, uint32_t *flags)
+{
+    if (is_unsigned) {
+        if (r > -1.0 && r <= 4294967295.0) {
+            *flags |= inexact;
+            return (uint32_t)r;
+        }
+        *flags |= FFLAG_NV;
+        return r < 0 ? 0 : 0xffffffffu;
+    }
+    if (r >= -2147483648.0 && r <= 2147483647.0) {
+        *flags |= inexact;
+        return (uint32_t)(int32_t)r;
+    }
+    *flags |= FFLAG_NV;
+    return r < 0 ? 0x80000000u : 0x7fffffffu;
+}
+
 /* Host reference for float->int conversions under the current host mode,
  * with the out-of-range cases filled in by hand per the RISC-V table. */
 static uint32_t ref_to_int(uint32_t a, int is_unsigned, int mode, uint32_t *flags)
@@ -224,21 +245,7 @@ static uint32_t ref_to_int(uint32_t a, int is_unsigned, int mode, uint32_t *flag
     float r = h_rint(u2f(a));
     uint32_t f = map_flags(fetestexcept(FE_ALL_EXCEPT));
     fesetround(FE_TONEAREST);
-    double d = r;
-    if (is_unsigned) {
-        if (d > -1.0 && d <= 4294967295.0) {
-            *flags |= f;
-            return (uint32_t)d;
-        }
-        *flags |= FFLAG_NV;
-        return d < 0 ? 0 : 0xffffffffu;
-    }
-    if (d >= -2147483648.0 && d <= 2147483647.0) {
-        *flags |= f;
-        return (uint32_t)(int32_t)d;
-    }
-    *flags |= FFLAG_NV;
-    return d < 0 ? 0x80000000u : 0x7fffffffu;
+    return ref_saturate(r, is_unsigned, f, flags);
 }
 
 static uint32_t host_eval(enum op op, uint32_t a, uint32_t b, uint32_t c, int mode, uint32_t *flags)
@@ -383,20 +390,7 @@ static uint32_t ref_to_int_rmm(uint32_t a, int is_unsigned, uint32_t *flags)
     else
         r = (d - fl < 0.5) ? fl : fl + 1;
     uint32_t nx = r != d ? FFLAG_NX : 0;
-    if (is_unsigned) {
-        if (r > -1.0 && r <= 4294967295.0) {
-            *flags |= nx;
-            return (uint32_t)r;
-        }
-        *flags |= FFLAG_NV;
-        return r < 0 ? 0 : 0xffffffffu;
-    }
-    if (r >= -2147483648.0 && r <= 2147483647.0) {
-        *flags |= nx;
-        return (uint32_t)(int32_t)r;
-    }
-    *flags |= FFLAG_NV;
-    return r < 0 ? 0x80000000u : 0x7fffffffu;
+    return ref_saturate(r, is_unsigned, nx, flags);
 }
 
 static uint32_t rmm_ref(enum op op, uint32_t a, uint32_t b, uint32_t c, uint32_t *flags, long *ties)
