@@ -21,6 +21,7 @@ const char *vt_karg_view_type(const vt_karg *a, const char *override) {
 }
 
 void vt_format_f32(uint32_t bits, char *buf, size_t len) {
+  if (!buf || !len) return;
   float f;
   memcpy(&f, &bits, 4);
   if (isnan(f)) {
@@ -28,7 +29,8 @@ void vt_format_f32(uint32_t bits, char *buf, size_t len) {
     return;
   }
   for (int p = 1; p <= 9; p++) {
-    snprintf(buf, len, "%.*g", p, (double)f);
+    int n = snprintf(buf, len, "%.*g", p, (double)f);
+    if (n < 0 || (size_t)n >= len) return; /* caller's buffer too small: keep the prefix */
     float back = strtof(buf, NULL);
     uint32_t bb;
     memcpy(&bb, &back, 4);
