@@ -15,6 +15,15 @@ static uint32_t mstatus_fix(uint32_t v) {
   return v;
 }
 
+/* Performance-monitor CSRs: spike implements no events, so the counters,
+ * their event selectors, mcounteren, mcountinhibit and mconfigptr read 0
+ * and ignore writes. */
+static int hpm_csr(unsigned csr) {
+  return (csr >= 0xc03 && csr <= 0xc1f) || (csr >= 0xc83 && csr <= 0xc9f) ||
+         (csr >= 0xb03 && csr <= 0xb1f) || (csr >= 0xb83 && csr <= 0xb9f) ||
+         (csr >= 0x323 && csr <= 0x33f) || csr == 0x306 || csr == 0x320 || csr == 0xf15;
+}
+
 int csr_read(vt_exec *x, unsigned csr, uint32_t *val) {
   vt_warp *w = x->w;
   if (csr >= 0x800 && csr < 0x800 + VT_NUM_CUSTOM_CSRS) {
@@ -45,7 +54,12 @@ int csr_read(vt_exec *x, unsigned csr, uint32_t *val) {
   case 0xc80: case 0xc81: case 0xc82: case 0xb80: case 0xb82:
     *val = (uint32_t)(w->instret >> 32);
     return 0;
-  default: break;
+  default:
+    if (hpm_csr(csr)) {
+      *val = 0;
+      return 0;
+    }
+    break;
   }
   char msg[64];
   snprintf(msg, sizeof msg, "access to unknown CSR 0x%03x", csr);
@@ -115,6 +129,7 @@ int csr_write(vt_exec *x, unsigned csr, uint32_t val) {
   case 0x344: w->mip = val; break;
   case 0xb00: case 0xb02: case 0xb80: case 0xb82: break;
   default: {
+    if (hpm_csr(csr)) break;
     char msg[64];
     snprintf(msg, sizeof msg, "access to unknown CSR 0x%03x", csr);
     vt_fail(x->e, VT_ERR_ILLEGAL, "%s", msg);
