@@ -9,6 +9,9 @@ cd "$(dirname "$0")"
 
 vt_install_deps cmake gcc make pkg-config libelf-dev libcmocka-dev llvm-19 ||
   { echo "0 passed, 1 failed"; exit 1; }
+# optional: qemu-riscv32 for test_diff_qemu (about 13 MB download, 105 MB
+# installed); without it that test is skipped
+vt_install_deps qemu-user || echo "qemu-user not installed: test_diff_qemu will be skipped"
 
 passed=0
 failed=0
