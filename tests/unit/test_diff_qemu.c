@@ -12,7 +12,9 @@
  *   vint    RVV integer .vv/.vx/.vi arithmetic, logic, shifts, min/max,
  *           mul/mulh*, div/rem, the macc family, vmerge, vmv.v.*, vid,
  *           unit-stride/strided/indexed vle32/vse32, most of them also
- *           masked (v0.t), mixed with scalar integer ops;
+ *           masked (v0.t), mixed with scalar integer ops, and in both
+ *           vector classes vsetvli/vsetivli/vsetvl with AVL 0..12 and
+ *           every tail/mask policy (vl < 8 leaves tail elements alone);
  *   vfp     RVV fp .vv ops (vfadd … vfcvt, the fma family, vfclass), .vf
  *           ops, vfmerge and vfmv.v.f, under frm changes, no scalar fp
  *           instructions (QEMU reads a .vf scalar from f[n]: an fmv.w.x
@@ -34,7 +36,7 @@
  * Legitimate Ventus differences are not generated (docs/isa.md §7): vector
  * compares and mask logic (0/1 per element instead of a packed mask),
  * vmv.s.x/vfmv.s.f (broadcast), vmv.x.s/vfmv.f.s (Ventus takes the last
- * active lane, RVV element 0), and vsetvli with AVL != 8. The v0.t mask
+ * active lane, RVV element 0), and a vtype other than e32/m1. The v0.t mask
  * layout is the same on both: bit i of v0 selects element i.
  *
  * A report prints the whole program, so it does not matter that operands
@@ -287,6 +289,32 @@ static void gen_scalar_fp(rng *r, char *s, size_t len) {
   }
 }
 
+/* vsetvli/vsetivli/vsetvl with AVL 0..12 (vl = min(AVL, 8) on both), the
+ * x0 forms, every tail/mask policy (QEMU 7.2 leaves agnostic elements
+ * undisturbed, as we do), and reading vl/vtype back */
+static void gen_vset(rng *r, char *s, size_t len) {
+  static const char *const pol[] = {"tu, mu", "ta, mu", "tu, ma", "ta, ma"};
+  uint32_t k = rn(r, 4), avl = rn(r, 13);
+  int d = xrd(r), t = 1 + (int)rn(r, 30);
+  switch (rn(r, 6)) {
+  case 0:
+  case 1:
+    snprintf(s, len, "li x%d, %u\nvsetvli x%d, x%d, e32, m1, %s", t, avl, d, t, pol[k]);
+    break;
+  case 2: snprintf(s, len, "vsetivli x%d, %u, e32, m1, %s", d, avl, pol[k]); break;
+  case 3: /* rd != x0: vl = VLMAX; rd = x0: vl kept */
+    snprintf(s, len, "vsetvli x%d, x0, e32, m1, %s", rn(r, 2) ? d : 0, pol[k]);
+    break;
+  case 4: {
+    int u = t % 30 + 1;
+    snprintf(s, len, "li x%d, %u\nli x%d, 0x%x\nvsetvl x%d, x%d, x%d", t, avl, u, 0x10 | k << 6, d,
+             t, u);
+    break;
+  }
+  default: snprintf(s, len, "csrr x%d, %s", d, rn(r, 2) ? "vl" : "vtype"); break;
+  }
+}
+
 /* ", v0.t" for about one op in four; *vd is moved off v0 then (RVV reserves
  * a masked vd = v0) */
 static const char *vmask(rng *r, int *vd) {
@@ -397,7 +425,7 @@ static void gen_vint(rng *r, char *s, size_t len) {
         a, a, x, b, rn(r, 2) ? 0 : -1, dv[rn(r, 4)], vd, a, b);
     break;
   }
-  case 11: snprintf(s, len, "csrr x%d, vl", xrd(r)); break;
+  case 11: gen_vset(r, s, len); break;
   default: gen_scalar_int(r, s, len); break;
   }
 }
@@ -411,7 +439,7 @@ static void gen_vfp(rng *r, char *s, size_t len) {
                                    "vfcvt.x.f.v",      "vfcvt.f.xu.v",   "vfcvt.f.x.v",
                                    "vfcvt.rtz.xu.f.v", "vfcvt.rtz.x.f.v"};
   int vd = vreg(r);
-  switch (rn(r, 12)) {
+  switch (rn(r, 13)) {
   case 0:
   case 1:
   case 2: {
@@ -436,6 +464,7 @@ static void gen_vfp(rng *r, char *s, size_t len) {
     break;
   }
   case 7: gen_fcsr(r, s, len); break;
+  case 12: gen_vset(r, s, len); break;
   case 9:
   case 10: { /* .vf forms; "@fmv N" becomes fmv.w.x fN, xN under QEMU */
     static const char *const vf[] = {"vfadd", "vfsub", "vfrsub", "vfmul",   "vfdiv",  "vfrdiv",
@@ -585,8 +614,8 @@ static char *program_text(const dprog *p, int nbody, int qemu) {
   put(&t, "# dump\n");
   for (int i = 1; i <= 30; i++) put(&t, "sw x%d, %d(x%d)\n", i, 4 * (D_X + i - 1), BASE_REG);
   put(&t, "csrr x1, fcsr\nsw x1, %d(x%d)\n", 4 * D_FCSR, BASE_REG);
-  if (vec) {
-    put(&t, "addi x1, x%d, %d\n", BASE_REG, 4 * D_V);
+  if (vec) { /* all 8 elements, whatever vl the body left */
+    put(&t, "vsetivli x0, %d, e32, m1, ta, mu\naddi x1, x%d, %d\n", NLANES, BASE_REG, 4 * D_V);
     for (int v = 0; v < NVREG; v++) put(&t, "vse32.v v%d, (x1)\naddi x1, x1, %d\n", v, NLANES * 4);
   }
   /* write(1, scratch, size); exit(0) -- ecalls are nops on our side */
@@ -737,15 +766,20 @@ static int compare_prefix(const dprog *p, int k, const workdir *w, uint32_t *q, 
   return dumps_differ(p, q, o);
 }
 
+/* a step on one line */
+static void one_line(const char *step, char *out, size_t len) {
+  snprintf(out, len, "%s", step);
+  for (char *c = out; *c; c++)
+    if (*c == '\n') *c = ';';
+}
+
 static void print_program(const dprog *p, int mark) {
   printf("program %s seed %u (x1..x30 initially:", class_name[p->cls], p->seed);
   for (int i = 0; i < 30; i++) printf(" %08x", p->xinit[i]);
   printf(")\n");
   for (int i = 0; i < p->n; i++) {
     char line[ENTRY_LEN];
-    snprintf(line, sizeof line, "%s", p->body[i]);
-    for (char *c = line; *c; c++)
-      if (*c == '\n') *c = ';';
+    one_line(p->body[i], line, sizeof line);
     printf("%s %3d: %s\n", i == mark ? ">>" : "  ", i, line);
   }
 }
@@ -775,8 +809,10 @@ static int check_program(const dprog *p, const workdir *w) {
     }
   }
   print_program(p, first);
+  char line[ENTRY_LEN];
+  one_line(p->body[first], line, sizeof line);
   printf("MISMATCH in %s program seed %u at instruction %d: %s\n", class_name[p->cls], p->seed,
-         first, p->body[first]);
+         first, line);
   int n = p->cls == CL_SCALAR ? D_V : D_WORDS;
   for (int i = 0; i < n; i++)
     if (q[i] != o[i]) {
