@@ -1,8 +1,13 @@
 #include "trace_fmt.h"
-#include "vt_strbuf.h"
+#include "trace_line.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The lines of the lowest unfinished WG collect in the writer's buffer of
+ * this size and reach the FILE in blocks (fwrite), flushed when a record
+ * might not fit, before a buffered WG's block and at the end. */
+#define OUT_CAP (1u << 20)
 
 typedef struct {
   char *p;
@@ -25,106 +30,54 @@ struct vt_trace_writer {
   wg_buf *open;  /* WGs with pending lines or state, unordered */
   size_t nopen, capopen;
   int failed;
+  sbuf out;              /* lines of WG next_emit not yet written (cap OUT_CAP or more) */
+  vt_trace_cache *cache; /* disassembly text and flags per word, CSR names */
 };
 
-/* Spike's style: mnemonic padded to 7 columns, one space, operands. */
-static void emit_disasm(vt_strbuf *o, const isa_inst *in) {
-  char d[160];
-  isa_disasm(in, d, sizeof d);
-  char *sp = strchr(d, ' ');
-  if (!sp) {
-    vt_emit(o, "%s", d);
-    return;
-  }
-  *sp = 0;
-  vt_emit(o, "%-7s %s", d, sp + 1);
-}
+/* A record longer than this was cut here (the old formatter's line buffer
+ * held 8191 characters); kept so the output stays the same byte for byte. */
+#define RECORD_MAX 8191
 
-static void emit_csr(vt_strbuf *o, unsigned csr, uint32_t val) {
-  const char *n = isa_csr_name(csr);
-  vt_emit(o, " c%u_%s 0x%08x", csr, n ? n : "unknown", val);
+int vt_trace_format(const vt_commit *c, char *buf, size_t len) {
+  vt_trace_insn tmp;
+  const vt_trace_insn *ii = vt_trace_insn_info(NULL, c->insn, &tmp);
+  size_t need = vt_trace_bound(NULL, c);
+  char stackbuf[8192];
+  char *t = need <= sizeof stackbuf ? stackbuf : malloc(need);
+  if (!t) return -1;
+  char *p = t;
+  if (!c->spin) p = vt_trace_put_disasm(p, c, ii);
+  p = vt_trace_put_commit(NULL, p, c, ii->flags);
+  size_t n = (size_t)(p - t);
+  if (len) {
+    size_t k = n < len ? n : len - 1;
+    memcpy(buf, t, k);
+    buf[k] = 0;
+  }
+  if (t != stackbuf) free(t);
+  return (int)n;
 }
-
-static int format(const vt_commit *c, int disasm, char *buf, size_t len) {
-  vt_strbuf o = vt_strbuf_init(buf, len);
-  isa_inst in;
-  isa_decode(c->insn, 0, &in);
-  uint32_t flags = in.id < ISA_COUNT ? isa_table[in.id].flags : 0;
-  if (disasm && !c->spin) {
-    vt_emit(&o, "core %3u: 0x%08x (0x%08x) ", c->warp, c->pc, c->insn);
-    emit_disasm(&o, &in);
-    vt_emit(&o, "\n");
-  }
-  vt_emit(&o, "core %3u: 3 0x%08x (0x%08x)", c->warp, c->pc, c->insn);
-  if (c->spin) {
-    vt_emit(&o, "\n");
-    return o.total;
-  }
-  /* the core says when the ISS prints "eSEW mLMUL lVL" (require_vector) */
-  int vhdr = c->has_v || c->vtag;
-  char vt[32];
-  uint32_t sew = c->vtype ? 8u << ((c->vtype >> 3) & 7) : 32, lmul = c->vtype ? 1u << (c->vtype & 3) : 1;
-  snprintf(vt, sizeof vt, " e%u m%u l%u", sew, lmul, c->vl);
-  int vload_first = c->has_v && (flags & IF_LOAD);
-  if (vload_first) {
-    /* the ISS lists a vector load's register before its CSR writes */
-    vt_emit(&o, "%s", vt);
-    goto vreg;
-  }
-  for (int i = 0; i < c->nx; i++)
-    if (c->x[i].reg) vt_emit(&o, " x%-2u 0x%08x", c->x[i].reg, c->x[i].val);
-  for (int i = 0; i < c->ncsr; i++) emit_csr(&o, c->csr[i].csr, c->csr[i].val);
-  if (vhdr) vt_emit(&o, "%s", vt);
-vreg:
-  if (c->has_v) {
-    uint32_t n = c->vl ? c->vl : 1;
-    if (n > VT_MAX_LANES) n = VT_MAX_LANES;
-    vt_emit(&o, " v%-2u %08x 0x%08x", c->vreg, c->vmask, c->v[n - 1]);
-    for (uint32_t k = n - 1; k-- > 0;) vt_emit(&o, " %08x", c->v[k]);
-    vt_emit(&o, " ");
-  }
-  if (vload_first) {
-    for (int i = 0; i < c->nx; i++)
-      if (c->x[i].reg) vt_emit(&o, " x%-2u 0x%08x", c->x[i].reg, c->x[i].val);
-    for (int i = 0; i < c->ncsr; i++) emit_csr(&o, c->csr[i].csr, c->csr[i].val);
-  }
-  for (int i = 0; i < c->nmem; i++) {
-    if (!c->mem[i].store) {
-      vt_emit(&o, " mem 0x%08x", c->mem[i].addr);
-    } else if (c->mem[i].size == 1) {
-      vt_emit(&o, " mem 0x%08x 0x%x", c->mem[i].addr, c->mem[i].val & 0xff);
-    } else if (c->mem[i].size == 2) {
-      vt_emit(&o, " mem 0x%08x 0x%04x", c->mem[i].addr, c->mem[i].val & 0xffff);
-    } else {
-      vt_emit(&o, " mem 0x%08x 0x%08x", c->mem[i].addr, c->mem[i].val);
-    }
-  }
-  if (c->has_simt)
-    vt_emit(&o, " current mask:\t%08x current npc:\t%08x stack size: %u", c->simt_mask, c->simt_npc,
-         c->simt_depth);
-  vt_emit(&o, "\n");
-  /* after a SIMT-state line the ISS lists the stack, top entry first */
-  if (c->has_simt && c->simt_stack)
-    for (uint32_t k = c->simt_depth; k-- > 0;)
-      vt_emit(&o, "[r_pc] %08x [else_pc] %08x [else_mask] %08x \n", c->simt_stack[k].rpc, c->simt_stack[k].pc,
-           c->simt_stack[k].mask);
-  return o.total;
-}
-
-int vt_trace_format(const vt_commit *c, char *buf, size_t len) { return format(c, 1, buf, len); }
 
 /* ---- grouping per work-group ------------------------------------------------ */
-static int sb_add(sbuf *b, const char *s, size_t n) {
+/* Room for n more bytes at the end of b. */
+static char *sb_reserve(sbuf *b, size_t n) {
   if (b->len + n > b->cap) {
     size_t nc = b->cap ? b->cap : 4096;
     while (nc < b->len + n) nc *= 2;
     char *np = realloc(b->p, nc);
-    if (!np) return -1;
+    if (!np) return NULL;
     b->p = np, b->cap = nc;
   }
-  memcpy(b->p + b->len, s, n);
-  b->len += n;
-  return 0;
+  return b->p + b->len;
+}
+
+static void put_file(vt_trace_writer *w, const char *p, size_t n) {
+  if (n && fwrite(p, 1, n, w->f) != n) w->failed = 1;
+}
+
+static void flush_out(vt_trace_writer *w) {
+  put_file(w, w->out.p, w->out.len);
+  w->out.len = 0;
 }
 
 static wg_buf *find_open(vt_trace_writer *w, uint32_t wg, int create) {
@@ -163,12 +116,13 @@ static int is_done(const vt_trace_writer *w, uint64_t wg) {
 }
 
 /* Writes every finished WG from next_emit on, and the buffered lines of the
- * first unfinished one (whose later lines then go straight to the file). */
+ * first unfinished one (whose later lines then go to the out buffer). */
 static void advance(vt_trace_writer *w) {
   for (;;) {
     wg_buf *b = find_open(w, (uint32_t)w->next_emit, 0);
     if (b && b->text.len) {
-      if (fwrite(b->text.p, 1, b->text.len, w->f) != b->text.len) w->failed = 1;
+      flush_out(w);
+      put_file(w, b->text.p, b->text.len);
       b->text.len = 0;
     }
     if (!is_done(w, w->next_emit)) return;
@@ -188,43 +142,51 @@ static void on_commit(void *user, const vt_commit *c) {
     w->failed = 1;
     return;
   }
-  char line[8192];
-  size_t len = 0;
+  /* the lowest unfinished WG writes to the out buffer, later ones to theirs */
+  int direct = c->wg == w->next_emit;
+  sbuf *dst = direct ? &w->out : &b->text;
+  size_t need = vt_trace_bound(w->cache, c);
+  if (direct && w->out.len + need > w->out.cap) flush_out(w);
+  char *start = sb_reserve(dst, need);
+  if (!start) {
+    w->failed = 1;
+    return;
+  }
+  vt_trace_insn tmp;
+  const vt_trace_insn *ii = c->spin ? NULL : vt_trace_insn_info(w->cache, c->insn, &tmp);
   uint32_t wp = c->warp < w->num_warps ? c->warp : 0;
   int repeat = b->reps[wp] && b->last_pc[wp] == c->pc;
-  if (!repeat && b->reps[wp] > 1)
-    len = (size_t)snprintf(line, sizeof line, "core %3u: Executed %u times\n", c->warp, b->reps[wp]);
-  int n = format(c, !repeat, line + len, sizeof line - len);
-  if (n < 0) return;
-  len += (size_t)n < sizeof line - len ? (size_t)n : sizeof line - len - 1;
+  char *p = start;
+  if (!repeat && b->reps[wp] > 1) p = vt_trace_put_executed(p, c->warp, b->reps[wp]);
+  if (ii && !repeat) p = vt_trace_put_disasm(p, c, ii);
+  p = vt_trace_put_commit(w->cache, p, c, ii ? ii->flags : 0);
+  size_t len = (size_t)(p - start);
+  dst->len += len < RECORD_MAX ? len : RECORD_MAX;
   b->reps[wp] = repeat ? b->reps[wp] + 1 : 1;
   b->last_pc[wp] = c->pc;
-  int endprg = 0;
-  if (!c->spin) {
-    isa_inst in;
-    isa_decode(c->insn, 0, &in);
-    endprg = in.id < ISA_COUNT && (isa_table[in.id].flags & IF_ENDPRG);
-  }
-  if (c->wg == w->next_emit) {
-    if (fwrite(line, 1, len, w->f) != len) w->failed = 1;
-  } else if (sb_add(&b->text, line, len)) {
-    w->failed = 1;
-  }
+  int endprg = ii && (ii->flags & IF_ENDPRG);
   if (endprg && ++b->ended >= w->num_warps && c->wg < w->total_wgs) {
     w->done[c->wg >> 3] |= (uint8_t)(1u << (c->wg & 7));
-    if (c->wg == w->next_emit) advance(w);
+    if (direct) advance(w);
   }
 }
 
 vt_trace_writer *vt_trace_writer_new(FILE *f) {
   vt_trace_writer *w = calloc(1, sizeof *w);
-  if (w) w->f = f;
+  if (!w) return NULL;
+  w->f = f;
+  w->cache = vt_trace_cache_new();
+  if (!w->cache || !sb_reserve(&w->out, OUT_CAP)) {
+    vt_trace_writer_free(w);
+    return NULL;
+  }
   return w;
 }
 
 void vt_trace_writer_begin(vt_trace_writer *w, vt_device *d, const vt_launch *l) {
   while (w->nopen) drop_open(w, &w->open[0]);
   free(w->done);
+  flush_out(w);
   w->num_warps = l->num_warps;
   w->total_wgs = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
   w->done = calloc((size_t)(w->total_wgs + 7) / 8 + 1, 1);
@@ -235,13 +197,14 @@ void vt_trace_writer_begin(vt_trace_writer *w, vt_device *d, const vt_launch *l)
 
 int vt_trace_writer_end(vt_trace_writer *w, vt_device *d) {
   vt_device_set_trace(d, NULL, NULL);
+  flush_out(w);
   /* WGs cut short by an error: write what there is, in WG order */
   while (w->nopen) {
     size_t best = 0;
     for (size_t i = 1; i < w->nopen; i++)
       if (w->open[i].wg < w->open[best].wg) best = i;
     wg_buf *b = &w->open[best];
-    if (b->text.len && fwrite(b->text.p, 1, b->text.len, w->f) != b->text.len) w->failed = 1;
+    put_file(w, b->text.p, b->text.len);
     drop_open(w, b);
   }
   free(w->done);
@@ -255,5 +218,7 @@ void vt_trace_writer_free(vt_trace_writer *w) {
   while (w->nopen) drop_open(w, &w->open[0]);
   free(w->open);
   free(w->done);
+  free(w->out.p);
+  vt_trace_cache_free(w->cache);
   free(w);
 }

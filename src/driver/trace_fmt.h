@@ -11,7 +11,12 @@
  * Inside a WG the lines keep the simulator's commit order (warps
  * interleaved); trace-diff compares warp by warp, so the interleaving does
  * not matter. The ISS boot stub (0x1000..0x1010) and its code after endprg
- * (spike_end/tohost) are not produced. */
+ * (spike_end/tohost) are not produced.
+ *
+ * The text is made without printf (trace_line.h); the lowest WG's lines
+ * collect in a 1 MiB buffer of the writer and reach the FILE in blocks, so
+ * between begin and end the FILE belongs to the writer: everything is in it
+ * after vt_trace_writer_end (which flushes). */
 #ifndef VT_TRACE_FMT_H
 #define VT_TRACE_FMT_H
 
