@@ -39,9 +39,10 @@
  * active lane, RVV element 0), and a vtype other than e32/m1. The v0.t mask
  * layout is the same on both: bit i of v0 selects element i.
  *
- * A report prints the whole program, so it does not matter that operands
- * are drawn in the compiler's argument-evaluation order (the program of a
- * seed is fixed for one build, not across compilers).
+ * The program of a seed is the same with every C compiler: each random draw
+ * is its own statement (or a sequenced initializer), never one of several
+ * in a function call's arguments, whose evaluation order C leaves
+ * unspecified. Keep it so when adding cases.
  *
  * The test prints "SKIP: qemu-riscv32 not found" without QEMU.
  * VT_DIFF_SCALE=n runs n times as many programs (other seeds). */
@@ -165,24 +166,55 @@ static void gen_scalar_int(rng *r, char *s, size_t len) {
   static const char *const sh[] = {"slli", "srli", "srai"};
   switch (rn(r, 8)) {
   case 0:
-  case 1: snprintf(s, len, "%s x%d, x%d, x%d", rr[rn(r, 18)], xrd(r), xrs(r), xrs(r)); break;
-  case 2:
-    snprintf(s, len, "%s x%d, x%d, %d", ri[rn(r, 6)], xrd(r), xrs(r), (int)rn(r, 4096) - 2048);
+  case 1: {
+    const char *op = rr[rn(r, 18)];
+    int d = xrd(r);
+    int a = xrs(r);
+    int b = xrs(r);
+    snprintf(s, len, "%s x%d, x%d, x%d", op, d, a, b);
     break;
-  case 3: snprintf(s, len, "%s x%d, x%d, %u", sh[rn(r, 3)], xrd(r), xrs(r), rn(r, 32)); break;
-  case 4:
-    snprintf(s, len, "%s x%d, 0x%x", rn(r, 2) ? "lui" : "auipc", xrd(r), rn(r, 0x100000));
+  }
+  case 2: {
+    const char *op = ri[rn(r, 6)];
+    int d = xrd(r);
+    int a = xrs(r);
+    int imm = (int)rn(r, 4096) - 2048;
+    snprintf(s, len, "%s x%d, x%d, %d", op, d, a, imm);
     break;
+  }
+  case 3: {
+    const char *op = sh[rn(r, 3)];
+    int d = xrd(r);
+    int a = xrs(r);
+    uint32_t sa = rn(r, 32);
+    snprintf(s, len, "%s x%d, x%d, %u", op, d, a, sa);
+    break;
+  }
+  case 4: {
+    const char *op = rn(r, 2) ? "lui" : "auipc";
+    int d = xrd(r);
+    uint32_t imm = rn(r, 0x100000);
+    snprintf(s, len, "%s x%d, 0x%x", op, d, imm);
+    break;
+  }
   case 5: { /* division corner cases: x / 0, INT_MIN / -1 */
     static const char *const dv[] = {"div", "divu", "rem", "remu"};
     int a = 1 + (int)rn(r, 30), b = 1 + (int)rn(r, 30);
     while (b == a) b = 1 + (int)rn(r, 30);
     int zero = rn(r, 2);
-    snprintf(s, len, "li x%d, 0x%x\nli x%d, %d\n%s x%d, x%d, x%d", a,
-             zero ? int_value(r) : 0x80000000u, b, zero ? 0 : -1, dv[rn(r, 4)], xrd(r), a, b);
+    uint32_t num = zero ? int_value(r) : 0x80000000u;
+    const char *op = dv[rn(r, 4)];
+    int d = xrd(r);
+    snprintf(s, len, "li x%d, 0x%x\nli x%d, %d\n%s x%d, x%d, x%d", a, num, b, zero ? 0 : -1, op, d,
+             a, b);
     break;
   }
-  default: snprintf(s, len, "li x%d, 0x%x", 1 + (int)rn(r, 30), int_value(r)); break;
+  default: {
+    int d = 1 + (int)rn(r, 30);
+    uint32_t v = int_value(r);
+    snprintf(s, len, "li x%d, 0x%x", d, v);
+    break;
+  }
   }
 }
 
@@ -193,9 +225,13 @@ static void gen_jump(rng *r, char *s, size_t len) {
   int d = 1 + (int)rn(r, 30);
   switch (rn(r, 4)) {
   case 0:
-  case 1:
-    snprintf(s, len, "%s x%d, x%d, .+8\naddi x%d, x%d, 1", br[rn(r, 6)], xrs(r), xrs(r), d, d);
+  case 1: {
+    const char *op = br[rn(r, 6)];
+    int a = xrs(r);
+    int b = xrs(r);
+    snprintf(s, len, "%s x%d, x%d, .+8\naddi x%d, x%d, 1", op, a, b, d, d);
     break;
+  }
   case 2: snprintf(s, len, "jal x%d, .+8\naddi x%d, x%d, 1", xrd(r), d, d); break;
   default: {
     int t = 1 + (int)rn(r, 30);
@@ -218,20 +254,25 @@ static void gen_mem(rng *r, char *s, size_t len) {
   case 0:
   case 1: {
     int k = (int)rn(r, 5);
-    snprintf(s, len, "%s x%d, %d(x%d)", ld[k], xrd(r),
-             (int)rn(r, (uint32_t)(bytes / ldsz[k])) * ldsz[k], BASE_REG);
+    int d = xrd(r);
+    int off = (int)rn(r, (uint32_t)(bytes / ldsz[k])) * ldsz[k];
+    snprintf(s, len, "%s x%d, %d(x%d)", ld[k], d, off, BASE_REG);
     break;
   }
   case 2: {
     int k = (int)rn(r, 3), sz = 1 << k;
-    snprintf(s, len, "%s x%d, %d(x%d)", st[k], xrs(r), (int)rn(r, (uint32_t)(bytes / sz)) * sz,
-             BASE_REG);
+    int a = xrs(r);
+    int off = (int)rn(r, (uint32_t)(bytes / sz)) * sz;
+    snprintf(s, len, "%s x%d, %d(x%d)", st[k], a, off, BASE_REG);
     break;
   }
   case 3: {
     int n = addr_tmp(r, s, len, (int)rn(r, SCRATCH_WORDS) * 4), t = (int)strlen(s);
-    snprintf(s + t, len - (size_t)t, "%s%s x%d, x%d, (x%d)", amo[rn(r, 9)], aqrl[rn(r, 4)], xrd(r),
-             xrs(r), n);
+    const char *op = amo[rn(r, 9)];
+    const char *q = aqrl[rn(r, 4)];
+    int d = xrd(r);
+    int a = xrs(r);
+    snprintf(s + t, len - (size_t)t, "%s%s x%d, x%d, (x%d)", op, q, d, a, n);
     break;
   }
   default: { /* lr/sc: same word (succeeds) or another one (fails) */
@@ -243,12 +284,18 @@ static void gen_mem(rng *r, char *s, size_t len) {
     int same = rn(r, 3) != 0;
     snprintf(s + t, len - (size_t)t, "lr.w%s x%d, (x%d)\n", aqrl[rn(r, 4)], rd, n);
     t = (int)strlen(s);
-    if (same)
-      snprintf(s + t, len - (size_t)t, "sc.w%s x%d, x%d, (x%d)", aqrl[rn(r, 4)], xrd(r), xrs(r), n);
-    else
+    if (same) {
+      const char *q = aqrl[rn(r, 4)];
+      int d = xrd(r);
+      int v = xrs(r);
+      snprintf(s + t, len - (size_t)t, "sc.w%s x%d, x%d, (x%d)", q, d, v, n);
+    } else {
+      int other = (off + 4 * (1 + (int)rn(r, SCRATCH_WORDS - 1))) % (SCRATCH_WORDS * 4);
+      int d = xrd(r);
+      int v = xrs(r);
       snprintf(s + t, len - (size_t)t, "addi x%d, x%d, %d\nsc.w x%d, x%d, (x%d)", a, BASE_REG,
-               (off + 4 * (1 + (int)rn(r, SCRATCH_WORDS - 1))) % (SCRATCH_WORDS * 4), xrd(r),
-               xrs(r), a);
+               other, d, v, a);
+    }
     break;
   }
   }
@@ -259,10 +306,31 @@ static void gen_fcsr(rng *r, char *s, size_t len) {
   switch (rn(r, 7)) {
   case 0:
   case 1: snprintf(s, len, "csrwi frm, %u", rn(r, 5)); break;
-  case 2: snprintf(s, len, "csrr x%d, %s", xrd(r), rn(r, 2) ? "fflags" : "fcsr"); break;
-  case 3: snprintf(s, len, "csrrw x%d, fflags, x%d", xrd(r), xrs(r)); break;
-  case 4: snprintf(s, len, "csrrci x%d, frm, %u", xrd(r), rn(r, 8)); break;
-  case 5: snprintf(s, len, "csrr%s x%d, fflags, x%d", rn(r, 2) ? "s" : "c", xrd(r), xrs(r)); break;
+  case 2: {
+    int d = xrd(r);
+    const char *csr = rn(r, 2) ? "fflags" : "fcsr";
+    snprintf(s, len, "csrr x%d, %s", d, csr);
+    break;
+  }
+  case 3: {
+    int d = xrd(r);
+    int a = xrs(r);
+    snprintf(s, len, "csrrw x%d, fflags, x%d", d, a);
+    break;
+  }
+  case 4: {
+    int d = xrd(r);
+    uint32_t bits = rn(r, 8);
+    snprintf(s, len, "csrrci x%d, frm, %u", d, bits);
+    break;
+  }
+  case 5: {
+    const char *op = rn(r, 2) ? "s" : "c";
+    int d = xrd(r);
+    int a = xrs(r);
+    snprintf(s, len, "csrr%s x%d, fflags, x%d", op, d, a);
+    break;
+  }
   default: snprintf(s, len, "csrwi fflags, 0"); break;
   }
 }
@@ -275,17 +343,53 @@ static void gen_scalar_fp(rng *r, char *s, size_t len) {
   static const char *const r3[] = {"fmadd.s", "fmsub.s", "fnmsub.s", "fnmadd.s"};
   switch (rn(r, 8)) {
   case 0:
-  case 1:
-    snprintf(s, len, "%s x%d, x%d, x%d%s", r2rm[rn(r, 4)], xrd(r), xrs(r), xrs(r), rm_name(r));
+  case 1: {
+    const char *op = r2rm[rn(r, 4)];
+    int d = xrd(r);
+    int a = xrs(r);
+    int b = xrs(r);
+    const char *rm = rm_name(r);
+    snprintf(s, len, "%s x%d, x%d, x%d%s", op, d, a, b, rm);
     break;
-  case 2: snprintf(s, len, "%s x%d, x%d, x%d", r2[rn(r, 8)], xrd(r), xrs(r), xrs(r)); break;
-  case 3: snprintf(s, len, "%s x%d, x%d%s", r1rm[rn(r, 5)], xrd(r), xrs(r), rm_name(r)); break;
-  case 4: snprintf(s, len, "fclass.s x%d, x%d", xrd(r), xrs(r)); break;
-  case 5:
-    snprintf(s, len, "%s x%d, x%d, x%d, x%d%s", r3[rn(r, 4)], xrd(r), xrs(r), xrs(r), xrs(r),
-             rm_name(r));
+  }
+  case 2: {
+    const char *op = r2[rn(r, 8)];
+    int d = xrd(r);
+    int a = xrs(r);
+    int b = xrs(r);
+    snprintf(s, len, "%s x%d, x%d, x%d", op, d, a, b);
     break;
-  default: snprintf(s, len, "li x%d, 0x%x", 1 + (int)rn(r, 30), fp_value(r)); break;
+  }
+  case 3: {
+    const char *op = r1rm[rn(r, 5)];
+    int d = xrd(r);
+    int a = xrs(r);
+    const char *rm = rm_name(r);
+    snprintf(s, len, "%s x%d, x%d%s", op, d, a, rm);
+    break;
+  }
+  case 4: {
+    int d = xrd(r);
+    int a = xrs(r);
+    snprintf(s, len, "fclass.s x%d, x%d", d, a);
+    break;
+  }
+  case 5: {
+    const char *op = r3[rn(r, 4)];
+    int d = xrd(r);
+    int a = xrs(r);
+    int b = xrs(r);
+    int c = xrs(r);
+    const char *rm = rm_name(r);
+    snprintf(s, len, "%s x%d, x%d, x%d, x%d%s", op, d, a, b, c, rm);
+    break;
+  }
+  default: {
+    int d = 1 + (int)rn(r, 30);
+    uint32_t v = fp_value(r);
+    snprintf(s, len, "li x%d, 0x%x", d, v);
+    break;
+  }
   }
 }
 
@@ -336,39 +440,70 @@ static void gen_vint(rng *r, char *s, size_t len) {
   case 0:
   case 1: {
     const char *m = vmask(r, &vd);
-    snprintf(s, len, "%s.vv v%d, v%d, v%d%s", vvx[rn(r, 20)], vd, vreg(r), vreg(r), m);
+    const char *op = vvx[rn(r, 20)];
+    int a = vreg(r);
+    int b = vreg(r);
+    snprintf(s, len, "%s.vv v%d, v%d, v%d%s", op, vd, a, b, m);
     break;
   }
   case 2: {
     const char *m = vmask(r, &vd);
     int k = (int)rn(r, 21);
-    snprintf(s, len, "%s.vx v%d, v%d, x%d%s", k == 20 ? "vrsub" : vvx[k], vd, vreg(r), xrs(r), m);
+    int a = vreg(r);
+    int x = xrs(r);
+    snprintf(s, len, "%s.vx v%d, v%d, x%d%s", k == 20 ? "vrsub" : vvx[k], vd, a, x, m);
     break;
   }
   case 3: {
     const char *m = vmask(r, &vd);
-    if (rn(r, 2))
-      snprintf(s, len, "%s.vi v%d, v%d, %d%s", vi_s[rn(r, 5)], vd, vreg(r), (int)rn(r, 32) - 16, m);
-    else
-      snprintf(s, len, "%s.vi v%d, v%d, %u%s", vi_u[rn(r, 3)], vd, vreg(r), rn(r, 32), m);
+    if (rn(r, 2)) {
+      const char *op = vi_s[rn(r, 5)];
+      int a = vreg(r);
+      int imm = (int)rn(r, 32) - 16;
+      snprintf(s, len, "%s.vi v%d, v%d, %d%s", op, vd, a, imm, m);
+    } else {
+      const char *op = vi_u[rn(r, 3)];
+      int a = vreg(r);
+      uint32_t imm = rn(r, 32);
+      snprintf(s, len, "%s.vi v%d, v%d, %u%s", op, vd, a, imm, m);
+    }
     break;
   }
   case 4: {
     const char *m = vmask(r, &vd);
-    if (rn(r, 2))
-      snprintf(s, len, "%s.vv v%d, v%d, v%d%s", mac[rn(r, 4)], vd, vreg(r), vreg(r), m);
-    else
-      snprintf(s, len, "%s.vx v%d, x%d, v%d%s", mac[rn(r, 4)], vd, xrs(r), vreg(r), m);
+    if (rn(r, 2)) {
+      const char *op = mac[rn(r, 4)];
+      int a = vreg(r);
+      int b = vreg(r);
+      snprintf(s, len, "%s.vv v%d, v%d, v%d%s", op, vd, a, b, m);
+    } else {
+      const char *op = mac[rn(r, 4)];
+      int x = xrs(r);
+      int b = vreg(r);
+      snprintf(s, len, "%s.vx v%d, x%d, v%d%s", op, vd, x, b, m);
+    }
     break;
   }
   case 5: { /* vmerge: vd != v0 */
     while (vd == 0) vd = vreg(r);
-    switch (rn(r, 3)) {
-    case 0: snprintf(s, len, "vmerge.vvm v%d, v%d, v%d, v0", vd, vreg(r), vreg(r)); break;
-    case 1: snprintf(s, len, "vmerge.vxm v%d, v%d, x%d, v0", vd, vreg(r), xrs(r)); break;
-    default:
-      snprintf(s, len, "vmerge.vim v%d, v%d, %d, v0", vd, vreg(r), (int)rn(r, 32) - 16);
+    int form = (int)rn(r, 3);
+    int a = vreg(r);
+    switch (form) {
+    case 0: {
+      int b = vreg(r);
+      snprintf(s, len, "vmerge.vvm v%d, v%d, v%d, v0", vd, a, b);
       break;
+    }
+    case 1: {
+      int x = xrs(r);
+      snprintf(s, len, "vmerge.vxm v%d, v%d, x%d, v0", vd, a, x);
+      break;
+    }
+    default: {
+      int imm = (int)rn(r, 32) - 16;
+      snprintf(s, len, "vmerge.vim v%d, v%d, %d, v0", vd, a, imm);
+      break;
+    }
     }
     break;
   }
@@ -419,10 +554,12 @@ static void gen_vint(rng *r, char *s, size_t len) {
     static const char *const dv[] = {"vdiv", "vdivu", "vrem", "vremu"};
     int a = 1 + (int)rn(r, NVREG - 1), b = vreg(r), x = 1 + (int)rn(r, 30);
     while (b == a) b = vreg(r);
+    int divisor = rn(r, 2) ? 0 : -1;
+    const char *op = dv[rn(r, 4)];
     snprintf(
         s, len,
         "li x%d, 0x80000000\nvmerge.vxm v%d, v%d, x%d, v0\nvmv.v.i v%d, %d\n%s.vv v%d, v%d, v%d", x,
-        a, a, x, b, rn(r, 2) ? 0 : -1, dv[rn(r, 4)], vd, a, b);
+        a, a, x, b, divisor, op, vd, a, b);
     break;
   }
   case 11: gen_vset(r, s, len); break;
@@ -444,23 +581,32 @@ static void gen_vfp(rng *r, char *s, size_t len) {
   case 1:
   case 2: {
     const char *m = vmask(r, &vd);
-    snprintf(s, len, "%s.vv v%d, v%d, v%d%s", vv[rn(r, 9)], vd, vreg(r), vreg(r), m);
+    const char *op = vv[rn(r, 9)];
+    int a = vreg(r);
+    int b = vreg(r);
+    snprintf(s, len, "%s.vv v%d, v%d, v%d%s", op, vd, a, b, m);
     break;
   }
   case 3:
   case 4: {
     const char *m = vmask(r, &vd);
-    snprintf(s, len, "%s.vv v%d, v%d, v%d%s", fma[rn(r, 8)], vd, vreg(r), vreg(r), m);
+    const char *op = fma[rn(r, 8)];
+    int a = vreg(r);
+    int b = vreg(r);
+    snprintf(s, len, "%s.vv v%d, v%d, v%d%s", op, vd, a, b, m);
     break;
   }
   case 5:
   case 6: {
     const char *m = vmask(r, &vd);
     int k = (int)rn(r, 8);
-    if (k < 6)
-      snprintf(s, len, "%s v%d, v%d%s", un[k], vd, vreg(r), m);
-    else /* QEMU 7.2 aborts on vfcvt.rtz.*: see expand_rtz() */
-      snprintf(s, len, "%s v%d, v%d%s # x%d", un[k], vd, vreg(r), m, 1 + (int)rn(r, 30));
+    int a = vreg(r);
+    if (k < 6) {
+      snprintf(s, len, "%s v%d, v%d%s", un[k], vd, a, m);
+    } else { /* QEMU 7.2 aborts on vfcvt.rtz.*: see expand_rtz() */
+      int t = 1 + (int)rn(r, 30);
+      snprintf(s, len, "%s v%d, v%d%s # x%d", un[k], vd, a, m, t);
+    }
     break;
   }
   case 7: gen_fcsr(r, s, len); break;
@@ -474,12 +620,16 @@ static void gen_vfp(rng *r, char *s, size_t len) {
     case 0:
     case 1: {
       const char *m = vmask(r, &vd);
-      snprintf(s + k, len - (size_t)k, "%s.vf v%d, v%d, x%d%s", vf[rn(r, 11)], vd, vreg(r), x, m);
+      const char *op = vf[rn(r, 11)];
+      int a = vreg(r);
+      snprintf(s + k, len - (size_t)k, "%s.vf v%d, v%d, x%d%s", op, vd, a, x, m);
       break;
     }
     case 2: {
       const char *m = vmask(r, &vd);
-      snprintf(s + k, len - (size_t)k, "%s.vf v%d, x%d, v%d%s", fma[rn(r, 8)], vd, x, vreg(r), m);
+      const char *op = fma[rn(r, 8)];
+      int b = vreg(r);
+      snprintf(s + k, len - (size_t)k, "%s.vf v%d, x%d, v%d%s", op, vd, x, b, m);
       break;
     }
     default:
@@ -502,7 +652,12 @@ static void gen_vfp(rng *r, char *s, size_t len) {
       snprintf(s + k, len - (size_t)k, "vmerge.vxm v%d, v%d, x%d, v0", vd, vreg(r), x);
     break;
   }
-  default: snprintf(s, len, "vxor.vv v%d, v%d, v%d", vd, vreg(r), vreg(r)); break;
+  default: {
+    int a = vreg(r);
+    int b = vreg(r);
+    snprintf(s, len, "vxor.vv v%d, v%d, v%d", vd, a, b);
+    break;
+  }
   }
 }
 
