@@ -8,13 +8,7 @@
 #  * malformed input gives one "file:line:col: error:" line and exit 1.
 #   usage: bash test_as_gnu.sh <ventus binary> <source dir>
 set -u
-ventus=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=1; }
+. "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail, ok, bad
 
 # ---- the manual's start.S with the vecadd kernel ------------------------------------
 k="$src/kernels"

@@ -5,12 +5,7 @@
 # per malformed assembly or ELF input.
 #   usage: bash test_as_objdump.sh <ventus binary> <source dir>
 set -u
-ventus=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=1; }
+. "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail, ok, bad
 expect_rc() { # name want cmd...
   local name=$1 want=$2
   shift 2

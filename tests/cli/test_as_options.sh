@@ -4,12 +4,7 @@
 # reports an error in its operand once.
 #   usage: bash test_as_options.sh <ventus binary> <source dir>
 set -u
-ventus=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=1; }
+. "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail, ok, bad
 
 mkdir -p "$tmp/inc"
 echo '#define VAL 42' >"$tmp/inc/k.h"

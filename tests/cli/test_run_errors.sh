@@ -4,11 +4,7 @@
 # be written is an error; --json always parses; progress only on a terminal.
 #   usage: bash test_run_errors.sh <ventus binary> <source dir>
 set -u
-ventus=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
 check() { # expected-status expected-stderr-substring description command...
   local want=$1 msg=$2 what=$3
   shift 3
@@ -33,7 +29,7 @@ check() { # expected-status expected-stderr-substring description command...
 json_ok() { python3 -m json.tool "$tmp/out" >/dev/null 2>&1 || { echo "FAIL $1: output is not JSON"; fail=1; }; }
 
 elf=$tmp/vecadd.elf
-"$ventus" as -o "$elf" "$src/kernels/lib/start.S" "$src/kernels/lib/workitem.S" "$src/kernels/examples/vecadd.S" || exit 1
+assemble_example vecadd "$elf"
 A=(--kernel vecadd --arg buf:f32:64:iota --arg buf:f32:64:fill=1 --arg buf:f32:64 --arg u32:64)
 check 0 "" "valid launch" "$ventus" run "$elf" "${A[@]}" --global 64 --local 32
 # numbers: sign, overflow, extra components, blanks, zero
