@@ -16,6 +16,7 @@
 
 #include "asm.h"
 #include "isa.h"
+#include "test_files.h"
 #include "vt_elf.h"
 
 static const char *prog =
@@ -50,20 +51,6 @@ static void write_prog(char *path, int relocatable) {
   asm_diags_free(&d);
   if (asm_write_elf(o, path, &e)) fail_msg("write: %s", e.msg);
   asm_free(o);
-}
-
-static uint8_t *slurp(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = malloc((size_t)len);
-  assert_non_null(b);
-  assert_int_equal(fread(b, 1, (size_t)len, f), (size_t)len);
-  fclose(f);
-  *n = (size_t)len;
-  return b;
 }
 
 static uint32_t word_at(const uint8_t *p) {

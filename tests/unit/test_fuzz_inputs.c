@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "chengying.h"
+#include "test_files.h"
 #include "testvec.h"
 #include "trace_diff.h"
 #include "vt_elf.h"
@@ -42,20 +43,6 @@ static void put(const char *path, const void *data, size_t n) {
   assert_non_null(f);
   assert_int_equal(fwrite(data, 1, n, f), n);
   fclose(f);
-}
-
-static uint8_t *slurp(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = malloc((size_t)len + 1);
-  assert_non_null(b);
-  assert_int_equal(fread(b, 1, (size_t)len, f), (size_t)len);
-  fclose(f);
-  *n = (size_t)len;
-  return b;
 }
 
 /* One mutation of text or binary: flip a bit, set a byte to an interesting
