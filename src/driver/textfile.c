@@ -1,5 +1,7 @@
 #include "textfile.h"
 
+#include "vt_file.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,32 +9,9 @@
 
 int vt_textfile_read(const char *path, vt_textfile *tf, vt_error *e) {
   memset(tf, 0, sizeof *tf);
-  FILE *f = fopen(path, "rb");
-  if (!f) return vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
-  size_t cap = 1 << 16, len = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    if (len + 1 >= cap) {
-      char *nb = realloc(buf, cap *= 2);
-      if (!nb) {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = nb;
-    }
-    size_t r = fread(buf + len, 1, cap - len - 1, f);
-    len += r;
-    if (r == 0) break;
-  }
-  int err = ferror(f);
-  fclose(f);
-  if (!buf) return vt_fail(e, VT_ERR_NOMEM, "%s: out of memory", path);
-  if (err) {
-    free(buf);
-    return vt_fail(e, VT_ERR_IO, "%s: read error", path);
-  }
-  buf[len] = 0;
+  size_t len;
+  char *buf = vt_read_file(path, &len, e);
+  if (!buf) return -1;
   const char *nul = memchr(buf, 0, len);
   if (nul) { /* the rest of its line would be ignored silently */
     size_t line = 1;

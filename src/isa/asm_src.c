@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "asm_int.h"
+#include "vt_file.h"
 
 const char *asm_lines_name(asm_lines *L, const char *name) {
   for (int i = 0; i < L->nnames; i++)
@@ -83,39 +84,9 @@ void asm_strip_comments(char *t, int *in_block) {
 }
 
 char *asm_read_text(const char *path, vt_error *e) {
-  FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-  if (!f) {
-    vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
-    return NULL;
-  }
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    if (n + 1 >= cap) {
-      char *nb = realloc(buf, cap *= 2);
-      if (!nb) {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = nb;
-    }
-    size_t k = fread(buf + n, 1, cap - n - 1, f);
-    if (!k) break;
-    n += k;
-  }
-  int bad = ferror(f);
-  if (f != stdin) fclose(f);
-  if (!buf) {
-    vt_fail(e, VT_ERR_NOMEM, "out of memory");
-    return NULL;
-  }
-  if (bad) {
-    free(buf);
-    vt_fail(e, VT_ERR_IO, "%s: read error", path);
-    return NULL;
-  }
-  buf[n] = 0;
+  size_t n;
+  char *buf = vt_read_file(path, &n, e);
+  if (!buf) return NULL;
   if (strlen(buf) != n) {
     free(buf);
     vt_fail(e, VT_ERR_FORMAT, "%s: contains a NUL byte (not assembly text)", path);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "vt_elf.h"
+#include "vt_file.h"
 
 typedef struct {
   char *buf;
@@ -199,28 +200,9 @@ int vt_elf_read_mem(const void *buf, size_t len, vt_elf_file *f, vt_error *e) {
 
 int vt_elf_read_file(const char *path, vt_elf_file *f, vt_error *e) {
   memset(f, 0, sizeof *f);
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
-  size_t cap = 65536, len = 0;
-  uint8_t *buf = malloc(cap);
-  for (;;) {
-    if (!buf) break;
-    if (len == cap) {
-      uint8_t *nb = realloc(buf, cap *= 2);
-      if (!nb) { free(buf); buf = NULL; break; }
-      buf = nb;
-    }
-    size_t k = fread(buf + len, 1, cap - len, fp);
-    if (!k) break;
-    len += k;
-  }
-  int err = ferror(fp);
-  fclose(fp);
-  if (!buf) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
-  if (err) {
-    free(buf);
-    return vt_fail(e, VT_ERR_IO, "%s: read error", path);
-  }
+  size_t len;
+  uint8_t *buf = (uint8_t *)vt_read_file(path, &len, e);
+  if (!buf) return -1;
   if (parse(buf, len, f, e)) {
     char msg[sizeof e->msg];
     snprintf(msg, sizeof msg, "%s", e->msg);

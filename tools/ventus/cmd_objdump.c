@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "vt_file.h"
 #include "isa.h"
 #include "vt_elf.h"
 
@@ -109,26 +110,12 @@ static int dump_elf(const char *path, uint32_t start, uint32_t stop) {
 }
 
 static int dump_raw(const char *path, uint32_t base, uint32_t start, uint32_t stop) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) {
-    fprintf(stderr, "ventus objdump: %s: %s\n", path, strerror(errno));
-    return 4;
-  }
-  size_t cap = 65536, n = 0;
-  uint8_t *buf = malloc(cap);
-  size_t k;
-  while (buf && (k = fread(buf + n, 1, cap - n, fp)) > 0) {
-    n += k;
-    if (n == cap) {
-      uint8_t *nb = realloc(buf, cap *= 2);
-      if (!nb) { free(buf); buf = NULL; }
-      buf = nb;
-    }
-  }
-  fclose(fp);
+  size_t n;
+  vt_error e;
+  uint8_t *buf = (uint8_t *)vt_read_file(path, &n, &e);
   if (!buf) {
-    fprintf(stderr, "ventus objdump: out of memory\n");
-    return 4;
+    fprintf(stderr, "ventus objdump: %s\n", e.msg);
+    return vt_err_exit_code(e.kind);
   }
   ctx c = {NULL, 0};
   disasm_words(&c, buf, (uint32_t)n, base, start, stop);
