@@ -27,6 +27,8 @@ cy_device *cy_create(const char *config_path, const char *const *overrides, size
                      size_t errlen);
 void cy_destroy(cy_device *d);
 const char *cy_error(const cy_device *d);
+/* "chengying X.Y" (defined in libventus_driver.so) */
+const char *cy_version(void);
 
 /* device memory from 0x90000000, 4 KiB granules */
 int cy_alloc(cy_device *d, uint64_t size, uint32_t *addr);
