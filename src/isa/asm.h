@@ -48,7 +48,9 @@ typedef struct asm_object asm_object; /* assembled unit, laid out */
 
 /* Assembles. Returns 0 and *out, or -1: with diagnostics in *d (each one
  * "file:line:col: error: msg"; e says how many) or another error in e.
- * d may be NULL; free it with asm_diags_free. */
+ * Out of memory anywhere stops the unit: -1, VT_ERR_NOMEM "out of memory
+ * while assembling FILE", no diagnostics (and, for asm_assemble_files*, no
+ * output file). d may be NULL; free it with asm_diags_free. */
 int asm_assemble(const asm_source *src, int nsrc, const asm_options *opt, asm_object **out,
                  asm_diags *d, vt_error *e);
 /* The same with preprocessing options (pp may be NULL). */

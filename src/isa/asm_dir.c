@@ -119,7 +119,7 @@ static int dir_string(asm_object *o, const char *args, int nul) {
   if (n <= 0) return asm_error(o, args, n == -2 ? "unterminated string" : "expected a string");
   static const size_t cap = 4096;
   char *buf = malloc(cap);
-  if (!buf) abort();
+  if (!buf) return asm_nomem(o);
   int rc = 0;
   for (int i = 0; i < n && !rc; i++) {
     size_t len;
@@ -225,6 +225,7 @@ int asm_set_symbol(asm_object *o, const char *name, size_t len, const char *b, c
   asm_val v;
   if (asm_eval(o, b, e, &v)) return -1;
   int si = asm_sym_get(o, name, len);
+  if (si < 0) return -1; /* out of memory */
   asm_sym *y = &o->syms[si];
   if (y->is_label) return asm_error(o, at, "symbol '%s' is already defined as a label", y->name);
   if (v.kind == VAL_UND) {

@@ -50,11 +50,13 @@ static int parse_number(parser *ps, asm_val *v) {
     char cnt[48], name[48];
     snprintf(cnt, sizeof cnt, "\001%llu", (unsigned long long)val);
     int ci = asm_sym_get(ps->o, cnt, strlen(cnt));
+    if (ci < 0) return -1; /* out of memory */
     int64_t k = ps->o->syms[ci].value;
     if (*s == 'b' && k == 0) return fail(ps, ps->p, "no previous definition of this numeric label");
     snprintf(name, sizeof name, ".L%llu\002%lld", (unsigned long long)val,
              (long long)(*s == 'b' ? k : k + 1));
     int si = asm_sym_get(ps->o, name, strlen(name));
+    if (si < 0) return -1;
     asm_sym *y = &ps->o->syms[si];
     if (y->sec >= 0) *v = (asm_val){VAL_SEC, y->value, y->sec, si};
     else *v = (asm_val){VAL_UND, 0, -1, si};
@@ -117,6 +119,7 @@ static int parse_primary(parser *ps, asm_val *v) {
       return 0;
     }
     int si = asm_sym_get(ps->o, s, (size_t)(e - s));
+    if (si < 0) return -1; /* out of memory */
     asm_sym *y = &ps->o->syms[si];
     if (y->sec >= 0) *v = (asm_val){VAL_SEC, y->value, y->sec, si};
     else if (y->sec == SYM_ABS) *v = (asm_val){VAL_ABS, y->value, -1, si};

@@ -200,7 +200,7 @@ int asm_resolve(asm_object *o, const asm_val *v, int rk, isa_opk slot, uint32_t 
     if (o->nhis == o->caphis) {
       int cap = o->caphis ? o->caphis * 2 : 16;
       asm_hi *n = realloc(o->his, (size_t)cap * sizeof *n);
-      if (!n) abort();
+      if (!n) return asm_nomem(o);
       o->his = n;
       o->caphis = cap;
     }

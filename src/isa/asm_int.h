@@ -84,6 +84,7 @@ typedef struct {
   int n, cap;
   char **names; /* interned file names */
   int nnames, capnames;
+  int nomem; /* sticky: an allocation failed, lines are missing */
 } asm_lines;
 
 struct asm_object {
@@ -113,19 +114,25 @@ struct asm_object {
   asm_loc loc;   /* statement being assembled */
   const asm_pp_options *pp; /* include directories, predefined macros */
   asm_lines src; /* the unit, expanded */
+  int nomem;     /* sticky: an allocation failed; everything stops, the unit fails */
 };
 
+/* Out of memory: sets the sticky o->nomem (every loop of the assembler
+ * stops on it; asm_assemble* then fails with VT_ERR_NOMEM). Returns -1. */
+int asm_nomem(asm_object *o);
+
 /* ---- asm_src.c: source lines, comments, files ----------------------------------- */
+/* Out of memory in these sets the sticky L->nomem: NULL / -1. */
 const char *asm_lines_name(asm_lines *L, const char *name); /* interned copy */
-void asm_lines_add(asm_lines *L, const char *file, int line, int col0, const char *text,
-                   size_t len);
+int asm_lines_add(asm_lines *L, const char *file, int line, int col0, const char *text,
+                  size_t len);
 void asm_lines_free(asm_lines *L);
 /* Blanks '#', '//' and block comments in one line (columns kept); *in_block
  * carries an open block comment to the next line. */
 void asm_strip_comments(char *t, int *in_block);
 /* Reads a whole text file (NUL-terminated); NULL with e set. */
 char *asm_read_text(const char *path, vt_error *e);
-/* Path of `name` relative to the directory of `from` (malloc'd). */
+/* Path of `name` relative to the directory of `from` (malloc'd; NULL if out of memory). */
 char *asm_path_rel(const char *from, const char *name);
 int asm_file_exists(const char *path);
 /* Loads the sources into o->src: C preprocessing (.S/.sx names), comments,
@@ -142,8 +149,9 @@ void asm_preprocess(asm_object *o, const char *name, const char *text, asm_lines
  * 1 if known). 0, or -1 if malformed. */
 int asm_const_eval(const char *s, int (*lookup)(void *, const char *, size_t, long long *),
                    void *ctx, long long *out);
-/* Appends the lines of `text` (file `name`, not preprocessed) to *out. */
-void asm_split_lines(asm_lines *out, const char *name, const char *text);
+/* Appends the lines of `text` (file `name`, not preprocessed) to *out;
+ * -1 if out of memory (out->nomem). */
+int asm_split_lines(asm_lines *out, const char *name, const char *text);
 
 /* ---- asm_macro.c: .macro .rept .irp .irpc .include ------------------------------ */
 /* Expands `in` (comment-free lines) into o->src. */
@@ -156,7 +164,8 @@ int asm_dir_insn(asm_object *o, const char *args);
 int asm_error(asm_object *o, const char *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int asm_sym_find(asm_object *o, const char *name, size_t len);
-int asm_sym_get(asm_object *o, const char *name, size_t len); /* creates */
+/* Creates; -1 if out of memory (o->nomem set). */
+int asm_sym_get(asm_object *o, const char *name, size_t len);
 int asm_define_label(asm_object *o, const char *name, size_t len, const char *at);
 int asm_section_switch(asm_object *o, const char *name, uint32_t type, uint32_t flags);
 void asm_emit(asm_object *o, const void *bytes, uint32_t n);

@@ -50,6 +50,9 @@ static int merr(mx *X, const asm_line *at, int col, const char *msg, const char 
   return asm_diag_at(X->o, at->file, at->line, at->col0 + col, msg, arg);
 }
 
+/* Out of memory: the sticky o->nomem; every expansion loop stops on it. */
+static int nomem(mx *X) { return asm_nomem(X->o); }
+
 static int ident_char(int c) { return isalnum(c) || c == '_' || c == '.' || c == '$'; }
 
 /* The first word of a statement after its labels: *b..*e; returns the
@@ -95,13 +98,20 @@ static int lookup_const(void *ctx, const char *name, size_t len, long long *v) {
 static void note_const(mx *X, const char *b, const char *e, const char *val) {
   long long v;
   char *name = strndup(b, (size_t)(e - b));
-  if (!name) abort();
+  if (!name) {
+    nomem(X);
+    return;
+  }
   if (asm_const_eval(val, lookup_const, X, &v)) {
     free(name);
     return;
   }
   mconst *n = realloc(X->c, (size_t)(X->nc + 1) * sizeof *n);
-  if (!n) abort();
+  if (!n) {
+    free(name);
+    nomem(X);
+    return;
+  }
   X->c = n;
   X->c[X->nc++] = (mconst){name, v};
 }
@@ -128,34 +138,37 @@ static int block_end(const asm_lines *in, int from, int to, int is_macro) {
   return -1;
 }
 
-static void sb(char **buf, size_t *n, size_t *cap, const char *s, size_t len) {
+/* -1 if out of memory (the buffer stays as it was). */
+static int sb(char **buf, size_t *n, size_t *cap, const char *s, size_t len) {
   if (*n + len + 1 > *cap) {
     size_t c = *cap ? *cap : 128;
     while (c < *n + len + 1) c *= 2;
     char *p = realloc(*buf, c);
-    if (!p) abort();
+    if (!p) return -1;
     *buf = p;
     *cap = c;
   }
   memcpy(*buf + *n, s, len);
   *n += len;
   (*buf)[*n] = 0;
+  return 0;
 }
 
-/* Replaces \name (names[i] -> vals[i]), \@ and \() in text. */
+/* Replaces \name (names[i] -> vals[i]), \@ and \() in text; NULL if out
+ * of memory. */
 static char *subst(const char *text, char *const *names, char *const *vals, int n, int counter) {
   char *out = NULL;
   size_t on = 0, cap = 0;
   for (const char *p = text; *p;) {
     if (*p != '\\') {
-      sb(&out, &on, &cap, p, 1);
+      if (sb(&out, &on, &cap, p, 1)) goto fail;
       p++;
       continue;
     }
     if (p[1] == '@') {
       char num[16];
       snprintf(num, sizeof num, "%d", counter);
-      sb(&out, &on, &cap, num, strlen(num));
+      if (sb(&out, &on, &cap, num, strlen(num))) goto fail;
       p += 2;
       continue;
     }
@@ -170,27 +183,24 @@ static char *subst(const char *text, char *const *names, char *const *vals, int 
       if (strlen(names[i]) == (size_t)(q - p - 1) && !strncmp(names[i], p + 1, (size_t)(q - p - 1)))
         k = i;
     if (k < 0) {
-      sb(&out, &on, &cap, p, 1);
+      if (sb(&out, &on, &cap, p, 1)) goto fail;
       p++;
       continue;
     }
-    sb(&out, &on, &cap, vals[k], strlen(vals[k]));
+    if (sb(&out, &on, &cap, vals[k], strlen(vals[k]))) goto fail;
     p = q;
   }
-  if (!out) {
-    out = strdup("");
-    if (!out) abort();
-  }
-  return out;
+  return out ? out : strdup("");
+fail:
+  free(out);
+  return NULL;
 }
 
 static char *dup_range(const char *b, const char *e) {
   while (b < e && isspace((unsigned char)*b)) b++;
   while (e > b && isspace((unsigned char)e[-1])) e--;
   if (e - b >= 2 && *b == '"' && e[-1] == '"') b++, e--; /* "a b" is one argument */
-  char *r = strndup(b, (size_t)(e - b));
-  if (!r) abort();
-  return r;
+  return strndup(b, (size_t)(e - b)); /* NULL if out of memory */
 }
 
 /* Splits macro arguments: at top-level commas, or at blanks when there is
@@ -249,22 +259,24 @@ static int run_body(mx *X, const asm_lines *body, char *const *names, char *cons
                     const asm_line *site, int depth, int in_macro) {
   asm_lines tmp = {0};
   int counter = X->counter;
-  for (int i = 0; i < body->n; i++) {
+  for (int i = 0; i < body->n && !X->o->nomem; i++) {
     const asm_line *l = &body->v[i];
     char *t = subst(l->text, names, vals, n, counter);
     const asm_line *loc = site ? site : l;
-    asm_lines_add(&tmp, loc->file, loc->line, loc->col0, t, strlen(t));
+    if (!t || asm_lines_add(&tmp, loc->file, loc->line, loc->col0, t, strlen(t))) nomem(X);
     free(t);
   }
-  int rc = expand_range(X, &tmp, 0, tmp.n, site, depth + 1, in_macro);
+  int rc = X->o->nomem ? -1 : expand_range(X, &tmp, 0, tmp.n, site, depth + 1, in_macro);
   asm_lines_free(&tmp);
   return rc;
 }
 
-static void copy_lines(asm_lines *dst, const asm_lines *src, int from, int to) {
+static int copy_lines(mx *X, asm_lines *dst, const asm_lines *src, int from, int to) {
   for (int i = from; i < to; i++)
-    asm_lines_add(dst, src->v[i].file, src->v[i].line, src->v[i].col0, src->v[i].text,
-                  strlen(src->v[i].text));
+    if (asm_lines_add(dst, src->v[i].file, src->v[i].line, src->v[i].col0, src->v[i].text,
+                      strlen(src->v[i].text)))
+      return nomem(X);
+  return 0;
 }
 
 static int define_macro(mx *X, const asm_line *at, const char *args, const asm_lines *in,
@@ -273,7 +285,7 @@ static int define_macro(mx *X, const asm_line *at, const char *args, const asm_l
   while (ident_char((unsigned char)*p)) p++;
   if (p == nb) return merr(X, at, (int)(nb - at->text), ".macro needs a name%s", "");
   char *name = strndup(nb, (size_t)(p - nb));
-  if (!name) abort();
+  if (!name) return nomem(X);
   if (find_macro(X, nb, p)) {
     merr(X, at, (int)(nb - at->text), "macro '%s' is already defined", name);
     free(name);
@@ -287,31 +299,35 @@ static int define_macro(mx *X, const asm_line *at, const char *args, const asm_l
     return merr(X, at, 0, "too many macro parameters%s", "");
   }
   amacro *nm = realloc(X->m, (size_t)(X->nm + 1) * sizeof *nm);
-  if (!nm) abort();
+  if (!nm) {
+    free(name);
+    return nomem(X);
+  }
   X->m = nm;
   amacro *m = &X->m[X->nm++];
   memset(m, 0, sizeof *m);
   m->name = name;
   m->p = calloc((size_t)(n ? n : 1), sizeof *m->p);
-  if (!m->p) abort();
+  if (!m->p) return nomem(X); /* freed with the macro table */
   for (int i = 0; i < n; i++) {
     const char *b = ob[i], *e = oe[i], *eq = memchr(b, '=', (size_t)(e - b));
     const char *ne = eq ? eq : e;
     const char *colon = memchr(b, ':', (size_t)(ne - b));
     mparam *q = &m->p[m->np++];
     q->name = dup_range(b, colon ? colon : ne);
+    if (!q->name) return nomem(X);
     if (colon) {
       char *qual = dup_range(colon + 1, ne);
+      if (!qual) return nomem(X);
       if (!strcmp(qual, "req")) q->req = 1;
       else if (!strcmp(qual, "vararg")) q->vararg = 1;
       else merr(X, at, (int)(colon - at->text), "unknown macro parameter qualifier '%s'", qual);
       free(qual);
     }
     q->def = eq ? dup_range(eq + 1, e) : strdup("");
-    if (!q->def) abort();
+    if (!q->def) return nomem(X);
   }
-  copy_lines(&m->body, in, from, to);
-  return 0;
+  return copy_lines(X, &m->body, in, from, to);
 }
 
 static void free_macro(amacro *m) {
@@ -328,7 +344,11 @@ static int invoke(mx *X, amacro *m, const asm_line *at, const char *args, const 
                   int depth) {
   char **names = calloc((size_t)m->np + 1, sizeof *names);
   char **vals = calloc((size_t)m->np + 1, sizeof *vals);
-  if (!names || !vals) abort();
+  if (!names || !vals) {
+    free(names);
+    free(vals);
+    return nomem(X);
+  }
   const char *ob[64], *oe[64];
   int n = split_args(args, ob, oe, 64), rc = 0, pos = 0;
   if (n < 0) rc = merr(X, at, 0, "too many macro arguments%s", "");
@@ -341,7 +361,7 @@ static int invoke(mx *X, amacro *m, const asm_line *at, const char *args, const 
     }
     if (k >= 0) {
       free(vals[k]);
-      vals[k] = dup_range(eq + 1, oe[i]);
+      if (!(vals[k] = dup_range(eq + 1, oe[i]))) rc = nomem(X);
       continue;
     }
     if (pos >= m->np) {
@@ -350,19 +370,22 @@ static int invoke(mx *X, amacro *m, const asm_line *at, const char *args, const 
     }
     if (m->p[pos].vararg) { /* the rest of the line */
       free(vals[pos]);
-      vals[pos] = dup_range(ob[i], args + strlen(args));
+      if (!(vals[pos] = dup_range(ob[i], args + strlen(args)))) rc = nomem(X);
       pos++;
       break;
     }
     free(vals[pos]);
-    vals[pos++] = dup_range(ob[i], oe[i]);
+    if (!(vals[pos++] = dup_range(ob[i], oe[i]))) rc = nomem(X);
   }
   for (int j = 0; j < m->np && !rc; j++) {
     names[j] = m->p[j].name;
     if (!vals[j] || !*vals[j]) { /* missing or empty: the default */
       free(vals[j]);
       vals[j] = strdup(m->p[j].def);
-      if (!vals[j]) abort();
+      if (!vals[j]) {
+        rc = nomem(X);
+        break;
+      }
     }
     if (m->p[j].req && !*vals[j])
       rc = merr(X, at, 0, "missing value for required parameter '%s'", m->p[j].name);
@@ -384,19 +407,21 @@ static int do_include(mx *X, const asm_line *at, const char *args, int depth) {
   if (!q || *asm_skip_ws(q + 1))
     return merr(X, at, (int)(p - at->text), ".include expects \"file\"%s", "");
   char *want = strndup(p + 1, (size_t)(q - p - 1));
-  if (!want) abort();
+  if (!want) return nomem(X);
   char *path = asm_path_rel(at->file, want);
-  if (!asm_file_exists(path) && asm_file_exists(want)) { /* the current directory, as GNU as */
+  if (path && !asm_file_exists(path) && asm_file_exists(want)) { /* the current directory, as GNU as */
     free(path);
     path = strdup(want);
-    if (!path) abort();
   }
   const asm_pp_options *po = X->o->pp;
-  for (int i = 0; !asm_file_exists(path) && po && i < po->ninclude_dirs; i++) {
+  for (int i = 0; path && !asm_file_exists(path) && po && i < po->ninclude_dirs; i++) {
     free(path);
     path = malloc(strlen(po->include_dirs[i]) + strlen(want) + 2);
-    if (!path) abort();
-    sprintf(path, "%s/%s", po->include_dirs[i], want);
+    if (path) sprintf(path, "%s/%s", po->include_dirs[i], want);
+  }
+  if (!path) {
+    free(want);
+    return nomem(X);
   }
   int rc = 0;
   if (!asm_file_exists(path)) {
@@ -412,15 +437,19 @@ static int do_include(mx *X, const asm_line *at, const char *args, int depth) {
     vt_error e = {0};
     char *text = asm_read_text(path, &e);
     if (!text) {
-      rc = merr(X, at, (int)(p - at->text), ".include: %s", e.msg);
+      rc = e.kind == VT_ERR_NOMEM ? nomem(X)
+                                  : merr(X, at, (int)(p - at->text), ".include: %s", e.msg);
     } else {
       asm_lines inc = {0};
-      asm_split_lines(&inc, path, text);
-      int in_block = 0;
-      for (int i = 0; i < inc.n; i++) asm_strip_comments(inc.v[i].text, &in_block);
-      X->chain[X->nchain++] = inc.n ? inc.v[0].file : path;
-      rc = expand_range(X, &inc, 0, inc.n, NULL, depth + 1, 0);
-      X->nchain--;
+      if (asm_split_lines(&inc, path, text)) {
+        rc = nomem(X);
+      } else {
+        int in_block = 0;
+        for (int i = 0; i < inc.n; i++) asm_strip_comments(inc.v[i].text, &in_block);
+        X->chain[X->nchain++] = inc.n ? inc.v[0].file : path;
+        rc = expand_range(X, &inc, 0, inc.n, NULL, depth + 1, 0);
+        X->nchain--;
+      }
       asm_lines_free(&inc);
       free(text);
     }
@@ -435,8 +464,11 @@ static int repeat(mx *X, const asm_line *at, const char *b, const char *e, const
                   const asm_lines *in, int from, int to, const asm_line *site, int depth,
                   int in_macro) {
   asm_lines body = {0};
-  copy_lines(&body, in, from, to);
-  int rc = 0;
+  int rc = copy_lines(X, &body, in, from, to);
+  if (rc) {
+    asm_lines_free(&body);
+    return -1;
+  }
   if (word_is(b, e, ".rept")) {
     long long n;
     if (asm_const_eval(args, lookup_const, X, &n) || n < 0 || n > 1000000) {
@@ -450,14 +482,16 @@ static int repeat(mx *X, const asm_line *at, const char *b, const char *e, const
     const char *p = asm_skip_ws(args), *nb = p;
     while (ident_char((unsigned char)*p)) p++;
     char *name = strndup(nb, (size_t)(p - nb));
-    if (!name) abort();
     p = asm_skip_ws(p);
     if (*p == ',') p++;
-    if (!*name) {
+    if (!name) {
+      rc = nomem(X);
+    } else if (!*name) {
       rc = merr(X, at, (int)(nb - at->text), "%s needs a symbol name", chars ? ".irpc" : ".irp");
     } else if (chars) {
       char *s = dup_range(p, p + strlen(p));
-      for (const char *c = s; *c && rc == 0; c++) {
+      if (!s) rc = nomem(X);
+      for (const char *c = s; c && *c && rc == 0; c++) {
         char one[2] = {*c, 0};
         char *v = one;
         rc = run_body(X, &body, &name, &v, 1, site, depth, in_macro);
@@ -473,7 +507,7 @@ static int repeat(mx *X, const asm_line *at, const char *b, const char *e, const
       }
       for (int i = 0; i < n && rc == 0; i++) {
         char *v = dup_range(ob[i], oe[i]);
-        rc = run_body(X, &body, &name, &v, 1, site, depth, in_macro);
+        rc = v ? run_body(X, &body, &name, &v, 1, site, depth, in_macro) : nomem(X);
         free(v);
       }
     }
@@ -491,6 +525,7 @@ static int expand_range(mx *X, const asm_lines *in, int from, int to, const asm_
     return merr(X, at, 0, "macro expansion nested too deeply (recursive macro?)%s", "");
   }
   for (int i = from; i < to; i++) {
+    if (X->o->nomem) return -1;
     const asm_line *l = &in->v[i];
     if (X->o->src.n > MX_MAX_LINES) return merr(X, l, 0, "expansion produces too many lines%s", "");
     const char *b, *e;
@@ -510,12 +545,13 @@ static int expand_range(mx *X, const asm_lines *in, int from, int to, const asm_
       } else if (b < e && *asm_skip_ws(e) == '=' && asm_skip_ws(e)[1] != '=') {
         note_const(X, b, e, asm_skip_ws(e) + 1);
       }
-      asm_lines_add(&X->o->src, l->file, l->line, l->col0, l->text, strlen(l->text));
+      if (asm_lines_add(&X->o->src, l->file, l->line, l->col0, l->text, strlen(l->text)))
+        return nomem(X);
       continue;
     }
-    if (lab) { /* labels before the directive stay where they are */
-      asm_lines_add(&X->o->src, l->file, l->line, l->col0, l->text, lab);
-    }
+    /* labels before the directive stay where they are */
+    if (lab && asm_lines_add(&X->o->src, l->file, l->line, l->col0, l->text, lab))
+      return nomem(X);
     int rc = 0;
     if (word_is(b, e, ".macro") || is_block_start(b, e)) {
       int is_macro = word_is(b, e, ".macro");
@@ -560,7 +596,7 @@ static int expand_range(mx *X, const asm_lines *in, int from, int to, const asm_
 void asm_expand(asm_object *o, const asm_lines *in) {
   mx X = {.o = o};
   /* one top-level file at a time, macros shared (the files form one unit) */
-  for (int i = 0; i < in->n;) {
+  for (int i = 0; i < in->n && !o->nomem;) {
     int j = i;
     while (j < in->n && in->v[j].file == in->v[i].file) j++;
     X.chain[0] = in->v[i].file;

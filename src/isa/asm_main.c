@@ -74,6 +74,11 @@ void asm_diags_free(asm_diags *d) {
   memset(d, 0, sizeof *d);
 }
 
+int asm_nomem(asm_object *o) {
+  o->nomem = 1;
+  return -1;
+}
+
 /* ---- symbols ----------------------------------------------------------------- */
 static unsigned hash_name(const char *s, size_t n) {
   unsigned h = 2166136261u;
@@ -93,14 +98,14 @@ int asm_sym_get(asm_object *o, const char *name, size_t len) {
   if (o->nsyms == o->capsyms) {
     int cap = o->capsyms ? o->capsyms * 2 : 64;
     asm_sym *n = realloc(o->syms, (size_t)cap * sizeof *n);
-    if (!n) abort(); /* out of memory: nothing sensible to report */
+    if (!n) return asm_nomem(o);
     o->syms = n;
     o->capsyms = cap;
   }
   asm_sym *y = &o->syms[o->nsyms];
   memset(y, 0, sizeof *y);
   y->name = malloc(len + 1);
-  if (!y->name) abort();
+  if (!y->name) return asm_nomem(o);
   memcpy(y->name, name, len);
   y->name[len] = 0;
   y->sec = y->prev_sec = SYM_UNDEF;
@@ -118,6 +123,7 @@ int asm_define_label(asm_object *o, const char *name, size_t len, const char *at
     char cnt[32];
     snprintf(cnt, sizeof cnt, "\001%.*s", (int)len, name);
     int ci = asm_sym_get(o, cnt, strlen(cnt));
+    if (ci < 0) return -1;
     o->syms[ci].value++;
     snprintf(buf, sizeof buf, ".L%llu\002%lld", strtoull(name, NULL, 10),
              (long long)o->syms[ci].value);
@@ -125,6 +131,7 @@ int asm_define_label(asm_object *o, const char *name, size_t len, const char *at
     len = strlen(buf);
   }
   int i = asm_sym_get(o, name, len);
+  if (i < 0) return -1;
   asm_sym *y = &o->syms[i];
   if (y->def_pass == o->pass)
     return asm_error(o, at, "symbol '%s' is already defined", y->name);
@@ -145,12 +152,12 @@ int asm_section_switch(asm_object *o, const char *name, uint32_t type, uint32_t 
       return i;
     }
   asm_sec *n = realloc(o->secs, (size_t)(o->nsecs + 1) * sizeof *n);
-  if (!n) abort();
+  if (!n) return asm_nomem(o); /* the current section stays */
   o->secs = n;
   asm_sec *s = &o->secs[o->nsecs];
   memset(s, 0, sizeof *s);
   s->name = strdup(name);
-  if (!s->name) abort();
+  if (!s->name) return asm_nomem(o);
   s->type = type;
   s->flags = flags;
   s->align = (flags & SHF_EXECINSTR) ? 4 : 1;
@@ -180,7 +187,10 @@ void asm_emit(asm_object *o, const void *bytes, uint32_t n) {
     uint32_t cap = s->cap ? s->cap : 256;
     while (cap < s->size + n) cap *= 2;
     uint8_t *d = realloc(s->data, cap);
-    if (!d) abort();
+    if (!d) {
+      asm_nomem(o);
+      return;
+    }
     s->data = d;
     s->cap = cap;
   }
@@ -211,7 +221,10 @@ void asm_add_rel(asm_object *o, uint32_t off, uint32_t type, const asm_val *v) {
   if (o->nrels == o->caprels) {
     int cap = o->caprels ? o->caprels * 2 : 32;
     asm_rel *n = realloc(o->rels, (size_t)cap * sizeof *n);
-    if (!n) abort();
+    if (!n) {
+      asm_nomem(o);
+      return;
+    }
     o->rels = n;
     o->caprels = cap;
   }
@@ -264,10 +277,13 @@ static void statement(asm_object *o) {
 static void line(asm_object *o, const char *file, int lineno, int col0, const char *text) {
   size_t n = strlen(text);
   char *buf = malloc(n + 1);
-  if (!buf) abort();
+  if (!buf) {
+    asm_nomem(o);
+    return;
+  }
   size_t start = 0;
   char quote = 0;
-  for (size_t i = 0; i <= n; i++) {
+  for (size_t i = 0; i <= n && !o->nomem; i++) {
     char c = text[i];
     if (quote) {
       if (c == '\\' && text[i + 1]) i++;
@@ -304,7 +320,7 @@ static void run_pass(asm_object *o) {
   o->nrels = 0;
   o->auto_label = 0;
   o->cur = o->prev_cur = 0;
-  for (int l = 0; l < o->src.n; l++) {
+  for (int l = 0; l < o->src.n && !o->nomem; l++) {
     const asm_line *L = &o->src.v[l];
     line(o, L->file, L->line, L->col0, L->text);
   }
@@ -320,6 +336,15 @@ static void run_pass(asm_object *o) {
   }
 }
 
+/* Out of memory anywhere in a unit: one error naming the unit. */
+static int nomem_fail(vt_error *e, const asm_source *src, int nsrc) {
+  const char *name = nsrc > 0 && src[0].name ? src[0].name : "<input>";
+  if (nsrc > 1)
+    return vt_fail(e, VT_ERR_NOMEM, "out of memory while assembling %s (and %d more file(s))",
+                   name, nsrc - 1);
+  return vt_fail(e, VT_ERR_NOMEM, "out of memory while assembling %s", name);
+}
+
 int asm_assemble(const asm_source *src, int nsrc, const asm_options *opt, asm_object **out,
                  asm_diags *d, vt_error *e) {
   return asm_assemble_ex(src, nsrc, opt, NULL, out, d, e);
@@ -329,7 +354,7 @@ int asm_assemble_ex(const asm_source *src, int nsrc, const asm_options *opt,
                     const asm_pp_options *pp, asm_object **out, asm_diags *d, vt_error *e) {
   *out = NULL;
   asm_object *o = calloc(1, sizeof *o);
-  if (!o) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+  if (!o) return nomem_fail(e, src, nsrc);
   if (opt) o->opt = *opt;
   else o->opt.text_addr = ASM_DEFAULT_TEXT_ADDR;
   o->pp = pp;
@@ -342,15 +367,20 @@ int asm_assemble_ex(const asm_source *src, int nsrc, const asm_options *opt,
   o->diags->v = calloc((size_t)o->max_errors, sizeof *o->diags->v);
   if (!o->diags->v) {
     asm_free(o);
-    return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+    return nomem_fail(e, src, nsrc);
   }
   int rc = 0;
-  asm_section_switch(o, ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR);
+  if (asm_section_switch(o, ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR) < 0) {
+    if (!d) asm_diags_free(&local);
+    asm_free(o);
+    return nomem_fail(e, src, nsrc);
+  }
   asm_load_sources(o, src, nsrc);
-  for (;;) {
+  while (!o->nomem) {
     o->final = o->pass >= 2 && !o->changed;
     if (o->pass >= MAX_PASSES) o->final = 1;
     run_pass(o);
+    if (o->nomem) break;
     asm_layout(o);
     asm_synth_symbols(o);
     if (o->final) break;
@@ -361,7 +391,10 @@ int asm_assemble_ex(const asm_source *src, int nsrc, const asm_options *opt,
     o->entry = o->secs[o->syms[si].sec].addr + (uint32_t)o->syms[si].value;
   else
     o->entry = o->secs[0].addr;
-  if (o->nerrors) {
+  if (o->nomem) {
+    rc = nomem_fail(e, src, nsrc); /* diagnostics of a partial unit are no use */
+    o->diags->n = o->diags->dropped = 0;
+  } else if (o->nerrors) {
     asm_diag *g = &o->diags->v[0];
     rc = vt_fail(e, VT_ERR_ASM, "%d error(s); first: %s:%d:%d: %s", o->nerrors, g->file,
                  g->line, g->col, g->msg);
@@ -423,7 +456,9 @@ int asm_assemble_files_ex(const char *const *paths, int n, const asm_options *op
                           const asm_pp_options *pp, const char *out_path, asm_diags *d,
                           vt_error *e) {
   asm_source *src = calloc((size_t)(n > 0 ? n : 1), sizeof *src);
-  if (!src) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+  if (!src)
+    return vt_fail(e, VT_ERR_NOMEM, "out of memory while assembling %s",
+                   n > 0 ? paths[0] : "<input>");
   int rc = 0;
   for (int i = 0; i < n && !rc; i++) {
     src[i].name = paths[i];

@@ -113,7 +113,7 @@ int asm_write_elf(const asm_object *o, const char *path, vt_error *e) {
   vt_elf_wrela *rels = calloc((size_t)o->nrels + 1, sizeof *rels);
   int rc = 0;
   if (!order || !wsec || !secs || !syms || !wsym || !rels) {
-    rc = vt_fail(e, VT_ERR_NOMEM, "out of memory");
+    rc = vt_fail(e, VT_ERR_NOMEM, "out of memory while writing %s", path);
     goto out;
   }
   /* executables: sections in address order, non-allocated last */
@@ -152,6 +152,8 @@ int asm_write_elf(const asm_object *o, const char *path, vt_error *e) {
   }
   vt_elf_wimage img = {o->exec, o->entry, secs, n, syms, ns, rels, o->exec ? 0 : o->nrels};
   rc = vt_elf_write(path, &img, e);
+  if (rc && e->kind == VT_ERR_NOMEM)
+    vt_fail(e, VT_ERR_NOMEM, "out of memory while writing %s", path);
 out:
   free(order);
   free(wsec);

@@ -43,12 +43,19 @@ typedef struct {
   int line;
 } pp;
 
-static void sb_add(sbuf *b, const char *s, size_t n) {
+static int nomem(pp *P) { return asm_nomem(P->o); }
+
+/* Out of memory: sets the sticky o->nomem and leaves the buffer as it was
+ * (every caller stops on o->nomem). */
+static void sb_add(pp *P, sbuf *b, const char *s, size_t n) {
   if (b->n + n + 1 > b->cap) {
     size_t cap = b->cap ? b->cap : 128;
     while (cap < b->n + n + 1) cap *= 2;
     char *p = realloc(b->p, cap);
-    if (!p) abort(); /* out of memory */
+    if (!p) {
+      nomem(P);
+      return;
+    }
     b->p = p;
     b->cap = cap;
   }
@@ -57,7 +64,7 @@ static void sb_add(sbuf *b, const char *s, size_t n) {
   b->p[b->n] = 0;
 }
 
-static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+static void sb_str(pp *P, sbuf *b, const char *s) { sb_add(P, b, s, strlen(s)); }
 
 static int perr(pp *P, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int perr(pp *P, int col, const char *fmt, ...) {
@@ -88,28 +95,29 @@ static void undef(pp *P, const char *s, size_t n) {
   *m = P->m[--P->nm];
 }
 
+/* A new macro with no body yet; NULL if out of memory (o->nomem). */
 static pp_macro *define(pp *P, const char *s, size_t n) {
   undef(P, s, n);
   if (P->nm == P->capm) {
     int cap = P->capm ? P->capm * 2 : 32;
     pp_macro *m = realloc(P->m, (size_t)cap * sizeof *m);
-    if (!m) abort();
+    if (!m) return nomem(P), NULL;
     P->m = m;
     P->capm = cap;
   }
-  pp_macro *m = &P->m[P->nm++];
+  pp_macro *m = &P->m[P->nm];
   memset(m, 0, sizeof *m);
   m->name = strndup(s, n);
-  if (!m->name) abort();
+  if (!m->name) return nomem(P), NULL;
+  P->nm++;
   return m;
 }
 
+/* NULL if out of memory. */
 static char *trimdup(const char *b, const char *e) {
   while (b < e && isspace((unsigned char)*b)) b++;
   while (e > b && isspace((unsigned char)e[-1])) e--;
-  char *r = strndup(b, (size_t)(e - b));
-  if (!r) abort();
-  return r;
+  return strndup(b, (size_t)(e - b));
 }
 
 /* ---- expansion ----------------------------------------------------------------- */
@@ -140,8 +148,8 @@ static size_t literal_len(const char *s, const char *end) {
 
 static int expand(pp *P, const char *s, size_t n, sbuf *out, const active *act, int depth);
 
-/* Collects "( a, b )" at *pp; returns the argument count or -1 (no '(' /
- * unbalanced). args[i] are malloc'd, trimmed. */
+/* Collects "( a, b )" at *pp; returns the argument count, -1 (no '(' /
+ * unbalanced) or -2 (out of memory). args[i] are malloc'd, trimmed. */
 static int collect_args(const char **ps, const char *end, char ***args) {
   const char *p = *ps;
   while (p < end && isspace((unsigned char)*p)) p++;
@@ -159,9 +167,14 @@ static int collect_args(const char **ps, const char *end, char ***args) {
     if (*p == '(') depth++;
     else if ((*p == ')' && depth == 0) || (*p == ',' && depth == 0)) {
       char **nv = realloc(v, (size_t)(n + 1) * sizeof *nv);
-      if (!nv) abort();
-      v = nv;
-      v[n++] = trimdup(start, p);
+      char *a = nv ? trimdup(start, p) : NULL;
+      if (nv) v = nv;
+      if (!a) {
+        for (int i = 0; i < n; i++) free(v[i]);
+        free(v);
+        return -2;
+      }
+      v[n++] = a;
       start = p + 1;
       if (*p == ')') {
         *ps = p + 1;
@@ -180,14 +193,15 @@ static int substitute(pp *P, const pp_macro *m, char **args, sbuf *out, const ac
                       int depth) {
   const char *b = m->body, *end = b + strlen(b);
   for (const char *p = b; p < end;) {
+    if (P->o->nomem) return -1;
     size_t lit = literal_len(p, end);
     if (lit) {
-      sb_add(out, p, lit);
+      sb_add(P, out, p, lit);
       p += lit;
       continue;
     }
     if (p[0] == '#' && p + 1 < end && p[1] == '#') {
-      sb_str(out, "##");
+      sb_str(P, out, "##");
       p += 2;
       continue;
     }
@@ -209,17 +223,17 @@ static int substitute(pp *P, const pp_macro *m, char **args, sbuf *out, const ac
           !memcmp(q, "__VA_ARGS__", 11))
         k = m->nparams - 1;
       if (k < 0) {
-        sb_add(out, p, (size_t)(e - p));
+        sb_add(P, out, p, (size_t)(e - p));
         p = e;
         continue;
       }
       if (stringify) {
-        sb_str(out, "\"");
+        sb_str(P, out, "\"");
         for (const char *a = args[k]; *a; a++) {
-          if (*a == '"' || *a == '\\') sb_str(out, "\\");
-          sb_add(out, a, 1);
+          if (*a == '"' || *a == '\\') sb_str(P, out, "\\");
+          sb_add(P, out, a, 1);
         }
-        sb_str(out, "\"");
+        sb_str(P, out, "\"");
       } else {
         /* operands of ## are not expanded first */
         const char *after = e;
@@ -228,13 +242,13 @@ static int substitute(pp *P, const pp_macro *m, char **args, sbuf *out, const ac
         while (o > 0 && isspace((unsigned char)out->p[o - 1])) o--;
         int paste = (after + 1 < end && after[0] == '#' && after[1] == '#') ||
                     (o >= 2 && out->p[o - 1] == '#' && out->p[o - 2] == '#');
-        if (paste) sb_str(out, args[k]);
+        if (paste) sb_str(P, out, args[k]);
         else if (expand(P, args[k], strlen(args[k]), out, act, depth + 1)) return -1;
       }
       p = e;
       continue;
     }
-    sb_add(out, p, 1);
+    sb_add(P, out, p, 1);
     p++;
   }
   /* token pasting: drop "##" and the blanks around it */
@@ -259,21 +273,22 @@ static int expand(pp *P, const char *s, size_t n, sbuf *out, const active *act, 
   if (depth > PP_MAX_EXPAND) return perr(P, 1, "macro expansion too deep");
   const char *end = s + n;
   for (const char *p = s; p < end;) {
+    if (P->o->nomem) return -1;
     size_t lit = literal_len(p, end);
     if (lit) {
-      sb_add(out, p, lit);
+      sb_add(P, out, p, lit);
       p += lit;
       continue;
     }
     if (isdigit((unsigned char)*p) || (*p == '.' && p + 1 < end && isdigit((unsigned char)p[1]))) {
       const char *e = p + 1;
       while (e < end && (id_char((unsigned char)*e) || *e == '.')) e++;
-      sb_add(out, p, (size_t)(e - p));
+      sb_add(P, out, p, (size_t)(e - p));
       p = e;
       continue;
     }
     if (!id_start((unsigned char)*p)) {
-      sb_add(out, p, 1);
+      sb_add(P, out, p, 1);
       p++;
       continue;
     }
@@ -281,7 +296,7 @@ static int expand(pp *P, const char *s, size_t n, sbuf *out, const active *act, 
     while (e < end && id_char((unsigned char)*e)) e++;
     pp_macro *m = find(P, p, (size_t)(e - p));
     if (!m || is_active(act, m->name)) {
-      sb_add(out, p, (size_t)(e - p));
+      sb_add(P, out, p, (size_t)(e - p));
       p = e;
       continue;
     }
@@ -294,30 +309,38 @@ static int expand(pp *P, const char *s, size_t n, sbuf *out, const active *act, 
     const char *q = e;
     char **args = NULL;
     int na = collect_args(&q, end, &args);
+    if (na == -2) return nomem(P);
     if (na < 0) { /* a function-like macro's name without arguments */
-      sb_add(out, p, (size_t)(e - p));
+      sb_add(P, out, p, (size_t)(e - p));
       p = e;
       continue;
     }
     int variadic = m->nparams && !strcmp(m->params[m->nparams - 1], "...");
-    if (na == 1 && !m->nparams && !args[0][0]) na = 0;
+    if (na == 1 && !m->nparams && !args[0][0]) {
+      free(args[0]);
+      na = 0;
+    }
     int rc = 0;
     if (variadic && na >= m->nparams) { /* fold the extra arguments into __VA_ARGS__ */
       sbuf va = {0};
       for (int i = m->nparams - 1; i < na; i++) {
-        if (i > m->nparams - 1) sb_str(&va, ", ");
-        sb_str(&va, args[i]);
+        if (i > m->nparams - 1) sb_str(P, &va, ", ");
+        sb_str(P, &va, args[i]);
       }
       for (int i = m->nparams - 1; i < na; i++) free(args[i]);
       args[m->nparams - 1] = va.p ? va.p : strdup("");
       na = m->nparams;
+      if (!args[na - 1]) nomem(P);
     } else if (variadic && na == m->nparams - 1) {
       char **nv = realloc(args, (size_t)(na + 1) * sizeof *nv);
-      if (!nv) abort();
-      args = nv;
-      args[na++] = strdup("");
+      char *a = nv ? strdup("") : NULL;
+      if (nv) args = nv;
+      if (a) args[na++] = a;
+      else nomem(P);
     }
-    if (na != m->nparams) {
+    if (P->o->nomem) {
+      rc = -1;
+    } else if (na != m->nparams) {
       rc = perr(P, 1, "macro '%s' takes %d argument(s), given %d", m->name, m->nparams, na);
     } else {
       sbuf body = {0};
@@ -478,21 +501,21 @@ static int eval_if(pp *P, const char *s, int col) {
           free(d.p);
           return perr(P, col, "#if: 'defined' needs a macro name"), -1;
         }
-        sb_str(&d, find(P, nb, (size_t)(ne - nb)) ? "1" : "0");
+        sb_str(P, &d, find(P, nb, (size_t)(ne - nb)) ? "1" : "0");
         p = paren ? q + 1 : ne;
         continue;
       }
-      sb_add(&d, p, (size_t)(e - p));
+      sb_add(P, &d, p, (size_t)(e - p));
       p = e;
       continue;
     }
-    sb_add(&d, p, 1);
+    sb_add(P, &d, p, 1);
     p++;
   }
   sbuf x = {0};
-  int rc = d.p ? expand(P, d.p, d.n, &x, NULL, 0) : 0;
+  int rc = P->o->nomem ? -1 : d.p ? expand(P, d.p, d.n, &x, NULL, 0) : 0;
   free(d.p);
-  if (rc) {
+  if (rc || P->o->nomem) {
     free(x.p);
     return -1;
   }
@@ -524,10 +547,18 @@ static void do_include(pp *P, const char *arg, int col) {
     return;
   }
   char *want = strndup(p + 1, (size_t)(q - p - 1));
-  if (!want) abort();
+  if (!want) {
+    nomem(P);
+    return;
+  }
   char *path = NULL;
   if (close == '"') {
     path = asm_path_rel(P->file, want);
+    if (!path) {
+      nomem(P);
+      free(want);
+      return;
+    }
     if (!asm_file_exists(path)) {
       free(path);
       path = NULL;
@@ -537,7 +568,11 @@ static void do_include(pp *P, const char *arg, int col) {
   for (int i = 0; !path && po && i < po->ninclude_dirs; i++) {
     size_t n = strlen(po->include_dirs[i]);
     path = malloc(n + strlen(want) + 2);
-    if (!path) abort();
+    if (!path) {
+      nomem(P);
+      free(want);
+      return;
+    }
     sprintf(path, "%s/%s", po->include_dirs[i], want);
     if (!asm_file_exists(path)) {
       free(path);
@@ -564,13 +599,16 @@ static void do_include(pp *P, const char *arg, int col) {
   vt_error e = {0};
   char *text = asm_read_text(path, &e);
   if (!text) {
-    perr(P, col, "#include: %s", e.msg);
+    if (e.kind == VT_ERR_NOMEM) nomem(P);
+    else perr(P, col, "#include: %s", e.msg);
     free(path);
     return;
   }
   const char *file = P->file;
   int line = P->line;
-  process(P, asm_lines_name(P->out, path), text);
+  const char *name = asm_lines_name(P->out, path);
+  if (name) process(P, name, text);
+  else nomem(P);
   P->file = file;
   P->line = line;
   free(text);
@@ -585,6 +623,7 @@ static void do_define(pp *P, const char *s, int col) {
   const char *e = s;
   while (id_char((unsigned char)*e)) e++;
   pp_macro *m = define(P, s, (size_t)(e - s));
+  if (!m) return;
   if (*e == '(') {
     m->funclike = 1;
     const char *p = e + 1;
@@ -600,9 +639,14 @@ static void do_define(pp *P, const char *s, int col) {
         return;
       }
       char **np = realloc(m->params, (size_t)(m->nparams + 1) * sizeof *np);
-      if (!np) abort();
-      m->params = np;
-      m->params[m->nparams++] = trimdup(b, p);
+      char *a = np ? trimdup(b, p) : NULL;
+      if (np) m->params = np;
+      if (!a) {
+        nomem(P);
+        undef(P, m->name, strlen(m->name));
+        return;
+      }
+      m->params[m->nparams++] = a;
       while (isspace((unsigned char)*p)) p++;
       if (*p == ',') { p++; continue; }
       if (*p == ')') { p++; break; }
@@ -613,6 +657,10 @@ static void do_define(pp *P, const char *s, int col) {
     e = p;
   }
   m->body = trimdup(e, e + strlen(e));
+  if (!m->body) {
+    nomem(P);
+    undef(P, m->name, strlen(m->name));
+  }
 }
 
 static int word_is(const char *b, size_t n, const char *w) {
@@ -729,25 +777,28 @@ static void strip_c_comments(char *t) {
 
 static void process(pp *P, const char *name, const char *text) {
   char *t = strdup(text);
-  if (!t) abort();
+  if (!t) {
+    nomem(P);
+    return;
+  }
   strip_c_comments(t);
   P->chain[P->depth++] = name;
   cond cs[PP_MAX_COND];
   int ncs = 0, active = 1, lineno = 1;
   sbuf logical = {0};
-  for (char *s = t; *s || s == t;) {
+  for (char *s = t; (*s || s == t) && !P->o->nomem;) {
     char *e = strchr(s, '\n');
     size_t len = e ? (size_t)(e - s) : strlen(s);
     int first = lineno, nphys = 1;
     logical.n = 0;
-    sb_add(&logical, s, len);
+    sb_add(P, &logical, s, len);
     /* backslash-newline joins lines */
     while (e && logical.n && logical.p[logical.n - 1] == '\\') {
       logical.n--;
       s = e + 1;
       e = strchr(s, '\n');
       len = e ? (size_t)(e - s) : strlen(s);
-      sb_add(&logical, s, len);
+      sb_add(P, &logical, s, len);
       nphys++;
     }
     P->file = name;
@@ -759,9 +810,10 @@ static void process(pp *P, const char *name, const char *text) {
                   directive(P, p, (int)(p - l) + 1, cs, &ncs, &active);
     if (!handled && active) {
       sbuf x = {0};
-      if (*p == '#') sb_str(&x, l); /* an assembly comment line */
+      if (*p == '#') sb_str(P, &x, l); /* an assembly comment line */
       else if (expand(P, l, strlen(l), &x, NULL, 0)) x.n = 0;
-      asm_lines_add(P->out, name, first, 1, x.p ? x.p : "", x.n);
+      if (!P->o->nomem && asm_lines_add(P->out, name, first, 1, x.p ? x.p : "", x.n))
+        nomem(P);
       free(x.p);
     }
     lineno += nphys;
@@ -784,18 +836,18 @@ void asm_preprocess(asm_object *o, const char *name, const char *text, asm_lines
       {"__ASSEMBLER__", "1"}, {"__riscv", "1"}, {"__riscv_xlen", "32"}, {"__ventus__", "1"}};
   for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++) {
     pp_macro *m = define(&P, pre[i][0], strlen(pre[i][0]));
-    m->body = strdup(pre[i][1]);
-    if (!m->body) abort();
+    if (m && !(m->body = strdup(pre[i][1]))) nomem(&P);
   }
   P.file = name;
-  for (int i = 0; o->pp && i < o->pp->ndefines; i++) {
+  for (int i = 0; o->pp && i < o->pp->ndefines && !o->nomem; i++) {
     const char *d = o->pp->defines[i], *eq = strchr(d, '=');
     size_t n = eq ? (size_t)(eq - d) : strlen(d);
     pp_macro *m = define(&P, d, n);
-    m->body = strdup(eq ? eq + 1 : "1");
-    if (!m->body) abort();
+    if (m && !(m->body = strdup(eq ? eq + 1 : "1"))) nomem(&P);
   }
-  process(&P, asm_lines_name(out, name), text);
+  const char *iname = o->nomem ? NULL : asm_lines_name(out, name);
+  if (iname) process(&P, iname, text);
+  else nomem(&P);
   while (P.nm) undef(&P, P.m[0].name, strlen(P.m[0].name));
   free(P.m);
 }

@@ -100,6 +100,7 @@ static int la(asm_object *o, const char **ob, const char **oe) {
   char name[32];
   snprintf(name, sizeof name, ".Lpcrel_hi%d", o->auto_label++);
   int si = asm_sym_get(o, name, strlen(name));
+  if (si < 0) return -1; /* out of memory */
   o->syms[si].sec = o->cur;
   o->syms[si].value = auipc_off;
   o->syms[si].def_pass = o->pass;

@@ -17,30 +17,45 @@ const char *asm_lines_name(asm_lines *L, const char *name) {
   if (L->nnames == L->capnames) {
     int cap = L->capnames ? L->capnames * 2 : 8;
     char **n = realloc(L->names, (size_t)cap * sizeof *n);
-    if (!n) abort(); /* out of memory: nothing sensible to report */
+    if (!n) {
+      L->nomem = 1;
+      return NULL;
+    }
     L->names = n;
     L->capnames = cap;
   }
   char *c = strdup(name);
-  if (!c) abort();
+  if (!c) {
+    L->nomem = 1;
+    return NULL;
+  }
   L->names[L->nnames++] = c;
   return c;
 }
 
-void asm_lines_add(asm_lines *L, const char *file, int line, int col0, const char *text,
-                   size_t len) {
+int asm_lines_add(asm_lines *L, const char *file, int line, int col0, const char *text,
+                  size_t len) {
+  if (L->nomem) return -1; /* a line already went missing: keep none after it */
   if (L->n == L->cap) {
     int cap = L->cap ? L->cap * 2 : 256;
     asm_line *n = realloc(L->v, (size_t)cap * sizeof *n);
-    if (!n) abort();
+    if (!n) {
+      L->nomem = 1;
+      return -1;
+    }
     L->v = n;
     L->cap = cap;
   }
-  char *t = malloc(len + 1);
-  if (!t) abort();
+  const char *f = asm_lines_name(L, file);
+  char *t = f ? malloc(len + 1) : NULL;
+  if (!t) {
+    L->nomem = 1;
+    return -1;
+  }
   memcpy(t, text, len);
   t[len] = 0;
-  L->v[L->n++] = (asm_line){asm_lines_name(L, file), line, col0, t};
+  L->v[L->n++] = (asm_line){f, line, col0, t};
+  return 0;
 }
 
 void asm_lines_free(asm_lines *L) {
@@ -99,7 +114,7 @@ char *asm_path_rel(const char *from, const char *name) {
   const char *slash = strrchr(from, '/');
   size_t dl = name[0] == '/' || !slash ? 0 : (size_t)(slash - from + 1);
   char *p = malloc(dl + strlen(name) + 1);
-  if (!p) abort();
+  if (!p) return NULL;
   memcpy(p, from, dl);
   strcpy(p + dl, name);
   return p;
@@ -110,15 +125,16 @@ int asm_file_exists(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-void asm_split_lines(asm_lines *out, const char *name, const char *text) {
+int asm_split_lines(asm_lines *out, const char *name, const char *text) {
   int line = 1;
   for (const char *s = text;; line++) {
     const char *e = strchr(s, '\n');
     size_t len = e ? (size_t)(e - s) : strlen(s);
-    if (e || len) asm_lines_add(out, name, line, 1, s, len);
+    if ((e || len) && asm_lines_add(out, name, line, 1, s, len)) return -1;
     if (!e) break;
     s = e + 1;
   }
+  return 0;
 }
 
 static int wants_cpp(const char *name) {
@@ -128,13 +144,14 @@ static int wants_cpp(const char *name) {
 
 void asm_load_sources(asm_object *o, const asm_source *src, int n) {
   asm_lines raw = {0};
-  for (int k = 0; k < n; k++) {
+  for (int k = 0; k < n && !o->nomem; k++) {
     int first = raw.n;
     if (wants_cpp(src[k].name)) asm_preprocess(o, src[k].name, src[k].text, &raw);
     else asm_split_lines(&raw, src[k].name, src[k].text);
+    if (raw.nomem) asm_nomem(o);
     int in_block = 0;
     for (int i = first; i < raw.n; i++) asm_strip_comments(raw.v[i].text, &in_block);
   }
-  asm_expand(o, &raw);
+  if (!o->nomem) asm_expand(o, &raw);
   asm_lines_free(&raw);
 }

@@ -7,6 +7,7 @@
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "vt_elf.h"
@@ -115,8 +116,10 @@ int vt_elf_write(const char *path, const vt_elf_wimage *img, vt_error *e) {
     off += (uint32_t)(phsize * (size_t)nseg);
   }
 
-  str_add(&shstr, "");
-  str_add(&str, "");
+  if (str_add(&shstr, "") == (size_t)-1 || str_add(&str, "") == (size_t)-1) {
+    vt_fail(e, VT_ERR_NOMEM, "out of memory");
+    goto out;
+  }
   /* user sections */
   uint32_t *sec_off = calloc((size_t)ns + 1, sizeof(uint32_t));
   if (!sec_off) { vt_fail(e, VT_ERR_NOMEM, "out of memory"); goto out; }
@@ -136,8 +139,8 @@ int vt_elf_write(const char *path, const vt_elf_wimage *img, vt_error *e) {
     if (s->type != SHT_NOBITS && sec_off[i] + s->size > off) off = sec_off[i] + s->size;
     if (s->type == SHT_NOBITS && sec_off[i] > off) off = sec_off[i];
     size_t nm = str_add(&shstr, s->name);
-    if (nm == (size_t)-1 ||
-        !new_section(elf, (size_t)nm, s->type, s->flags, s->addr, sec_off[i], s->size, s->align,
+    if (nm == (size_t)-1) { vt_fail(e, VT_ERR_NOMEM, "out of memory"); goto out; }
+    if (!new_section(elf, (size_t)nm, s->type, s->flags, s->addr, sec_off[i], s->size, s->align,
                      (void *)s->data, ELF_T_BYTE, 0, 0, 0)) {
       elf_fail(e, "section");
       goto out;
@@ -148,9 +151,9 @@ int vt_elf_write(const char *path, const vt_elf_wimage *img, vt_error *e) {
   int nsym = 1 + nsectsym + img->nsyms;
   int *symidx = calloc((size_t)img->nsyms + 1, sizeof(int));
   Elf32_Sym *symbuf = calloc((size_t)nsym, symsize);
-  if (!symidx || !symbuf) { vt_fail(e, VT_ERR_NOMEM, "out of memory"); goto out; }
-  bufs[nbufs++] = symidx;
+  bufs[nbufs++] = symidx; /* NULL is fine: freed at out */
   bufs[nbufs++] = symbuf;
+  if (!symidx || !symbuf) { vt_fail(e, VT_ERR_NOMEM, "out of memory"); goto out; }
   int next = 1 + nsectsym;
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < img->nsyms; i++)
@@ -170,6 +173,7 @@ int vt_elf_write(const char *path, const vt_elf_wimage *img, vt_error *e) {
     strcpy(name, ".rela");
     strncat(name, img->secs[i].name, sizeof name - 6);
     size_t nm = str_add(&shstr, name);
+    if (nm == (size_t)-1) { vt_fail(e, VT_ERR_NOMEM, "out of memory"); goto out; }
     uint32_t size = (uint32_t)(relasize * (size_t)rela_count[i]);
     off = align_up(off, 4);
     Elf_Scn *scn = new_section(elf, nm, SHT_RELA, SHF_INFO_LINK, 0, off, size, 4, rb, ELF_T_RELA,
@@ -189,7 +193,9 @@ int vt_elf_write(const char *path, const vt_elf_wimage *img, vt_error *e) {
   /* .symtab */
   off = align_up(off, 4);
   uint32_t symtab_size = (uint32_t)(symsize * (size_t)nsym);
-  Elf_Scn *symscn = new_section(elf, str_add(&shstr, ".symtab"), SHT_SYMTAB, 0, 0, off,
+  size_t symtab_name = str_add(&shstr, ".symtab");
+  if (symtab_name == (size_t)-1) { vt_fail(e, VT_ERR_NOMEM, "out of memory"); goto out; }
+  Elf_Scn *symscn = new_section(elf, symtab_name, SHT_SYMTAB, 0, 0, off,
                                 symtab_size, 4, symbuf, ELF_T_SYM, (uint32_t)strtab_ndx,
                                 (uint32_t)first_global, (uint32_t)symsize);
   if (!symscn) { elf_fail(e, "symtab"); goto out; }
@@ -255,7 +261,13 @@ int vt_elf_write(const char *path, const vt_elf_wimage *img, vt_error *e) {
   rc = 0;
 out:
   if (elf) elf_end(elf);
-  if (fd >= 0 && close(fd) && !rc) rc = vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
+  if (fd >= 0) {
+    struct stat st;
+    int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (close(fd) && !rc) rc = vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
+    /* no partial output: a failed write leaves no file (a device or pipe is left alone) */
+    if (rc && regular) unlink(path);
+  }
   for (int i = 0; i < nbufs; i++) free(bufs[i]);
   free(bufs);
   free(rela_count);
