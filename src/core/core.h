@@ -27,6 +27,10 @@
 #define MSTATUS_SD 0x80000000u
 #define MSTATUS_RESET 0x00000200u /* VS = initial: the first vector op logs 0x80000600 */
 
+/* vtype.vill: set by vsetvl* for a vtype the executor does not implement
+ * (anything but SEW = 32, LMUL = 1); vector instructions are then illegal */
+#define VTYPE_VILL 0x80000000u
+
 /* Custom CSRs 0x800..0x80c are plain read-write registers, as in the ISS. */
 #define VT_NUM_CUSTOM_CSRS 13
 

@@ -164,12 +164,24 @@ HANDLER(csrrsi) { return zicsr(x, in, 1, in->rs1 & 31u, (in->rs1 & 31) != 0); }
 HANDLER(csrrci) { return zicsr(x, in, 2, in->rs1 & 31u, (in->rs1 & 31) != 0); }
 
 /* ---- vsetvl*: SEW is always 32 and one element is one thread, so
- * VLMAX = num_threads (the ISS's VLEN is 32 * num_threads). ------------- */
+ * VLMAX = num_threads (the ISS's VLEN is 32 * num_threads). Any other
+ * vtype (SEW != 32, LMUL != 1, reserved bits, vill) is unsupported: as RVV
+ * 1.0 §6.1 prescribes, vtype becomes vill alone and vl 0, and warp_step
+ * rejects vector instructions until a supported vsetvl* (docs/isa.md §7). */
+static int vtype_supported(uint32_t vtype) {
+  return (vtype & ~0xffu) == 0 && ((vtype >> 3) & 7) == 2 && (vtype & 7) == 0;
+}
+
 static int setvl(vt_exec *x, const isa_inst *in, uint32_t avl, uint32_t vtype) {
   vt_warp *w = x->w;
   uint32_t vlmax = x->d->l.num_threads;
-  w->vl = avl < vlmax ? avl : vlmax;
-  w->vtype = vtype;
+  if (vtype_supported(vtype)) {
+    w->vl = avl < vlmax ? avl : vlmax;
+    w->vtype = vtype;
+  } else {
+    w->vl = 0;
+    w->vtype = VTYPE_VILL;
+  }
   w->vstart = 0;
   set_x(x, in->rd, w->vl);
   trace_csr(x, CSR_VSTART, 0);

@@ -178,6 +178,13 @@ int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
   x.c = NULL;
   uint32_t flags = ic->flags;
   uint32_t mask = w->mask;
+  if (unlikely((flags & (IF_VEC | IF_VBRANCH)) && (w->vtype & VTYPE_VILL))) {
+    vt_fail(e, VT_ERR_ILLEGAL,
+            "vector instruction while vtype.vill is set (the last vsetvl* asked for an "
+            "unsupported SEW/LMUL; only e32, m1 is implemented)");
+    vt_err_ctx(e, (int)d->l.kernel_id, (int)w->wg->id, (int)w->wid, -1, pc, ic->in.word);
+    return -1;
+  }
   if (flags & IF_VEC) {
     uint32_t em = mask & lanes_mask(w->vl);
     /* standard RVV ops honour v0 (packed bit i, as ISS and RTL agree);

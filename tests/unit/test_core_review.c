@@ -692,6 +692,63 @@ static void barrier_after_endprg(void **state) {
 }
 
 
+/* ---- vtype values the executor does not implement (RVV 1.0 §6.1: an
+ * unsupported vtype sets vill, clears the other bits and vl; any vector
+ * instruction then raises illegal instruction) ------------------------------------ */
+static void vsetvli_unsupported_vtype(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  static const char *cfg[] = {
+      "  vsetvli a1, t0, e8, m2, ta, ma\n",
+      "  vsetvli a1, t0, e16, m1, ta, ma\n",
+      "  vsetvli a1, t0, e32, m2, ta, ma\n",
+      "  vsetvli a1, t0, e32, mf2, ta, ma\n",
+      "  li t1, 0x80000000\n  vsetvl a1, t0, t1\n",  /* vill itself */
+      "  li t1, 0x1d0\n  vsetvl a1, t0, t1\n",      /* reserved bit 8 */
+  };
+  for (size_t k = 0; k < sizeof cfg / sizeof cfg[0]; k++) {
+    char src[512];
+    /* the state after vsetvli is visible through scalar reads ... */
+    snprintf(src, sizeof src,
+             "  li t0, 4\n%s"
+             "  csrr a2, vtype\n"
+             "  csrr a3, vl\n"
+             "  li a0, 0x90001000\n"
+             "  sw a1, 0(a0)\n"
+             "  sw a2, 4(a0)\n"
+             "  sw a3, 8(a0)\n"
+             "  endprg x0, x0, x0\n",
+             cfg[k]);
+    wr32(d, OUT, 0xdead);
+    run_src_ok(d, src, 4, 1);
+    const uint32_t want[3] = {0, 0x80000000u, 0};
+    expect_words(d, OUT, want, 3);
+    /* ... and the next vector instruction, standard or custom, is illegal */
+    static const char *use[] = {"  vadd.vv v1, v1, v1\n", "  vadd12.vi v1, v1, 1\n",
+                                "  vbeq v1, v1, .+8\n", "  vmv.x.s a4, v1\n"};
+    for (size_t u = 0; u < 4; u++) {
+      snprintf(src, sizeof src, "  li t0, 4\n%s%s  endprg x0, x0, x0\n", cfg[k], use[u]);
+      vt_error e;
+      if (!run_src(d, src, 4, 1, &e)) fail_msg("vtype case %zu, use %zu: no error", k, u);
+      assert_int_equal(e.kind, VT_ERR_ILLEGAL);
+    }
+  }
+  /* a later vsetvli with a supported vtype clears vill */
+  run_src_ok(d,
+             "  vsetvli a1, x0, e8, m1, ta, ma\n"
+             "  li t0, 2\n"
+             "  vsetvli a1, t0, e32, m1, ta, ma\n"
+             "  vid.v v1\n"
+             "  li a0, 0x90001000\n"
+             "  vse32.v v1, (a0)\n"
+             "  csrr a2, vtype\n"
+             "  sw a2, 8(a0)\n"
+             "  endprg x0, x0, x0\n",
+             4, 1);
+  const uint32_t want[3] = {0, 1, 0xd0};
+  expect_words(d, OUT, want, 3);
+  vt_device_destroy(d);
+}
 
 
 
@@ -717,6 +774,7 @@ int main(void) {
       cmocka_unit_test(zfinx_x0_destination),
       cmocka_unit_test(amo_local_and_misaligned),
       cmocka_unit_test(barrier_after_endprg),
+      cmocka_unit_test(vsetvli_unsupported_vtype),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
