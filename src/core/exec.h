@@ -72,6 +72,17 @@ static inline int exec_last_lane(vt_exec *x, const isa_inst *in) {
   return 0;
 }
 
+/* Sets the next pc of a taken jump or branch. Without the C extension a
+ * target that is not 4-byte aligned raises instruction-address-misaligned
+ * on the jump itself (RISC-V unprivileged ISA §2.5; the ISS's SET_PC checks
+ * alignment too), before rd is written. */
+int exec_misaligned_target(vt_exec *x, uint32_t target);
+static inline int jump_to(vt_exec *x, uint32_t target) {
+  if (unlikely(target & 3)) return exec_misaligned_target(x, target);
+  x->npc = target;
+  return 0;
+}
+
 /* RISC-V M results (divide by zero, overflow), shared by scalar and vector */
 uint32_t rv_div(uint32_t a, uint32_t b);
 uint32_t rv_divu(uint32_t a, uint32_t b);

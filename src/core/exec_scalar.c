@@ -1,4 +1,6 @@
 /* RV32I and M: scalar integer ops, branches and jumps (once per warp). */
+#include <stdio.h>
+
 #include "exec.h"
 
 #define ALU_RR(id, expr)                                                                   \
@@ -25,22 +27,26 @@ HANDLER(auipc) {
   return 0;
 }
 HANDLER(jal) {
+  if (jump_to(x, x->pc + (uint32_t)in->imm)) return -1;
   set_x(x, in->rd, x->pc + 4);
-  x->npc = x->pc + (uint32_t)in->imm;
   return 0;
 }
 HANDLER(jalr) {
-  uint32_t t = (XR(in->rs1) + (uint32_t)in->imm) & ~1u;
+  if (jump_to(x, (XR(in->rs1) + (uint32_t)in->imm) & ~1u)) return -1;
   set_x(x, in->rd, x->pc + 4);
-  x->npc = t;
   return 0;
+}
+
+int exec_misaligned_target(vt_exec *x, uint32_t target) {
+  char msg[80];
+  snprintf(msg, sizeof msg, "jump or branch to misaligned address 0x%08x", target);
+  return exec_fault(x, VT_ERR_MISALIGNED, -1, target, msg);
 }
 
 #define BRANCH(id, cond)                                                                   \
   HANDLER(id) {                                                                            \
     uint32_t a = XR(in->rs1), b = XR(in->rs2);                                             \
-    if (cond) x->npc = x->pc + (uint32_t)in->imm;                                          \
-    return 0;                                                                              \
+    return (cond) ? jump_to(x, x->pc + (uint32_t)in->imm) : 0;                             \
   }
 BRANCH(beq, a == b)
 BRANCH(bne, a != b)

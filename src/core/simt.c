@@ -38,6 +38,9 @@ static int vbranch(vt_exec *x, const isa_inst *in, int op) {
     taken |= (uint32_t)c << i;
   }
   uint32_t fall = r & ~taken, target = x->pc + (uint32_t)in->imm;
+  /* a target some lanes take must be an instruction address, checked here
+   * whether those lanes jump now or are pushed (exec.h, jump_to) */
+  if (taken && unlikely(target & 3)) return exec_misaligned_target(x, target);
   vt_stats *s = &x->d->stats;
   s->vbranches++;
   if (!taken) {

@@ -750,6 +750,51 @@ static void vsetvli_unsupported_vtype(void **state) {
   vt_device_destroy(d);
 }
 
+/* ---- jumps and branches to addresses that are not 4-byte aligned (no C
+ * extension): instruction-address-misaligned is raised by the jump itself
+ * (RISC-V unprivileged §2.5), so the error names the jump's pc and the
+ * target, and rd is not written. jalr clears bit 0 first. ------------------ */
+static void misaligned_jump_targets(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  static const struct {
+    const char *src;
+    uint32_t at;     /* offset of the faulting instruction */
+    uint32_t target; /* offset of the target */
+  } cases[] = {
+      {"  nop\n  .word 0x002000ef\n", 4, 6},          /* jal ra, .+2 */
+      {"  .word 0x00000363\n", 0, 6},                 /* beq x0, x0, .+6 */
+      {"  la t0, 0x80000000\n  .word 0x002280e7\n", 8, 2}, /* jalr ra, 2(t0) */
+      {"  .word 0x0000035b\n", 0, 6},                 /* vbeq v0, v0, .+6: every lane taken */
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    char src[256];
+    snprintf(src, sizeof src, "%s  endprg x0, x0, x0\n", cases[k].src);
+    vt_error e;
+    if (!run_src(d, src, 4, 1, &e)) fail_msg("case %zu: no error", k);
+    assert_int_equal(e.kind, VT_ERR_MISALIGNED);
+    if (e.pc != CODE_BASE + cases[k].at)
+      fail_msg("case %zu: error at pc 0x%08x, expected the jump at 0x%08x", k, e.pc,
+               CODE_BASE + cases[k].at);
+    assert_true(e.has_addr);
+    assert_int_equal(e.addr, CODE_BASE + cases[k].target);
+  }
+  /* a not-taken branch to a misaligned target is no error; jalr drops bit 0 */
+  run_src_ok(d,
+             "  li a1, 0\n"
+             "  li t1, 1\n"
+             "  .word 0x00030363\n" /* beq t1, x0, .+6: not taken */
+             "  la t0, .Lt\n"
+             "  jalr x0, 1(t0)\n"
+             "  li a1, 5\n"
+             ".Lt:\n"
+             "  li a0, 0x90001000\n"
+             "  sw a1, 0(a0)\n"
+             "  endprg x0, x0, x0\n",
+             4, 1);
+  assert_int_equal(rd32(d, OUT), 0);
+  vt_device_destroy(d);
+}
 
 
 int main(void) {
@@ -775,6 +820,7 @@ int main(void) {
       cmocka_unit_test(amo_local_and_misaligned),
       cmocka_unit_test(barrier_after_endprg),
       cmocka_unit_test(vsetvli_unsupported_vtype),
+      cmocka_unit_test(misaligned_jump_targets),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
