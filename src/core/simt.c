@@ -55,6 +55,13 @@ static int vbranch(vt_exec *x, const isa_inst *in, int op) {
       return exec_fault(x, VT_ERR_SIMT, -1, x->pc, msg);
     }
     uint32_t rpc = w->csr_custom[CSR_RPC - 0x800];
+    /* join pops only at pc == rpc: an rpc no instruction has would leave
+     * the pushed lanes stranded for ever (docs/isa.md §7) */
+    if (unlikely(rpc & 3)) {
+      char msg[96];
+      snprintf(msg, sizeof msg, "divergent branch with misaligned reconvergence pc 0x%08x", rpc);
+      return exec_fault(x, VT_ERR_SIMT, -1, rpc, msg);
+    }
     w->stack[w->depth++] = (vt_simt_entry){rpc, rpc, r};
     if (__builtin_popcount(fall) < __builtin_popcount(taken)) {
       w->stack[w->depth++] = (vt_simt_entry){rpc, target, taken};

@@ -796,6 +796,29 @@ static void misaligned_jump_targets(void **state) {
   vt_device_destroy(d);
 }
 
+/* A divergent vector branch with a reconvergence pc that no instruction can
+ * have (rpc & 3 != 0) would never reconverge: the lanes of the pushed path
+ * would silently never run. It is a device error at the branch. */
+static void misaligned_rpc_divergence(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  vt_error e;
+  int rc = run_src(d,
+                   "  vid.v v1\n"
+                   "  vmv.v.i v2, 2\n"
+                   "  la t1, .Ljoin\n"
+                   "  setrpc zero, t1, 2\n"
+                   "  vblt v1, v2, .Ljoin\n"
+                   "  nop\n"
+                   ".Ljoin:\n"
+                   "  join zero, zero, 0\n"
+                   "  endprg x0, x0, x0\n",
+                   4, 1, &e);
+  assert_int_not_equal(rc, 0);
+  assert_int_equal(e.kind, VT_ERR_SIMT);
+  assert_int_equal(e.pc, CODE_BASE + 0x14); /* the vblt */
+  vt_device_destroy(d);
+}
 
 int main(void) {
   const struct CMUnitTest tests[] = {
@@ -821,6 +844,7 @@ int main(void) {
       cmocka_unit_test(barrier_after_endprg),
       cmocka_unit_test(vsetvli_unsupported_vtype),
       cmocka_unit_test(misaligned_jump_targets),
+      cmocka_unit_test(misaligned_rpc_divergence),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
