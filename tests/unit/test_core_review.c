@@ -820,6 +820,53 @@ static void misaligned_rpc_divergence(void **state) {
   vt_device_destroy(d);
 }
 
+/* docs/isa.md §7.20: vmsleu.vi/vmsgtu.vi read the immediate unsigned
+ * (ISS, LLVM uimm5), so 31 is 31, not RVV's sign-extended 0xffffffff */
+static void vmsleu_vmsgtu_unsigned_imm(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  const uint32_t a[4] = {0xfffffffeu, 31, 32, 0};
+  wr_words(d, DATA_BASE, a, 4);
+  run_src_ok(d,
+             "  li a0, 0x90000000\n"
+             "  vle32.v v1, (a0)\n"
+             "  vmsleu.vi v2, v1, 31\n"
+             "  vmsgtu.vi v3, v1, 31\n"
+             "  li a0, 0x90001000\n"
+             "  vse32.v v2, (a0)\n"
+             "  addi a0, a0, 16\n"
+             "  vse32.v v3, (a0)\n"
+             "  endprg x0, x0, x0\n",
+             4, 1);
+  const uint32_t want[8] = {0, 1, 0, 1, 1, 0, 1, 0};
+  expect_words(d, OUT, want, 8);
+  vt_device_destroy(d);
+}
+
+/* docs/isa.md §7.21: the custom CSRs are read-write as in the ISS; private
+ * addresses follow the current tid/numw/numt/pds */
+static void custom_csrs_writable(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  run_src_ok(d,
+             "  li t0, 0x1234\n"
+             "  csrw wgid, t0\n"
+             "  csrr a1, wgid\n"
+             "  li t0, 0x90001100\n"
+             "  csrw pds, t0\n"
+             "  vid.v v1\n"
+             "  vmv.v.i v2, 0\n"
+             "  vsw.v v1, 4(v2)\n" /* pds + 4*numw*numt + (tid+i)*4 */
+             "  li a0, 0x90001000\n"
+             "  sw a1, 0(a0)\n"
+             "  endprg x0, x0, x0\n",
+             4, 1);
+  assert_int_equal(rd32(d, OUT), 0x1234);
+  const uint32_t want[4] = {0, 1, 2, 3};
+  expect_words(d, OUT + 0x100 + 16, want, 4);
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(vbranch_to_join),
@@ -845,6 +892,8 @@ int main(void) {
       cmocka_unit_test(vsetvli_unsupported_vtype),
       cmocka_unit_test(misaligned_jump_targets),
       cmocka_unit_test(misaligned_rpc_divergence),
+      cmocka_unit_test(vmsleu_vmsgtu_unsigned_imm),
+      cmocka_unit_test(custom_csrs_writable),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
