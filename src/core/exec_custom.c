@@ -1,5 +1,7 @@
 /* Ventus custom-0 instructions: 12-bit vector immediates, register
  * prefixes, warp end, barriers, and the SFU/tensor toys. */
+#include <stdio.h>
+
 #include "exec.h"
 #include "fp32.h"
 
@@ -32,8 +34,21 @@ HANDLER(regexti) {
   return 0;
 }
 
+/* A non-empty SIMT stack at endprg means lanes that still had to run (the
+ * pushed path, or the code after the join for the reconvergence entry):
+ * the ISS ends the warp and silently drops them; we report it
+ * (docs/isa.md §7.23). */
 HANDLER(endprg) {
   (void)in;
+  vt_warp *w = x->w;
+  if (unlikely(w->depth)) {
+    char msg[192];
+    snprintf(msg, sizeof msg,
+             "endprg with %u SIMT stack entries left (a divergent region was not closed by its "
+             "join; lanes 0x%x of the next entry never ran)",
+             w->depth, w->stack[w->depth - 1].mask);
+    return exec_fault(x, VT_ERR_SIMT, -1, w->stack[w->depth - 1].pc, msg);
+  }
   x->stop = 1;
   return 0;
 }

@@ -867,6 +867,46 @@ static void custom_csrs_writable(void **state) {
   vt_device_destroy(d);
 }
 
+/* endprg on a divergent path: lanes 1..3 (more lanes) fall through first,
+ * their join starts lane 0 at .Lzero, which ends without its join; the
+ * reconvergence entry, i.e. lanes 1..3 continuing after the join, would
+ * never run. A SIMT error, not a warp that ends with part of its work
+ * skipped (docs/isa.md §7.23) */
+static void endprg_inside_divergence(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  vt_error e;
+  int rc = run_src(d,
+                   "  vid.v v1\n"
+                   "  vmv.v.i v2, 1\n"
+                   "  la t1, .Ljoin\n"
+                   "  setrpc zero, t1, 0\n"
+                   "  vblt v1, v2, .Lzero\n" /* lane 0 taken */
+                   "  nop\n"
+                   ".Ljoin:\n"
+                   "  join zero, zero, 0\n"
+                   "  endprg x0, x0, x0\n"
+                   ".Lzero:\n"
+                   "  endprg x0, x0, x0\n", /* lane 0 ends without its join */
+                   4, 1, &e);
+  assert_int_not_equal(rc, 0);
+  assert_int_equal(e.kind, VT_ERR_SIMT);
+  assert_int_equal(e.pc, CODE_BASE + 0x24);
+  /* the same region closed by its join ends normally */
+  run_src_ok(d,
+             "  vid.v v1\n"
+             "  vmv.v.i v2, 1\n"
+             "  la t1, .Ljoin\n"
+             "  setrpc zero, t1, 0\n"
+             "  vblt v1, v2, .Ljoin\n"
+             "  nop\n"
+             ".Ljoin:\n"
+             "  join zero, zero, 0\n"
+             "  endprg x0, x0, x0\n",
+             4, 1);
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(vbranch_to_join),
@@ -894,6 +934,7 @@ int main(void) {
       cmocka_unit_test(misaligned_rpc_divergence),
       cmocka_unit_test(vmsleu_vmsgtu_unsigned_imm),
       cmocka_unit_test(custom_csrs_writable),
+      cmocka_unit_test(endprg_inside_divergence),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
