@@ -15,12 +15,9 @@ static int run_src(vt_device *d, const char *src, uint32_t nt, uint32_t nw, vt_e
 }
 
 static void run_src_ok(vt_device *d, const char *src, uint32_t nt, uint32_t nw) {
-  vt_error e;
-  if (run_src(d, src, nt, nw, &e)) {
-    char buf[512];
-    vt_err_format(&e, buf, sizeof buf);
-    fail_msg("launch failed: %s", buf);
-  }
+  load_asm(d, src);
+  vt_launch l = mklaunch(1, 1, 1, nt, nw);
+  launch_ok(d, &l);
 }
 
 /* stores v<reg> of lanes 0..nt-1 (whatever the mask) to OUT + off: the
