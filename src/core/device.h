@@ -27,6 +27,8 @@ typedef struct vt_config {
   uint32_t lds_window;        /* local-memory window size (0x10000000) */
   uint32_t barrier_counts_ended; /* 1 (ISS): ended warps count as arrived at a barrier;
                                     0 (RTL): they do not, so an early endprg deadlocks */
+  uint32_t lds_sparse_limit;  /* bytes of local-window pages beyond the groups' local sizes
+                                 that all resident groups may hold (64 MiB) */
 } vt_config;
 
 void vt_config_defaults(vt_config *c);

@@ -1,5 +1,5 @@
-/* Sparse paged device memory, mapped regions, private backing stores and
- * the public vt_mem_* calls. */
+/* Sparse paged device memory, mapped regions, the local window's sparse
+ * page store and the public vt_mem_* calls. */
 #include <stdlib.h>
 
 #include "core.h"
@@ -135,90 +135,59 @@ int mem_copy_out(vt_mem *m, uint32_t addr, void *dst, uint32_t n, uint32_t *bad)
   return copy_bytes(m, addr, dst, n, 0, bad);
 }
 
-/* ---- private backing ----------------------------------------------------- */
-void priv_init(vt_priv *p) { memset(p, 0, sizeof *p); }
+/* ---- sparse page store --------------------------------------------------- */
+void sparse_init(vt_sparse *p) { memset(p, 0, sizeof *p); }
 
-static vt_priv_page *priv_slot(vt_priv *p, uint32_t key) {
+static vt_sparse_page *sparse_slot(const vt_sparse *p, uint32_t key) {
   uint32_t h = (key * 2654435761u) & (p->cap - 1);
   while (p->tab[h].page && p->tab[h].page != key) h = (h + 1) & (p->cap - 1);
   return &p->tab[h];
 }
 
-static int priv_grow(vt_priv *p) {
+static int sparse_grow(vt_sparse *p) {
   uint32_t oc = p->cap;
-  vt_priv_page *old = p->tab;
+  vt_sparse_page *old = p->tab;
   uint32_t nc = oc ? oc * 2 : 64;
-  vt_priv_page *t = calloc(nc, sizeof *t);
+  vt_sparse_page *t = calloc(nc, sizeof *t);
   if (!t) return -1;
   p->tab = t;
   p->cap = nc;
   for (uint32_t i = 0; i < oc; i++)
-    if (old[i].page) *priv_slot(p, old[i].page) = old[i];
+    if (old[i].page) *sparse_slot(p, old[i].page) = old[i];
   free(old);
   return 0;
 }
 
-uint8_t *priv_host(vt_priv *p, vt_mem *m, uint32_t addr) {
-  uint32_t key = (addr >> VT_PAGE_BITS) + 1;
-  if (p->cap) {
-    vt_priv_page *s = priv_slot(p, key);
-    if (s->page) return s->data + (addr & (VT_PAGE_SIZE - 1));
-  }
-  if ((p->n + 1) * 2 > p->cap && priv_grow(p)) return NULL;
-  vt_priv_page *s = priv_slot(p, key);
-  uint8_t *data = calloc(1, VT_PAGE_SIZE + VT_PAGE_SIZE / 8);
+uint8_t *sparse_find(const vt_sparse *p, uint32_t addr) {
+  if (!p->cap) return NULL;
+  const vt_sparse_page *s = sparse_slot(p, (addr >> VT_PAGE_BITS) + 1);
+  return s->page ? s->data + (addr & (VT_PAGE_SIZE - 1)) : NULL;
+}
+
+uint8_t *sparse_host(vt_sparse *p, uint32_t addr) {
+  uint8_t *h = sparse_find(p, addr);
+  if (h) return h;
+  if ((p->n + 1) * 2 > p->cap && sparse_grow(p)) return NULL;
+  uint8_t *data = calloc(1, VT_PAGE_SIZE);
   if (!data) return NULL;
-  /* start from what global memory holds, as the ISS's flat memory would */
-  uint32_t pbase = addr & ~(VT_PAGE_SIZE - 1);
-  for (uint32_t off = 0; m && off < VT_PAGE_SIZE;) {
-    const vt_region *r = mem_region(m, pbase + off);
-    if (!r) {
-      off++;
-      continue;
-    }
-    uint64_t rend = (uint64_t)r->base + r->size - pbase;
-    uint32_t end = rend > VT_PAGE_SIZE ? VT_PAGE_SIZE : (uint32_t)rend;
-    uint32_t bad;
-    mem_copy_out(m, pbase + off, data + off, end - off, &bad);
-    off = end;
-  }
-  s->page = key;
+  vt_sparse_page *s = sparse_slot(p, (addr >> VT_PAGE_BITS) + 1);
+  s->page = (addr >> VT_PAGE_BITS) + 1;
   s->data = data;
   p->n++;
   return data + (addr & (VT_PAGE_SIZE - 1));
 }
 
-void priv_mark_dirty(vt_priv *p, uint32_t addr, unsigned size, uint8_t *host) {
-  (void)p;
-  uint32_t off = addr & (VT_PAGE_SIZE - 1);
-  uint8_t *dirty = host - off + VT_PAGE_SIZE;
-  for (unsigned i = 0; i < size; i++) dirty[(off + i) >> 3] |= (uint8_t)(1u << ((off + i) & 7));
-}
-
-void priv_flush(vt_priv *p, vt_mem *m) {
+void sparse_clear(vt_sparse *p) {
   for (uint32_t i = 0; i < p->cap; i++) {
-    vt_priv_page *s = &p->tab[i];
-    if (!s->page) continue;
-    uint32_t pbase = (s->page - 1) << VT_PAGE_BITS;
-    const uint8_t *dirty = s->data + VT_PAGE_SIZE;
-    for (uint32_t off = 0; m && off < VT_PAGE_SIZE; off++) {
-      if (!(dirty[off >> 3] & (1u << (off & 7)))) {
-        if (!dirty[off >> 3]) off |= 7; /* skip clean groups of 8 */
-        continue;
-      }
-      int denied;
-      uint8_t *h = mem_slow(m, pbase + off, 1, 0, &denied);
-      if (h) *h = s->data[off];
-    }
-    free(s->data);
-    s->page = 0;
-    s->data = NULL;
+    free(p->tab[i].data);
+    p->tab[i].data = NULL;
+    p->tab[i].page = 0;
   }
   p->n = 0;
 }
 
-void priv_free(vt_priv *p) {
-  for (uint32_t i = 0; i < p->cap; i++) free(p->tab[i].data);
+void sparse_free(vt_sparse *p) {
+  sparse_clear(p);
   free(p->tab);
   memset(p, 0, sizeof *p);
 }

@@ -1,6 +1,7 @@
 /* Device memory: sparse 4 KiB pages allocated on first touch, mapped
- * regions with permissions, a small translation cache, and the
- * little-endian access helpers (the only place that knows byte order). */
+ * regions with permissions, a small translation cache, the sparse page
+ * store of the local window, and the little-endian access helpers (the
+ * only place that knows byte order). */
 #ifndef VT_MEM_H
 #define VT_MEM_H
 
@@ -55,27 +56,27 @@ static inline uint8_t *mem_host(vt_mem *m, uint32_t addr, unsigned size, unsigne
 int mem_copy_in(vt_mem *m, uint32_t addr, const void *src, uint32_t n, uint32_t *bad);
 int mem_copy_out(vt_mem *m, uint32_t addr, void *dst, uint32_t n, uint32_t *bad);
 
-/* ---- per-work-group private backing --------------------------------------- */
+/* ---- sparse zero-filled page store ----------------------------------------
+ * The local window beyond a work-group's flat part (docs/simulator.md §3):
+ * pages are created zeroed on first touch and counted, so the device can
+ * bound how many all its groups hold. */
 typedef struct {
   uint32_t page;  /* page number + 1, 0 = empty slot */
-  uint8_t *data;  /* VT_PAGE_SIZE bytes followed by a VT_PAGE_SIZE/8 dirty bitmap */
-} vt_priv_page;
+  uint8_t *data;  /* VT_PAGE_SIZE bytes */
+} vt_sparse_page;
 
 typedef struct {
-  vt_priv_page *tab; /* open addressing */
-  uint32_t cap, n;
-} vt_priv;
+  vt_sparse_page *tab; /* open addressing */
+  uint32_t cap, n;     /* n = pages held */
+} vt_sparse;
 
-void priv_init(vt_priv *p);
-/* Host pointer of the backing byte for addr; the page is created on first
- * touch as a copy of global memory m (zeros where unmapped, or everywhere
- * if m is NULL). NULL = no memory. */
-uint8_t *priv_host(vt_priv *p, vt_mem *m, uint32_t addr);
-void priv_mark_dirty(vt_priv *p, uint32_t addr, unsigned size, uint8_t *host);
-/* Writes the dirty bytes back to mapped global memory (m = NULL: discards)
- * and empties the store. */
-void priv_flush(vt_priv *p, vt_mem *m);
-void priv_free(vt_priv *p);
+void sparse_init(vt_sparse *p);
+/* Host pointer of the byte at addr, or NULL if its page does not exist. */
+uint8_t *sparse_find(const vt_sparse *p, uint32_t addr);
+/* Same, creating the (zeroed) page; NULL = out of host memory. */
+uint8_t *sparse_host(vt_sparse *p, uint32_t addr);
+void sparse_clear(vt_sparse *p); /* drops every page */
+void sparse_free(vt_sparse *p);
 
 /* ---- little-endian helpers ------------------------------------------------ */
 static inline uint32_t ld_u8(const uint8_t *p) { return p[0]; }
