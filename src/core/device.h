@@ -29,6 +29,8 @@ typedef struct vt_config {
                                     0 (RTL): they do not, so an early endprg deadlocks */
   uint32_t lds_sparse_limit;  /* bytes of local-window pages beyond the groups' local sizes
                                  that all resident groups may hold (64 MiB) */
+  uint32_t writable_code;     /* 1: the ELF loader maps executable segments writable too
+                                 (self-modifying code); 0: a store into code is a fault */
 } vt_config;
 
 void vt_config_defaults(vt_config *c);

@@ -38,6 +38,15 @@ static uint8_t *local_far(vt_exec *x, uint32_t addr, int lane) {
   return h;
 }
 
+/* Why mem_host refused an access (the fault path only). */
+static const char *deny_reason(vt_device *d, uint32_t addr, unsigned acc, int denied) {
+  const vt_region *r = mem_region(&d->mem, addr);
+  if (!denied) return "address is not mapped";
+  if ((acc & ACC_W) && (r->perm & ACC_X))
+    return "memory is code (read/execute; writable_code = 1 allows stores)";
+  return acc & ACC_W ? "memory is read-only" : "memory is not readable";
+}
+
 uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv, int lane) {
   vt_device *d = x->d;
   char msg[160];
@@ -57,11 +66,14 @@ uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv,
   uint8_t *h = mem_host(&d->mem, addr, size, acc, &denied);
   if (!h) {
     snprintf(msg, sizeof msg, "%u-byte %s at 0x%08x: %s", size,
-             acc & ACC_W ? "store" : "load", addr,
-             denied ? (acc & ACC_W ? "memory is read-only" : "memory is not readable")
-                    : "address is not mapped");
+             acc & ACC_W ? "store" : "load", addr, deny_reason(d, addr, acc, denied));
     exec_fault(x, VT_ERR_UNMAPPED, lane, addr, msg);
     return NULL;
+  }
+  /* the decode cache does not see stores: drop it when one may hit code */
+  if (unlikely((acc & ACC_W) && d->mem.nwx)) {
+    const vt_region *r = mem_region(&d->mem, addr);
+    if (r && (r->perm & ACC_X)) icache_clear(d);
   }
   if (priv) d->stats.private_accesses++;
   else d->stats.global_accesses++;

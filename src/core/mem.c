@@ -57,6 +57,7 @@ int mem_map(vt_mem *m, uint32_t base, uint32_t size, unsigned perm) {
   memmove(&m->regions[i + 1], &m->regions[i], (m->nregions - i) * sizeof *m->regions);
   m->regions[i] = (vt_region){base, size, perm};
   m->nregions++;
+  if ((perm & (VT_PERM_W | VT_PERM_X)) == (VT_PERM_W | VT_PERM_X)) m->nwx++;
   /* a fresh mapping reads as zeros even if an earlier one left data */
   for (uint64_t a = base; a < (uint64_t)base + size;) {
     uint32_t pn = (uint32_t)(a >> VT_PAGE_BITS);
@@ -73,6 +74,7 @@ int mem_map(vt_mem *m, uint32_t base, uint32_t size, unsigned perm) {
 int mem_unmap(vt_mem *m, uint32_t base) {
   for (size_t i = 0; i < m->nregions; i++) {
     if (m->regions[i].base == base) {
+      if ((m->regions[i].perm & (VT_PERM_W | VT_PERM_X)) == (VT_PERM_W | VT_PERM_X)) m->nwx--;
       memmove(&m->regions[i], &m->regions[i + 1], (m->nregions - i - 1) * sizeof *m->regions);
       m->nregions--;
       tlb_flush(m);

@@ -29,6 +29,7 @@ typedef struct vt_mem {
   uint8_t **l1[1024];  /* lazily allocated second levels of 1024 page pointers */
   vt_region *regions;  /* sorted by base, disjoint */
   size_t nregions, cap;
+  size_t nwx;          /* regions both writable and executable */
   vt_tlb_entry tlb[VT_TLB_SIZE];
 } vt_mem;
 

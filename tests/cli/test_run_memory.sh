@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Memory protection seen from `ventus run` (docs/simulator.md §3): code
+# pages are read/execute (a store is a device fault, exit 3) unless
+# writable_code = 1, and then a patched instruction runs even after it was
+# decoded once.
+#   usage: bash test_run_memory.sh <ventus binary> <source dir>
+set -u
+. "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
+
+# assemble NAME: start.S + workitem.S + $tmp/NAME.S into $tmp/NAME.elf
+assemble() {
+  "$ventus" as -o "$tmp/$1.elf" "$src/kernels/lib/start.S" "$src/kernels/lib/workitem.S" "$tmp/$1.S" \
+    2>"$tmp/err" || { echo "FAIL assembling $1.S"; cat "$tmp/err"; exit 1; }
+}
+# run WANT-STATUS WANT-STDERR-PART WANT-STDOUT-PART WHAT ARGS...
+run() {
+  local want=$1 msg=$2 out=$3 what=$4
+  shift 4
+  "$ventus" run "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" != "$want" ]; then bad "$what: exit $got, expected $want"; sed 's/^/  | /' "$tmp/err" | head -3
+  elif [ "$want" != 0 ] && [ "$(wc -l <"$tmp/err")" != 1 ]; then bad "$what: expected one error line"
+  elif ! grep -qF -- "$msg" "$tmp/err"; then bad "$what: stderr lacks '$msg'"; sed 's/^/  | /' "$tmp/err" | head -3
+  elif [ -n "$out" ] && ! grep -qF -- "$out" "$tmp/out"; then bad "$what: stdout lacks '$out'"; sed 's/^/  | /' "$tmp/out" | head -3
+  else ok "$what"; fi
+}
+
+# Self-modifying: pass 1 runs "addi a2, a2, 1" and overwrites it with the
+# word of "addi a2, a2, 100"; pass 2 must run the new word: 1 + 100 = 101
+# (a stale decoded copy would give 2).
+cat >"$tmp/smc.S" <<'ASM'
+        .text
+        .globl k
+k:      lw      a1, 0(a0)
+        li      a2, 0
+        li      a3, 2
+        la      t0, 1f
+        la      t1, 2f
+        lw      t2, 0(t1)
+1:      addi    a2, a2, 1
+        sw      t2, 0(t0)
+        addi    a3, a3, -1
+        bnez    a3, 1b
+        sw      a2, 0(a1)
+        ret
+        .data
+2:      addi    a2, a2, 100
+ASM
+assemble smc
+A=("$tmp/smc.elf" --kernel k --global 1 --arg buf:u32:1 --show 0)
+run 3 "memory is code (read/execute; writable_code = 1 allows stores)" "" "store into code faults" "${A[@]}"
+run 0 "" "arg0 u32[1]: 101" "writable_code = 1: the patched instruction runs" "${A[@]}" -c writable_code=1
+
+exit $fail
