@@ -55,6 +55,13 @@ typedef struct vt_device vt_device;
 int vt_mem_map(vt_device *d, uint32_t base, uint32_t size, unsigned perm, vt_error *e);
 int vt_mem_unmap(vt_device *d, uint32_t base, vt_error *e);
 int vt_mem_is_mapped(vt_device *d, uint32_t addr, uint32_t size);
+/* Isolation (docs/simulator.md §3): a region owned by a context is
+ * accessible only to launches for that context (vt_launch.ctx); a kernel
+ * touching it from another context gets a VT_ERR_UNMAPPED fault naming the
+ * owner. Regions start owned by VT_CTX_NONE, i.e. shared by every launch.
+ * Host copies are not checked (the caller's business). */
+#define VT_CTX_NONE 0xffffffffu
+int vt_mem_set_owner(vt_device *d, uint32_t base, uint32_t owner, vt_error *e);
 /* Host-side copies (no permission checks beyond mapping). */
 int vt_mem_write(vt_device *d, uint32_t addr, const void *src, uint32_t n, vt_error *e);
 int vt_mem_read(vt_device *d, uint32_t addr, void *dst, uint32_t n, vt_error *e);
@@ -76,6 +83,7 @@ typedef struct vt_launch {
   uint32_t pds_size;    /* private memory bytes per thread */
   uint32_t pds_base;    /* private memory base */
   uint32_t print_addr;  /* print buffer (CSR_PRINT initial value), 0 = none */
+  uint32_t ctx;         /* context the kernel runs for (VT_CTX_NONE: shared memory only) */
 } vt_launch;
 
 /* Runs the launch to completion (all work-groups dispatched to SMs as warp

@@ -197,6 +197,7 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
   if (check_launch(d, l, e)) return -1;
   d->l = *l;
   d->steps = 0;
+  mem_set_ctx(&d->mem, l->ctx);
   icache_clear(d);
   abort_launch(d); /* defensive: nothing should be resident */
 

@@ -39,9 +39,17 @@ static uint8_t *local_far(vt_exec *x, uint32_t addr, int lane) {
 }
 
 /* Why mem_host refused an access (the fault path only). */
-static const char *deny_reason(vt_device *d, uint32_t addr, unsigned acc, int denied) {
+static const char *deny_reason(vt_device *d, uint32_t addr, unsigned acc, int denied, char *buf,
+                               size_t n) {
   const vt_region *r = mem_region(&d->mem, addr);
   if (!denied) return "address is not mapped";
+  if (denied == 2) {
+    if (d->mem.ctx == VT_CTX_NONE)
+      snprintf(buf, n, "memory of context %u, the kernel runs for no context", r->owner);
+    else
+      snprintf(buf, n, "memory of context %u, the kernel runs for context %u", r->owner, d->mem.ctx);
+    return buf;
+  }
   if ((acc & ACC_W) && (r->perm & ACC_X))
     return "memory is code (read/execute; writable_code = 1 allows stores)";
   return acc & ACC_W ? "memory is read-only" : "memory is not readable";
@@ -65,8 +73,9 @@ uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv,
   int denied;
   uint8_t *h = mem_host(&d->mem, addr, size, acc, &denied);
   if (!h) {
-    snprintf(msg, sizeof msg, "%u-byte %s at 0x%08x: %s", size,
-             acc & ACC_W ? "store" : "load", addr, deny_reason(d, addr, acc, denied));
+    char why[96];
+    snprintf(msg, sizeof msg, "%u-byte %s at 0x%08x: %s", size, acc & ACC_W ? "store" : "load",
+             addr, deny_reason(d, addr, acc, denied, why, sizeof why));
     exec_fault(x, VT_ERR_UNMAPPED, lane, addr, msg);
     return NULL;
   }

@@ -5,7 +5,10 @@
 #include "core.h"
 #include "mem.h"
 
-void mem_init(vt_mem *m) { memset(m, 0, sizeof *m); }
+void mem_init(vt_mem *m) {
+  memset(m, 0, sizeof *m);
+  m->ctx = VT_CTX_NONE;
+}
 
 void mem_free(vt_mem *m) {
   for (unsigned i = 0; i < 1024; i++) {
@@ -55,7 +58,7 @@ int mem_map(vt_mem *m, uint32_t base, uint32_t size, unsigned perm) {
     m->cap = nc;
   }
   memmove(&m->regions[i + 1], &m->regions[i], (m->nregions - i) * sizeof *m->regions);
-  m->regions[i] = (vt_region){base, size, perm};
+  m->regions[i] = (vt_region){base, size, perm, VT_CTX_NONE};
   m->nregions++;
   if ((perm & (VT_PERM_W | VT_PERM_X)) == (VT_PERM_W | VT_PERM_X)) m->nwx++;
   /* a fresh mapping reads as zeros even if an earlier one left data */
@@ -84,12 +87,32 @@ int mem_unmap(vt_mem *m, uint32_t base) {
   return -1;
 }
 
+int mem_set_owner(vt_mem *m, uint32_t base, uint32_t owner) {
+  vt_region *r = (vt_region *)(uintptr_t)mem_region(m, base);
+  if (!r || r->base != base) return -1;
+  r->owner = owner;
+  tlb_flush(m);
+  return 0;
+}
+
+/* The translation cache holds pages the current context may use, so it is
+ * flushed when the context changes. */
+void mem_set_ctx(vt_mem *m, uint32_t ctx) {
+  if (m->ctx == ctx) return;
+  m->ctx = ctx;
+  tlb_flush(m);
+}
+
 uint8_t *mem_slow(vt_mem *m, uint32_t addr, unsigned size, unsigned acc, int *denied) {
   *denied = 0;
   const vt_region *r = mem_region(m, addr);
   if (!r || (uint64_t)addr + size > (uint64_t)r->base + r->size) return NULL;
   if ((r->perm & acc) != acc) {
     *denied = 1;
+    return NULL;
+  }
+  if (r->owner != VT_CTX_NONE && r->owner != m->ctx) {
+    *denied = 2;
     return NULL;
   }
   uint8_t *pg = page_get(m, addr);
@@ -201,6 +224,12 @@ int vt_mem_map(vt_device *d, uint32_t base, uint32_t size, unsigned perm, vt_err
     return vt_fail(e, VT_ERR_USAGE,
                    "cannot map [0x%08x, +0x%x): empty, wraps, or overlaps a mapped region", base,
                    size);
+  return 0;
+}
+
+int vt_mem_set_owner(vt_device *d, uint32_t base, uint32_t owner, vt_error *e) {
+  if (mem_set_owner(&d->mem, base, owner))
+    return vt_fail(e, VT_ERR_USAGE, "no region mapped at 0x%08x", base);
   return 0;
 }
 

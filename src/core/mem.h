@@ -16,6 +16,7 @@
 typedef struct {
   uint32_t base, size; /* size > 0; base + size - 1 does not wrap */
   unsigned perm;
+  uint32_t owner;      /* context allowed to access it, VT_CTX_NONE = every context */
 } vt_region;
 
 typedef struct {
@@ -30,6 +31,7 @@ typedef struct vt_mem {
   vt_region *regions;  /* sorted by base, disjoint */
   size_t nregions, cap;
   size_t nwx;          /* regions both writable and executable */
+  uint32_t ctx;        /* context of the running launch (region owner check) */
   vt_tlb_entry tlb[VT_TLB_SIZE];
 } vt_mem;
 
@@ -39,9 +41,11 @@ void mem_free(vt_mem *m);
 int mem_map(vt_mem *m, uint32_t base, uint32_t size, unsigned perm);
 int mem_unmap(vt_mem *m, uint32_t base);
 const vt_region *mem_region(const vt_mem *m, uint32_t addr);
+int mem_set_owner(vt_mem *m, uint32_t base, uint32_t owner);
+void mem_set_ctx(vt_mem *m, uint32_t ctx);
 /* Host pointer for an access of `size` bytes (not crossing a page) needing
- * permission bits `acc`; NULL if unmapped (*denied = 0) or not permitted
- * (*denied = 1). */
+ * permission bits `acc`; NULL if unmapped (*denied = 0), not permitted
+ * (*denied = 1) or owned by another context than m->ctx (*denied = 2). */
 uint8_t *mem_slow(vt_mem *m, uint32_t addr, unsigned size, unsigned acc, int *denied);
 static inline uint8_t *mem_host(vt_mem *m, uint32_t addr, unsigned size, unsigned acc,
                                 int *denied) {

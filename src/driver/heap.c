@@ -36,6 +36,7 @@ int vt_heap_alloc(vt_heap *h, vt_device *d, uint64_t size, uint32_t *addr, vt_er
   memmove(&h->b[i + 1], &h->b[i], (h->n - i) * sizeof *h->b);
   h->b[i].base = (uint32_t)at;
   h->b[i].size = (uint32_t)need;
+  h->b[i].owner = VT_CTX_NONE;
   h->n++;
   *addr = (uint32_t)at;
   return 0;
@@ -66,4 +67,21 @@ const vt_heap_block *vt_heap_find(const vt_heap *h, uint64_t addr, uint64_t size
   for (size_t i = 0; i < h->n; i++)
     if (addr >= h->b[i].base && addr + size <= (uint64_t)h->b[i].base + h->b[i].size) return &h->b[i];
   return NULL;
+}
+
+int vt_heap_set_owner(vt_heap *h, vt_device *d, uint32_t addr, uint32_t owner, vt_error *e) {
+  for (size_t i = 0; i < h->n; i++)
+    if (h->b[i].base == addr) {
+      if (vt_mem_set_owner(d, addr, owner, e)) return -1;
+      h->b[i].owner = owner;
+      return 0;
+    }
+  return vt_fail(e, VT_ERR_USAGE, "0x%08x is not the start of an allocated buffer", addr);
+}
+
+int vt_heap_free_owned(vt_heap *h, vt_device *d, uint32_t owner, vt_error *e) {
+  int r = 0;
+  for (size_t i = h->n; i-- > 0;)
+    if (h->b[i].owner == owner && vt_heap_free(h, d, h->b[i].base, e)) r = -1;
+  return r;
 }

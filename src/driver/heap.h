@@ -15,6 +15,7 @@
 
 typedef struct {
   uint32_t base, size; /* size rounded up to the granule */
+  uint32_t owner;      /* context (vt_mem_set_owner), VT_CTX_NONE = shared */
 } vt_heap_block;
 
 typedef struct {
@@ -28,6 +29,10 @@ void vt_heap_fini(vt_heap *h);
 int vt_heap_alloc(vt_heap *h, vt_device *d, uint64_t size, uint32_t *addr, vt_error *e);
 int vt_heap_free(vt_heap *h, vt_device *d, uint32_t addr, vt_error *e);
 int vt_heap_free_all(vt_heap *h, vt_device *d, vt_error *e);
+/* Gives the block at addr to context `owner` (its device region too). */
+int vt_heap_set_owner(vt_heap *h, vt_device *d, uint32_t addr, uint32_t owner, vt_error *e);
+/* Frees every block of context `owner`. */
+int vt_heap_free_owned(vt_heap *h, vt_device *d, uint32_t owner, vt_error *e);
 /* The block containing [addr, addr+size), or NULL. */
 const vt_heap_block *vt_heap_find(const vt_heap *h, uint64_t addr, uint64_t size);
 

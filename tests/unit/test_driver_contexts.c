@@ -1,0 +1,126 @@
+/* Isolation of vt_root_mem_alloc contexts (docs/driver.md): buffers
+ * allocated for a context's task id are reachable only by kernels started
+ * for that task and only copied for it; vt_root_mem_free frees them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "asm.h"
+#include "ventus.h"
+#include "vt_elf.h"
+
+static char elf_path[64];
+
+/* *(uint32_t *)arg[0] = arg[1] + 1 (as test_driver_api's tiny kernel) */
+static int make_elf(void **state) {
+  (void)state;
+  uint32_t code[7];
+  vt_error e;
+  assert_int_equal(asm_words("csrr x5, knl\nlw x6, 4(x5)\nlw x7, 0(x6)\nlw x28, 4(x6)\n"
+                             "addi x28, x28, 1\nsw x28, 0(x7)\nendprg x0, x0, x0\n",
+                             0x80000000u, code, 7, &e),
+                   7);
+  strcpy(elf_path, "/tmp/vt_ctx_XXXXXX");
+  int fd = mkstemp(elf_path);
+  assert_true(fd >= 0);
+  close(fd);
+  vt_elf_wsec sec = {".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0x80000000u, 4,
+                     (const uint8_t *)code, sizeof code};
+  vt_elf_wsym sym = {"tiny", 0x80000000u, sizeof code, STT_FUNC, STB_GLOBAL, 0};
+  vt_elf_wimage img = {1, 0x80000000u, &sec, 1, &sym, 1, NULL, 0};
+  if (vt_elf_write(elf_path, &img, &e)) fail_msg("vt_elf_write: %s", e.msg);
+  return 0;
+}
+
+static int rm_elf(void **state) {
+  (void)state;
+  unlink(elf_path);
+  return 0;
+}
+
+typedef struct {
+  uint64_t buf, args, knl, pds;
+} launch_bufs;
+
+/* the buffers of one launch of the tiny kernel, allocated for `task` */
+static void setup(vt_device_h d, uint64_t task, launch_bufs *b) {
+  assert_int_equal(vt_buf_alloc(d, 4, &b->buf, 0, task, 0), 0);
+  assert_int_equal(vt_buf_alloc(d, 8, &b->args, 0, task, 0), 0);
+  assert_int_equal(vt_buf_alloc(d, 72, &b->knl, 0, task, 0), 0);
+  assert_int_equal(vt_buf_alloc(d, 0x1000 * 4, &b->pds, 0, task, 0), 0);
+  uint32_t argw[2] = {(uint32_t)b->buf, 41};
+  uint32_t md[18] = {0x80000000u, (uint32_t)b->args, 1, 4, 1, 1, 4, 1, 1};
+  assert_int_equal(vt_copy_to_dev(d, b->args, argw, sizeof argw, task, 0), 0);
+  assert_int_equal(vt_copy_to_dev(d, b->knl, md, sizeof md, task, 0), 0);
+}
+
+static int start(vt_device_h d, const launch_bufs *b, uint64_t task) {
+  uint64_t meta[12] = {0, 1, 1, 1, 4, 1, b->knl, 0x1000, 0x1000, 64, 64, b->pds};
+  return vt_start(d, meta, task);
+}
+
+static void expect_error(vt_device_h d, const char *part) {
+  if (!strstr(vt_last_error(d), part)) fail_msg("error \"%s\" lacks \"%s\"", vt_last_error(d), part);
+}
+
+static void contexts_isolated(void **state) {
+  (void)state;
+  vt_device_h d;
+  assert_int_equal(vt_dev_open(&d), 0);
+  assert_int_equal(vt_upload_kernel_file(d, elf_path, 0), 0);
+  assert_int_equal(vt_root_mem_alloc(d, 1), 0);
+  assert_int_equal(vt_root_mem_alloc(d, 2), 0);
+  assert_int_equal(vt_root_mem_alloc(d, 1), -1);
+  expect_error(d, "vt_root_mem_alloc: context 1 already exists");
+  assert_int_equal(vt_root_mem_alloc(d, -3), -1);
+  expect_error(d, "task id -3 is negative");
+  launch_bufs b1, b2;
+  setup(d, 1, &b1);
+  setup(d, 2, &b2);
+  /* each context runs on its own buffers */
+  uint32_t out = 0;
+  if (start(d, &b1, 1)) fail_msg("vt_start: %s", vt_last_error(d));
+  assert_int_equal(vt_copy_from_dev(d, b1.buf, &out, 4, 1, 0), 0);
+  assert_int_equal(out, 42);
+  /* the host cannot copy another context's buffer */
+  assert_int_equal(vt_copy_from_dev(d, b2.buf, &out, 4, 1, 0), -1);
+  char want[128];
+  snprintf(want, sizeof want, "buffer 0x%08x belongs to context 2, not to task 1", (unsigned)b2.buf);
+  expect_error(d, want);
+  /* context 1's kernel given context 2's buffer: a fault naming both */
+  uint32_t argw[2] = {(uint32_t)b2.buf, 7};
+  assert_int_equal(vt_copy_to_dev(d, b1.args, argw, sizeof argw, 1, 0), 0);
+  assert_int_equal(start(d, &b1, 1), -1);
+  snprintf(want, sizeof want, "4-byte store at 0x%08x: memory of context 2, the kernel runs for context 1",
+           (unsigned)b2.buf);
+  expect_error(d, want);
+  assert_int_equal(vt_copy_from_dev(d, b2.buf, &out, 4, 2, 0), 0);
+  assert_int_equal(out, 0); /* untouched */
+  /* a task without a context reaches only shared memory: the metadata
+   * block is context 1's */
+  assert_int_equal(start(d, &b1, 5), -1);
+  snprintf(want, sizeof want, "at 0x%08x: memory of context 1, the kernel runs for no context",
+           (unsigned)b1.knl + 4);
+  expect_error(d, want);
+  /* ending a context frees its buffers */
+  assert_int_equal(vt_root_mem_free(d, 2), 0);
+  assert_int_equal(vt_copy_from_dev(d, b2.buf, &out, 4, 2, 0), -1);
+  assert_int_equal(vt_root_mem_free(d, 2), -1);
+  expect_error(d, "vt_root_mem_free: no context 2");
+  assert_int_equal(vt_dev_close(d), 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(contexts_isolated),
+  };
+  return cmocka_run_group_tests(tests, make_elf, rm_elf);
+}
