@@ -39,7 +39,7 @@ static const cfg_key keys[] = {
     K32(max_threads, 0),      K32(lds_bytes_per_sm, 0), K32(simt_stack_depth, 0),
     K64(max_steps),           K32(lds_base, 1),        K32(lds_window, 1),
     K32(barrier_counts_ended, 0), K32(lds_sparse_limit, 1),
-    K32(writable_code, 0),
+    K32(writable_code, 0),    K32(strict_bounds, 0),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -130,6 +130,7 @@ int vt_config_check(const vt_config *c, vt_error *e) {
     return vt_fail(e, VT_ERR_CONFIG, "local window [lds_base, +lds_window) must be non-empty and not wrap");
   if (c->barrier_counts_ended > 1) return vt_fail(e, VT_ERR_CONFIG, "barrier_counts_ended must be 0 or 1");
   if (c->writable_code > 1) return vt_fail(e, VT_ERR_CONFIG, "writable_code must be 0 or 1");
+  if (c->strict_bounds > 1) return vt_fail(e, VT_ERR_CONFIG, "strict_bounds must be 0 or 1");
   return 0;
 }
 

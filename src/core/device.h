@@ -31,6 +31,8 @@ typedef struct vt_config {
                                  that all resident groups may hold (64 MiB) */
   uint32_t writable_code;     /* 1: the ELF loader maps executable segments writable too
                                  (self-modifying code); 0: a store into code is a fault */
+  uint32_t strict_bounds;     /* 1: the driver's allocator makes the padding after a buffer's
+                                 requested size inaccessible (VT_PERM_GUARD) */
 } vt_config;
 
 void vt_config_defaults(vt_config *c);
@@ -48,7 +50,8 @@ void vt_config_print_json(const vt_config *c, FILE *f); /* one JSON object */
  * addresses inside a mapped region are accessible; anything else is a
  * VT_ERR_UNMAPPED device error. The local-memory window is not mapped here:
  * the core gives each resident work-group its own local memory. */
-enum { VT_PERM_R = 1, VT_PERM_W = 2, VT_PERM_X = 4, VT_PERM_RWX = 7 };
+enum { VT_PERM_R = 1, VT_PERM_W = 2, VT_PERM_X = 4, VT_PERM_RWX = 7,
+       VT_PERM_GUARD = 8 /* no access: a buffer's padding under strict_bounds */ };
 
 typedef struct vt_device vt_device;
 

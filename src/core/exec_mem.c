@@ -39,9 +39,12 @@ static uint8_t *local_far(vt_exec *x, uint32_t addr, int lane) {
 }
 
 /* Why mem_host refused an access (the fault path only). */
-static const char *deny_reason(vt_device *d, uint32_t addr, unsigned acc, int denied, char *buf,
-                               size_t n) {
+static const char *deny_reason(vt_device *d, uint32_t addr, unsigned size, unsigned acc, int denied,
+                               char *buf, size_t n) {
   const vt_region *r = mem_region(&d->mem, addr);
+  const vt_region *last = mem_region(&d->mem, addr + size - 1); /* the access may straddle */
+  if ((r && (r->perm & VT_PERM_GUARD)) || (last && (last->perm & VT_PERM_GUARD)))
+    return "address is in the padding after a buffer's requested size (strict_bounds = 1)";
   if (!denied) return "address is not mapped";
   if (denied == 2) {
     if (d->mem.ctx == VT_CTX_NONE)
@@ -75,7 +78,7 @@ uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv,
   if (!h) {
     char why[96];
     snprintf(msg, sizeof msg, "%u-byte %s at 0x%08x: %s", size, acc & ACC_W ? "store" : "load",
-             addr, deny_reason(d, addr, acc, denied, why, sizeof why));
+             addr, deny_reason(d, addr, size, acc, denied, why, sizeof why));
     exec_fault(x, VT_ERR_UNMAPPED, lane, addr, msg);
     return NULL;
   }

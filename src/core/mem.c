@@ -133,9 +133,9 @@ static int copy_bytes(vt_mem *m, uint32_t addr, uint8_t *buf, uint32_t n, int in
   while (done < n) {
     uint32_t a = addr + done;
     const vt_region *r = mem_region(m, a);
-    if (!r) {
+    if (!r || (r->perm & VT_PERM_GUARD)) {
       *bad = a;
-      return -1;
+      return r ? -2 : -1;
     }
     uint32_t chunk = VT_PAGE_SIZE - (a & (VT_PAGE_SIZE - 1));
     uint64_t rleft = (uint64_t)r->base + r->size - a;
@@ -219,7 +219,7 @@ void sparse_free(vt_sparse *p) {
 
 /* ---- public calls ---------------------------------------------------------- */
 int vt_mem_map(vt_device *d, uint32_t base, uint32_t size, unsigned perm, vt_error *e) {
-  if (perm & ~7u) return vt_fail(e, VT_ERR_USAGE, "bad permission bits 0x%x", perm);
+  if (perm & ~15u) return vt_fail(e, VT_ERR_USAGE, "bad permission bits 0x%x", perm);
   if (mem_map(&d->mem, base, size, perm))
     return vt_fail(e, VT_ERR_USAGE,
                    "cannot map [0x%08x, +0x%x): empty, wraps, or overlaps a mapped region", base,
@@ -249,15 +249,17 @@ int vt_mem_is_mapped(vt_device *d, uint32_t addr, uint32_t size) {
   return 1;
 }
 
-/* vt_mem_write (in = 1) and vt_mem_read (in = 0): the copy and its errors */
+/* vt_mem_write (in = 1) and vt_mem_read (in = 0): the copy and its errors;
+ * a buffer's padding under strict_bounds is off limits to the host too */
 static int host_copy(vt_device *d, uint32_t addr, uint8_t *buf, uint32_t n, int in, vt_error *e) {
   const char *what = in ? "write" : "read";
   uint32_t bad;
   if ((uint64_t)addr + n > 0x100000000ull)
     return vt_fail(e, VT_ERR_UNMAPPED, "%s of %u bytes at 0x%08x wraps", what, n, addr);
-  if (copy_bytes(&d->mem, addr, buf, n, in, &bad)) {
-    vt_fail(e, VT_ERR_UNMAPPED, "host %s of %u bytes at 0x%08x: 0x%08x is not mapped", what, n,
-            addr, bad);
+  int rc = copy_bytes(&d->mem, addr, buf, n, in, &bad);
+  if (rc) {
+    vt_fail(e, VT_ERR_UNMAPPED, "host %s of %u bytes at 0x%08x: 0x%08x is %s", what, n, addr, bad,
+            rc == -2 ? "in the padding after a buffer's requested size (strict_bounds = 1)" : "not mapped");
     vt_err_addr(e, bad);
     return -1;
   }

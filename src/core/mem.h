@@ -56,8 +56,8 @@ static inline uint8_t *mem_host(vt_mem *m, uint32_t addr, unsigned size, unsigne
     return t->host + off;
   return mem_slow(m, addr, size, acc, denied);
 }
-/* Byte copies ignoring permissions but not mapping; -1 at the first
- * unmapped byte (*bad = its address). */
+/* Byte copies ignoring permissions but not mapping; at the first byte
+ * that is unmapped -1, in a guard region -2 (*bad = its address). */
 int mem_copy_in(vt_mem *m, uint32_t addr, const void *src, uint32_t n, uint32_t *bad);
 int mem_copy_out(vt_mem *m, uint32_t addr, void *dst, uint32_t n, uint32_t *bad);
 

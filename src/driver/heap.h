@@ -1,7 +1,9 @@
 /* Device-address allocator of the driver: 4 KiB-granular first fit over
  * [0x90000000, 0x100000000). Every block is its own mapped device region,
  * as in the upstream spike back end, so an access past a block's end is an
- * unmapped-access error instead of silent corruption of a neighbour. */
+ * unmapped-access error instead of silent corruption of a neighbour. With
+ * the strict_bounds key the padding up to the granule is a separate
+ * no-access region, so an access just past the requested size is one too. */
 #ifndef VT_HEAP_H
 #define VT_HEAP_H
 
@@ -15,6 +17,7 @@
 
 typedef struct {
   uint32_t base, size; /* size rounded up to the granule */
+  uint32_t req;        /* requested size; with strict_bounds [base+req, base+size) is a guard region */
   uint32_t owner;      /* context (vt_mem_set_owner), VT_CTX_NONE = shared */
 } vt_heap_block;
 

@@ -2,7 +2,8 @@
 # Memory protection seen from `ventus run` (docs/simulator.md §3): code
 # pages are read/execute (a store is a device fault, exit 3) unless
 # writable_code = 1, and then a patched instruction runs even after it was
-# decoded once.
+# decoded once; with strict_bounds = 1 an access past a buffer's requested
+# size (in its 4 KiB padding) is a device fault.
 #   usage: bash test_run_memory.sh <ventus binary> <source dir>
 set -u
 . "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
@@ -50,5 +51,28 @@ assemble smc
 A=("$tmp/smc.elf" --kernel k --global 1 --arg buf:u32:1 --show 0)
 run 3 "memory is code (read/execute; writable_code = 1 allows stores)" "" "store into code faults" "${A[@]}"
 run 0 "" "arg0 u32[1]: 101" "writable_code = 1: the patched instruction runs" "${A[@]}" -c writable_code=1
+
+# Padding: a 4-byte buffer is allocated 4 KiB; the word after it is
+# padding. A word load from a 2-byte buffer straddles into the padding.
+cat >"$tmp/pad.S" <<'ASM'
+        .text
+        .globl k, k2
+k:      lw      a1, 0(a0)
+        li      t0, 5
+        sw      t0, 4(a1)
+        ret
+k2:     lw      a1, 0(a0)
+        lw      t0, 0(a1)
+        ret
+ASM
+assemble pad
+P="address is in the padding after a buffer's requested size (strict_bounds = 1)"
+run 0 "" "" "store into the padding without strict_bounds" "$tmp/pad.elf" --kernel k --global 1 --arg buf:u32:1
+run 3 "4-byte store at 0x90000004: $P" "" "strict_bounds: store into the padding" \
+  "$tmp/pad.elf" --kernel k --global 1 --arg buf:u32:1 -c strict_bounds=1
+run 0 "" "arg0 u32[2]: 0 5" "strict_bounds: the requested bytes stay accessible" \
+  "$tmp/pad.elf" --kernel k --global 1 --arg buf:u32:2 -c strict_bounds=1 --show 0
+run 3 "4-byte load at 0x90000000: $P" "" "strict_bounds: a load straddling into the padding" \
+  "$tmp/pad.elf" --kernel k2 --global 1 --arg buf:u8:2 -c strict_bounds=1
 
 exit $fail

@@ -1,6 +1,7 @@
 /* Isolation of vt_root_mem_alloc contexts (docs/driver.md): buffers
  * allocated for a context's task id are reachable only by kernels started
- * for that task and only copied for it; vt_root_mem_free frees them. */
+ * for that task and only copied for it; vt_root_mem_free frees them.
+ * Host copies into a buffer's padding fail under strict_bounds. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "asm.h"
+#include "chengying.h"
 #include "ventus.h"
 #include "vt_elf.h"
 
@@ -118,9 +120,38 @@ static void contexts_isolated(void **state) {
   assert_int_equal(vt_dev_close(d), 0);
 }
 
+/* 6 requested bytes: bytes 0..5 are the buffer, 6..4095 padding */
+static void strict_bounds_host_copies(void **state) {
+  (void)state;
+  char err[256];
+  const char *ov[] = {"strict_bounds=1"};
+  cy_device *d = cy_create(NULL, ov, 1, err, sizeof err);
+  assert_non_null(d);
+  uint32_t a;
+  uint8_t bytes[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  assert_int_equal(cy_alloc(d, 6, &a), 0);
+  assert_int_equal(cy_write(d, a, bytes, 6), 0);
+  assert_int_equal(cy_write(d, a, bytes, 8), -1);
+  char want[160];
+  snprintf(want, sizeof want,
+           "host write of 8 bytes at 0x%08x: 0x%08x is in the padding after a buffer's requested size", a,
+           a + 6);
+  if (!strstr(cy_error(d), want)) fail_msg("error \"%s\" lacks \"%s\"", cy_error(d), want);
+  assert_int_equal(cy_read(d, a + 4, bytes, 4), -1);
+  /* freeing the buffer frees its padding region too: the next buffer
+   * starts at the same address and may be a whole page */
+  assert_int_equal(cy_free(d, a), 0);
+  uint32_t b;
+  assert_int_equal(cy_alloc(d, 4096, &b), 0);
+  assert_int_equal(b, a);
+  assert_int_equal(cy_write(d, b + 4092, bytes, 4), 0);
+  cy_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(contexts_isolated),
+      cmocka_unit_test(strict_bounds_host_copies),
   };
   return cmocka_run_group_tests(tests, make_elf, rm_elf);
 }
