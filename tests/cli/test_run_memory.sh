@@ -3,7 +3,8 @@
 # pages are read/execute (a store is a device fault, exit 3) unless
 # writable_code = 1, and then a patched instruction runs even after it was
 # decoded once; with strict_bounds = 1 an access past a buffer's requested
-# size (in its 4 KiB padding) is a device fault.
+# size (in its 4 KiB padding) is a device fault; 16 groups sweeping the
+# local window stop at lds_sparse_limit instead of taking gigabytes.
 #   usage: bash test_run_memory.sh <ventus binary> <source dir>
 set -u
 . "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
@@ -74,5 +75,23 @@ run 0 "" "arg0 u32[2]: 0 5" "strict_bounds: the requested bytes stay accessible"
   "$tmp/pad.elf" --kernel k --global 1 --arg buf:u32:2 -c strict_bounds=1 --show 0
 run 3 "4-byte load at 0x90000000: $P" "" "strict_bounds: a load straddling into the padding" \
   "$tmp/pad.elf" --kernel k2 --global 1 --arg buf:u8:2 -c strict_bounds=1
+
+# AUDIT R23: every group stores one word per page of the 256 MiB window;
+# 16 groups of 1 work-item used to hold 4 GiB of sparse pages.
+cat >"$tmp/fill.S" <<'ASM'
+        .text
+        .globl k
+k:      csrr    t0, lds
+        li      t1, 0x10000000
+        add     t1, t0, t1
+        li      t2, 0x1000
+1:      sw      t2, 0(t0)
+        add     t0, t0, t2
+        bltu    t0, t1, 1b
+        ret
+ASM
+assemble fill
+run 3 "lds_sparse_limit of 0x4000000 bytes for such pages is used up" "" "local window sweep stops at lds_sparse_limit" \
+  "$tmp/fill.elf" --kernel k --global 16 --local 1
 
 exit $fail
