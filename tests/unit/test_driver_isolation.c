@@ -1,7 +1,8 @@
 /* Isolation of vt_root_mem_alloc contexts (docs/driver.md): buffers
  * allocated for a context's task id are reachable only by kernels started
  * for that task and only copied for it; vt_root_mem_free frees them.
- * Host copies into a buffer's padding fail under strict_bounds. */
+ * Host copies into a buffer's padding fail under strict_bounds. The ELF
+ * loader maps pages with their segments' p_flags. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,10 +35,16 @@ static int make_elf(void **state) {
   int fd = mkstemp(elf_path);
   assert_true(fd >= 0);
   close(fd);
-  vt_elf_wsec sec = {".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0x80000000u, 4,
-                     (const uint8_t *)code, sizeof code};
+  /* .text (RX) and .data (RW) share page 0x80000000; page 0x80001000 is
+   * in no segment; .rodata (R) is page 0x80002000 */
+  static const uint8_t word[4];
+  vt_elf_wsec sec[3] = {
+      {".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0x80000000u, 4, (const uint8_t *)code, sizeof code},
+      {".data", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 0x80000020u, 4, word, 4},
+      {".rodata", SHT_PROGBITS, SHF_ALLOC, 0x80002000u, 4, word, 4},
+  };
   vt_elf_wsym sym = {"tiny", 0x80000000u, sizeof code, STT_FUNC, STB_GLOBAL, 0};
-  vt_elf_wimage img = {1, 0x80000000u, &sec, 1, &sym, 1, NULL, 0};
+  vt_elf_wimage img = {1, 0x80000000u, sec, 3, &sym, 1, NULL, 0};
   if (vt_elf_write(elf_path, &img, &e)) fail_msg("vt_elf_write: %s", e.msg);
   return 0;
 }
@@ -120,6 +127,34 @@ static void contexts_isolated(void **state) {
   assert_int_equal(vt_dev_close(d), 0);
 }
 
+/* the tiny kernel storing to `target` (a kernel-image address) */
+static int store_to(vt_device_h d, uint32_t target) {
+  launch_bufs b;
+  setup(d, 0, &b);
+  uint32_t argw[2] = {target, 9};
+  assert_int_equal(vt_copy_to_dev(d, b.args, argw, sizeof argw, 0, 0), 0);
+  int rc = start(d, &b, 0);
+  assert_int_equal(vt_buf_free(d, 0, &b.buf, 0, 0), 0);
+  return rc;
+}
+
+static void elf_segment_permissions(void **state) {
+  (void)state;
+  vt_device_h d;
+  assert_int_equal(vt_dev_open(&d), 0);
+  assert_int_equal(vt_upload_kernel_file(d, elf_path, 0), 0);
+  assert_int_equal(vt_upload_kernel_file(d, elf_path, 0), 0); /* reloading keeps the mappings */
+  assert_int_equal(store_to(d, 0x80000020u), 0); /* .data, on the page it shares with .text */
+  uint32_t v = 0;
+  assert_int_equal(vt_copy_from_dev(d, 0x80000020u, &v, 4, 0, 0), 0);
+  assert_int_equal(v, 10);
+  assert_int_equal(store_to(d, 0x80002000u), -1);
+  expect_error(d, "4-byte store at 0x80002000: memory is read-only");
+  assert_int_equal(store_to(d, 0x80001000u), -1);
+  expect_error(d, "4-byte store at 0x80001000: address is not mapped");
+  assert_int_equal(vt_dev_close(d), 0);
+}
+
 /* 6 requested bytes: bytes 0..5 are the buffer, 6..4095 padding */
 static void strict_bounds_host_copies(void **state) {
   (void)state;
@@ -152,6 +187,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(contexts_isolated),
       cmocka_unit_test(strict_bounds_host_copies),
+      cmocka_unit_test(elf_segment_permissions),
   };
   return cmocka_run_group_tests(tests, make_elf, rm_elf);
 }
