@@ -90,12 +90,13 @@ static void ordinary_stores_seen_by_private_loads(void **state) {
   vt_device_destroy(d);
 }
 
-/* 6 groups of 2 warps x 4 lanes, all resident at once: group g reads
- * CSR pds = PDS + g * 0x100 * 8, stores 1000*g + t to private word 0, waits
- * (a loop long enough for every group to have stored), and reads it back */
-static void concurrent_groups_private_slices(void **state) {
-  (void)state;
-  vt_device *d = mkdev(NULL);
+/* 6 groups of 2 warps x 4 lanes: group g reads CSR pds = PDS + g * 0x100
+ * * 8, stores 1000*g + t to private word 0, waits (a loop long enough for
+ * every resident group to have stored), and reads it back. Run with all
+ * groups resident at once (default device) and in waves of 2 (1 SM with 2
+ * group slots). */
+static void private_slices(const vt_config *c) {
+  vt_device *d = mkdev(c);
   vt_launch l = launch_src(d,
                            "  vid.v v1\n"
                            "  csrr t0, tid\n"
@@ -132,6 +133,16 @@ static void concurrent_groups_private_slices(void **state) {
     }
   }
   vt_device_destroy(d);
+}
+
+static void concurrent_groups_private_slices(void **state) {
+  (void)state;
+  private_slices(NULL);
+  vt_config c;
+  vt_config_defaults(&c);
+  c.num_sm = 1;
+  c.wg_slots_per_sm = 2;
+  private_slices(&c);
 }
 
 static void expect_launch_error(vt_device *d, const vt_launch *l, vt_err_kind kind, const char *part) {
