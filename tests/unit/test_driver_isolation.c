@@ -155,6 +155,27 @@ static void elf_segment_permissions(void **state) {
   assert_int_equal(vt_dev_close(d), 0);
 }
 
+/* vt_start takes the private base from the caller: 4 threads x 1 warp x
+ * pdsSize 0x1000 need 0x4000 bytes per group, so 2 groups need 0x8000 of
+ * the 0x4000-byte buffer and the launch is refused before it runs */
+static void vt_start_private_region(void **state) {
+  (void)state;
+  vt_device_h d;
+  assert_int_equal(vt_dev_open(&d), 0);
+  assert_int_equal(vt_upload_kernel_file(d, elf_path, 0), 0);
+  launch_bufs b;
+  setup(d, 0, &b);
+  uint64_t meta[12] = {0, 2, 1, 1, 4, 1, b.knl, 0x1000, 0x1000, 64, 64, b.pds};
+  assert_int_equal(vt_start(d, meta, 0), -1);
+  char want[160];
+  snprintf(want, sizeof want, "private region [0x%08x, +0x8000)", (unsigned)b.pds);
+  expect_error(d, want);
+  expect_error(d, "is not one mapped read-write buffer");
+  meta[1] = 1;
+  assert_int_equal(vt_start(d, meta, 0), 0);
+  assert_int_equal(vt_dev_close(d), 0);
+}
+
 /* 6 requested bytes: bytes 0..5 are the buffer, 6..4095 padding */
 static void strict_bounds_host_copies(void **state) {
   (void)state;
@@ -188,6 +209,7 @@ int main(void) {
       cmocka_unit_test(contexts_isolated),
       cmocka_unit_test(strict_bounds_host_copies),
       cmocka_unit_test(elf_segment_permissions),
+      cmocka_unit_test(vt_start_private_region),
   };
   return cmocka_run_group_tests(tests, make_elf, rm_elf);
 }
