@@ -6,7 +6,10 @@
  * Differences from upstream: vt_finish_all_kernel takes an opaque pointer
  * where upstream has std::queue<int>*; vt_start runs the launch to
  * completion before it returns (like the spike back end), so vt_ready_wait
- * returns 0 at once. */
+ * returns 0 at once. Task ids matter: vt_root_mem_alloc(dev, taskID) makes
+ * an isolated context whose buffers (vt_buf_alloc for that task id) only
+ * kernels started for that task may touch and only copies for that task
+ * may reach; vt_root_mem_free frees them (docs/driver.md). */
 #ifndef VENTUS_H
 #define VENTUS_H
 

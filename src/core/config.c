@@ -21,6 +21,7 @@ void vt_config_defaults(vt_config *c) {
   c->lds_base = 0x70000000u;
   c->lds_window = 0x10000000u;
   c->barrier_counts_ended = 1;
+  c->lds_sparse_limit = 64u << 20;
 }
 
 /* One table drives set, print and JSON so a new key is added in one place. */
@@ -37,7 +38,8 @@ static const cfg_key keys[] = {
     K32(num_sm, 0),           K32(warps_per_sm, 0),    K32(wg_slots_per_sm, 0),
     K32(max_threads, 0),      K32(lds_bytes_per_sm, 0), K32(simt_stack_depth, 0),
     K64(max_steps),           K32(lds_base, 1),        K32(lds_window, 1),
-    K32(barrier_counts_ended, 0),
+    K32(barrier_counts_ended, 0), K32(lds_sparse_limit, 1),
+    K32(writable_code, 0),    K32(strict_bounds, 0),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -127,6 +129,8 @@ int vt_config_check(const vt_config *c, vt_error *e) {
   if (c->lds_window == 0 || (uint64_t)c->lds_base + c->lds_window > 0x100000000ull)
     return vt_fail(e, VT_ERR_CONFIG, "local window [lds_base, +lds_window) must be non-empty and not wrap");
   if (c->barrier_counts_ended > 1) return vt_fail(e, VT_ERR_CONFIG, "barrier_counts_ended must be 0 or 1");
+  if (c->writable_code > 1) return vt_fail(e, VT_ERR_CONFIG, "writable_code must be 0 or 1");
+  if (c->strict_bounds > 1) return vt_fail(e, VT_ERR_CONFIG, "strict_bounds must be 0 or 1");
   return 0;
 }
 

@@ -80,9 +80,7 @@ struct vt_wg {
   /* local store of this work-group (the window at lds_base) */
   uint8_t *lds;
   uint32_t lds_alloc;   /* flat part: [lds_base, lds_base + lds_alloc) */
-  vt_priv lds_far;      /* rest of the window, sparse, zero-filled */
-  /* private backing (sparse, copy-in from global, dirty bytes written back) */
-  vt_priv priv;
+  vt_sparse lds_far;    /* rest of the window, sparse, zero-filled */
 };
 
 typedef struct vt_sm {
@@ -127,8 +125,8 @@ struct vt_device {
   vt_launch l;
   uint64_t steps;
   uint32_t lds_alloc;          /* local bytes per work-group */
-  uint32_t pds_lo;             /* private region routed to per-WG backing */
-  uint64_t pds_len;
+  uint32_t pds_stride;         /* private bytes per work-group: pds_size*numt*numw */
+  uint64_t lds_far_pages;      /* sparse local pages held by all resident groups */
 };
 
 /* Everything an instruction handler needs. */
@@ -192,7 +190,8 @@ void fp_commit_flags(vt_exec *x);
 /* Device faults: fill the error (context is added by the step loop). */
 int exec_fault(vt_exec *x, vt_err_kind k, int lane, uint32_t addr, const char *what);
 
-/* Memory access with routing (local window / private backing / global). */
+/* Memory access with routing (local window / global device memory); priv
+ * only counts the access as private in the statistics. */
 enum { ACC_R = VT_PERM_R, ACC_W = VT_PERM_W, ACC_X = VT_PERM_X };
 uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv, int lane);
 /* Drops LR reservations of other warps on the stored word. */

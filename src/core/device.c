@@ -41,8 +41,7 @@ vt_device *vt_device_create(const vt_config *c, vt_error *e) {
       wg->slot = g;
       wg->warps = calloc(c->warps_per_sm, sizeof *wg->warps);
       if (!wg->warps) goto oom;
-      priv_init(&wg->priv);
-      priv_init(&wg->lds_far);
+      sparse_init(&wg->lds_far);
     }
   }
   return d;
@@ -66,8 +65,7 @@ void vt_device_destroy(vt_device *d) {
         for (uint32_t g = 0; g < d->cfg.wg_slots_per_sm; g++) {
           free(sm->wgs[g].warps);
           free(sm->wgs[g].lds);
-          priv_free(&sm->wgs[g].priv);
-          priv_free(&sm->wgs[g].lds_far);
+          sparse_free(&sm->wgs[g].lds_far);
         }
       free(sm->warps);
       free(sm->wgs);

@@ -27,6 +27,12 @@ typedef struct vt_config {
   uint32_t lds_window;        /* local-memory window size (0x10000000) */
   uint32_t barrier_counts_ended; /* 1 (ISS): ended warps count as arrived at a barrier;
                                     0 (RTL): they do not, so an early endprg deadlocks */
+  uint32_t lds_sparse_limit;  /* bytes of local-window pages beyond the groups' local sizes
+                                 that all resident groups may hold (64 MiB) */
+  uint32_t writable_code;     /* 1: the ELF loader maps executable segments writable too
+                                 (self-modifying code); 0: a store into code is a fault */
+  uint32_t strict_bounds;     /* 1: the driver's allocator makes the padding after a buffer's
+                                 requested size inaccessible (VT_PERM_GUARD) */
 } vt_config;
 
 void vt_config_defaults(vt_config *c);
@@ -44,13 +50,21 @@ void vt_config_print_json(const vt_config *c, FILE *f); /* one JSON object */
  * addresses inside a mapped region are accessible; anything else is a
  * VT_ERR_UNMAPPED device error. The local-memory window is not mapped here:
  * the core gives each resident work-group its own local memory. */
-enum { VT_PERM_R = 1, VT_PERM_W = 2, VT_PERM_X = 4, VT_PERM_RWX = 7 };
+enum { VT_PERM_R = 1, VT_PERM_W = 2, VT_PERM_X = 4, VT_PERM_RWX = 7,
+       VT_PERM_GUARD = 8 /* no access: a buffer's padding under strict_bounds */ };
 
 typedef struct vt_device vt_device;
 
 int vt_mem_map(vt_device *d, uint32_t base, uint32_t size, unsigned perm, vt_error *e);
 int vt_mem_unmap(vt_device *d, uint32_t base, vt_error *e);
 int vt_mem_is_mapped(vt_device *d, uint32_t addr, uint32_t size);
+/* Isolation (docs/simulator.md §3): a region owned by a context is
+ * accessible only to launches for that context (vt_launch.ctx); a kernel
+ * touching it from another context gets a VT_ERR_UNMAPPED fault naming the
+ * owner. Regions start owned by VT_CTX_NONE, i.e. shared by every launch.
+ * Host copies are not checked (the caller's business). */
+#define VT_CTX_NONE 0xffffffffu
+int vt_mem_set_owner(vt_device *d, uint32_t base, uint32_t owner, vt_error *e);
 /* Host-side copies (no permission checks beyond mapping). */
 int vt_mem_write(vt_device *d, uint32_t addr, const void *src, uint32_t n, vt_error *e);
 int vt_mem_read(vt_device *d, uint32_t addr, void *dst, uint32_t n, vt_error *e);
@@ -72,6 +86,7 @@ typedef struct vt_launch {
   uint32_t pds_size;    /* private memory bytes per thread */
   uint32_t pds_base;    /* private memory base */
   uint32_t print_addr;  /* print buffer (CSR_PRINT initial value), 0 = none */
+  uint32_t ctx;         /* context the kernel runs for (VT_CTX_NONE: shared memory only) */
 } vt_launch;
 
 /* Runs the launch to completion (all work-groups dispatched to SMs as warp

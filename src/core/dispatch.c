@@ -10,9 +10,10 @@
  * deterministic; results of race-free kernels do not depend on it.
  *
  * Address spaces (see route() in exec_mem.c): every work-group reads CSR
- * lds = lds_base and CSR pds = pds_base, exactly as the ISS (which runs
- * groups one after another), but the local window and the private region
- * are backed per resident group, so concurrent groups never collide. */
+ * lds = lds_base, as in the ISS, but the local window is backed per
+ * resident group; private memory is ordinary device memory, and group b
+ * reads CSR pds = pds_base + b * pds_size * numt * numw (the hardware
+ * host's formula), so concurrent groups never collide. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,6 +23,29 @@
  * or not the launch's local size covers it (the ISS maps 256 MiB there), so
  * a group's local store is at least that large. */
 #define VT_WARP_STACK_BYTES 1024u
+
+/* Group b's private slice is [pds_base + b*stride, +stride) (docs/isa.md
+ * §7.24): all of them must lie in one mapped, writable region (the private
+ * buffer), or a kernel's private stores would land in other buffers. A
+ * launch without private memory (pds_size 0) gets no check. */
+static int check_private(vt_device *d, const vt_launch *l, vt_error *e) {
+  uint64_t stride = (uint64_t)l->pds_size * l->num_threads * l->num_warps;
+  uint64_t groups = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  d->pds_stride = 0;
+  if (!stride) return 0;
+  const vt_region *r = mem_region(&d->mem, l->pds_base);
+  uint64_t room = r ? (uint64_t)r->base + r->size - l->pds_base : 0;
+  uint64_t len = stride <= 0xffffffffu && groups <= 0xffffffffu ? stride * groups : UINT64_MAX;
+  unsigned rw = VT_PERM_R | VT_PERM_W;
+  if (!r || (r->perm & rw) != rw || stride > room || groups > room / stride)
+    return vt_fail(e, VT_ERR_CONFIG,
+                   "launch: the private region [0x%08x, +0x%llx) (pds_size 0x%x x %u threads x %u warps x "
+                   "%llu work-groups) is not one mapped read-write buffer",
+                   l->pds_base, (unsigned long long)len, l->pds_size, l->num_threads, l->num_warps,
+                   (unsigned long long)groups);
+  d->pds_stride = (uint32_t)stride;
+  return 0;
+}
 
 /* A launch the configuration cannot hold is refused with the key to change
  * and the value that would do (the corpus case vecadd_64b32w32t needs 32
@@ -63,10 +87,10 @@ static int check_launch(vt_device *d, const vt_launch *l, vt_error *e) {
                    (unsigned long long)need, c->lds_bytes_per_sm, (unsigned long long)need,
                    (unsigned long long)need);
   d->lds_alloc = (uint32_t)need;
-  return 0;
+  return check_private(d, l, e);
 }
 
-static void wg_release(vt_device *d, vt_wg *wg, int flush) {
+static void wg_release(vt_device *d, vt_wg *wg) {
   vt_sm *sm = &d->sms[wg->sm];
   for (uint32_t i = 0; i < wg->nwarps; i++) {
     vt_warp *w = wg->warps[i];
@@ -79,8 +103,8 @@ static void wg_release(vt_device *d, vt_wg *wg, int flush) {
   sm->free_warps += wg->nwarps;
   sm->free_wgs++;
   sm->lds_used -= wg->lds_alloc;
-  priv_flush(&wg->priv, flush ? &d->mem : NULL);
-  priv_flush(&wg->lds_far, NULL);
+  d->lds_far_pages -= wg->lds_far.n;
+  sparse_clear(&wg->lds_far);
   wg->active = 0;
 }
 
@@ -132,7 +156,7 @@ static int dispatch(vt_device *d, uint64_t *next, uint64_t total, vt_error *e) {
 static void abort_launch(vt_device *d) {
   for (uint32_t s = 0; s < d->cfg.num_sm; s++)
     for (uint32_t g = 0; g < d->cfg.wg_slots_per_sm; g++)
-      if (d->sms[s].wgs[g].active) wg_release(d, &d->sms[s].wgs[g], 0);
+      if (d->sms[s].wgs[g].active) wg_release(d, &d->sms[s].wgs[g]);
 }
 
 static int deadlock(vt_device *d, vt_error *e) {
@@ -173,12 +197,9 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
   if (check_launch(d, l, e)) return -1;
   d->l = *l;
   d->steps = 0;
+  mem_set_ctx(&d->mem, l->ctx);
   icache_clear(d);
   abort_launch(d); /* defensive: nothing should be resident */
-  uint64_t len = (uint64_t)l->pds_size * l->num_threads * l->num_warps;
-  uint64_t room = 0x100000000ull - l->pds_base;
-  d->pds_lo = l->pds_base;
-  d->pds_len = len < room ? len : room; /* pdssize 0x10000000 (seen in the corpus) overflows */
 
   uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], next = 0, done = 0;
   d->stats.kernels++;
@@ -216,7 +237,7 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
       for (uint32_t g = 0; g < c->wg_slots_per_sm; g++) {
         vt_wg *wg = &d->sms[s].wgs[g];
         if (!wg->active || wg->ended < wg->nwarps) continue;
-        wg_release(d, wg, 1);
+        wg_release(d, wg);
         done++;
         d->stats.wgs++;
         if (d->progress_fn) d->progress_fn(d->progress_user, done, total, d->stats.warp_insns);

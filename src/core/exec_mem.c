@@ -4,20 +4,59 @@
  *       flat for the launch's local size (at least 1 KiB per warp), sparse
  *       zero-filled pages for the rest of the window, because crt0
  *       versions put warp stacks at CSR_LDS + wid * 1 KiB or wid * 1 MiB
- *       and the ISS maps the whole 256 MiB window;
- *   private instructions (vlb.v..vsw.v) whose interleaved address falls in
- *       [pds_base, pds_base + pds_size*num_threads*num_warps) -> the group's
- *       private backing (a sparse copy of global memory taken on first touch,
- *       written back byte-exactly when the group finishes);
- *   everything else -> global memory (mapped regions, permission-checked).
- *
- * Only private instructions use the private backing because the corpus
- * launches give pdssize 0x10000000, whose region then covers ordinary
- * buffers; the compiler reaches private memory only through those
- * instructions (to_addr.S turns generic pointers into them). */
+ *       and the ISS maps the whole 256 MiB window; the sparse pages of all
+ *       resident groups together are bounded by lds_sparse_limit;
+ *   everything else -> global device memory (mapped regions,
+ *       permission-checked), private memory included: the private
+ *       instructions (vlb.v..vsw.v) only compute a different address
+ *       (docs/isa.md §7), exactly as the ISS and the RTL. */
 #include <stdio.h>
 
 #include "exec.h"
+
+/* The local window beyond the group's flat part: a new page counts against
+ * the device's lds_sparse_limit (AUDIT R23: 16 groups each touching the
+ * whole window took 4 GiB of host memory). */
+static uint8_t *local_far(vt_exec *x, uint32_t addr, int lane) {
+  vt_device *d = x->d;
+  uint8_t *h = sparse_find(&x->wg->lds_far, addr);
+  if (likely(h != NULL)) return h;
+  if (d->lds_far_pages >= d->cfg.lds_sparse_limit / VT_PAGE_SIZE) {
+    char msg[200];
+    snprintf(msg, sizeof msg,
+             "local memory at 0x%08x is beyond the work-group's 0x%x bytes and the device's "
+             "lds_sparse_limit of 0x%x bytes for such pages is used up",
+             addr, x->wg->lds_alloc, d->cfg.lds_sparse_limit);
+    exec_fault(x, VT_ERR_UNMAPPED, lane, addr, msg);
+    return NULL;
+  }
+  if (!(h = sparse_host(&x->wg->lds_far, addr))) {
+    exec_fault(x, VT_ERR_NOMEM, lane, addr, "out of memory for local memory");
+    return NULL;
+  }
+  d->lds_far_pages++;
+  return h;
+}
+
+/* Why mem_host refused an access (the fault path only). */
+static const char *deny_reason(vt_device *d, uint32_t addr, unsigned size, unsigned acc, int denied,
+                               char *buf, size_t n) {
+  const vt_region *r = mem_region(&d->mem, addr);
+  const vt_region *last = mem_region(&d->mem, addr + size - 1); /* the access may straddle */
+  if ((r && (r->perm & VT_PERM_GUARD)) || (last && (last->perm & VT_PERM_GUARD)))
+    return "address is in the padding after a buffer's requested size (strict_bounds = 1)";
+  if (!denied) return "address is not mapped";
+  if (denied == 2) {
+    if (d->mem.ctx == VT_CTX_NONE)
+      snprintf(buf, n, "memory of context %u, the kernel runs for no context", r->owner);
+    else
+      snprintf(buf, n, "memory of context %u, the kernel runs for context %u", r->owner, d->mem.ctx);
+    return buf;
+  }
+  if ((acc & ACC_W) && (r->perm & ACC_X))
+    return "memory is code (read/execute; writable_code = 1 allows stores)";
+  return acc & ACC_W ? "memory is read-only" : "memory is not readable";
+}
 
 uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv, int lane) {
   vt_device *d = x->d;
@@ -32,31 +71,24 @@ uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv,
   if (off < d->cfg.lds_window) {
     d->stats.local_accesses++;
     if (likely(off < x->wg->lds_alloc)) return x->wg->lds + off;
-    uint8_t *h = priv_host(&x->wg->lds_far, NULL, addr);
-    if (!h) exec_fault(x, VT_ERR_NOMEM, lane, addr, "out of memory for local memory");
-    return h;
-  }
-  if (priv && (uint64_t)(addr - d->pds_lo) < d->pds_len) {
-    uint8_t *h = priv_host(&x->wg->priv, &d->mem, addr);
-    if (!h) {
-      exec_fault(x, VT_ERR_NOMEM, lane, addr, "out of memory for private memory");
-      return NULL;
-    }
-    if (acc & ACC_W) priv_mark_dirty(&x->wg->priv, addr, size, h);
-    d->stats.private_accesses++;
-    return h;
+    return local_far(x, addr, lane);
   }
   int denied;
   uint8_t *h = mem_host(&d->mem, addr, size, acc, &denied);
   if (!h) {
-    snprintf(msg, sizeof msg, "%u-byte %s at 0x%08x: %s", size,
-             acc & ACC_W ? "store" : "load", addr,
-             denied ? (acc & ACC_W ? "memory is read-only" : "memory is not readable")
-                    : "address is not mapped");
+    char why[96];
+    snprintf(msg, sizeof msg, "%u-byte %s at 0x%08x: %s", size, acc & ACC_W ? "store" : "load",
+             addr, deny_reason(d, addr, size, acc, denied, why, sizeof why));
     exec_fault(x, VT_ERR_UNMAPPED, lane, addr, msg);
     return NULL;
   }
-  d->stats.global_accesses++;
+  /* the decode cache does not see stores: drop it when one may hit code */
+  if (unlikely((acc & ACC_W) && d->mem.nwx)) {
+    const vt_region *r = mem_region(&d->mem, addr);
+    if (r && (r->perm & ACC_X)) icache_clear(d);
+  }
+  if (priv) d->stats.private_accesses++;
+  else d->stats.global_accesses++;
   return h;
 }
 

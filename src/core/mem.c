@@ -1,11 +1,14 @@
-/* Sparse paged device memory, mapped regions, private backing stores and
- * the public vt_mem_* calls. */
+/* Sparse paged device memory, mapped regions, the local window's sparse
+ * page store and the public vt_mem_* calls. */
 #include <stdlib.h>
 
 #include "core.h"
 #include "mem.h"
 
-void mem_init(vt_mem *m) { memset(m, 0, sizeof *m); }
+void mem_init(vt_mem *m) {
+  memset(m, 0, sizeof *m);
+  m->ctx = VT_CTX_NONE;
+}
 
 void mem_free(vt_mem *m) {
   for (unsigned i = 0; i < 1024; i++) {
@@ -55,8 +58,9 @@ int mem_map(vt_mem *m, uint32_t base, uint32_t size, unsigned perm) {
     m->cap = nc;
   }
   memmove(&m->regions[i + 1], &m->regions[i], (m->nregions - i) * sizeof *m->regions);
-  m->regions[i] = (vt_region){base, size, perm};
+  m->regions[i] = (vt_region){base, size, perm, VT_CTX_NONE};
   m->nregions++;
+  if ((perm & (VT_PERM_W | VT_PERM_X)) == (VT_PERM_W | VT_PERM_X)) m->nwx++;
   /* a fresh mapping reads as zeros even if an earlier one left data */
   for (uint64_t a = base; a < (uint64_t)base + size;) {
     uint32_t pn = (uint32_t)(a >> VT_PAGE_BITS);
@@ -73,6 +77,7 @@ int mem_map(vt_mem *m, uint32_t base, uint32_t size, unsigned perm) {
 int mem_unmap(vt_mem *m, uint32_t base) {
   for (size_t i = 0; i < m->nregions; i++) {
     if (m->regions[i].base == base) {
+      if ((m->regions[i].perm & (VT_PERM_W | VT_PERM_X)) == (VT_PERM_W | VT_PERM_X)) m->nwx--;
       memmove(&m->regions[i], &m->regions[i + 1], (m->nregions - i - 1) * sizeof *m->regions);
       m->nregions--;
       tlb_flush(m);
@@ -82,12 +87,32 @@ int mem_unmap(vt_mem *m, uint32_t base) {
   return -1;
 }
 
+int mem_set_owner(vt_mem *m, uint32_t base, uint32_t owner) {
+  vt_region *r = (vt_region *)(uintptr_t)mem_region(m, base);
+  if (!r || r->base != base) return -1;
+  r->owner = owner;
+  tlb_flush(m);
+  return 0;
+}
+
+/* The translation cache holds pages the current context may use, so it is
+ * flushed when the context changes. */
+void mem_set_ctx(vt_mem *m, uint32_t ctx) {
+  if (m->ctx == ctx) return;
+  m->ctx = ctx;
+  tlb_flush(m);
+}
+
 uint8_t *mem_slow(vt_mem *m, uint32_t addr, unsigned size, unsigned acc, int *denied) {
   *denied = 0;
   const vt_region *r = mem_region(m, addr);
   if (!r || (uint64_t)addr + size > (uint64_t)r->base + r->size) return NULL;
   if ((r->perm & acc) != acc) {
     *denied = 1;
+    return NULL;
+  }
+  if (r->owner != VT_CTX_NONE && r->owner != m->ctx) {
+    *denied = 2;
     return NULL;
   }
   uint8_t *pg = page_get(m, addr);
@@ -108,9 +133,9 @@ static int copy_bytes(vt_mem *m, uint32_t addr, uint8_t *buf, uint32_t n, int in
   while (done < n) {
     uint32_t a = addr + done;
     const vt_region *r = mem_region(m, a);
-    if (!r) {
+    if (!r || (r->perm & VT_PERM_GUARD)) {
       *bad = a;
-      return -1;
+      return r ? -2 : -1;
     }
     uint32_t chunk = VT_PAGE_SIZE - (a & (VT_PAGE_SIZE - 1));
     uint64_t rleft = (uint64_t)r->base + r->size - a;
@@ -135,101 +160,76 @@ int mem_copy_out(vt_mem *m, uint32_t addr, void *dst, uint32_t n, uint32_t *bad)
   return copy_bytes(m, addr, dst, n, 0, bad);
 }
 
-/* ---- private backing ----------------------------------------------------- */
-void priv_init(vt_priv *p) { memset(p, 0, sizeof *p); }
+/* ---- sparse page store --------------------------------------------------- */
+void sparse_init(vt_sparse *p) { memset(p, 0, sizeof *p); }
 
-static vt_priv_page *priv_slot(vt_priv *p, uint32_t key) {
+static vt_sparse_page *sparse_slot(const vt_sparse *p, uint32_t key) {
   uint32_t h = (key * 2654435761u) & (p->cap - 1);
   while (p->tab[h].page && p->tab[h].page != key) h = (h + 1) & (p->cap - 1);
   return &p->tab[h];
 }
 
-static int priv_grow(vt_priv *p) {
+static int sparse_grow(vt_sparse *p) {
   uint32_t oc = p->cap;
-  vt_priv_page *old = p->tab;
+  vt_sparse_page *old = p->tab;
   uint32_t nc = oc ? oc * 2 : 64;
-  vt_priv_page *t = calloc(nc, sizeof *t);
+  vt_sparse_page *t = calloc(nc, sizeof *t);
   if (!t) return -1;
   p->tab = t;
   p->cap = nc;
   for (uint32_t i = 0; i < oc; i++)
-    if (old[i].page) *priv_slot(p, old[i].page) = old[i];
+    if (old[i].page) *sparse_slot(p, old[i].page) = old[i];
   free(old);
   return 0;
 }
 
-uint8_t *priv_host(vt_priv *p, vt_mem *m, uint32_t addr) {
-  uint32_t key = (addr >> VT_PAGE_BITS) + 1;
-  if (p->cap) {
-    vt_priv_page *s = priv_slot(p, key);
-    if (s->page) return s->data + (addr & (VT_PAGE_SIZE - 1));
-  }
-  if ((p->n + 1) * 2 > p->cap && priv_grow(p)) return NULL;
-  vt_priv_page *s = priv_slot(p, key);
-  uint8_t *data = calloc(1, VT_PAGE_SIZE + VT_PAGE_SIZE / 8);
+uint8_t *sparse_find(const vt_sparse *p, uint32_t addr) {
+  if (!p->cap) return NULL;
+  const vt_sparse_page *s = sparse_slot(p, (addr >> VT_PAGE_BITS) + 1);
+  return s->page ? s->data + (addr & (VT_PAGE_SIZE - 1)) : NULL;
+}
+
+uint8_t *sparse_host(vt_sparse *p, uint32_t addr) {
+  uint8_t *h = sparse_find(p, addr);
+  if (h) return h;
+  if ((p->n + 1) * 2 > p->cap && sparse_grow(p)) return NULL;
+  uint8_t *data = calloc(1, VT_PAGE_SIZE);
   if (!data) return NULL;
-  /* start from what global memory holds, as the ISS's flat memory would */
-  uint32_t pbase = addr & ~(VT_PAGE_SIZE - 1);
-  for (uint32_t off = 0; m && off < VT_PAGE_SIZE;) {
-    const vt_region *r = mem_region(m, pbase + off);
-    if (!r) {
-      off++;
-      continue;
-    }
-    uint64_t rend = (uint64_t)r->base + r->size - pbase;
-    uint32_t end = rend > VT_PAGE_SIZE ? VT_PAGE_SIZE : (uint32_t)rend;
-    uint32_t bad;
-    mem_copy_out(m, pbase + off, data + off, end - off, &bad);
-    off = end;
-  }
-  s->page = key;
+  vt_sparse_page *s = sparse_slot(p, (addr >> VT_PAGE_BITS) + 1);
+  s->page = (addr >> VT_PAGE_BITS) + 1;
   s->data = data;
   p->n++;
   return data + (addr & (VT_PAGE_SIZE - 1));
 }
 
-void priv_mark_dirty(vt_priv *p, uint32_t addr, unsigned size, uint8_t *host) {
-  (void)p;
-  uint32_t off = addr & (VT_PAGE_SIZE - 1);
-  uint8_t *dirty = host - off + VT_PAGE_SIZE;
-  for (unsigned i = 0; i < size; i++) dirty[(off + i) >> 3] |= (uint8_t)(1u << ((off + i) & 7));
-}
-
-void priv_flush(vt_priv *p, vt_mem *m) {
+void sparse_clear(vt_sparse *p) {
   for (uint32_t i = 0; i < p->cap; i++) {
-    vt_priv_page *s = &p->tab[i];
-    if (!s->page) continue;
-    uint32_t pbase = (s->page - 1) << VT_PAGE_BITS;
-    const uint8_t *dirty = s->data + VT_PAGE_SIZE;
-    for (uint32_t off = 0; m && off < VT_PAGE_SIZE; off++) {
-      if (!(dirty[off >> 3] & (1u << (off & 7)))) {
-        if (!dirty[off >> 3]) off |= 7; /* skip clean groups of 8 */
-        continue;
-      }
-      int denied;
-      uint8_t *h = mem_slow(m, pbase + off, 1, 0, &denied);
-      if (h) *h = s->data[off];
-    }
-    free(s->data);
-    s->page = 0;
-    s->data = NULL;
+    free(p->tab[i].data);
+    p->tab[i].data = NULL;
+    p->tab[i].page = 0;
   }
   p->n = 0;
 }
 
-void priv_free(vt_priv *p) {
-  for (uint32_t i = 0; i < p->cap; i++) free(p->tab[i].data);
+void sparse_free(vt_sparse *p) {
+  sparse_clear(p);
   free(p->tab);
   memset(p, 0, sizeof *p);
 }
 
 /* ---- public calls ---------------------------------------------------------- */
 int vt_mem_map(vt_device *d, uint32_t base, uint32_t size, unsigned perm, vt_error *e) {
-  if (perm & ~7u) return vt_fail(e, VT_ERR_USAGE, "bad permission bits 0x%x", perm);
+  if (perm & ~15u) return vt_fail(e, VT_ERR_USAGE, "bad permission bits 0x%x", perm);
   if (mem_map(&d->mem, base, size, perm))
     return vt_fail(e, VT_ERR_USAGE,
                    "cannot map [0x%08x, +0x%x): empty, wraps, or overlaps a mapped region", base,
                    size);
+  return 0;
+}
+
+int vt_mem_set_owner(vt_device *d, uint32_t base, uint32_t owner, vt_error *e) {
+  if (mem_set_owner(&d->mem, base, owner))
+    return vt_fail(e, VT_ERR_USAGE, "no region mapped at 0x%08x", base);
   return 0;
 }
 
@@ -249,15 +249,17 @@ int vt_mem_is_mapped(vt_device *d, uint32_t addr, uint32_t size) {
   return 1;
 }
 
-/* vt_mem_write (in = 1) and vt_mem_read (in = 0): the copy and its errors */
+/* vt_mem_write (in = 1) and vt_mem_read (in = 0): the copy and its errors;
+ * a buffer's padding under strict_bounds is off limits to the host too */
 static int host_copy(vt_device *d, uint32_t addr, uint8_t *buf, uint32_t n, int in, vt_error *e) {
   const char *what = in ? "write" : "read";
   uint32_t bad;
   if ((uint64_t)addr + n > 0x100000000ull)
     return vt_fail(e, VT_ERR_UNMAPPED, "%s of %u bytes at 0x%08x wraps", what, n, addr);
-  if (copy_bytes(&d->mem, addr, buf, n, in, &bad)) {
-    vt_fail(e, VT_ERR_UNMAPPED, "host %s of %u bytes at 0x%08x: 0x%08x is not mapped", what, n,
-            addr, bad);
+  int rc = copy_bytes(&d->mem, addr, buf, n, in, &bad);
+  if (rc) {
+    vt_fail(e, VT_ERR_UNMAPPED, "host %s of %u bytes at 0x%08x: 0x%08x is %s", what, n, addr, bad,
+            rc == -2 ? "in the padding after a buffer's requested size (strict_bounds = 1)" : "not mapped");
     vt_err_addr(e, bad);
     return -1;
   }

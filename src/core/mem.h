@@ -1,6 +1,7 @@
 /* Device memory: sparse 4 KiB pages allocated on first touch, mapped
- * regions with permissions, a small translation cache, and the
- * little-endian access helpers (the only place that knows byte order). */
+ * regions with permissions, a small translation cache, the sparse page
+ * store of the local window, and the little-endian access helpers (the
+ * only place that knows byte order). */
 #ifndef VT_MEM_H
 #define VT_MEM_H
 
@@ -15,6 +16,7 @@
 typedef struct {
   uint32_t base, size; /* size > 0; base + size - 1 does not wrap */
   unsigned perm;
+  uint32_t owner;      /* context allowed to access it, VT_CTX_NONE = every context */
 } vt_region;
 
 typedef struct {
@@ -28,6 +30,8 @@ typedef struct vt_mem {
   uint8_t **l1[1024];  /* lazily allocated second levels of 1024 page pointers */
   vt_region *regions;  /* sorted by base, disjoint */
   size_t nregions, cap;
+  size_t nwx;          /* regions both writable and executable */
+  uint32_t ctx;        /* context of the running launch (region owner check) */
   vt_tlb_entry tlb[VT_TLB_SIZE];
 } vt_mem;
 
@@ -37,9 +41,11 @@ void mem_free(vt_mem *m);
 int mem_map(vt_mem *m, uint32_t base, uint32_t size, unsigned perm);
 int mem_unmap(vt_mem *m, uint32_t base);
 const vt_region *mem_region(const vt_mem *m, uint32_t addr);
+int mem_set_owner(vt_mem *m, uint32_t base, uint32_t owner);
+void mem_set_ctx(vt_mem *m, uint32_t ctx);
 /* Host pointer for an access of `size` bytes (not crossing a page) needing
- * permission bits `acc`; NULL if unmapped (*denied = 0) or not permitted
- * (*denied = 1). */
+ * permission bits `acc`; NULL if unmapped (*denied = 0), not permitted
+ * (*denied = 1) or owned by another context than m->ctx (*denied = 2). */
 uint8_t *mem_slow(vt_mem *m, uint32_t addr, unsigned size, unsigned acc, int *denied);
 static inline uint8_t *mem_host(vt_mem *m, uint32_t addr, unsigned size, unsigned acc,
                                 int *denied) {
@@ -50,32 +56,32 @@ static inline uint8_t *mem_host(vt_mem *m, uint32_t addr, unsigned size, unsigne
     return t->host + off;
   return mem_slow(m, addr, size, acc, denied);
 }
-/* Byte copies ignoring permissions but not mapping; -1 at the first
- * unmapped byte (*bad = its address). */
+/* Byte copies ignoring permissions but not mapping; at the first byte
+ * that is unmapped -1, in a guard region -2 (*bad = its address). */
 int mem_copy_in(vt_mem *m, uint32_t addr, const void *src, uint32_t n, uint32_t *bad);
 int mem_copy_out(vt_mem *m, uint32_t addr, void *dst, uint32_t n, uint32_t *bad);
 
-/* ---- per-work-group private backing --------------------------------------- */
+/* ---- sparse zero-filled page store ----------------------------------------
+ * The local window beyond a work-group's flat part (docs/simulator.md §3):
+ * pages are created zeroed on first touch and counted, so the device can
+ * bound how many all its groups hold. */
 typedef struct {
   uint32_t page;  /* page number + 1, 0 = empty slot */
-  uint8_t *data;  /* VT_PAGE_SIZE bytes followed by a VT_PAGE_SIZE/8 dirty bitmap */
-} vt_priv_page;
+  uint8_t *data;  /* VT_PAGE_SIZE bytes */
+} vt_sparse_page;
 
 typedef struct {
-  vt_priv_page *tab; /* open addressing */
-  uint32_t cap, n;
-} vt_priv;
+  vt_sparse_page *tab; /* open addressing */
+  uint32_t cap, n;     /* n = pages held */
+} vt_sparse;
 
-void priv_init(vt_priv *p);
-/* Host pointer of the backing byte for addr; the page is created on first
- * touch as a copy of global memory m (zeros where unmapped, or everywhere
- * if m is NULL). NULL = no memory. */
-uint8_t *priv_host(vt_priv *p, vt_mem *m, uint32_t addr);
-void priv_mark_dirty(vt_priv *p, uint32_t addr, unsigned size, uint8_t *host);
-/* Writes the dirty bytes back to mapped global memory (m = NULL: discards)
- * and empties the store. */
-void priv_flush(vt_priv *p, vt_mem *m);
-void priv_free(vt_priv *p);
+void sparse_init(vt_sparse *p);
+/* Host pointer of the byte at addr, or NULL if its page does not exist. */
+uint8_t *sparse_find(const vt_sparse *p, uint32_t addr);
+/* Same, creating the (zeroed) page; NULL = out of host memory. */
+uint8_t *sparse_host(vt_sparse *p, uint32_t addr);
+void sparse_clear(vt_sparse *p); /* drops every page */
+void sparse_free(vt_sparse *p);
 
 /* ---- little-endian helpers ------------------------------------------------ */
 static inline uint32_t ld_u8(const uint8_t *p) { return p[0]; }

@@ -14,6 +14,39 @@ static int require_exec(const vt_elf_file *f, const char *path, vt_error *e) {
   return 0;
 }
 
+/* Maps [lo, hi) page by page with the permissions of the segments' p_flags
+ * (a page two segments share gets both), runs of equal permissions as one
+ * region (runs already mapped by an earlier load are kept); pages between
+ * segments stay unmapped. Executable pages are
+ * writable only with the writable_code key, because the decoded-instruction
+ * cache would otherwise have to watch every store. */
+static int map_segments(vt_device *d, const vt_elf_file *f, uint64_t lo, uint64_t hi, vt_error *e) {
+  size_t npages = (size_t)((hi - lo) >> 12);
+  uint8_t *perm = calloc(npages, 1);
+  if (!perm) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+  int wcode = vt_device_config(d)->writable_code != 0;
+  for (size_t i = 0; i < f->nsegs; i++) {
+    const vt_elf_segment *s = &f->segs[i];
+    if (!s->memsz) continue;
+    unsigned p = (s->flags & PF_R ? VT_PERM_R : 0) | (s->flags & PF_W ? VT_PERM_W : 0) |
+                 (s->flags & PF_X ? VT_PERM_X : 0);
+    if ((p & VT_PERM_X) && wcode) p |= VT_PERM_W;
+    if (!p) p = VT_PERM_R; /* a segment with no flags is still loaded: keep it readable */
+    for (uint64_t pg = (s->vaddr - lo) >> 12; pg <= ((uint64_t)s->vaddr + s->memsz - 1 - lo) >> 12; pg++)
+      perm[pg] |= (uint8_t)p;
+  }
+  int rc = 0;
+  for (size_t a = 0; !rc && a < npages;) {
+    size_t b = a + 1;
+    while (b < npages && perm[b] == perm[a]) b++;
+    uint32_t base = (uint32_t)(lo + ((uint64_t)a << 12)), size = (uint32_t)((b - a) << 12);
+    if (perm[a] && !vt_mem_is_mapped(d, base, size)) rc = vt_mem_map(d, base, size, perm[a], e);
+    a = b;
+  }
+  free(perm);
+  return rc;
+}
+
 int vt_kernel_load(vt_device *d, const char *path, vt_kernel_image *img, vt_error *e) {
   vt_elf_file f;
   if (vt_elf_read_file(path, &f, e)) return -1;
@@ -29,8 +62,7 @@ int vt_kernel_load(vt_device *d, const char *path, vt_kernel_image *img, vt_erro
   if (!rc) {
     lo &= ~0xfffull;
     hi = (hi + 0xfff) & ~0xfffull;
-    if (!vt_mem_is_mapped(d, (uint32_t)lo, (uint32_t)(hi - lo)))
-      rc = vt_mem_map(d, (uint32_t)lo, (uint32_t)(hi - lo), VT_PERM_RWX, e);
+    if (!vt_mem_is_mapped(d, (uint32_t)lo, (uint32_t)(hi - lo))) rc = map_segments(d, &f, lo, hi, e);
   }
   for (size_t i = 0; !rc && i < f.nsegs; i++) {
     const vt_elf_segment *s = &f.segs[i];

@@ -12,8 +12,10 @@ typedef struct {
   uint32_t entry;
 } vt_kernel_image;
 
-/* Maps the span of all PT_LOAD segments (page rounded; skipped when already
- * mapped), copies p_filesz bytes to p_vaddr and zero-fills up to p_memsz. */
+/* Maps the pages of the PT_LOAD segments with their p_flags permissions
+ * (executable pages also writable with the writable_code key; pages already
+ * mapped are kept), copies p_filesz bytes to p_vaddr and zero-fills up to
+ * p_memsz. */
 int vt_kernel_load(vt_device *d, const char *path, vt_kernel_image *img, vt_error *e);
 /* Address of the defined function/global symbol `name` in the ELF. */
 int vt_kernel_symbol(const char *path, const char *name, uint32_t *addr, vt_error *e);

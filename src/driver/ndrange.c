@@ -250,19 +250,18 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
   if (nd->nargs &&
       (vt_heap_alloc(h, d, 4 * nd->nargs, &argaddr, e) || vt_mem_write(d, argaddr, argblk, (uint32_t)(4 * nd->nargs), e)))
     goto out;
-  /* private memory: one pdsSize slice per thread of every work-group that
-   * may be resident (all of them, up to 256 MiB) */
+  /* private memory: one pdsSize slice per thread of every work-group, as
+   * pocl allocates it; group b's slice starts at pds + b * per_wg */
   uint64_t nwg = grid[0] * grid[1] * grid[2];
   uint64_t per_wg = (uint64_t)nd->pds_size * threads * warps;
-  uint64_t slots = nwg;
-  uint64_t resident = (uint64_t)cfg->num_sm * (cfg->wg_slots_per_sm ? cfg->wg_slots_per_sm : 1);
-  if (per_wg * slots > 0x10000000u && slots > resident) slots = resident;
-  if (per_wg * slots == 0 || per_wg * slots > 0x60000000u) {
-    vt_fail(e, VT_ERR_USAGE, "private memory of 0x%llx bytes does not fit the device",
-            (unsigned long long)(per_wg * slots));
+  if (per_wg == 0 || per_wg > 0x60000000u || nwg > 0x60000000u / per_wg) {
+    vt_fail(e, VT_ERR_USAGE,
+            "private memory (pds size 0x%x x %u threads x %llu warps x %llu work-groups) does not fit "
+            "the device's 0x60000000 bytes: lower --pds-size",
+            nd->pds_size, threads, (unsigned long long)warps, (unsigned long long)nwg);
     goto out;
   }
-  if (vt_heap_alloc(h, d, per_wg * slots, &pds, e)) goto out;
+  if (vt_heap_alloc(h, d, per_wg * nwg, &pds, e)) goto out;
   if (nd->print_size && vt_heap_alloc(h, d, nd->print_size, &print, e)) goto out;
   uint8_t md[VT_METADATA_BYTES] = {0};
   put32(md + 0, entry);

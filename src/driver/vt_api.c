@@ -14,6 +14,8 @@ typedef struct {
   vt_heap heap;
   vt_kernel_image code;
   int has_code;
+  uint32_t *ctxs; /* task ids given to vt_root_mem_alloc: isolated contexts */
+  size_t nctx, capctx;
   char errmsg[512];
 } vt_api_dev;
 
@@ -54,6 +56,7 @@ int vt_dev_close(vt_device_h h) {
   vt_api_dev *a = h;
   if (!a) return -1;
   vt_heap_fini(&a->heap);
+  free(a->ctxs);
   vt_device_destroy(a->dev);
   free(a);
   return 0;
@@ -79,20 +82,59 @@ int vt_dev_caps(vt_device_h *hdevice, uint64_t caps_id, uint64_t *value) {
   return 0;
 }
 
-/* one address space: task ids are accepted and ignored */
-int vt_root_mem_alloc(vt_device_h h, int taskID) {
-  (void)taskID;
-  return h ? 0 : -1;
+/* Contexts (docs/driver.md): a task id given to vt_root_mem_alloc owns the
+ * buffers allocated for it, and a kernel started for another task (or for
+ * none) faults on them. Task ids without a context share their buffers. */
+static size_t ctx_find(const vt_api_dev *a, uint64_t taskID) {
+  for (size_t i = 0; i < a->nctx; i++)
+    if (a->ctxs[i] == taskID) return i;
+  return a->nctx;
 }
 
+static uint32_t ctx_of(const vt_api_dev *a, uint64_t taskID) {
+  return ctx_find(a, taskID) < a->nctx ? (uint32_t)taskID : VT_CTX_NONE;
+}
+
+int vt_root_mem_alloc(vt_device_h h, int taskID) {
+  vt_api_dev *a = h;
+  if (!a) return -1;
+  vt_error e;
+  if (taskID < 0) {
+    vt_fail(&e, VT_ERR_USAGE, "vt_root_mem_alloc: task id %d is negative", taskID);
+    return fail(a, &e);
+  }
+  if (ctx_find(a, (uint32_t)taskID) < a->nctx) {
+    vt_fail(&e, VT_ERR_USAGE, "vt_root_mem_alloc: context %d already exists", taskID);
+    return fail(a, &e);
+  }
+  if (a->nctx == a->capctx) {
+    size_t nc = a->capctx ? 2 * a->capctx : 8;
+    uint32_t *p = realloc(a->ctxs, nc * sizeof *p);
+    if (!p) return failf(a, "vt_root_mem_alloc: out of memory");
+    a->ctxs = p, a->capctx = nc;
+  }
+  a->ctxs[a->nctx++] = (uint32_t)taskID;
+  return 0;
+}
+
+/* Ends the context and frees its buffers. */
 int vt_root_mem_free(vt_device_h h, int taskID) {
-  (void)taskID;
-  return h ? 0 : -1;
+  vt_api_dev *a = h;
+  if (!a) return -1;
+  vt_error e;
+  size_t i = taskID < 0 ? a->nctx : ctx_find(a, (uint32_t)taskID);
+  if (i == a->nctx) {
+    vt_fail(&e, VT_ERR_USAGE, "vt_root_mem_free: no context %d (vt_root_mem_alloc it first)", taskID);
+    return fail(a, &e);
+  }
+  a->ctxs[i] = a->ctxs[--a->nctx];
+  if (vt_heap_free_owned(&a->heap, a->dev, (uint32_t)taskID, &e)) return fail(a, &e);
+  return 0;
 }
 
 int vt_buf_alloc(vt_device_h h, uint64_t size, uint64_t *vaddr, int BUF_TYPE, uint64_t taskID,
                  uint64_t kernelID) {
-  (void)BUF_TYPE, (void)taskID, (void)kernelID;
+  (void)BUF_TYPE, (void)kernelID;
   vt_api_dev *a = h;
   if (!a || !vaddr) return a ? failf(a, "vt_buf_alloc: vaddr is NULL") : -1;
   vt_error e;
@@ -103,6 +145,12 @@ int vt_buf_alloc(vt_device_h h, uint64_t size, uint64_t *vaddr, int BUF_TYPE, ui
     return fail(a, &e);
   }
   if (vt_heap_alloc(&a->heap, a->dev, size, &addr, &e)) return fail(a, &e);
+  uint32_t owner = ctx_of(a, taskID);
+  if (owner != VT_CTX_NONE && vt_heap_set_owner(&a->heap, a->dev, addr, owner, &e)) {
+    vt_error e2;
+    vt_heap_free(&a->heap, a->dev, addr, &e2);
+    return fail(a, &e);
+  }
   *vaddr = addr;
   return 0;
 }
@@ -128,8 +176,10 @@ int vt_one_buf_free(vt_device_h h, uint64_t size, uint64_t *vaddr, uint64_t task
   return 0;
 }
 
-/* A copy must lie inside one allocated buffer or the loaded kernel image. */
-static int check_range(vt_api_dev *a, const char *fn, uint64_t addr, uint64_t size, const void *p) {
+/* A copy must lie inside one allocated buffer of the task's context (or a
+ * shared one) or the loaded kernel image. */
+static int check_range(vt_api_dev *a, const char *fn, uint64_t addr, uint64_t size, const void *p,
+                       uint64_t taskID) {
   vt_error e;
   if (!p) {
     vt_fail(&e, VT_ERR_USAGE, "%s: host pointer is NULL", fn);
@@ -146,7 +196,13 @@ static int check_range(vt_api_dev *a, const char *fn, uint64_t addr, uint64_t si
             (unsigned long long)size);
     return fail(a, &e);
   }
-  if (vt_heap_find(&a->heap, addr, size)) return 0;
+  const vt_heap_block *b = vt_heap_find(&a->heap, addr, size);
+  if (b && b->owner != VT_CTX_NONE && b->owner != ctx_of(a, taskID)) {
+    vt_fail(&e, VT_ERR_USAGE, "%s: buffer 0x%08x belongs to context %u, not to task %llu", fn, b->base,
+            b->owner, (unsigned long long)taskID);
+    return fail(a, &e);
+  }
+  if (b) return 0;
   if (a->has_code && addr >= a->code.lo && addr + size <= a->code.hi) return 0;
   vt_fail(&e, VT_ERR_USAGE, "%s: [0x%llx, +0x%llx) is not inside one allocated buffer", fn,
           (unsigned long long)addr, (unsigned long long)size);
@@ -155,10 +211,10 @@ static int check_range(vt_api_dev *a, const char *fn, uint64_t addr, uint64_t si
 
 int vt_copy_to_dev(vt_device_h h, uint64_t dev_vaddr, const void *src_addr, uint64_t size,
                    uint64_t taskID, uint64_t kernelID) {
-  (void)taskID, (void)kernelID;
+  (void)kernelID;
   vt_api_dev *a = h;
   if (!a) return -1;
-  if (check_range(a, "vt_copy_to_dev", dev_vaddr, size, src_addr)) return -1;
+  if (check_range(a, "vt_copy_to_dev", dev_vaddr, size, src_addr, taskID)) return -1;
   vt_error e;
   if (vt_mem_write(a->dev, (uint32_t)dev_vaddr, src_addr, (uint32_t)size, &e)) return fail(a, &e);
   return 0;
@@ -166,17 +222,16 @@ int vt_copy_to_dev(vt_device_h h, uint64_t dev_vaddr, const void *src_addr, uint
 
 int vt_copy_from_dev(vt_device_h h, uint64_t dev_vaddr, void *dst_addr, uint64_t size,
                      uint64_t taskID, uint64_t kernelID) {
-  (void)taskID, (void)kernelID;
+  (void)kernelID;
   vt_api_dev *a = h;
   if (!a) return -1;
-  if (check_range(a, "vt_copy_from_dev", dev_vaddr, size, dst_addr)) return -1;
+  if (check_range(a, "vt_copy_from_dev", dev_vaddr, size, dst_addr, taskID)) return -1;
   vt_error e;
   if (vt_mem_read(a->dev, (uint32_t)dev_vaddr, dst_addr, (uint32_t)size, &e)) return fail(a, &e);
   return 0;
 }
 
 int vt_start(vt_device_h h, void *metaData, uint64_t taskID) {
-  (void)taskID;
   vt_api_dev *a = h;
   if (!a) return -1;
   if (!metaData) return failf(a, "vt_start: metaData is NULL");
@@ -201,6 +256,7 @@ int vt_start(vt_device_h h, void *metaData, uint64_t taskID) {
   if (l.knl && vt_mem_is_mapped(a->dev, l.knl + 48, 4) && vt_mem_read(a->dev, l.knl + 48, &pa, 4, &e))
     pa = 0;
   l.print_addr = pa;
+  l.ctx = ctx_of(a, taskID);
   if (vt_device_launch(a->dev, &l, &e)) return fail(a, &e);
   return 0;
 }

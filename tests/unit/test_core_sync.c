@@ -130,12 +130,14 @@ static void private_roundtrip(void **state) {
       assert_int_equal(rd32(d, DATA_BASE + 4 * (g * 8 + t)), 1000 + t + 100 * g);
       assert_int_equal(rd32(d, DATA_BASE + 0x1000 + 4 * (g * 8 + t)), t);
     }
-  /* interleaved layout written back: word w of thread t at pds + w*4*NW*NT + 4t;
-   * both groups wrote it, the one finishing last (group 1) wins */
-  for (uint32_t t = 0; t < 8; t++) {
-    assert_int_equal(rd32(d, l.pds_base + 2 * 4 * 8 + 4 * t), 1000 + t + 100);
-    assert_int_equal(rd32(d, l.pds_base + 3 * 4 * 8 + 4 * t), t << 16);
-  }
+  /* private memory is device memory, word w of thread t of group g at
+   * pds + g*pds_size*NT*NW + w*4*NT*NW + 4t: each group kept its own slice */
+  for (uint32_t g = 0; g < 2; g++)
+    for (uint32_t t = 0; t < 8; t++) {
+      uint32_t slice = l.pds_base + g * 0x100 * 8;
+      assert_int_equal(rd32(d, slice + 2 * 4 * 8 + 4 * t), 1000 + t + 100 * g);
+      assert_int_equal(rd32(d, slice + 3 * 4 * 8 + 4 * t), t << 16);
+    }
   vt_device_destroy(d);
 }
 

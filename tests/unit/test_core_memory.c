@@ -1,0 +1,252 @@
+/* The device memory model (docs/simulator.md §3, docs/isa.md §7.24):
+ * private memory is ordinary device memory seen by every access path, each
+ * work-group has its own private slice at pds + b * pds_size * numt * numw,
+ * a launch whose private region is not one mapped buffer is refused, and
+ * the local window beyond the groups' local sizes is bounded by
+ * lds_sparse_limit. Expected values are computed by hand from the
+ * interleaving formula: word w of thread t at pds + w*4*numt*numw + 4t. */
+#include "test_core_more.h"
+
+#define OUT (DATA_BASE + 0x1000u)
+#define PDS (DATA_BASE + 0x80000u) /* mklaunch's private base, pds_size 0x100 */
+
+static vt_launch launch_src(vt_device *d, const char *src, uint32_t groups, uint32_t nt, uint32_t nw) {
+  load_asm(d, src);
+  return mklaunch(groups, 1, 1, nt, nw);
+}
+
+/* a private store is seen by vlw12.v and lw at the formula address, and by
+ * the host after the launch (1 group, 4 lanes x 2 warps: numt*numw = 8) */
+static void private_store_seen_by_ordinary_loads(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  vt_launch l = launch_src(d,
+                           "  vid.v v1\n"
+                           "  csrr t0, tid\n"
+                           "  vadd.vx v1, v1, t0\n"   /* v1 = thread id t */
+                           "  vadd.vi v2, v1, 100\n"  /* value 100 + t */
+                           "  vmv.v.i v3, 0\n"
+                           "  vsw.v v2, 8(v3)\n"      /* private word 2 */
+                           "  csrr t1, pds\n"
+                           "  vsll.vi v4, v1, 2\n"
+                           "  vadd.vx v4, v4, t1\n"   /* pds + 4t */
+                           "  vlw12.v v5, 64(v4)\n"   /* + 2*4*8 */
+                           "  slli t2, t0, 2\n"
+                           "  add t2, t2, t1\n"
+                           "  lw a1, 64(t2)\n"        /* lane 0 of the warp: 100 + tid */
+                           "  vmv.v.x v6, a1\n"
+                           "  li a0, 0x90001000\n"
+                           "  slli t2, t0, 2\n"
+                           "  add a0, a0, t2\n"
+                           "  vse32.v v5, (a0)\n"
+                           "  addi a0, a0, 32\n"
+                           "  vse32.v v6, (a0)\n"
+                           "  endprg x0, x0, x0\n",
+                           1, 4, 2);
+  launch_ok(d, &l);
+  for (uint32_t t = 0; t < 8; t++) {
+    assert_int_equal(rd32(d, OUT + 4 * t), 100 + t);
+    assert_int_equal(rd32(d, OUT + 32 + 4 * t), 100 + (t & ~3u));
+    assert_int_equal(rd32(d, PDS + 2 * 4 * 8 + 4 * t), 100 + t);
+  }
+  vt_device_destroy(d);
+}
+
+/* the reverse: a vsw12.v at the formula address and a host write before
+ * the launch are read by vlw.v; an AMO on a private word is seen too */
+static void ordinary_stores_seen_by_private_loads(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  for (uint32_t t = 0; t < 8; t++) wr32(d, PDS + 4 * 8 + 4 * t, 0x5000 + t); /* word 1 */
+  vt_launch l = launch_src(d,
+                           "  vid.v v1\n"
+                           "  csrr t0, tid\n"
+                           "  vadd.vx v1, v1, t0\n"
+                           "  vadd.vi v2, v1, 7\n"    /* 7 + t */
+                           "  csrr t1, pds\n"
+                           "  vsll.vi v4, v1, 2\n"
+                           "  vadd.vx v4, v4, t1\n"
+                           "  vsw12.v v2, 0(v4)\n"    /* word 0 of thread t */
+                           "  slli t2, t0, 2\n"
+                           "  add t2, t2, t1\n"
+                           "  li a1, 1000\n"
+                           "  amoadd.w x0, a1, (t2)\n" /* word 0 of the warp's first thread */
+                           "  vmv.v.i v3, 0\n"
+                           "  vlw.v v5, 0(v3)\n"
+                           "  vlw.v v6, 4(v3)\n"
+                           "  li a0, 0x90001000\n"
+                           "  slli t2, t0, 2\n"
+                           "  add a0, a0, t2\n"
+                           "  vse32.v v5, (a0)\n"
+                           "  addi a0, a0, 32\n"
+                           "  vse32.v v6, (a0)\n"
+                           "  endprg x0, x0, x0\n",
+                           1, 4, 2);
+  launch_ok(d, &l);
+  for (uint32_t t = 0; t < 8; t++) {
+    assert_int_equal(rd32(d, OUT + 4 * t), 7 + t + (t % 4 == 0 ? 1000 : 0));
+    assert_int_equal(rd32(d, OUT + 32 + 4 * t), 0x5000 + t);
+  }
+  vt_device_destroy(d);
+}
+
+/* 6 groups of 2 warps x 4 lanes: group g reads CSR pds = PDS + g * 0x100
+ * * 8, stores 1000*g + t to private word 0, waits (a loop long enough for
+ * every resident group to have stored), and reads it back. Run with all
+ * groups resident at once (default device) and in waves of 2 (1 SM with 2
+ * group slots). */
+static void private_slices(const vt_config *c) {
+  vt_device *d = mkdev(c);
+  vt_launch l = launch_src(d,
+                           "  vid.v v1\n"
+                           "  csrr t0, tid\n"
+                           "  vadd.vx v1, v1, t0\n"
+                           "  csrr s0, wgid\n"
+                           "  li t1, 1000\n"
+                           "  mul t1, t1, s0\n"
+                           "  vadd.vx v2, v1, t1\n"
+                           "  vmv.v.i v3, 0\n"
+                           "  vsw.v v2, 0(v3)\n"
+                           "  li t2, 50\n"
+                           "1: addi t2, t2, -1\n"
+                           "  bnez t2, 1b\n"
+                           "  vlw.v v5, 0(v3)\n"
+                           "  slli t1, s0, 5\n"       /* 8 threads * 4 bytes per group */
+                           "  slli t2, t0, 2\n"
+                           "  add t1, t1, t2\n"
+                           "  li a0, 0x90001000\n"
+                           "  add a0, a0, t1\n"
+                           "  vse32.v v5, (a0)\n"
+                           "  csrr t2, pds\n"
+                           "  slli t1, s0, 2\n"
+                           "  li a0, 0x90002000\n"
+                           "  add a0, a0, t1\n"
+                           "  sw t2, 0(a0)\n"
+                           "  endprg x0, x0, x0\n",
+                           6, 4, 2);
+  launch_ok(d, &l);
+  for (uint32_t g = 0; g < 6; g++) {
+    assert_int_equal(rd32(d, DATA_BASE + 0x2000 + 4 * g), PDS + g * 0x800);
+    for (uint32_t t = 0; t < 8; t++) {
+      assert_int_equal(rd32(d, OUT + 32 * g + 4 * t), 1000 * g + t);
+      assert_int_equal(rd32(d, PDS + g * 0x800 + 4 * t), 1000 * g + t);
+    }
+  }
+  vt_device_destroy(d);
+}
+
+static void concurrent_groups_private_slices(void **state) {
+  (void)state;
+  private_slices(NULL);
+  vt_config c;
+  vt_config_defaults(&c);
+  c.num_sm = 1;
+  c.wg_slots_per_sm = 2;
+  private_slices(&c);
+}
+
+static void expect_launch_error(vt_device *d, const vt_launch *l, vt_err_kind kind, const char *part) {
+  vt_error e;
+  assert_int_equal(vt_device_launch(d, l, &e), -1);
+  assert_int_equal(e.kind, kind);
+  if (!strstr(e.msg, part)) fail_msg("message \"%s\" lacks \"%s\"", e.msg, part);
+}
+
+/* the private region must be one mapped read-write buffer holding every
+ * group's slice: 0x100 * 8 * 2 = 0x1000 bytes per group, so 0x80 groups
+ * end exactly at the data region's end and 0x81 do not fit */
+static void private_region_checked(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  vt_launch l = launch_src(d, "  endprg x0, x0, x0\n", 0x80, 8, 2);
+  launch_ok(d, &l);
+  l.grid[0] = 0x81;
+  expect_launch_error(d, &l, VT_ERR_CONFIG, "private region [0x90080000, +0x81000)");
+  l.grid[0] = 1;
+  l.pds_base = 0xa0000000u; /* unmapped */
+  expect_launch_error(d, &l, VT_ERR_CONFIG, "is not one mapped read-write buffer");
+  vt_error e;
+  assert_int_equal(vt_mem_map(d, 0xa0000000u, 0x1000, VT_PERM_R, &e), 0); /* read-only */
+  expect_launch_error(d, &l, VT_ERR_CONFIG, "is not one mapped read-write buffer");
+  l.pds_size = 0; /* no private memory: nothing to check */
+  launch_ok(d, &l);
+  vt_device_destroy(d);
+}
+
+/* ---- the local window --------------------------------------------------------- */
+/* one store per page of the window above the flat 4 KiB (AUDIT R23): the
+ * default 64 MiB allows pages 1..16384, so the store to page 16385 faults */
+static void local_window_budget(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  vt_launch l = launch_src(d,
+                           "  csrr t0, lds\n"
+                           "  li t1, 0x10000000\n"
+                           "  add t1, t0, t1\n"
+                           "  li t2, 0x1000\n"
+                           "1: sw t2, 0(t0)\n"
+                           "  add t0, t0, t2\n"
+                           "  bltu t0, t1, 1b\n"
+                           "  endprg x0, x0, x0\n",
+                           1, 4, 1);
+  vt_error e;
+  assert_int_equal(vt_device_launch(d, &l, &e), -1);
+  assert_int_equal(e.kind, VT_ERR_UNMAPPED);
+  assert_int_equal(e.addr, 0x70000000u + 16385u * 0x1000u);
+  assert_non_null(strstr(e.msg, "lds_sparse_limit of 0x4000000 bytes"));
+  vt_device_destroy(d);
+}
+
+/* the budget is per device and returned when groups finish. Warp stacks at
+ * wid * 1 MiB (as one crt0 variant puts them): warp 0's is in the flat
+ * 4 KiB, every other warp's on a far page. With a 1-page budget, 4 groups
+ * of 2 warps pass when they run one at a time; a group of 3 warps fails
+ * at warp 2's stack */
+static void local_budget_returned(void **state) {
+  (void)state;
+  vt_config c;
+  vt_config_defaults(&c);
+  c.lds_sparse_limit = 0x1000;
+  c.num_sm = 1;
+  c.wg_slots_per_sm = 1;
+  vt_device *d = mkdev(&c);
+  const char *src = "  csrr t0, lds\n"
+                    "  csrr t1, wid\n"
+                    "  slli t1, t1, 20\n"
+                    "  add t0, t0, t1\n"
+                    "  addi t0, t0, 0x7f0\n"  /* an address beyond the 4 KiB flat part */
+                    "  addi t0, t0, 0x7f0\n"
+                    "  sw t1, 0(t0)\n"
+                    "  lw t2, 0(t0)\n"
+                    "  csrr t3, wgid\n"
+                    "  slli t3, t3, 3\n"
+                    "  csrr t4, wid\n"
+                    "  slli t4, t4, 2\n"
+                    "  add t3, t3, t4\n"
+                    "  li a0, 0x90001000\n"
+                    "  add a0, a0, t3\n"
+                    "  sw t2, 0(a0)\n"
+                    "  endprg x0, x0, x0\n";
+  vt_launch l = launch_src(d, src, 4, 4, 2);
+  launch_ok(d, &l);
+  for (uint32_t g = 0; g < 4; g++)
+    for (uint32_t w = 0; w < 2; w++) assert_int_equal(rd32(d, OUT + 8 * g + 4 * w), w << 20);
+  l = launch_src(d, src, 1, 4, 3);
+  vt_error e;
+  assert_int_equal(vt_device_launch(d, &l, &e), -1);
+  assert_int_equal(e.kind, VT_ERR_UNMAPPED);
+  assert_int_equal(e.addr, 0x70000000u + (2u << 20) + 0xfe0u);
+  vt_device_destroy(d);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(private_store_seen_by_ordinary_loads),
+      cmocka_unit_test(ordinary_stores_seen_by_private_loads),
+      cmocka_unit_test(concurrent_groups_private_slices),
+      cmocka_unit_test(private_region_checked),
+      cmocka_unit_test(local_window_budget),
+      cmocka_unit_test(local_budget_returned),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
