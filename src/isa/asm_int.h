@@ -115,7 +115,16 @@ struct asm_object {
   const asm_pp_options *pp; /* include directories, predefined macros */
   asm_lines src; /* the unit, expanded */
   int nomem;     /* sticky: an allocation failed; everything stops, the unit fails */
+  uint64_t contents; /* bytes emitted into sections with contents, this pass */
+  int too_big;   /* sticky: a size limit was hit (reported); everything stops */
+  int wrap_sec;  /* asm_layout: first section past the 32-bit space, or -1 */
+  uint64_t wrap_addr; /* its start address, unwrapped */
 };
+
+/* Output limits (docs/assembler.md): section contents (what the file holds)
+ * are at most ASM_MAX_CONTENTS bytes in all; a NOBITS section, like every
+ * section, must fit the 32-bit address space. */
+#define ASM_MAX_CONTENTS (UINT64_C(256) << 20)
 
 /* Out of memory: sets the sticky o->nomem (every loop of the assembler
  * stops on it; asm_assemble* then fails with VT_ERR_NOMEM). Returns -1. */
@@ -170,6 +179,8 @@ int asm_define_label(asm_object *o, const char *name, size_t len, const char *at
 int asm_section_switch(asm_object *o, const char *name, uint32_t type, uint32_t flags);
 void asm_emit(asm_object *o, const void *bytes, uint32_t n);
 void asm_emit_word(asm_object *o, uint32_t w);
+/* n copies of byte (.zero/.org/.align padding), in chunks. */
+void asm_emit_fill(asm_object *o, uint8_t byte, uint64_t n);
 void asm_align(asm_object *o, uint32_t align, int fill, int have_fill);
 void asm_add_rel(asm_object *o, uint32_t off, uint32_t type, const asm_val *v);
 uint32_t asm_here(const asm_object *o);
@@ -189,6 +200,17 @@ const char *asm_parse_string(asm_object *o, const char *p, char *out, size_t cap
 void asm_copy(char *dst, size_t cap, const char *b, const char *e);
 
 /* ---- asm_expr.c --------------------------------------------------------------- */
+/* Expression arithmetic is 64-bit two's complement and wraps modulo 2^64
+ * (as GNU as): no signed-overflow UB, INT64_MIN / -1 == INT64_MIN and
+ * INT64_MIN % -1 == 0. Division by zero is the caller's error. */
+static inline int64_t asm_wrap_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static inline int64_t asm_wrap_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+static inline int64_t asm_wrap_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+static inline int64_t asm_wrap_neg(int64_t a) { return (int64_t)(0 - (uint64_t)a); }
+static inline int64_t asm_wrap_div(int64_t a, int64_t b) { return b == -1 ? asm_wrap_neg(a) : a / b; }
+static inline int64_t asm_wrap_rem(int64_t a, int64_t b) { return b == -1 ? 0 : a % b; }
+/* Parentheses and unary operators nest at most this deep (the parsers recurse). */
+#define ASM_EXPR_MAX_DEPTH 256
 /* Evaluates the expression [b,e). Returns 0, or -1 (error reported). */
 int asm_eval(asm_object *o, const char *b, const char *e, asm_val *out);
 /* Evaluates an absolute constant expression. */
@@ -230,6 +252,9 @@ int asm_set_symbol(asm_object *o, const char *name, size_t len, const char *b, c
 /* ---- asm_out.c ------------------------------------------------------------------ */
 /* Executables: assigns section addresses (documented there). */
 void asm_layout(asm_object *o);
+/* After the last pass: 0, or -1 with e set if a section of an executable
+ * runs past the end of the 32-bit address space. */
+int asm_layout_check(const asm_object *o, vt_error *e);
 /* Executables: defines __global_pointer$, _edata, __bss_start, _end when
  * referenced and not defined by the source (rule documented there). */
 void asm_synth_symbols(asm_object *o);

@@ -172,8 +172,27 @@ int64_t asm_val_addr(const asm_object *o, const asm_val *v) {
   return v->kind == VAL_SEC ? (int64_t)o->secs[v->sec].addr + v->v : v->v;
 }
 
+/* A size limit was hit: one diagnostic at the statement (whatever the
+ * pass), and the unit stops (o->too_big is checked with o->nomem). */
+static void too_big(asm_object *o, const char *fmt, const char *sec) {
+  int final = o->final;
+  o->final = 1; /* report now: later passes would only repeat the work */
+  asm_error(o, NULL, fmt, sec);
+  o->final = final;
+  o->too_big = 1;
+}
+
 void asm_emit(asm_object *o, const void *bytes, uint32_t n) {
   asm_sec *s = &o->secs[o->cur];
+  if (o->too_big) return;
+  if ((uint64_t)s->size + n > UINT32_MAX) {
+    too_big(o, "section '%s' grows past 4 GiB (the 32-bit address space)", s->name);
+    return;
+  }
+  if (s->type != SHT_NOBITS && o->contents + n > ASM_MAX_CONTENTS) {
+    too_big(o, "output too large: section contents exceed 256 MiB in all (in '%s')", s->name);
+    return;
+  }
   if (s->type == SHT_NOBITS) {
     for (uint32_t i = 0; i < n; i++)
       if (((const uint8_t *)bytes)[i]) {
@@ -184,18 +203,38 @@ void asm_emit(asm_object *o, const void *bytes, uint32_t n) {
     return;
   }
   if (s->size + n > s->cap) {
-    uint32_t cap = s->cap ? s->cap : 256;
-    while (cap < s->size + n) cap *= 2;
+    uint64_t cap = s->cap ? s->cap : 256; /* 64-bit: doubling past 2 GiB must not wrap */
+    while (cap < (uint64_t)s->size + n) cap *= 2;
+    if (cap > ASM_MAX_CONTENTS) cap = ASM_MAX_CONTENTS;
     uint8_t *d = realloc(s->data, cap);
     if (!d) {
       asm_nomem(o);
       return;
     }
     s->data = d;
-    s->cap = cap;
+    s->cap = (uint32_t)cap;
   }
   memcpy(s->data + s->size, bytes, n);
   s->size += n;
+  o->contents += n;
+}
+
+void asm_emit_fill(asm_object *o, uint8_t byte, uint64_t n) {
+  uint8_t chunk[4096];
+  memset(chunk, byte, sizeof chunk);
+  if (o->secs[o->cur].type == SHT_NOBITS && !byte && !o->too_big) {
+    asm_sec *s = &o->secs[o->cur]; /* no contents: one size step */
+    if ((uint64_t)s->size + n > UINT32_MAX)
+      too_big(o, "section '%s' grows past 4 GiB (the 32-bit address space)", s->name);
+    else
+      s->size += (uint32_t)n;
+    return;
+  }
+  while (n && !o->too_big && !o->nomem) {
+    uint32_t k = n < sizeof chunk ? (uint32_t)n : (uint32_t)sizeof chunk;
+    asm_emit(o, chunk, k);
+    n -= k;
+  }
 }
 
 void asm_emit_word(asm_object *o, uint32_t w) {
@@ -212,8 +251,7 @@ void asm_align(asm_object *o, uint32_t align, int fill, int have_fill) {
     for (; pad; pad -= 4) asm_emit_word(o, isa_table[ISA_addi].match); /* nop */
     return;
   }
-  uint8_t b = (uint8_t)fill;
-  for (; pad; pad--) asm_emit(o, &b, 1);
+  asm_emit_fill(o, (uint8_t)fill, pad);
 }
 
 void asm_add_rel(asm_object *o, uint32_t off, uint32_t type, const asm_val *v) {
@@ -318,9 +356,10 @@ static void run_pass(asm_object *o) {
   o->his = NULL;
   o->nhis = o->caphis = 0;
   o->nrels = 0;
+  o->contents = 0;
   o->auto_label = 0;
   o->cur = o->prev_cur = 0;
-  for (int l = 0; l < o->src.n && !o->nomem; l++) {
+  for (int l = 0; l < o->src.n && !o->nomem && !o->too_big; l++) {
     const asm_line *L = &o->src.v[l];
     line(o, L->file, L->line, L->col0, L->text);
   }
@@ -380,7 +419,7 @@ int asm_assemble_ex(const asm_source *src, int nsrc, const asm_options *opt,
     o->final = o->pass >= 2 && !o->changed;
     if (o->pass >= MAX_PASSES) o->final = 1;
     run_pass(o);
-    if (o->nomem) break;
+    if (o->nomem || o->too_big) break;
     asm_layout(o);
     asm_synth_symbols(o);
     if (o->final) break;
@@ -394,6 +433,8 @@ int asm_assemble_ex(const asm_source *src, int nsrc, const asm_options *opt,
   if (o->nomem) {
     rc = nomem_fail(e, src, nsrc); /* diagnostics of a partial unit are no use */
     o->diags->n = o->diags->dropped = 0;
+  } else if (!o->nerrors && asm_layout_check(o, e)) {
+    rc = -1;
   } else if (o->nerrors) {
     asm_diag *g = &o->diags->v[0];
     rc = vt_fail(e, VT_ERR_ASM, "%d error(s); first: %s:%d:%d: %s", o->nerrors, g->file,
