@@ -245,23 +245,40 @@ int asm_resolve(asm_object *o, const asm_val *v, int rk, isa_opk slot, uint32_t 
   return asm_error(o, at, "bad relocation operator");
 }
 
+uint32_t asm_explicit_prefix(const asm_object *o, isa_id id) {
+  if (o->xpre_sec != o->cur || o->xpre_end != asm_here(o)) return 0;
+  if ((unsigned)id < ISA_COUNT && (isa_table[id].flags & IF_PREFIX)) return 0;
+  return o->xpre_word;
+}
+
+uint32_t asm_word_offset(const asm_object *o, isa_id id, int reg_above_31) {
+  return asm_here(o) + (reg_above_31 && !asm_explicit_prefix(o, id) ? 4u : 0u);
+}
+
 int asm_encode_emit(asm_object *o, isa_id id, int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
                     const char *at) {
-  uint32_t w = 0, prefix = 0;
-  char err[160];
-  if (isa_encode(id, vals, aqrl, &w, &prefix, err, sizeof err)) {
+  uint32_t w = 0, prefix = 0, under = asm_explicit_prefix(o, id);
+  char err[200];
+  int rc = under ? isa_encode_under(id, vals, aqrl, under, &w, err, sizeof err)
+                 : isa_encode(id, vals, aqrl, &w, &prefix, err, sizeof err);
+  if (rc) {
     /* keep sizes stable in early passes; the last pass reports */
     int big = 0;
     isa_opnd ops[ISA_MAX_OPNDS];
     int n = isa_operands(id, ops);
     for (int i = 0; i < n; i++)
       if (isa_opk_is_reg((isa_opk)ops[i].kind) && vals[i] > 31) big = 1;
-    if (big) asm_emit_word(o, 0);
+    if (big && !under) asm_emit_word(o, 0);
     asm_emit_word(o, 0);
     return asm_error(o, at, "%s: %s", isa_table[id].mnemonic, err);
   }
   if (prefix) asm_emit_word(o, prefix);
   asm_emit_word(o, w);
+  if (isa_table[id].flags & IF_PREFIX) {
+    o->xpre_sec = o->cur;
+    o->xpre_end = asm_here(o);
+    o->xpre_word = w;
+  }
   return 0;
 }
 
@@ -383,7 +400,8 @@ int asm_insn_ops(asm_object *o, isa_id id, uint32_t aqrl, const char *mn, const 
   int regpre = 0;
   for (int i = 0; i < ns; i++)
     if (isa_opk_is_reg((isa_opk)slots[i].kind) && vals[i] > 31) regpre = 1;
-  uint32_t pc_off = asm_here(o) + (regpre ? 4u : 0u);
+  uint32_t pc_off = asm_word_offset(o, id, regpre);
+  regpre = pc_off != asm_here(o);
   for (int i = 0; i < ns && !rc; i++) {
     if (!symbolic[i]) continue;
     isa_opk k = (isa_opk)slots[i].kind;

@@ -117,6 +117,12 @@ struct asm_object {
   int nomem;     /* sticky: an allocation failed; everything stops, the unit fails */
   uint64_t contents; /* bytes emitted into sections with contents, this pass */
   int too_big;   /* sticky: a size limit was hit (reported); everything stops */
+  /* The last regext/regexti written as an instruction: the next instruction,
+   * if it directly follows in the same section, takes its high bits from it
+   * and gets no prefix of its own (asm_explicit_prefix). */
+  int xpre_sec;       /* section, or -1 */
+  uint32_t xpre_end;  /* offset just after the prefix word */
+  uint32_t xpre_word;
   int wrap_sec;  /* asm_layout: first section past the 32-bit space, or -1 */
   uint64_t wrap_addr; /* its start address, unwrapped */
 };
@@ -221,7 +227,16 @@ int asm_reloc_op(asm_object *o, const char **b, const char **e);
 /* ---- asm_insn.c ---------------------------------------------------------------- */
 /* Assembles one instruction statement (mnemonic + operand text). */
 int asm_insn(asm_object *o, const char *mn, const char *mn_end, const char *ops);
-/* Encodes an instruction with resolved values and emits prefix + word. */
+/* The explicit regext/regexti word that governs an instruction of `id` at
+ * the current location, or 0 (prefix instructions themselves are never
+ * governed: each prefix applies to the next word only). */
+uint32_t asm_explicit_prefix(const asm_object *o, isa_id id);
+/* Offset of the instruction word of `id` emitted here: after the automatic
+ * prefix it gets when a register is above 31 (reg_above_31), unless an
+ * explicit prefix governs it. */
+uint32_t asm_word_offset(const asm_object *o, isa_id id, int reg_above_31);
+/* Encodes an instruction with resolved values and emits prefix + word
+ * (no prefix under an explicit one: isa_encode_under). */
 int asm_encode_emit(asm_object *o, isa_id id, int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
                     const char *at);
 /* Symbolic immediate: resolves `v` with relocation kind rk for the instruction

@@ -357,6 +357,7 @@ static void run_pass(asm_object *o) {
   o->nhis = o->caphis = 0;
   o->nrels = 0;
   o->contents = 0;
+  o->xpre_sec = -1;
   o->auto_label = 0;
   o->cur = o->prev_cur = 0;
   for (int l = 0; l < o->src.n && !o->nomem && !o->too_big; l++) {

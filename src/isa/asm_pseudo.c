@@ -81,10 +81,9 @@ static int li(asm_object *o, const char **ob, const char **oe) {
   }
   /* an address: always lui + addi so the size does not depend on it */
   int64_t hi, lo;
-  uint32_t pre = rd > 31 ? 4 : 0;
-  if (asm_resolve(o, &v, RK_HI, OPK_UIMM20, asm_here(o) + pre, &hi, ob[1])) hi = 0;
+  if (asm_resolve(o, &v, RK_HI, OPK_UIMM20, asm_word_offset(o, ISA_lui, rd > 31), &hi, ob[1])) hi = 0;
   if (emit(o, ISA_lui, rd, hi, 0, ob[0])) return -1;
-  if (asm_resolve(o, &v, RK_LO, OPK_SIMM12, asm_here(o) + pre, &lo, ob[1])) lo = 0;
+  if (asm_resolve(o, &v, RK_LO, OPK_SIMM12, asm_word_offset(o, ISA_addi, rd > 31), &lo, ob[1])) lo = 0;
   return emit(o, ISA_addi, rd, rd, lo, ob[0]);
 }
 
@@ -96,7 +95,7 @@ static int la(asm_object *o, const char **ob, const char **oe) {
   if (asm_parse_xreg_op(o, ob[0], oe[0], &rd)) return -1;
   if (asm_parse_imm_op(o, ob[1], oe[1], &v, &rk)) return -1;
   if (rk != RK_NONE) return asm_error(o, ob[1], "la takes a symbol");
-  uint32_t pre = rd > 31 ? 4 : 0, auipc_off = asm_here(o) + pre;
+  uint32_t auipc_off = asm_word_offset(o, ISA_auipc, rd > 31);
   char name[32];
   snprintf(name, sizeof name, ".Lpcrel_hi%d", o->auto_label++);
   int si = asm_sym_get(o, name, strlen(name));
@@ -109,7 +108,7 @@ static int la(asm_object *o, const char **ob, const char **oe) {
   if (asm_resolve(o, &v, RK_PCREL_HI, OPK_UIMM20, auipc_off, &hi, ob[1])) hi = 0;
   if (emit(o, ISA_auipc, rd, hi, 0, ob[0])) return -1;
   asm_val lab = {VAL_SEC, auipc_off, o->cur, si};
-  if (asm_resolve(o, &lab, RK_PCREL_LO, OPK_SIMM12, asm_here(o) + pre, &lo, ob[1])) lo = 0;
+  if (asm_resolve(o, &lab, RK_PCREL_LO, OPK_SIMM12, asm_word_offset(o, ISA_addi, rd > 31), &lo, ob[1])) lo = 0;
   return emit(o, ISA_addi, rd, rd, lo, ob[0]);
 }
 

@@ -35,4 +35,48 @@ expect "--text-addr near 4 GiB" 1 \
   "$ventus" as --text-addr 0xfffffffc -o "$tmp/wrap.elf" "$tmp/wrap.S"
 [ ! -e "$tmp/wrap.elf" ] && ok "no ELF written for a wrapping layout" || bad "wrapping ELF written"
 
+# ---- objdump text re-assembles to the same words ---------------------------
+# explicit prefixes (as compilers emit them), a prefix over fields the next
+# instruction does not use, a prefix before a prefix, words that decode to
+# nothing, branches to labels, and a prefix as the last word
+cat >"$tmp/pre.S" <<'SRC'
+_start:
+  regext zero, zero, 0x41       # rd += 32, rs2 += 32
+  vadd.vv v33, v34, v1
+  regexti zero, zero, 0x801     # rd += 32; .vi immediate bits 11:6 = 0x20
+  vadd.vi v33, v2, -1000
+loop:
+  regext zero, zero, 0xe00      # rs3 bits only: nothing below uses rs3
+  add a0, a1, a2
+  regext zero, zero, 1
+  regext zero, zero, 2          # a prefix is not changed by the one before it
+  vsub.vv v65, v1, v2
+  .insn 0x0070200b              # regext rd += 224: no x224, shown as .word
+  add a0, a1, a2
+  .word 0xffffffff
+  bnez a0, loop
+  j _start
+  regexti zero, zero, 3
+SRC
+words() { sed -n 's/^ *[0-9a-f]*: \([0-9a-f]\{8\}\) .*/\1/p' "$1"; }
+if "$ventus" as -o "$tmp/pre.elf" "$tmp/pre.S" 2>"$tmp/err" && "$ventus" objdump "$tmp/pre.elf" >"$tmp/pre.dis"; then
+  sed -n 's/^ *[0-9a-f]*: [0-9a-f]\{8\} *\t\(.*\)$/\1/p' "$tmp/pre.dis" | sed 's/ <[^>]*>$//' >"$tmp/pre2.S"
+  if "$ventus" as -o "$tmp/pre2.elf" "$tmp/pre2.S" 2>"$tmp/err" &&
+     "$ventus" objdump "$tmp/pre2.elf" >"$tmp/pre2.dis" && words "$tmp/pre.dis" >"$tmp/w1" &&
+     words "$tmp/pre2.dis" >"$tmp/w2" && [ "$(wc -l <"$tmp/w1")" -eq 15 ] && cmp -s "$tmp/w1" "$tmp/w2"; then
+    ok "objdump -> as keeps every word (explicit prefixes)"
+  else
+    bad "objdump -> as changed the words"; cat "$tmp/err"; diff "$tmp/w1" "$tmp/w2"; cat "$tmp/pre2.S"
+  fi
+  grep -q 'vadd.vv v33, v34, v1' "$tmp/pre.dis" && grep -q 'vadd.vi v33, v2, -1000' "$tmp/pre.dis" &&
+    grep -q '\.word 0x00c58533' "$tmp/pre.dis" && ok "objdump shows what the prefixes make of the words" ||
+    { bad "objdump text under prefixes"; cat "$tmp/pre.dis"; }
+else
+  bad "assembling explicit prefixes"; cat "$tmp/err"
+fi
+printf 'regext zero, zero, 1\nvadd.vv v1, v2, v3\n' >"$tmp/mis.S"
+expect "explicit prefix that contradicts the operands" 1 \
+  "mis.S:2:1: error: vadd.vv: operand 1: register 1 does not match the regext before it \(which makes this field 32..63\)" \
+  "$ventus" as -o "$tmp/mis.elf" "$tmp/mis.S"
+
 exit $fail

@@ -19,7 +19,8 @@ static void usage(FILE *f) {
           "\n"
           "Disassembles the code sections of an ELF32 RISC-V file (address, word, text,\n"
           "<symbol>: labels, branch targets as <symbol+off>). A regext/regexti prefix is\n"
-          "printed as itself and applied to the next instruction.\n"
+          "printed as itself and applied to the next instruction; words that decode to\n"
+          "nothing are printed as .word. The text re-assembles to the same words.\n"
           "  --word W...   disassemble these 32-bit words (hex or decimal)\n"
           "  --raw FILE    disassemble a file of little-endian 32-bit words at --base (default 0)\n");
 }
@@ -71,11 +72,8 @@ static void disasm_words(const ctx *c, const uint8_t *p, uint32_t n, uint32_t ba
           printf("\n%08x <%s>:\n", pc, y->name);
       }
     isa_inst in;
-    isa_id pid = prev ? isa_lookup(prev) : ISA_INVALID;
-    int folded = pid == ISA_regext || pid == ISA_regexti;
-    isa_decode(w, folded ? prev : 0, &in);
     char text[160];
-    isa_disasm(&in, text, sizeof text);
+    isa_disasm_next(w, prev, &in, text, sizeof text);
     printf("%8x: %08x     \t%s", pc, w, text);
     int has;
     uint32_t t = isa_branch_target(&in, pc, &has);
