@@ -150,6 +150,14 @@ char *asm_read_text(const char *path, vt_error *e);
 /* Path of `name` relative to the directory of `from` (malloc'd; NULL if out of memory). */
 char *asm_path_rel(const char *from, const char *name);
 int asm_file_exists(const char *path);
+/* Searches an include file `want`: relative to the directory of file `from`
+ * (from_dir), then the current directory (cwd), then each -I directory.
+ * Returns the malloc'd path of the first regular file, or NULL: *nomem set,
+ * or, when a candidate exists but is a directory or device, *not_reg (malloc'd,
+ * the first such path) and *why ("is a directory"/"is not a regular file");
+ * both NULL when nothing exists. */
+char *asm_find_include(const char *from, int from_dir, int cwd, const char *want,
+                       const asm_pp_options *po, char **not_reg, const char **why, int *nomem);
 /* Loads the sources into o->src: C preprocessing (.S/.sx names), comments,
  * .include, .macro/.rept/.irp expansion. Errors become diagnostics. */
 void asm_load_sources(asm_object *o, const asm_source *src, int n);

@@ -577,36 +577,19 @@ static void do_include(pp *P, const char *arg, int col) {
     nomem(P);
     return;
   }
-  char *path = NULL;
-  if (close == '"') {
-    path = asm_path_rel(P->file, want);
-    if (!path) {
-      nomem(P);
-      free(want);
-      return;
-    }
-    if (!asm_file_exists(path)) {
-      free(path);
-      path = NULL;
-    }
-  }
-  const asm_pp_options *po = P->o->pp;
-  for (int i = 0; !path && po && i < po->ninclude_dirs; i++) {
-    size_t n = strlen(po->include_dirs[i]);
-    path = malloc(n + strlen(want) + 2);
-    if (!path) {
-      nomem(P);
-      free(want);
-      return;
-    }
-    sprintf(path, "%s/%s", po->include_dirs[i], want);
-    if (!asm_file_exists(path)) {
-      free(path);
-      path = NULL;
-    }
+  char *bad = NULL;
+  const char *why = NULL;
+  int oom = 0;
+  char *path = asm_find_include(P->file, close == '"', 0, want, P->o->pp, &bad, &why, &oom);
+  if (oom) {
+    nomem(P);
+    free(want);
+    return;
   }
   if (!path) {
-    perr(P, col, "#include file '%s' not found", want);
+    if (bad) perr(P, col, "#include file '%s' %s", bad, why);
+    else perr(P, col, "#include file '%s' not found", want);
+    free(bad);
     free(want);
     return;
   }

@@ -79,4 +79,29 @@ expect "explicit prefix that contradicts the operands" 1 \
   "mis.S:2:1: error: vadd.vv: operand 1: register 1 does not match the regext before it \(which makes this field 32..63\)" \
   "$ventus" as -o "$tmp/mis.elf" "$tmp/mis.S"
 
+# ---- clear messages for files that are not regular files -------------------
+mkdir -p "$tmp/dir"
+printf '.include "%s"\n' "$tmp/dir" >"$tmp/incdir.s"
+expect ".include of a directory" 1 "incdir.s:1:10: error: .include file '.*/dir' is a directory$" \
+  "$ventus" as -o "$tmp/x.elf" "$tmp/incdir.s"
+printf '#include "/dev/null"\n' >"$tmp/incdev.S"
+expect "#include of a device" 1 "incdev.S:1:10: error: #include file '/dev/null' is not a regular file$" \
+  "$ventus" as -o "$tmp/x.elf" "$tmp/incdev.S"
+printf '.include "nonexistent.s"\n' >"$tmp/incmiss.s"
+expect ".include of a missing file" 1 "error: .include file 'nonexistent.s' not found$" \
+  "$ventus" as -o "$tmp/x.elf" "$tmp/incmiss.s"
+expect "as DIR" 4 "^ventus as: .*/dir: is a directory$" "$ventus" as -o "$tmp/x.elf" "$tmp/dir"
+expect "objdump DIR" 4 "^ventus objdump: .*/dir: is a directory$" "$ventus" objdump "$tmp/dir"
+expect "objdump --raw DIR" 4 "^ventus objdump: .*/dir: is a directory$" "$ventus" objdump --raw "$tmp/dir"
+
+# ---- objdump options and raw input ---------------------------------------------
+expect "objdump --start-address above --stop-address" 2 \
+  "^ventus objdump: --start-address 0x80000010 is not below --stop-address 0x80000000$" \
+  "$ventus" objdump --stop-address 0x80000000 --start-address 0x80000010 "$tmp/pre.elf"
+printf '\x13\x00\x00\x00\x01\x02\x03' >"$tmp/tail.bin"
+"$ventus" objdump --raw "$tmp/tail.bin" >"$tmp/tail.txt" 2>&1 &&
+  grep -q '^       0: 00000013 .*nop$' "$tmp/tail.txt" &&
+  grep -q '^       4: 010203 .*\.byte 0x01, 0x02, 0x03 .*3 byte(s) after the last whole word' "$tmp/tail.txt" &&
+  ok "objdump --raw shows trailing bytes" || { bad "objdump --raw trailing bytes"; cat "$tmp/tail.txt"; }
+
 exit $fail
