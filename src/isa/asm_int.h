@@ -16,6 +16,7 @@ typedef struct {
   uint32_t size, cap; /* size = location counter */
   uint32_t prev_size; /* last pass (convergence check) */
   uint32_t addr;      /* final address (executables) */
+  int next;           /* hash chain */
 } asm_sec;
 
 enum { SYM_UNDEF = -1, SYM_ABS = -2 };
@@ -93,7 +94,10 @@ struct asm_object {
   int nsecs;
   asm_sym *syms;
   int nsyms, capsyms;
-  int hash[1024];
+  int *hash;         /* symbol name -> first index of its chain; grows with nsyms */
+  unsigned nhash;    /* buckets, a power of two (0: none yet) */
+  int *sec_hash;     /* the same for section names */
+  unsigned nsec_hash;
   asm_rel *rels;
   int nrels, caprels;
   asm_hi *his;
@@ -131,6 +135,10 @@ struct asm_object {
  * are at most ASM_MAX_CONTENTS bytes in all; a NOBITS section, like every
  * section, must fit the 32-bit address space. */
 #define ASM_MAX_CONTENTS (UINT64_C(256) << 20)
+/* Sections a unit may define: with a .rela each and the symbol/string
+ * tables they stay below the 16-bit ELF section count (SHN_LORESERVE). */
+#define ASM_MAX_SECTIONS 16384
+#define ASM_MAX_SECTIONS_TEXT "16384"
 
 /* Out of memory: sets the sticky o->nomem (every loop of the assembler
  * stops on it; asm_assemble* then fails with VT_ERR_NOMEM). Returns -1. */

@@ -83,12 +83,40 @@ int asm_nomem(asm_object *o) {
 static unsigned hash_name(const char *s, size_t n) {
   unsigned h = 2166136261u;
   for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-  return h % 1024u;
+  return h;
 }
 
+/* Chained hash tables (symbols, sections) that double with their item
+ * count, so lookups stay O(1) for 10^5 labels or sections. */
+static int rehash(int **heads, unsigned *nb, int n, const char *(*name)(const asm_object *, int),
+                  int *(*next)(asm_object *, int), asm_object *o) {
+  unsigned want = *nb ? *nb : 256;
+  while (want < (unsigned)n * 2u) want *= 2;
+  if (want == *nb) return 0;
+  int *h = malloc(want * sizeof *h);
+  if (!h) return asm_nomem(o);
+  memset(h, -1, want * sizeof *h);
+  for (int i = 0; i < n; i++) {
+    const char *s = name(o, i);
+    unsigned b = hash_name(s, strlen(s)) & (want - 1);
+    *next(o, i) = h[b];
+    h[b] = i;
+  }
+  free(*heads);
+  *heads = h;
+  *nb = want;
+  return 0;
+}
+
+static const char *sym_name(const asm_object *o, int i) { return o->syms[i].name; }
+static int *sym_next(asm_object *o, int i) { return &o->syms[i].next; }
+static const char *sec_name(const asm_object *o, int i) { return o->secs[i].name; }
+static int *sec_next(asm_object *o, int i) { return &o->secs[i].next; }
+
 int asm_sym_find(asm_object *o, const char *name, size_t len) {
-  for (int i = o->hash[hash_name(name, len)]; i >= 0; i = o->syms[i].next)
-    if (strlen(o->syms[i].name) == len && !memcmp(o->syms[i].name, name, len)) return i;
+  if (!o->nhash) return -1;
+  for (int i = o->hash[hash_name(name, len) & (o->nhash - 1)]; i >= 0; i = o->syms[i].next)
+    if (!strncmp(o->syms[i].name, name, len) && !o->syms[i].name[len]) return i;
   return -1;
 }
 
@@ -110,10 +138,16 @@ int asm_sym_get(asm_object *o, const char *name, size_t len) {
   y->name[len] = 0;
   y->sec = y->prev_sec = SYM_UNDEF;
   y->def_pass = 0;
-  unsigned h = hash_name(name, len);
+  int k = o->nsyms++;
+  if (rehash(&o->hash, &o->nhash, o->nsyms - 1, sym_name, sym_next, o)) {
+    o->nsyms--;
+    free(y->name);
+    return -1;
+  }
+  unsigned h = hash_name(name, len) & (o->nhash - 1);
   y->next = o->hash[h];
-  o->hash[h] = o->nsyms;
-  return o->nsyms++;
+  o->hash[h] = k;
+  return k;
 }
 
 int asm_define_label(asm_object *o, const char *name, size_t len, const char *at) {
@@ -143,14 +177,29 @@ int asm_define_label(asm_object *o, const char *name, size_t len, const char *at
   return 0;
 }
 
+/* A size limit was hit: one diagnostic at the statement (whatever the
+ * pass), and the unit stops (o->too_big is checked with o->nomem). */
+static void too_big(asm_object *o, const char *fmt, const char *sec) {
+  int final = o->final;
+  o->final = 1; /* report now: later passes would only repeat the work */
+  asm_error(o, NULL, fmt, sec);
+  o->final = final;
+  o->too_big = 1;
+}
+
 /* ---- sections ----------------------------------------------------------------- */
 int asm_section_switch(asm_object *o, const char *name, uint32_t type, uint32_t flags) {
-  for (int i = 0; i < o->nsecs; i++)
+  unsigned hn = hash_name(name, strlen(name));
+  for (int i = o->nsec_hash ? o->sec_hash[hn & (o->nsec_hash - 1)] : -1; i >= 0; i = o->secs[i].next)
     if (!strcmp(o->secs[i].name, name)) {
       if (o->cur != i) o->prev_cur = o->cur;
       o->cur = i;
       return i;
     }
+  if (o->nsecs >= ASM_MAX_SECTIONS) { /* the ELF header counts sections in 16 bits */
+    too_big(o, "too many sections (more than %s)", ASM_MAX_SECTIONS_TEXT);
+    return -1;
+  }
   asm_sec *n = realloc(o->secs, (size_t)(o->nsecs + 1) * sizeof *n);
   if (!n) return asm_nomem(o); /* the current section stays */
   o->secs = n;
@@ -161,6 +210,12 @@ int asm_section_switch(asm_object *o, const char *name, uint32_t type, uint32_t 
   s->type = type;
   s->flags = flags;
   s->align = (flags & SHF_EXECINSTR) ? 4 : 1;
+  if (rehash(&o->sec_hash, &o->nsec_hash, o->nsecs, sec_name, sec_next, o)) {
+    free(s->name);
+    return -1;
+  }
+  s->next = o->sec_hash[hn & (o->nsec_hash - 1)];
+  o->sec_hash[hn & (o->nsec_hash - 1)] = o->nsecs;
   o->prev_cur = o->cur;
   o->cur = o->nsecs;
   return o->nsecs++;
@@ -170,16 +225,6 @@ uint32_t asm_here(const asm_object *o) { return o->secs[o->cur].size; }
 
 int64_t asm_val_addr(const asm_object *o, const asm_val *v) {
   return v->kind == VAL_SEC ? (int64_t)o->secs[v->sec].addr + v->v : v->v;
-}
-
-/* A size limit was hit: one diagnostic at the statement (whatever the
- * pass), and the unit stops (o->too_big is checked with o->nomem). */
-static void too_big(asm_object *o, const char *fmt, const char *sec) {
-  int final = o->final;
-  o->final = 1; /* report now: later passes would only repeat the work */
-  asm_error(o, NULL, fmt, sec);
-  o->final = final;
-  o->too_big = 1;
 }
 
 void asm_emit(asm_object *o, const void *bytes, uint32_t n) {
@@ -400,7 +445,6 @@ int asm_assemble_ex(const asm_source *src, int nsrc, const asm_options *opt,
   o->pp = pp;
   o->exec = !o->opt.relocatable;
   o->max_errors = o->opt.max_errors > 0 ? o->opt.max_errors : 50;
-  memset(o->hash, -1, sizeof o->hash);
   asm_diags local = {0};
   o->diags = d ? d : &local;
   memset(o->diags, 0, sizeof *o->diags);
@@ -460,6 +504,8 @@ void asm_free(asm_object *o) {
     free(o->secs[i].data);
   }
   free(o->secs);
+  free(o->sec_hash);
+  free(o->hash);
   for (int i = 0; i < o->nsyms; i++) free(o->syms[i].name);
   free(o->syms);
   free(o->rels);

@@ -201,12 +201,55 @@ static void test_itype_immediates(void **state) {
   EXPECT("vsub12.vi v1, v2, 4095", 0xfffu << 20 | 2u << 15 | 1u << 12 | 1u << 7 | 0x0b);
 }
 
+/* Many labels and sections: hashed lookups (this took minutes when every
+ * lookup walked a list), values right, and the section count bounded so the
+ * ELF's 16-bit section count never wraps. */
+static void test_many_labels_and_sections(void **state) {
+  (void)state;
+  enum { NL = 100000 };
+  size_t cap = (size_t)NL * 40, n = 0;
+  char *src = malloc(cap);
+  assert_non_null(src);
+  for (int i = 0; i < NL; i++) /* each jumps to a label (7919 * i) % NL */
+    n += (size_t)snprintf(src + n, cap - n, "l%d: j l%d\n", i, (int)((7919LL * i) % NL));
+  asm_source s = {"<input>", src};
+  asm_object *o = NULL;
+  vt_error e = {0};
+  if (asm_assemble(&s, 1, NULL, &o, NULL, &e)) fail_msg("%s", e.msg);
+  for (int i = 0; i < NL; i += 9973) {
+    char name[16];
+    uint32_t v;
+    snprintf(name, sizeof name, "l%d", i);
+    assert_int_equal(asm_symbol_value(o, name, &v), 0);
+    assert_int_equal(v, 0x80000000u + 4u * (uint32_t)i);
+  }
+  const uint8_t *text;
+  uint32_t size;
+  assert_int_equal(asm_section(o, ".text", &text, &size, NULL), 0);
+  assert_int_equal(size, 4u * NL);
+  /* word 1: j l7919 = jal x0, +(7919 - 1) * 4 */
+  uint32_t w = (uint32_t)text[4] | (uint32_t)text[5] << 8 | (uint32_t)text[6] << 16 | (uint32_t)text[7] << 24;
+  uint32_t off = 7918u * 4u;
+  assert_int_equal(w, ((off >> 20) & 1) << 31 | ((off >> 1) & 0x3ff) << 21 | ((off >> 11) & 1) << 20 |
+                          ((off >> 12) & 0xff) << 12 | 0x6f);
+  asm_free(o);
+  /* .text plus 16383 more sections is the limit */
+  n = 0;
+  for (int i = 1; i < 16384; i++) n += (size_t)snprintf(src + n, cap - n, ".section .s%d,\"ax\"\nnop\n", i);
+  s.text = src;
+  if (asm_assemble(&s, 1, NULL, &o, NULL, &e)) fail_msg("16384 sections: %s", e.msg);
+  asm_free(o);
+  snprintf(src + n, cap - n, ".section .one_more\n");
+  expect_error(src, "too many sections (more than 16384)");
+  free(src);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_wrapping_arithmetic), cmocka_unit_test(test_expression_depth),
       cmocka_unit_test(test_cpp_if_arithmetic),   cmocka_unit_test(test_cpp_expansion_bomb),
       cmocka_unit_test(test_size_limits),         cmocka_unit_test(test_address_space_wrap),
-      cmocka_unit_test(test_itype_immediates),
+      cmocka_unit_test(test_itype_immediates),    cmocka_unit_test(test_many_labels_and_sections),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
