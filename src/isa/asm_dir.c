@@ -286,6 +286,10 @@ static int dir_fill(asm_object *o, const char *args) {
   if (size < 0 || size > 8) return asm_error(o, ob[1], ".fill: size %lld is not 0..8", (long long)size);
   uint8_t b[8] = {0};
   for (int k = 0; k < size && k < 4; k++) b[k] = (uint8_t)((uint64_t)val >> (8 * k)); /* as GNU as */
+  if (o->secs[o->cur].type != SHT_NOBITS && rep * size > (int64_t)ASM_MAX_CONTENTS) {
+    asm_emit_fill(o, 0, (uint64_t)(rep * size)); /* reports the limit, emits nothing */
+    return -1;
+  }
   for (int64_t i = 0; i < rep && !o->too_big; i++) asm_emit(o, b, (uint32_t)size);
   return 0;
 }

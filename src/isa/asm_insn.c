@@ -177,7 +177,7 @@ int asm_resolve(asm_object *o, const asm_val *v, int rk, isa_opk slot, uint32_t 
   case RK_NONE:
     if (branch) {
       if (v->kind == VAL_ABS) { *out = v->v; return 0; } /* a plain number is an offset */
-      if (known || same) { *out = asm_val_addr(o, v) - pc; if (same) *out = v->v - pc_off; return 0; }
+      if (known || same) { *out = same ? asm_wrap_sub(v->v, pc_off) : asm_wrap_sub(asm_val_addr(o, v), pc); return 0; }
       asm_add_rel(o, pc_off, slot == OPK_BIMM ? R_RISCV_BRANCH : R_RISCV_JAL, v);
       return 0;
     }
@@ -186,7 +186,7 @@ int asm_resolve(asm_object *o, const asm_val *v, int rk, isa_opk slot, uint32_t 
     return asm_error(o, at, "expected a constant (use %%hi/%%lo for addresses)");
   case RK_HI:
     if (slot != OPK_UIMM20) return asm_error(o, at, "%%hi is only valid for lui/auipc operands");
-    if (known) { *out = ((asm_val_addr(o, v) + 0x800) >> 12) & 0xfffff; return 0; }
+    if (known) { *out = (asm_wrap_add(asm_val_addr(o, v), 0x800) >> 12) & 0xfffff; return 0; }
     asm_add_rel(o, pc_off, R_RISCV_HI20, v);
     return 0;
   case RK_LO:
@@ -208,8 +208,8 @@ int asm_resolve(asm_object *o, const asm_val *v, int rk, isa_opk slot, uint32_t 
     *h = (asm_hi){o->cur, pc_off, 0, 0};
     if (known || same) {
       h->resolved = 1;
-      h->delta = same ? v->v - pc_off : asm_val_addr(o, v) - pc;
-      *out = ((h->delta + 0x800) >> 12) & 0xfffff;
+      h->delta = same ? asm_wrap_sub(v->v, pc_off) : asm_wrap_sub(asm_val_addr(o, v), pc);
+      *out = (asm_wrap_add(h->delta, 0x800) >> 12) & 0xfffff;
       return 0;
     }
     if (v->kind == VAL_ABS) return asm_error(o, at, "%%pcrel_hi needs a symbol in a relocatable object");

@@ -91,7 +91,7 @@ typedef struct {
 struct asm_object {
   asm_options opt;
   asm_sec *secs;
-  int nsecs;
+  int nsecs, capsecs;
   asm_sym *syms;
   int nsyms, capsyms;
   int *hash;         /* symbol name -> first index of its chain; grows with nsyms */

@@ -200,9 +200,13 @@ int asm_section_switch(asm_object *o, const char *name, uint32_t type, uint32_t 
     too_big(o, "too many sections (more than %s)", ASM_MAX_SECTIONS_TEXT);
     return -1;
   }
-  asm_sec *n = realloc(o->secs, (size_t)(o->nsecs + 1) * sizeof *n);
-  if (!n) return asm_nomem(o); /* the current section stays */
-  o->secs = n;
+  if (o->nsecs == o->capsecs) {
+    int cap = o->capsecs ? o->capsecs * 2 : 8;
+    asm_sec *n = realloc(o->secs, (size_t)cap * sizeof *n);
+    if (!n) return asm_nomem(o); /* the current section stays */
+    o->secs = n;
+    o->capsecs = cap;
+  }
   asm_sec *s = &o->secs[o->nsecs];
   memset(s, 0, sizeof *s);
   s->name = strdup(name);
@@ -224,7 +228,7 @@ int asm_section_switch(asm_object *o, const char *name, uint32_t type, uint32_t 
 uint32_t asm_here(const asm_object *o) { return o->secs[o->cur].size; }
 
 int64_t asm_val_addr(const asm_object *o, const asm_val *v) {
-  return v->kind == VAL_SEC ? (int64_t)o->secs[v->sec].addr + v->v : v->v;
+  return v->kind == VAL_SEC ? asm_wrap_add(o->secs[v->sec].addr, v->v) : v->v;
 }
 
 void asm_emit(asm_object *o, const void *bytes, uint32_t n) {
@@ -275,6 +279,11 @@ void asm_emit_fill(asm_object *o, uint8_t byte, uint64_t n) {
       s->size += (uint32_t)n;
     return;
   }
+  if (!o->too_big && o->secs[o->cur].type != SHT_NOBITS && o->contents + n > ASM_MAX_CONTENTS) {
+    too_big(o, "output too large: section contents exceed 256 MiB in all (in '%s')",
+            o->secs[o->cur].name); /* before allocating any of it */
+    return;
+  }
   while (n && !o->too_big && !o->nomem) {
     uint32_t k = n < sizeof chunk ? (uint32_t)n : (uint32_t)sizeof chunk;
     asm_emit(o, chunk, k);
@@ -320,7 +329,7 @@ void asm_add_rel(asm_object *o, uint32_t off, uint32_t type, const asm_val *v) {
                                    type == R_RISCV_PCREL_LO12_S));
   if (by_symbol && v->sym >= 0) {
     r->sym = v->sym;
-    r->addend = v->kind == VAL_UND ? v->v : v->v - o->syms[v->sym].value;
+    r->addend = v->kind == VAL_UND ? v->v : asm_wrap_sub(v->v, o->syms[v->sym].value);
     o->syms[v->sym].needed = 1;
   } else {
     r->sym = -1 - v->sec;

@@ -122,9 +122,10 @@ static int call(asm_object *o, const char **ob, const char **oe, int tail) {
   uint32_t off = asm_here(o);
   int64_t delta = 0;
   if (v.kind == VAL_SEC && (o->exec || asm_same_section(o, &v))) {
-    delta = v.sec == o->cur ? v.v - off : asm_val_addr(o, &v) - (o->secs[o->cur].addr + off);
+    delta = v.sec == o->cur ? asm_wrap_sub(v.v, off)
+                            : asm_wrap_sub(asm_val_addr(o, &v), (int64_t)o->secs[o->cur].addr + off);
   } else if (v.kind == VAL_ABS && o->exec) {
-    delta = v.v - (o->secs[o->cur].addr + off);
+    delta = asm_wrap_sub(v.v, (int64_t)o->secs[o->cur].addr + off);
   } else if (v.kind == VAL_UND && o->exec) {
     if (o->final)
       return asm_error(o, ob[0], "undefined symbol '%s'", v.sym >= 0 ? o->syms[v.sym].name : "?");
@@ -135,7 +136,7 @@ static int call(asm_object *o, const char **ob, const char **oe, int tail) {
     asm_add_rel(o, off, R_RISCV_CALL_PLT, &v);
   }
   int32_t lo = (int32_t)((delta & 0xfff) ^ 0x800) - 0x800;
-  int64_t hi = ((delta - lo) >> 12) & 0xfffff;
+  int64_t hi = (asm_wrap_sub(delta, lo) >> 12) & 0xfffff;
   int link = tail ? 6 : 1; /* t1 / ra */
   if (emit(o, ISA_auipc, link, hi, 0, ob[0])) return -1;
   return emit(o, ISA_jalr, tail ? 0 : 1, lo, link, ob[0]);

@@ -166,9 +166,11 @@ static void test_size_limits(void **state) {
   /* 3.75 GiB of .bss fits a section, not the space above 0x80000000 */
   expect_error(".bss\n.rept 15\n.zero 0x10000000\n.endr\n",
                "does not fit below 4 GiB");
-  /* contents: 256 MiB in all, then one byte more */
-  expect_error(".zero 0x10000000\n.data\n.byte 1\n", "output too large");
+  /* contents: 256 MiB in all (refused before anything is allocated) */
   expect_error(".fill 0x10000000, 8, 0\n", "output too large");
+  expect_error(".fill 0x8000001, 2, 0\n", "output too large");
+  expect_error(".byte 1\n.data\n.zero 0x10000000\n", "output too large");
+  expect_error(".byte 1\n.section .x,\"a\"\n.org 0x10000000\n", "output too large");
 }
 
 static void test_address_space_wrap(void **state) {
