@@ -141,8 +141,7 @@ static int dir_space(asm_object *o, const char *args) {
   if (asm_eval_abs(o, ob[0], oe[0], &size)) return -1;
   if (n == 2 && asm_eval_abs(o, ob[1], oe[1], &fill)) return -1;
   if (size < 0 || size > (1 << 28)) return asm_error(o, ob[0], "bad size %lld", (long long)size);
-  uint8_t b = (uint8_t)fill;
-  for (int64_t i = 0; i < size; i++) asm_emit(o, &b, 1);
+  asm_emit_fill(o, (uint8_t)fill, (uint64_t)size);
   return 0;
 }
 
@@ -287,7 +286,11 @@ static int dir_fill(asm_object *o, const char *args) {
   if (size < 0 || size > 8) return asm_error(o, ob[1], ".fill: size %lld is not 0..8", (long long)size);
   uint8_t b[8] = {0};
   for (int k = 0; k < size && k < 4; k++) b[k] = (uint8_t)((uint64_t)val >> (8 * k)); /* as GNU as */
-  for (int64_t i = 0; i < rep; i++) asm_emit(o, b, (uint32_t)size);
+  if (o->secs[o->cur].type != SHT_NOBITS && rep * size > (int64_t)ASM_MAX_CONTENTS) {
+    asm_emit_fill(o, 0, (uint64_t)(rep * size)); /* reports the limit, emits nothing */
+    return -1;
+  }
+  for (int64_t i = 0; i < rep && !o->too_big; i++) asm_emit(o, b, (uint32_t)size);
   return 0;
 }
 
@@ -311,8 +314,7 @@ static int dir_org(asm_object *o, const char *args) {
                      (long long)here, (long long)v.v);
   }
   if (v.v - here > (1 << 28)) return asm_error(o, ob[0], ".org: offset too large");
-  uint8_t b = (uint8_t)fill;
-  for (int64_t i = here; i < v.v; i++) asm_emit(o, &b, 1);
+  asm_emit_fill(o, (uint8_t)fill, (uint64_t)(v.v - here));
   return 0;
 }
 

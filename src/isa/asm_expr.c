@@ -1,6 +1,7 @@
 /* Expressions: + - * / % << >> & | ^ ~ and parentheses over numbers,
  * character literals, symbols, numeric local labels (1b/1f) and `.`.
- * A value is absolute, section-relative or an undefined symbol + addend. */
+ * A value is absolute, section-relative or an undefined symbol + addend;
+ * arithmetic wraps modulo 2^64 (asm_wrap_* in asm_int.h). */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 typedef struct {
   asm_object *o;
   const char *p, *end;
+  int depth; /* open parentheses and unary operators (recursion bound) */
 } parser;
 
 static int fail(parser *ps, const char *at, const char *msg) {
@@ -73,20 +75,24 @@ static int parse_primary(parser *ps, asm_val *v) {
   const char *s = skip(ps);
   if (s >= ps->end) return fail(ps, s, "expected an expression");
   char c = *s;
-  if (c == '(') {
+  if (c == '(' || c == '-' || c == '~' || c == '+' || c == '!') {
+    if (ps->depth >= ASM_EXPR_MAX_DEPTH) return fail(ps, s, "expression nested too deeply");
+    ps->depth++;
     ps->p++;
-    if (parse_or(ps, v)) return -1;
-    if (skip(ps) >= ps->end || *ps->p != ')') return fail(ps, ps->p, "expected ')'");
-    ps->p++;
-    return 0;
-  }
-  if (c == '-' || c == '~' || c == '+' || c == '!') {
-    ps->p++;
-    if (parse_primary(ps, v)) return -1;
-    if (c == '+') return 0;
-    if (v->kind != VAL_ABS) return fail(ps, s, "operator needs an absolute operand");
-    v->v = c == '-' ? -v->v : c == '~' ? ~v->v : !v->v;
-    return 0;
+    int rc;
+    if (c == '(') {
+      rc = parse_or(ps, v);
+      if (!rc && (skip(ps) >= ps->end || *ps->p != ')')) rc = fail(ps, ps->p, "expected ')'");
+      if (!rc) ps->p++;
+    } else {
+      rc = parse_primary(ps, v);
+      if (!rc && c != '+') {
+        if (v->kind != VAL_ABS) rc = fail(ps, s, "operator needs an absolute operand");
+        else v->v = c == '-' ? asm_wrap_neg(v->v) : c == '~' ? ~v->v : !v->v;
+      }
+    }
+    ps->depth--;
+    return rc;
   }
   if (isdigit((unsigned char)c)) return parse_number(ps, v);
   if (c == '\'') {
@@ -131,20 +137,19 @@ static int parse_primary(parser *ps, asm_val *v) {
 
 static int combine(parser *ps, const char *at, char op, asm_val *a, const asm_val *b) {
   if (op == '+') {
-    if (a->kind == VAL_ABS && b->kind == VAL_ABS) { a->v += b->v; return 0; }
-    if (a->kind != VAL_ABS && b->kind == VAL_ABS) { a->v += b->v; return 0; }
-    if (a->kind == VAL_ABS && b->kind != VAL_ABS) {
+    if (b->kind == VAL_ABS) { a->v = asm_wrap_add(a->v, b->v); return 0; }
+    if (a->kind == VAL_ABS) {
       int64_t k = a->v;
       *a = *b;
-      a->v += k;
+      a->v = asm_wrap_add(a->v, k);
       return 0;
     }
     return fail(ps, at, "cannot add two relocatable values");
   }
   if (op == '-') {
-    if (b->kind == VAL_ABS) { a->v -= b->v; a->sym = a->kind == VAL_ABS ? -1 : a->sym; return 0; }
+    if (b->kind == VAL_ABS) { a->v = asm_wrap_sub(a->v, b->v); a->sym = a->kind == VAL_ABS ? -1 : a->sym; return 0; }
     if (a->kind == VAL_SEC && b->kind == VAL_SEC && a->sec == b->sec) {
-      *a = (asm_val){VAL_ABS, a->v - b->v, -1, -1};
+      *a = (asm_val){VAL_ABS, asm_wrap_sub(a->v, b->v), -1, -1};
       return 0;
     }
     return fail(ps, at, "cannot subtract these values (different sections or undefined)");
@@ -153,10 +158,10 @@ static int combine(parser *ps, const char *at, char op, asm_val *a, const asm_va
     return fail(ps, at, "operator needs absolute operands");
   int64_t x = a->v, y = b->v;
   switch (op) {
-  case '*': x *= y; break;
+  case '*': x = asm_wrap_mul(x, y); break;
   case '/': case '%':
     if (!y) return fail(ps, at, "division by zero");
-    x = op == '/' ? x / y : x % y;
+    x = op == '/' ? asm_wrap_div(x, y) : asm_wrap_rem(x, y);
     break;
   case '<': x = (int64_t)((uint64_t)x << (y & 63)); break;
   case '>': x >>= (y & 63); break;
@@ -195,7 +200,7 @@ static int parse_level(parser *ps, int lvl, asm_val *v) {
 static int parse_or(parser *ps, asm_val *v) { return parse_level(ps, 0, v); }
 
 int asm_eval(asm_object *o, const char *b, const char *e, asm_val *out) {
-  parser ps = {o, b, e};
+  parser ps = {o, b, e, 0};
   int rc = parse_or(&ps, out);
   if (!rc && skip(&ps) < e) rc = fail(&ps, ps.p, "unexpected text after expression");
   if (rc && !o->final) { /* unresolved in an early pass: size with 0 */

@@ -177,7 +177,7 @@ int asm_resolve(asm_object *o, const asm_val *v, int rk, isa_opk slot, uint32_t 
   case RK_NONE:
     if (branch) {
       if (v->kind == VAL_ABS) { *out = v->v; return 0; } /* a plain number is an offset */
-      if (known || same) { *out = asm_val_addr(o, v) - pc; if (same) *out = v->v - pc_off; return 0; }
+      if (known || same) { *out = same ? asm_wrap_sub(v->v, pc_off) : asm_wrap_sub(asm_val_addr(o, v), pc); return 0; }
       asm_add_rel(o, pc_off, slot == OPK_BIMM ? R_RISCV_BRANCH : R_RISCV_JAL, v);
       return 0;
     }
@@ -186,7 +186,7 @@ int asm_resolve(asm_object *o, const asm_val *v, int rk, isa_opk slot, uint32_t 
     return asm_error(o, at, "expected a constant (use %%hi/%%lo for addresses)");
   case RK_HI:
     if (slot != OPK_UIMM20) return asm_error(o, at, "%%hi is only valid for lui/auipc operands");
-    if (known) { *out = ((asm_val_addr(o, v) + 0x800) >> 12) & 0xfffff; return 0; }
+    if (known) { *out = (asm_wrap_add(asm_val_addr(o, v), 0x800) >> 12) & 0xfffff; return 0; }
     asm_add_rel(o, pc_off, R_RISCV_HI20, v);
     return 0;
   case RK_LO:
@@ -208,8 +208,8 @@ int asm_resolve(asm_object *o, const asm_val *v, int rk, isa_opk slot, uint32_t 
     *h = (asm_hi){o->cur, pc_off, 0, 0};
     if (known || same) {
       h->resolved = 1;
-      h->delta = same ? v->v - pc_off : asm_val_addr(o, v) - pc;
-      *out = ((h->delta + 0x800) >> 12) & 0xfffff;
+      h->delta = same ? asm_wrap_sub(v->v, pc_off) : asm_wrap_sub(asm_val_addr(o, v), pc);
+      *out = (asm_wrap_add(h->delta, 0x800) >> 12) & 0xfffff;
       return 0;
     }
     if (v->kind == VAL_ABS) return asm_error(o, at, "%%pcrel_hi needs a symbol in a relocatable object");
@@ -245,31 +245,52 @@ int asm_resolve(asm_object *o, const asm_val *v, int rk, isa_opk slot, uint32_t 
   return asm_error(o, at, "bad relocation operator");
 }
 
+uint32_t asm_explicit_prefix(const asm_object *o, isa_id id) {
+  if (o->xpre_sec != o->cur || o->xpre_end != asm_here(o)) return 0;
+  if ((unsigned)id < ISA_COUNT && (isa_table[id].flags & IF_PREFIX)) return 0;
+  return o->xpre_word;
+}
+
+uint32_t asm_word_offset(const asm_object *o, isa_id id, int reg_above_31) {
+  return asm_here(o) + (reg_above_31 && !asm_explicit_prefix(o, id) ? 4u : 0u);
+}
+
 int asm_encode_emit(asm_object *o, isa_id id, int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
                     const char *at) {
-  uint32_t w = 0, prefix = 0;
-  char err[160];
-  if (isa_encode(id, vals, aqrl, &w, &prefix, err, sizeof err)) {
+  uint32_t w = 0, prefix = 0, under = asm_explicit_prefix(o, id);
+  char err[200];
+  int rc = under ? isa_encode_under(id, vals, aqrl, under, &w, err, sizeof err)
+                 : isa_encode(id, vals, aqrl, &w, &prefix, err, sizeof err);
+  if (rc) {
     /* keep sizes stable in early passes; the last pass reports */
     int big = 0;
     isa_opnd ops[ISA_MAX_OPNDS];
     int n = isa_operands(id, ops);
     for (int i = 0; i < n; i++)
       if (isa_opk_is_reg((isa_opk)ops[i].kind) && vals[i] > 31) big = 1;
-    if (big) asm_emit_word(o, 0);
+    if (big && !under) asm_emit_word(o, 0);
     asm_emit_word(o, 0);
     return asm_error(o, at, "%s: %s", isa_table[id].mnemonic, err);
   }
   if (prefix) asm_emit_word(o, prefix);
   asm_emit_word(o, w);
+  if (isa_table[id].flags & IF_PREFIX) {
+    o->xpre_sec = o->cur;
+    o->xpre_end = asm_here(o);
+    o->xpre_word = w;
+  }
   return 0;
 }
 
 /* Range of a symbolic/immediate slot as the assembler reports it. */
-static int check_range(asm_object *o, isa_opk k, int64_t v, const char *at) {
+static int check_range(asm_object *o, isa_id id, isa_opk k, int64_t v, const char *at) {
   int64_t lo, hi;
   isa_opk_range(k, &lo, &hi);
-  if (k == OPK_SIMM12 || k == OPK_UIMM12) lo = -2048, hi = 4095; /* low 12 bits, as GNU as */
+  /* I-type immediates are -2048..2047 (llvm-mc); vadd12.vi/vsub12.vi also take
+   * LLVM's unsigned spelling 2048..4095 (docs/isa.md §7.9), regext/regexti a
+   * negative 12-bit pattern: both encode the low 12 bits */
+  if ((k == OPK_SIMM12 && (id == ISA_vadd12_vi || id == ISA_vsub12_vi)) || k == OPK_UIMM12)
+    lo = -2048, hi = 4095;
   if (v < lo || v > hi)
     return asm_error(o, at, "immediate %lld out of range [%lld, %lld]", (long long)v,
                      (long long)lo, (long long)hi);
@@ -278,7 +299,7 @@ static int check_range(asm_object *o, isa_opk k, int64_t v, const char *at) {
   return 0;
 }
 
-/* Sign-folds a 12-bit field value given as 2048..4095 (GNU accepts both). */
+/* Folds a 12-bit field value into the encoder's range (see check_range). */
 static int64_t fold12(isa_opk k, int64_t v) {
   if (k == OPK_SIMM12 && v > 2047) return v - 4096;
   if (k == OPK_UIMM12 && v < 0) return v + 4096;
@@ -379,7 +400,8 @@ int asm_insn_ops(asm_object *o, isa_id id, uint32_t aqrl, const char *mn, const 
   int regpre = 0;
   for (int i = 0; i < ns; i++)
     if (isa_opk_is_reg((isa_opk)slots[i].kind) && vals[i] > 31) regpre = 1;
-  uint32_t pc_off = asm_here(o) + (regpre ? 4u : 0u);
+  uint32_t pc_off = asm_word_offset(o, id, regpre);
+  regpre = pc_off != asm_here(o);
   for (int i = 0; i < ns && !rc; i++) {
     if (!symbolic[i]) continue;
     isa_opk k = (isa_opk)slots[i].kind;
@@ -390,7 +412,7 @@ int asm_insn_ops(asm_object *o, isa_id id, uint32_t aqrl, const char *mn, const 
       if (vals[i] < lo || vals[i] > hi || ((k == OPK_BIMM || k == OPK_JIMM) && (vals[i] & 1)))
         vals[i] = 0; /* sizes only: an early pass may see stale values */
     }
-    if (check_range(o, k, vals[i], at[i])) { rc = -1; break; }
+    if (check_range(o, id, k, vals[i], at[i])) { rc = -1; break; }
     vals[i] = fold12(k, vals[i]);
   }
   if (rc) {

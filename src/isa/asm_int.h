@@ -16,6 +16,7 @@ typedef struct {
   uint32_t size, cap; /* size = location counter */
   uint32_t prev_size; /* last pass (convergence check) */
   uint32_t addr;      /* final address (executables) */
+  int next;           /* hash chain */
 } asm_sec;
 
 enum { SYM_UNDEF = -1, SYM_ABS = -2 };
@@ -90,10 +91,13 @@ typedef struct {
 struct asm_object {
   asm_options opt;
   asm_sec *secs;
-  int nsecs;
+  int nsecs, capsecs;
   asm_sym *syms;
   int nsyms, capsyms;
-  int hash[1024];
+  int *hash;         /* symbol name -> first index of its chain; grows with nsyms */
+  unsigned nhash;    /* buckets, a power of two (0: none yet) */
+  int *sec_hash;     /* the same for section names */
+  unsigned nsec_hash;
   asm_rel *rels;
   int nrels, caprels;
   asm_hi *his;
@@ -115,7 +119,26 @@ struct asm_object {
   const asm_pp_options *pp; /* include directories, predefined macros */
   asm_lines src; /* the unit, expanded */
   int nomem;     /* sticky: an allocation failed; everything stops, the unit fails */
+  uint64_t contents; /* bytes emitted into sections with contents, this pass */
+  int too_big;   /* sticky: a size limit was hit (reported); everything stops */
+  /* The last regext/regexti written as an instruction: the next instruction,
+   * if it directly follows in the same section, takes its high bits from it
+   * and gets no prefix of its own (asm_explicit_prefix). */
+  int xpre_sec;       /* section, or -1 */
+  uint32_t xpre_end;  /* offset just after the prefix word */
+  uint32_t xpre_word;
+  int wrap_sec;  /* asm_layout: first section past the 32-bit space, or -1 */
+  uint64_t wrap_addr; /* its start address, unwrapped */
 };
+
+/* Output limits (docs/assembler.md): section contents (what the file holds)
+ * are at most ASM_MAX_CONTENTS bytes in all; a NOBITS section, like every
+ * section, must fit the 32-bit address space. */
+#define ASM_MAX_CONTENTS (UINT64_C(256) << 20)
+/* Sections a unit may define: with a .rela each and the symbol/string
+ * tables they stay below the 16-bit ELF section count (SHN_LORESERVE). */
+#define ASM_MAX_SECTIONS 16384
+#define ASM_MAX_SECTIONS_TEXT "16384"
 
 /* Out of memory: sets the sticky o->nomem (every loop of the assembler
  * stops on it; asm_assemble* then fails with VT_ERR_NOMEM). Returns -1. */
@@ -135,6 +158,14 @@ char *asm_read_text(const char *path, vt_error *e);
 /* Path of `name` relative to the directory of `from` (malloc'd; NULL if out of memory). */
 char *asm_path_rel(const char *from, const char *name);
 int asm_file_exists(const char *path);
+/* Searches an include file `want`: relative to the directory of file `from`
+ * (from_dir), then the current directory (cwd), then each -I directory.
+ * Returns the malloc'd path of the first regular file, or NULL: *nomem set,
+ * or, when a candidate exists but is a directory or device, *not_reg (malloc'd,
+ * the first such path) and *why ("is a directory"/"is not a regular file");
+ * both NULL when nothing exists. */
+char *asm_find_include(const char *from, int from_dir, int cwd, const char *want,
+                       const asm_pp_options *po, char **not_reg, const char **why, int *nomem);
 /* Loads the sources into o->src: C preprocessing (.S/.sx names), comments,
  * .include, .macro/.rept/.irp expansion. Errors become diagnostics. */
 void asm_load_sources(asm_object *o, const asm_source *src, int n);
@@ -170,6 +201,8 @@ int asm_define_label(asm_object *o, const char *name, size_t len, const char *at
 int asm_section_switch(asm_object *o, const char *name, uint32_t type, uint32_t flags);
 void asm_emit(asm_object *o, const void *bytes, uint32_t n);
 void asm_emit_word(asm_object *o, uint32_t w);
+/* n copies of byte (.zero/.org/.align padding), in chunks. */
+void asm_emit_fill(asm_object *o, uint8_t byte, uint64_t n);
 void asm_align(asm_object *o, uint32_t align, int fill, int have_fill);
 void asm_add_rel(asm_object *o, uint32_t off, uint32_t type, const asm_val *v);
 uint32_t asm_here(const asm_object *o);
@@ -189,6 +222,17 @@ const char *asm_parse_string(asm_object *o, const char *p, char *out, size_t cap
 void asm_copy(char *dst, size_t cap, const char *b, const char *e);
 
 /* ---- asm_expr.c --------------------------------------------------------------- */
+/* Expression arithmetic is 64-bit two's complement and wraps modulo 2^64
+ * (as GNU as): no signed-overflow UB, INT64_MIN / -1 == INT64_MIN and
+ * INT64_MIN % -1 == 0. Division by zero is the caller's error. */
+static inline int64_t asm_wrap_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static inline int64_t asm_wrap_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+static inline int64_t asm_wrap_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+static inline int64_t asm_wrap_neg(int64_t a) { return (int64_t)(0 - (uint64_t)a); }
+static inline int64_t asm_wrap_div(int64_t a, int64_t b) { return b == -1 ? asm_wrap_neg(a) : a / b; }
+static inline int64_t asm_wrap_rem(int64_t a, int64_t b) { return b == -1 ? 0 : a % b; }
+/* Parentheses and unary operators nest at most this deep (the parsers recurse). */
+#define ASM_EXPR_MAX_DEPTH 256
 /* Evaluates the expression [b,e). Returns 0, or -1 (error reported). */
 int asm_eval(asm_object *o, const char *b, const char *e, asm_val *out);
 /* Evaluates an absolute constant expression. */
@@ -199,7 +243,16 @@ int asm_reloc_op(asm_object *o, const char **b, const char **e);
 /* ---- asm_insn.c ---------------------------------------------------------------- */
 /* Assembles one instruction statement (mnemonic + operand text). */
 int asm_insn(asm_object *o, const char *mn, const char *mn_end, const char *ops);
-/* Encodes an instruction with resolved values and emits prefix + word. */
+/* The explicit regext/regexti word that governs an instruction of `id` at
+ * the current location, or 0 (prefix instructions themselves are never
+ * governed: each prefix applies to the next word only). */
+uint32_t asm_explicit_prefix(const asm_object *o, isa_id id);
+/* Offset of the instruction word of `id` emitted here: after the automatic
+ * prefix it gets when a register is above 31 (reg_above_31), unless an
+ * explicit prefix governs it. */
+uint32_t asm_word_offset(const asm_object *o, isa_id id, int reg_above_31);
+/* Encodes an instruction with resolved values and emits prefix + word
+ * (no prefix under an explicit one: isa_encode_under). */
 int asm_encode_emit(asm_object *o, isa_id id, int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
                     const char *at);
 /* Symbolic immediate: resolves `v` with relocation kind rk for the instruction
@@ -230,6 +283,9 @@ int asm_set_symbol(asm_object *o, const char *name, size_t len, const char *b, c
 /* ---- asm_out.c ------------------------------------------------------------------ */
 /* Executables: assigns section addresses (documented there). */
 void asm_layout(asm_object *o);
+/* After the last pass: 0, or -1 with e set if a section of an executable
+ * runs past the end of the 32-bit address space. */
+int asm_layout_check(const asm_object *o, vt_error *e);
 /* Executables: defines __global_pointer$, _edata, __bss_start, _end when
  * referenced and not defined by the source (rule documented there). */
 void asm_synth_symbols(asm_object *o);

@@ -408,24 +408,21 @@ static int do_include(mx *X, const asm_line *at, const char *args, int depth) {
     return merr(X, at, (int)(p - at->text), ".include expects \"file\"%s", "");
   char *want = strndup(p + 1, (size_t)(q - p - 1));
   if (!want) return nomem(X);
-  char *path = asm_path_rel(at->file, want);
-  if (path && !asm_file_exists(path) && asm_file_exists(want)) { /* the current directory, as GNU as */
-    free(path);
-    path = strdup(want);
-  }
-  const asm_pp_options *po = X->o->pp;
-  for (int i = 0; path && !asm_file_exists(path) && po && i < po->ninclude_dirs; i++) {
-    free(path);
-    path = malloc(strlen(po->include_dirs[i]) + strlen(want) + 2);
-    if (path) sprintf(path, "%s/%s", po->include_dirs[i], want);
-  }
-  if (!path) {
+  char *bad = NULL;
+  const char *why = NULL;
+  int oom = 0;
+  char *path = asm_find_include(at->file, 1, 1, want, X->o->pp, &bad, &why, &oom);
+  if (oom) {
     free(want);
     return nomem(X);
   }
   int rc = 0;
-  if (!asm_file_exists(path)) {
-    rc = merr(X, at, (int)(p - at->text), ".include file '%s' not found", want);
+  if (!path) {
+    if (bad)
+      rc = asm_diag_at(X->o, at->file, at->line, at->col0 + (int)(p - at->text),
+                       ".include file '%s' %s", bad, why);
+    else rc = merr(X, at, (int)(p - at->text), ".include file '%s' not found", want);
+    free(bad);
   } else {
     for (int i = 0; i < X->nchain && !rc; i++)
       if (!strcmp(X->chain[i], path))

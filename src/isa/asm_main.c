@@ -83,12 +83,40 @@ int asm_nomem(asm_object *o) {
 static unsigned hash_name(const char *s, size_t n) {
   unsigned h = 2166136261u;
   for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-  return h % 1024u;
+  return h;
 }
 
+/* Chained hash tables (symbols, sections) that double with their item
+ * count, so lookups stay O(1) for 10^5 labels or sections. */
+static int rehash(int **heads, unsigned *nb, int n, const char *(*name)(const asm_object *, int),
+                  int *(*next)(asm_object *, int), asm_object *o) {
+  unsigned want = *nb ? *nb : 256;
+  while (want < (unsigned)n * 2u) want *= 2;
+  if (want == *nb) return 0;
+  int *h = malloc(want * sizeof *h);
+  if (!h) return asm_nomem(o);
+  memset(h, -1, want * sizeof *h);
+  for (int i = 0; i < n; i++) {
+    const char *s = name(o, i);
+    unsigned b = hash_name(s, strlen(s)) & (want - 1);
+    *next(o, i) = h[b];
+    h[b] = i;
+  }
+  free(*heads);
+  *heads = h;
+  *nb = want;
+  return 0;
+}
+
+static const char *sym_name(const asm_object *o, int i) { return o->syms[i].name; }
+static int *sym_next(asm_object *o, int i) { return &o->syms[i].next; }
+static const char *sec_name(const asm_object *o, int i) { return o->secs[i].name; }
+static int *sec_next(asm_object *o, int i) { return &o->secs[i].next; }
+
 int asm_sym_find(asm_object *o, const char *name, size_t len) {
-  for (int i = o->hash[hash_name(name, len)]; i >= 0; i = o->syms[i].next)
-    if (strlen(o->syms[i].name) == len && !memcmp(o->syms[i].name, name, len)) return i;
+  if (!o->nhash) return -1;
+  for (int i = o->hash[hash_name(name, len) & (o->nhash - 1)]; i >= 0; i = o->syms[i].next)
+    if (!strncmp(o->syms[i].name, name, len) && !o->syms[i].name[len]) return i;
   return -1;
 }
 
@@ -110,10 +138,16 @@ int asm_sym_get(asm_object *o, const char *name, size_t len) {
   y->name[len] = 0;
   y->sec = y->prev_sec = SYM_UNDEF;
   y->def_pass = 0;
-  unsigned h = hash_name(name, len);
+  int k = o->nsyms++;
+  if (rehash(&o->hash, &o->nhash, o->nsyms - 1, sym_name, sym_next, o)) {
+    o->nsyms--;
+    free(y->name);
+    return -1;
+  }
+  unsigned h = hash_name(name, len) & (o->nhash - 1);
   y->next = o->hash[h];
-  o->hash[h] = o->nsyms;
-  return o->nsyms++;
+  o->hash[h] = k;
+  return k;
 }
 
 int asm_define_label(asm_object *o, const char *name, size_t len, const char *at) {
@@ -143,17 +177,36 @@ int asm_define_label(asm_object *o, const char *name, size_t len, const char *at
   return 0;
 }
 
+/* A size limit was hit: one diagnostic at the statement (whatever the
+ * pass), and the unit stops (o->too_big is checked with o->nomem). */
+static void too_big(asm_object *o, const char *fmt, const char *sec) {
+  int final = o->final;
+  o->final = 1; /* report now: later passes would only repeat the work */
+  asm_error(o, NULL, fmt, sec);
+  o->final = final;
+  o->too_big = 1;
+}
+
 /* ---- sections ----------------------------------------------------------------- */
 int asm_section_switch(asm_object *o, const char *name, uint32_t type, uint32_t flags) {
-  for (int i = 0; i < o->nsecs; i++)
+  unsigned hn = hash_name(name, strlen(name));
+  for (int i = o->nsec_hash ? o->sec_hash[hn & (o->nsec_hash - 1)] : -1; i >= 0; i = o->secs[i].next)
     if (!strcmp(o->secs[i].name, name)) {
       if (o->cur != i) o->prev_cur = o->cur;
       o->cur = i;
       return i;
     }
-  asm_sec *n = realloc(o->secs, (size_t)(o->nsecs + 1) * sizeof *n);
-  if (!n) return asm_nomem(o); /* the current section stays */
-  o->secs = n;
+  if (o->nsecs >= ASM_MAX_SECTIONS) { /* the ELF header counts sections in 16 bits */
+    too_big(o, "too many sections (more than %s)", ASM_MAX_SECTIONS_TEXT);
+    return -1;
+  }
+  if (o->nsecs == o->capsecs) {
+    int cap = o->capsecs ? o->capsecs * 2 : 8;
+    asm_sec *n = realloc(o->secs, (size_t)cap * sizeof *n);
+    if (!n) return asm_nomem(o); /* the current section stays */
+    o->secs = n;
+    o->capsecs = cap;
+  }
   asm_sec *s = &o->secs[o->nsecs];
   memset(s, 0, sizeof *s);
   s->name = strdup(name);
@@ -161,6 +214,12 @@ int asm_section_switch(asm_object *o, const char *name, uint32_t type, uint32_t 
   s->type = type;
   s->flags = flags;
   s->align = (flags & SHF_EXECINSTR) ? 4 : 1;
+  if (rehash(&o->sec_hash, &o->nsec_hash, o->nsecs, sec_name, sec_next, o)) {
+    free(s->name);
+    return -1;
+  }
+  s->next = o->sec_hash[hn & (o->nsec_hash - 1)];
+  o->sec_hash[hn & (o->nsec_hash - 1)] = o->nsecs;
   o->prev_cur = o->cur;
   o->cur = o->nsecs;
   return o->nsecs++;
@@ -169,11 +228,20 @@ int asm_section_switch(asm_object *o, const char *name, uint32_t type, uint32_t 
 uint32_t asm_here(const asm_object *o) { return o->secs[o->cur].size; }
 
 int64_t asm_val_addr(const asm_object *o, const asm_val *v) {
-  return v->kind == VAL_SEC ? (int64_t)o->secs[v->sec].addr + v->v : v->v;
+  return v->kind == VAL_SEC ? asm_wrap_add(o->secs[v->sec].addr, v->v) : v->v;
 }
 
 void asm_emit(asm_object *o, const void *bytes, uint32_t n) {
   asm_sec *s = &o->secs[o->cur];
+  if (o->too_big) return;
+  if ((uint64_t)s->size + n > UINT32_MAX) {
+    too_big(o, "section '%s' grows past 4 GiB (the 32-bit address space)", s->name);
+    return;
+  }
+  if (s->type != SHT_NOBITS && o->contents + n > ASM_MAX_CONTENTS) {
+    too_big(o, "output too large: section contents exceed 256 MiB in all (in '%s')", s->name);
+    return;
+  }
   if (s->type == SHT_NOBITS) {
     for (uint32_t i = 0; i < n; i++)
       if (((const uint8_t *)bytes)[i]) {
@@ -184,18 +252,43 @@ void asm_emit(asm_object *o, const void *bytes, uint32_t n) {
     return;
   }
   if (s->size + n > s->cap) {
-    uint32_t cap = s->cap ? s->cap : 256;
-    while (cap < s->size + n) cap *= 2;
+    uint64_t cap = s->cap ? s->cap : 256; /* 64-bit: doubling past 2 GiB must not wrap */
+    while (cap < (uint64_t)s->size + n) cap *= 2;
+    if (cap > ASM_MAX_CONTENTS) cap = ASM_MAX_CONTENTS;
     uint8_t *d = realloc(s->data, cap);
     if (!d) {
       asm_nomem(o);
       return;
     }
     s->data = d;
-    s->cap = cap;
+    s->cap = (uint32_t)cap;
   }
   memcpy(s->data + s->size, bytes, n);
   s->size += n;
+  o->contents += n;
+}
+
+void asm_emit_fill(asm_object *o, uint8_t byte, uint64_t n) {
+  uint8_t chunk[4096];
+  memset(chunk, byte, sizeof chunk);
+  if (o->secs[o->cur].type == SHT_NOBITS && !byte && !o->too_big) {
+    asm_sec *s = &o->secs[o->cur]; /* no contents: one size step */
+    if ((uint64_t)s->size + n > UINT32_MAX)
+      too_big(o, "section '%s' grows past 4 GiB (the 32-bit address space)", s->name);
+    else
+      s->size += (uint32_t)n;
+    return;
+  }
+  if (!o->too_big && o->secs[o->cur].type != SHT_NOBITS && o->contents + n > ASM_MAX_CONTENTS) {
+    too_big(o, "output too large: section contents exceed 256 MiB in all (in '%s')",
+            o->secs[o->cur].name); /* before allocating any of it */
+    return;
+  }
+  while (n && !o->too_big && !o->nomem) {
+    uint32_t k = n < sizeof chunk ? (uint32_t)n : (uint32_t)sizeof chunk;
+    asm_emit(o, chunk, k);
+    n -= k;
+  }
 }
 
 void asm_emit_word(asm_object *o, uint32_t w) {
@@ -212,8 +305,7 @@ void asm_align(asm_object *o, uint32_t align, int fill, int have_fill) {
     for (; pad; pad -= 4) asm_emit_word(o, isa_table[ISA_addi].match); /* nop */
     return;
   }
-  uint8_t b = (uint8_t)fill;
-  for (; pad; pad--) asm_emit(o, &b, 1);
+  asm_emit_fill(o, (uint8_t)fill, pad);
 }
 
 void asm_add_rel(asm_object *o, uint32_t off, uint32_t type, const asm_val *v) {
@@ -237,7 +329,7 @@ void asm_add_rel(asm_object *o, uint32_t off, uint32_t type, const asm_val *v) {
                                    type == R_RISCV_PCREL_LO12_S));
   if (by_symbol && v->sym >= 0) {
     r->sym = v->sym;
-    r->addend = v->kind == VAL_UND ? v->v : v->v - o->syms[v->sym].value;
+    r->addend = v->kind == VAL_UND ? v->v : asm_wrap_sub(v->v, o->syms[v->sym].value);
     o->syms[v->sym].needed = 1;
   } else {
     r->sym = -1 - v->sec;
@@ -318,9 +410,11 @@ static void run_pass(asm_object *o) {
   o->his = NULL;
   o->nhis = o->caphis = 0;
   o->nrels = 0;
+  o->contents = 0;
+  o->xpre_sec = -1;
   o->auto_label = 0;
   o->cur = o->prev_cur = 0;
-  for (int l = 0; l < o->src.n && !o->nomem; l++) {
+  for (int l = 0; l < o->src.n && !o->nomem && !o->too_big; l++) {
     const asm_line *L = &o->src.v[l];
     line(o, L->file, L->line, L->col0, L->text);
   }
@@ -360,7 +454,6 @@ int asm_assemble_ex(const asm_source *src, int nsrc, const asm_options *opt,
   o->pp = pp;
   o->exec = !o->opt.relocatable;
   o->max_errors = o->opt.max_errors > 0 ? o->opt.max_errors : 50;
-  memset(o->hash, -1, sizeof o->hash);
   asm_diags local = {0};
   o->diags = d ? d : &local;
   memset(o->diags, 0, sizeof *o->diags);
@@ -380,7 +473,7 @@ int asm_assemble_ex(const asm_source *src, int nsrc, const asm_options *opt,
     o->final = o->pass >= 2 && !o->changed;
     if (o->pass >= MAX_PASSES) o->final = 1;
     run_pass(o);
-    if (o->nomem) break;
+    if (o->nomem || o->too_big) break;
     asm_layout(o);
     asm_synth_symbols(o);
     if (o->final) break;
@@ -394,6 +487,8 @@ int asm_assemble_ex(const asm_source *src, int nsrc, const asm_options *opt,
   if (o->nomem) {
     rc = nomem_fail(e, src, nsrc); /* diagnostics of a partial unit are no use */
     o->diags->n = o->diags->dropped = 0;
+  } else if (!o->nerrors && asm_layout_check(o, e)) {
+    rc = -1;
   } else if (o->nerrors) {
     asm_diag *g = &o->diags->v[0];
     rc = vt_fail(e, VT_ERR_ASM, "%d error(s); first: %s:%d:%d: %s", o->nerrors, g->file,
@@ -418,6 +513,8 @@ void asm_free(asm_object *o) {
     free(o->secs[i].data);
   }
   free(o->secs);
+  free(o->sec_hash);
+  free(o->hash);
   for (int i = 0; i < o->nsyms; i++) free(o->syms[i].name);
   free(o->syms);
   free(o->rels);

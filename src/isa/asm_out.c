@@ -21,12 +21,13 @@ static int group_of(const asm_sec *s) {
   return s->type == SHT_NOBITS ? G_BSS : G_DATA;
 }
 
-static uint32_t align_up(uint32_t v, uint32_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
+static uint64_t align_up(uint64_t v, uint32_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
 
 void asm_layout(asm_object *o) {
+  o->wrap_sec = -1;
   for (int i = 0; i < o->nsecs; i++) o->secs[i].addr = 0;
   if (!o->exec) return;
-  uint32_t addr = o->opt.text_addr;
+  uint64_t addr = o->opt.text_addr; /* 64-bit: a layout past 4 GiB is reported, not wrapped */
   for (int g = G_CODE; g < G_NONE; g++) {
     int any = 0;
     for (int i = 0; i < o->nsecs; i++) {
@@ -41,10 +42,23 @@ void asm_layout(asm_object *o) {
       }
       any = 1;
       addr = align_up(addr, s->align);
-      s->addr = addr;
+      s->addr = (uint32_t)addr;
+      if (o->wrap_sec < 0 && addr + s->size > UINT64_C(1) << 32) {
+        o->wrap_sec = i;
+        o->wrap_addr = addr;
+      }
       addr += s->size;
     }
   }
+}
+
+int asm_layout_check(const asm_object *o, vt_error *e) {
+  if (o->wrap_sec < 0) return 0;
+  const asm_sec *s = &o->secs[o->wrap_sec];
+  return vt_fail(e, VT_ERR_ASM,
+                 "section '%s' at 0x%llx (0x%x bytes) does not fit below 4 GiB, the end of the "
+                 "32-bit address space (see --text-addr)",
+                 s->name, (unsigned long long)o->wrap_addr, s->size);
 }
 
 /* Linker-synthesised symbols, defined in executables when the source
@@ -75,7 +89,7 @@ void asm_synth_symbols(asm_object *o) {
     have_data |= g == G_DATA;
     have_bss |= g == G_BSS;
   }
-  uint32_t page = align_up(top, 0x1000);
+  uint32_t page = (uint32_t)align_up(top, 0x1000); /* wraps only with a layout error */
   if (!have_data && !have_bss) data = edata = bss = end = page;
   if (!have_data) edata = bss;
   if (!have_bss) bss = edata;

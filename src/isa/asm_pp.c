@@ -20,6 +20,10 @@
 #define PP_MAX_DEPTH 32  /* nested #include */
 #define PP_MAX_EXPAND 64 /* nested macro expansion */
 #define PP_MAX_COND 64   /* nested #if */
+/* One line's expansion: bounds time and memory of exponential #define
+ * chains (each level doubling the text), as the .macro expander does. */
+#define PP_MAX_CALLS 1000000       /* macro invocations */
+#define PP_MAX_OUT (16u << 20)     /* bytes of expanded text */
 
 typedef struct {
   char *name, *body;
@@ -39,6 +43,7 @@ typedef struct {
   int nm, capm;
   const char *chain[PP_MAX_DEPTH]; /* files being included */
   int depth;
+  long calls; /* macro invocations in the line being expanded */
   const char *file; /* location for diagnostics */
   int line;
 } pp;
@@ -271,9 +276,12 @@ static int substitute(pp *P, const pp_macro *m, char **args, sbuf *out, const ac
 
 static int expand(pp *P, const char *s, size_t n, sbuf *out, const active *act, int depth) {
   if (depth > PP_MAX_EXPAND) return perr(P, 1, "macro expansion too deep");
+  if (!depth) P->calls = 0;
   const char *end = s + n;
   for (const char *p = s; p < end;) {
     if (P->o->nomem) return -1;
+    if (out->n > PP_MAX_OUT)
+      return perr(P, 1, "macro expansion too large (more than %u MiB of text)", PP_MAX_OUT >> 20);
     size_t lit = literal_len(p, end);
     if (lit) {
       sb_add(P, out, p, lit);
@@ -300,6 +308,8 @@ static int expand(pp *P, const char *s, size_t n, sbuf *out, const active *act, 
       p = e;
       continue;
     }
+    if (++P->calls > PP_MAX_CALLS)
+      return perr(P, 1, "macro expansion too large (more than %d macro calls)", PP_MAX_CALLS);
     active me = {m->name, act};
     if (!m->funclike) {
       if (expand(P, m->body, strlen(m->body), out, &me, depth + 1)) return -1;
@@ -360,6 +370,7 @@ static int expand(pp *P, const char *s, size_t n, sbuf *out, const active *act, 
 typedef struct {
   const char *p;
   int err;
+  int depth, deep; /* nesting (recursion bound); deep: the bound was hit */
   int (*lookup)(void *ctx, const char *name, size_t len, long long *v); /* NULL: names are 0 */
   void *ctx;
 } ev;
@@ -373,18 +384,25 @@ static void ev_ws(ev *E) {
 static long long ev_unary(ev *E) {
   ev_ws(E);
   char c = *E->p;
-  if (c == '(') {
+  if (c == '(' || c == '!' || c == '~' || c == '-' || c == '+') {
+    if (E->depth >= ASM_EXPR_MAX_DEPTH) {
+      E->err = E->deep = 1;
+      return 0;
+    }
+    E->depth++;
     E->p++;
-    long long v = ev_cond(E);
-    ev_ws(E);
-    if (*E->p != ')') E->err = 1;
-    else E->p++;
+    long long v;
+    if (c == '(') {
+      v = ev_cond(E);
+      ev_ws(E);
+      if (*E->p != ')') E->err = 1;
+      else E->p++;
+    } else {
+      v = ev_unary(E);
+      v = c == '!' ? !v : c == '~' ? ~v : c == '-' ? asm_wrap_neg(v) : v;
+    }
+    E->depth--;
     return v;
-  }
-  if (c == '!' || c == '~' || c == '-' || c == '+') {
-    E->p++;
-    long long v = ev_unary(E);
-    return c == '!' ? !v : c == '~' ? ~v : c == '-' ? -v : v;
   }
   if (isdigit((unsigned char)c)) {
     char *e;
@@ -422,6 +440,7 @@ static const struct {
 
 static long long ev_bin(ev *E, int minprec) {
   long long a = ev_unary(E);
+  if (E->err) return a;
   for (;;) {
     ev_ws(E);
     int k = -1;
@@ -443,12 +462,12 @@ static long long ev_bin(ev *E, int minprec) {
     case '!': a = a != b; break;
     case '<': a = op[1] == '=' ? a <= b : op[1] == '<' ? (long long)((unsigned long long)a << (b & 63)) : a < b; break;
     case '>': a = op[1] == '=' ? a >= b : op[1] == '>' ? a >> (b & 63) : a > b; break;
-    case '+': a += b; break;
-    case '-': a -= b; break;
-    case '*': a *= b; break;
+    case '+': a = asm_wrap_add(a, b); break;
+    case '-': a = asm_wrap_sub(a, b); break;
+    case '*': a = asm_wrap_mul(a, b); break;
     default:
       if (!b) E->err = 1;
-      else a = op[0] == '/' ? a / b : a % b;
+      else a = op[0] == '/' ? asm_wrap_div(a, b) : asm_wrap_rem(a, b);
     }
   }
 }
@@ -456,8 +475,13 @@ static long long ev_bin(ev *E, int minprec) {
 static long long ev_cond(ev *E) {
   long long c = ev_bin(E, 1);
   ev_ws(E);
-  if (*E->p != '?') return c;
+  if (*E->p != '?' || E->err) return c;
+  if (E->depth >= ASM_EXPR_MAX_DEPTH) {
+    E->err = E->deep = 1;
+    return 0;
+  }
   E->p++;
+  E->depth++; /* a ? b : c ? ... recurses once per '?' */
   long long a = ev_cond(E);
   ev_ws(E);
   if (*E->p != ':') {
@@ -466,12 +490,13 @@ static long long ev_cond(ev *E) {
   }
   E->p++;
   long long b = ev_cond(E);
+  E->depth--;
   return c ? a : b;
 }
 
 int asm_const_eval(const char *s, int (*lookup)(void *, const char *, size_t, long long *),
                    void *ctx, long long *out) {
-  ev E = {s, 0, lookup, ctx};
+  ev E = {s, 0, 0, 0, lookup, ctx};
   ev_ws(&E);
   if (!*E.p) return -1;
   *out = ev_cond(&E);
@@ -519,13 +544,14 @@ static int eval_if(pp *P, const char *s, int col) {
     free(x.p);
     return -1;
   }
-  ev E = {x.p ? x.p : "", 0, NULL, NULL};
+  ev E = {x.p ? x.p : "", 0, 0, 0, NULL, NULL};
   ev_ws(&E);
   if (!*E.p) E.err = 1;
   long long v = E.err ? 0 : ev_cond(&E);
   ev_ws(&E);
   if (*E.p) E.err = 1;
   free(x.p);
+  if (E.deep) return perr(P, col, "#if: expression nested too deeply"), -1;
   if (E.err) return perr(P, col, "#if: bad constant expression '%s'", s), -1;
   return v != 0;
 }
@@ -551,36 +577,19 @@ static void do_include(pp *P, const char *arg, int col) {
     nomem(P);
     return;
   }
-  char *path = NULL;
-  if (close == '"') {
-    path = asm_path_rel(P->file, want);
-    if (!path) {
-      nomem(P);
-      free(want);
-      return;
-    }
-    if (!asm_file_exists(path)) {
-      free(path);
-      path = NULL;
-    }
-  }
-  const asm_pp_options *po = P->o->pp;
-  for (int i = 0; !path && po && i < po->ninclude_dirs; i++) {
-    size_t n = strlen(po->include_dirs[i]);
-    path = malloc(n + strlen(want) + 2);
-    if (!path) {
-      nomem(P);
-      free(want);
-      return;
-    }
-    sprintf(path, "%s/%s", po->include_dirs[i], want);
-    if (!asm_file_exists(path)) {
-      free(path);
-      path = NULL;
-    }
+  char *bad = NULL;
+  const char *why = NULL;
+  int oom = 0;
+  char *path = asm_find_include(P->file, close == '"', 0, want, P->o->pp, &bad, &why, &oom);
+  if (oom) {
+    nomem(P);
+    free(want);
+    return;
   }
   if (!path) {
-    perr(P, col, "#include file '%s' not found", want);
+    if (bad) perr(P, col, "#include file '%s' %s", bad, why);
+    else perr(P, col, "#include file '%s' not found", want);
+    free(bad);
     free(want);
     return;
   }

@@ -81,10 +81,9 @@ static int li(asm_object *o, const char **ob, const char **oe) {
   }
   /* an address: always lui + addi so the size does not depend on it */
   int64_t hi, lo;
-  uint32_t pre = rd > 31 ? 4 : 0;
-  if (asm_resolve(o, &v, RK_HI, OPK_UIMM20, asm_here(o) + pre, &hi, ob[1])) hi = 0;
+  if (asm_resolve(o, &v, RK_HI, OPK_UIMM20, asm_word_offset(o, ISA_lui, rd > 31), &hi, ob[1])) hi = 0;
   if (emit(o, ISA_lui, rd, hi, 0, ob[0])) return -1;
-  if (asm_resolve(o, &v, RK_LO, OPK_SIMM12, asm_here(o) + pre, &lo, ob[1])) lo = 0;
+  if (asm_resolve(o, &v, RK_LO, OPK_SIMM12, asm_word_offset(o, ISA_addi, rd > 31), &lo, ob[1])) lo = 0;
   return emit(o, ISA_addi, rd, rd, lo, ob[0]);
 }
 
@@ -96,7 +95,7 @@ static int la(asm_object *o, const char **ob, const char **oe) {
   if (asm_parse_xreg_op(o, ob[0], oe[0], &rd)) return -1;
   if (asm_parse_imm_op(o, ob[1], oe[1], &v, &rk)) return -1;
   if (rk != RK_NONE) return asm_error(o, ob[1], "la takes a symbol");
-  uint32_t pre = rd > 31 ? 4 : 0, auipc_off = asm_here(o) + pre;
+  uint32_t auipc_off = asm_word_offset(o, ISA_auipc, rd > 31);
   char name[32];
   snprintf(name, sizeof name, ".Lpcrel_hi%d", o->auto_label++);
   int si = asm_sym_get(o, name, strlen(name));
@@ -109,7 +108,7 @@ static int la(asm_object *o, const char **ob, const char **oe) {
   if (asm_resolve(o, &v, RK_PCREL_HI, OPK_UIMM20, auipc_off, &hi, ob[1])) hi = 0;
   if (emit(o, ISA_auipc, rd, hi, 0, ob[0])) return -1;
   asm_val lab = {VAL_SEC, auipc_off, o->cur, si};
-  if (asm_resolve(o, &lab, RK_PCREL_LO, OPK_SIMM12, asm_here(o) + pre, &lo, ob[1])) lo = 0;
+  if (asm_resolve(o, &lab, RK_PCREL_LO, OPK_SIMM12, asm_word_offset(o, ISA_addi, rd > 31), &lo, ob[1])) lo = 0;
   return emit(o, ISA_addi, rd, rd, lo, ob[0]);
 }
 
@@ -123,9 +122,10 @@ static int call(asm_object *o, const char **ob, const char **oe, int tail) {
   uint32_t off = asm_here(o);
   int64_t delta = 0;
   if (v.kind == VAL_SEC && (o->exec || asm_same_section(o, &v))) {
-    delta = v.sec == o->cur ? v.v - off : asm_val_addr(o, &v) - (o->secs[o->cur].addr + off);
+    delta = v.sec == o->cur ? asm_wrap_sub(v.v, off)
+                            : asm_wrap_sub(asm_val_addr(o, &v), (int64_t)o->secs[o->cur].addr + off);
   } else if (v.kind == VAL_ABS && o->exec) {
-    delta = v.v - (o->secs[o->cur].addr + off);
+    delta = asm_wrap_sub(v.v, (int64_t)o->secs[o->cur].addr + off);
   } else if (v.kind == VAL_UND && o->exec) {
     if (o->final)
       return asm_error(o, ob[0], "undefined symbol '%s'", v.sym >= 0 ? o->syms[v.sym].name : "?");
@@ -136,7 +136,7 @@ static int call(asm_object *o, const char **ob, const char **oe, int tail) {
     asm_add_rel(o, off, R_RISCV_CALL_PLT, &v);
   }
   int32_t lo = (int32_t)((delta & 0xfff) ^ 0x800) - 0x800;
-  int64_t hi = ((delta - lo) >> 12) & 0xfffff;
+  int64_t hi = (asm_wrap_sub(delta, lo) >> 12) & 0xfffff;
   int link = tail ? 6 : 1; /* t1 / ra */
   if (emit(o, ISA_auipc, link, hi, 0, ob[0])) return -1;
   return emit(o, ISA_jalr, tail ? 0 : 1, lo, link, ob[0]);

@@ -100,6 +100,9 @@ void asm_strip_comments(char *t, int *in_block) {
 
 char *asm_read_text(const char *path, vt_error *e) {
   size_t n;
+  struct stat st;
+  if (!stat(path, &st) && S_ISDIR(st.st_mode)) /* the reader would say only "read error" */
+    return vt_fail(e, VT_ERR_IO, "%s: is a directory", path), NULL;
   char *buf = vt_read_file(path, &n, e);
   if (!buf) return NULL;
   if (strlen(buf) != n) {
@@ -123,6 +126,50 @@ char *asm_path_rel(const char *from, const char *name) {
 int asm_file_exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* One candidate: 1 = a regular file (found); 0 = not there, or not a regular
+ * file, which is remembered in *not_reg (the first such) for the message. */
+static int try_candidate(char *path, char **not_reg, const char **why) {
+  struct stat st;
+  if (stat(path, &st)) return 0;
+  if (S_ISREG(st.st_mode)) return 1;
+  if (!*not_reg) {
+    *not_reg = path;
+    *why = S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file";
+    return 0;
+  }
+  return 0;
+}
+
+char *asm_find_include(const char *from, int from_dir, int cwd, const char *want,
+                       const asm_pp_options *po, char **not_reg, const char **why, int *nomem) {
+  *not_reg = NULL;
+  *why = NULL;
+  *nomem = 0;
+  int ndirs = po ? po->ninclude_dirs : 0;
+  for (int i = -2; i < ndirs; i++) {
+    char *path = NULL;
+    if (i == -2 && from_dir) path = asm_path_rel(from, want);
+    else if (i == -1 && cwd) path = strdup(want);
+    else if (i >= 0 && (path = malloc(strlen(po->include_dirs[i]) + strlen(want) + 2)))
+      sprintf(path, "%s/%s", po->include_dirs[i], want);
+    else if (i < 0) continue;
+    if (!path) {
+      *nomem = 1;
+      free(*not_reg);
+      *not_reg = NULL;
+      return NULL;
+    }
+    if (try_candidate(path, not_reg, why)) {
+      free(*not_reg);
+      *not_reg = NULL;
+      *why = NULL;
+      return path;
+    }
+    if (*not_reg != path) free(path);
+  }
+  return NULL;
 }
 
 int asm_split_lines(asm_lines *out, const char *name, const char *text) {

@@ -165,8 +165,20 @@ static int regext_pos(isa_opk k) {
   }
 }
 
-int isa_encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl, uint32_t *word,
-               uint32_t *prefix, char *err, size_t errlen) {
+/* The high bits a prefix word gives a register field (0 when it gives none:
+ * regexti leaves rs1 and rs3 alone). */
+static uint32_t prefix_reg_hi(uint32_t prefix, isa_opk k) {
+  uint32_t p = prefix >> 20;
+  if (isa_lookup(prefix) == ISA_regext) return (p >> regext_pos(k)) & 7;
+  int pos = regext_pos(k);
+  return pos == 0 ? (p & 7) : pos == 6 ? ((p >> 3) & 7) : 0;
+}
+
+/* isa_encode and isa_encode_under: `under` is the explicit prefix word
+ * before the instruction, or NULL to compute one. */
+static int encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
+                  const uint32_t *under, uint32_t *word, uint32_t *prefix, char *err,
+                  size_t errlen) {
   if ((unsigned)id >= ISA_COUNT) {
     if (err) snprintf(err, errlen, "no such instruction");
     return -1;
@@ -177,6 +189,7 @@ int isa_encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl, uint
   uint32_t ext = 0;        /* regext immediate */
   int need_ext = 0, wide_imm = 0;
   uint32_t wide_hi = 0;
+  const char *pname = under ? isa_table[isa_lookup(*under)].mnemonic : "";
   for (int i = 0; i < n; i++) {
     isa_opk k = (isa_opk)o[i].kind;
     int64_t v = vals[i], lo, hi;
@@ -198,12 +211,32 @@ int isa_encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl, uint
         return -1;
       }
       w |= (uint32_t)(v & 31) << sh;
+      if (under && (uint32_t)(v >> 5) != prefix_reg_hi(*under, k)) {
+        if (err)
+          snprintf(err, errlen,
+                   "operand %d: register %lld does not match the %s before it (which makes "
+                   "this field %u..%u)",
+                   i + 1, (long long)v, pname, prefix_reg_hi(*under, k) << 5,
+                   prefix_reg_hi(*under, k) << 5 | 31);
+        return -1;
+      }
       if (v > 31) {
         need_ext = 1;
         ext |= (uint32_t)(v >> 5) << regext_pos(k);
       }
     } else {
-      if ((k == OPK_SIMM5 && (v < -16 || v > 15)) || (k == OPK_UIMM5 && v > 31)) {
+      int wide = (k == OPK_SIMM5 && (v < -16 || v > 15)) || (k == OPK_UIMM5 && v > 31);
+      if (under && (k == OPK_SIMM5 || k == OPK_UIMM5)) {
+        /* under regexti the slot is 11 bits {prefix imm[11:6], imm5} */
+        int ti = isa_lookup(*under) == ISA_regexti;
+        uint32_t got = (uint32_t)(((uint64_t)v >> 5) & 0x3f), want = *under >> 26;
+        if (ti ? got != want : wide) {
+          if (err)
+            snprintf(err, errlen, "operand %d: immediate %lld does not match the %s before it",
+                     i + 1, (long long)v, pname);
+          return -1;
+        }
+      } else if (wide) {
         wide_imm = 1;
         wide_hi = (uint32_t)(((uint64_t)v >> 5) & 0x3f);
       }
@@ -211,8 +244,10 @@ int isa_encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl, uint
     }
   }
   if (isa_table[id].flags & IF_AQRL) w |= (aqrl & 3) << 25;
-  *prefix = 0;
-  if (wide_imm) {
+  if (prefix) *prefix = 0;
+  if (under) {
+    /* the explicit prefix supplies every high bit */
+  } else if (wide_imm) {
     /* regexti extends rd and rs2 only; rs1 is the immediate itself */
     uint32_t rs1_hi = (ext >> 3) & 7, rs3_hi = (ext >> 9) & 7;
     if (rs1_hi || rs3_hi) {
@@ -226,4 +261,19 @@ int isa_encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl, uint
   }
   *word = w;
   return 0;
+}
+
+int isa_encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl, uint32_t *word,
+               uint32_t *prefix, char *err, size_t errlen) {
+  return encode(id, vals, aqrl, NULL, word, prefix, err, errlen);
+}
+
+int isa_encode_under(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
+                     uint32_t prefix, uint32_t *word, char *err, size_t errlen) {
+  isa_id pid = isa_lookup(prefix);
+  if (pid != ISA_regext && pid != ISA_regexti) {
+    if (err) snprintf(err, errlen, "0x%08x is not a regext/regexti word", prefix);
+    return -1;
+  }
+  return encode(id, vals, aqrl, &prefix, word, NULL, err, errlen);
 }

@@ -1,4 +1,5 @@
 /* Disassembly in the LLVM Ventus syntax, with the usual RISC-V aliases. */
+#include <stdio.h>
 #include <string.h>
 
 #include "isa.h"
@@ -170,4 +171,34 @@ uint32_t isa_branch_target(const isa_inst *in, uint32_t pc, int *has) {
   if (!(f & (IF_BRANCH | IF_VBRANCH)) && in->id != ISA_jal) return 0;
   *has = 1;
   return pc + (uint32_t)in->imm;
+}
+
+/* One word as text that `ventus as` turns back into the same word: a
+ * regext/regexti word is printed as itself and governs the next word
+ * (prev), whose operands then show the high bits it gives; the assembler
+ * reads an explicit prefix the same way (docs/assembler.md). A prefix is not
+ * governed by the one before it. Each word is checked by encoding its
+ * operands back: one that decodes to nothing, has bits the syntax does not
+ * show, or fields with no spelling (x64 and up, a reserved rounding mode)
+ * is printed as `.word`. */
+int isa_disasm_next(uint32_t w, uint32_t prev, isa_inst *in, char *text, size_t len) {
+  isa_id pid = prev ? isa_lookup(prev) : ISA_INVALID;
+  isa_id id = isa_lookup(w);
+  int governed = (pid == ISA_regext || pid == ISA_regexti) && id != ISA_INVALID &&
+                 !(isa_table[id].flags & IF_PREFIX);
+  isa_decode(w, governed ? prev : 0, in);
+  if (id != ISA_INVALID) { /* bits the syntax does not show, fields beyond x63 */
+    isa_opnd o[ISA_MAX_OPNDS];
+    int64_t v[ISA_MAX_OPNDS];
+    isa_operand_values(in, o, v);
+    uint32_t back = 0, pre = 0;
+    int bad = governed ? isa_encode_under(id, v, in->aqrl, prev, &back, NULL, 0)
+                       : isa_encode(id, v, in->aqrl, &back, &pre, NULL, 0);
+    if (bad || pre || back != w) id = ISA_INVALID;
+  }
+  if (id != ISA_INVALID) {
+    int n = isa_disasm(in, text, len);
+    if (!strchr(text, '?')) return n; /* '?': a reserved rounding mode */
+  }
+  return snprintf(text, len, ".word 0x%08x", w);
 }

@@ -143,6 +143,13 @@ int isa_operand_values(const isa_inst *in, isa_opnd opnds[ISA_MAX_OPNDS],
  * Returns 0, or -1 with a message in err (err may be NULL). */
 int isa_encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
                uint32_t *word, uint32_t *prefix, char *err, size_t errlen);
+/* Encodes the word of an instruction that follows an explicit regext/regexti
+ * word `prefix` (as isa_decode(word, prefix) reads it): every register field
+ * must have exactly the high bits the prefix gives it, and a .vi immediate
+ * the prefix's bits (regexti) or none (regext). No new prefix is made.
+ * Returns 0, or -1 with a message in err (err may be NULL). */
+int isa_encode_under(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
+                     uint32_t prefix, uint32_t *word, char *err, size_t errlen);
 
 /* ---- names -------------------------------------------------------------- */
 const char *isa_xreg_name(unsigned r);  /* ABI names (zero, ra, ...), x32.. */
@@ -169,6 +176,12 @@ enum {
  * for ISA_INVALID). Branch/jump operands print as pc-relative offsets.
  * Returns the length written (snprintf semantics). */
 int isa_disasm(const isa_inst *in, char *buf, size_t len);
+/* Disassembles word `w` of a stream whose previous word was `prev` (0 at the
+ * start): decodes it (into *in) under prev when prev is a regext/regexti and
+ * w is not one, and writes text that the assembler turns back into w in
+ * that position (".word 0x..." for what has no such spelling). Returns the
+ * length written (snprintf semantics). */
+int isa_disasm_next(uint32_t w, uint32_t prev, isa_inst *in, char *buf, size_t len);
 
 /* Pc-relative target of a branch/jump, or 0 with *has=0. */
 uint32_t isa_branch_target(const isa_inst *in, uint32_t pc, int *has);

@@ -126,10 +126,73 @@ static void test_roundtrip_all(void **state) {
   for (int id = 0; id < ISA_COUNT; id++) roundtrip_entry((isa_id)id, &r);
 }
 
+/* A word that decodes to `id`, with random bits outside its MATCH/MASK. */
+static uint32_t random_word(rng *r, isa_id id) {
+  for (int t = 0; t < 64; t++) {
+    uint32_t w = isa_table[id].match | (next(r) << 1 & ~isa_table[id].mask) | (next(r) & 1);
+    w = (w & ~isa_table[id].mask) | isa_table[id].match;
+    if (isa_lookup(w) == id) return w;
+  }
+  return isa_table[id].match;
+}
+
+/* A regext/regexti word; its 3-bit register groups are mostly 0 or 1 so
+ * that most following instructions stay representable (x0..x63). */
+static uint32_t random_prefix(rng *r) {
+  isa_id id = next(r) % 2 ? ISA_regext : ISA_regexti;
+  uint32_t imm = next(r) & 0xfff;
+  if (next(r) % 4) imm &= 0x249 | (next(r) % 2 ? 0xfc0 : 0); /* groups 0/1, wide bits sometimes */
+  return isa_table[id].match | imm << 20 | (next(r) & 0x1f) << 15 | (next(r) & 0x1f) << 7;
+}
+
+/* objdump's text (isa_disasm_next over a word stream) re-assembles to the
+ * same words: every entry with random field bits, alone, after one or two
+ * explicit prefixes of random content, and with a prefix at the end. */
+static void stream_roundtrip(isa_id id, rng *r) {
+  enum { N = 96 };
+  uint32_t words[N * 3 + 1];
+  int nw = 0;
+  for (int k = 0; k < N; k++) {
+    int npre = (int)(next(r) % 4); /* 0, 1 or 2 prefixes (3: one) */
+    for (int p = 0; p < (npre == 3 ? 1 : npre); p++) words[nw++] = random_prefix(r);
+    words[nw++] = random_word(r, id);
+  }
+  if (next(r) % 2) words[nw++] = random_prefix(r); /* a prefix at the end */
+  size_t cap = (size_t)nw * 100 + 1, len = 0;
+  char *src = malloc(cap);
+  char (*lines)[100] = malloc(sizeof *lines * (size_t)nw);
+  assert_non_null(src);
+  assert_non_null(lines);
+  for (int i = 0; i < nw; i++) {
+    isa_inst in;
+    int tl = isa_disasm_next(words[i], i ? words[i - 1] : 0, &in, lines[i], sizeof lines[i]);
+    assert_true(tl > 0 && tl < (int)sizeof lines[i]);
+    len += (size_t)snprintf(src + len, cap - len, "%s\n", lines[i]);
+  }
+  uint32_t got[N * 3 + 8];
+  vt_error e = {0};
+  int n = asm_words(src, 0x80000000u, got, N * 3 + 8, &e);
+  if (n < 0) fail_msg("%s: assembling the disassembly failed: %s", isa_table[id].name, e.msg);
+  for (int i = 0; i < nw && i < n; i++)
+    if (got[i] != words[i])
+      fail_msg("%s: word %d '%s' (after 0x%08x) assembles to 0x%08x, expected 0x%08x",
+               isa_table[id].name, i, lines[i], i ? words[i - 1] : 0, got[i], words[i]);
+  assert_int_equal(n, nw);
+  free(src);
+  free(lines);
+}
+
+static void test_stream_roundtrip_all(void **state) {
+  (void)state;
+  rng r = {0xc0ffeeull};
+  for (int id = 0; id < ISA_COUNT; id++) stream_roundtrip((isa_id)id, &r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_match_decodes_to_itself),
       cmocka_unit_test(test_roundtrip_all),
+      cmocka_unit_test(test_stream_roundtrip_all),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "asm.h"
 #include "commands.h"
@@ -76,6 +77,16 @@ int cmd_as(int argc, char **argv) {
     fprintf(stderr, "ventus as: no input files (see 'ventus as --help')\n");
     goto done;
   }
+  /* the ELF would replace a source (same file, whatever the spelling) */
+  struct stat so;
+  if (!stat(out, &so))
+    for (int i = 0; i < nfiles; i++) {
+      struct stat si;
+      if (!stat(files[i], &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+        fprintf(stderr, "ventus as: output file '%s' is the input file '%s'\n", out, files[i]);
+        goto done;
+      }
+    }
   asm_pp_options pp = {incs, nincs, defs, ndefs};
   asm_diags d = {0};
   vt_error e = {0};

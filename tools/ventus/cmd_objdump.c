@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "vt_file.h"
@@ -19,7 +20,8 @@ static void usage(FILE *f) {
           "\n"
           "Disassembles the code sections of an ELF32 RISC-V file (address, word, text,\n"
           "<symbol>: labels, branch targets as <symbol+off>). A regext/regexti prefix is\n"
-          "printed as itself and applied to the next instruction.\n"
+          "printed as itself and applied to the next instruction; words that decode to\n"
+          "nothing are printed as .word. The text re-assembles to the same words.\n"
           "  --word W...   disassemble these 32-bit words (hex or decimal)\n"
           "  --raw FILE    disassemble a file of little-endian 32-bit words at --base (default 0)\n");
 }
@@ -71,11 +73,8 @@ static void disasm_words(const ctx *c, const uint8_t *p, uint32_t n, uint32_t ba
           printf("\n%08x <%s>:\n", pc, y->name);
       }
     isa_inst in;
-    isa_id pid = prev ? isa_lookup(prev) : ISA_INVALID;
-    int folded = pid == ISA_regext || pid == ISA_regexti;
-    isa_decode(w, folded ? prev : 0, &in);
     char text[160];
-    isa_disasm(&in, text, sizeof text);
+    isa_disasm_next(w, prev, &in, text, sizeof text);
     printf("%8x: %08x     \t%s", pc, w, text);
     int has;
     uint32_t t = isa_branch_target(&in, pc, &has);
@@ -88,11 +87,29 @@ static void disasm_words(const ctx *c, const uint8_t *p, uint32_t n, uint32_t ba
     printf("\n");
     prev = w;
   }
+  /* bytes after the last whole word: shown, not dropped */
+  uint32_t tail = n % 4, at = base + (n - tail);
+  if (tail && at >= start && at < stop) {
+    printf("%8x: ", at);
+    for (uint32_t k = 0; k < tail; k++) printf("%02x", p[n - tail + k]);
+    printf("%*s\t.byte ", (int)(13 - 2 * tail), "");
+    for (uint32_t k = 0; k < tail; k++) printf("%s0x%02x", k ? ", " : "", p[n - tail + k]);
+    printf("   # %u byte(s) after the last whole word\n", tail);
+  }
+}
+
+/* A directory would only get "read error" from the file readers. */
+static int is_dir(const char *path) {
+  struct stat st;
+  if (stat(path, &st) || !S_ISDIR(st.st_mode)) return 0;
+  fprintf(stderr, "ventus objdump: %s: is a directory\n", path);
+  return 1;
 }
 
 static int dump_elf(const char *path, uint32_t start, uint32_t stop) {
   vt_elf_file f;
   vt_error e = {0};
+  if (is_dir(path)) return vt_err_exit_code(VT_ERR_IO);
   if (vt_elf_read_file(path, &f, &e)) {
     fprintf(stderr, "ventus objdump: %s\n", e.msg);
     return vt_err_exit_code(e.kind);
@@ -112,6 +129,7 @@ static int dump_elf(const char *path, uint32_t start, uint32_t stop) {
 static int dump_raw(const char *path, uint32_t base, uint32_t start, uint32_t stop) {
   size_t n;
   vt_error e;
+  if (is_dir(path)) return vt_err_exit_code(VT_ERR_IO);
   uint8_t *buf = (uint8_t *)vt_read_file(path, &n, &e);
   if (!buf) {
     fprintf(stderr, "ventus objdump: %s\n", e.msg);
@@ -198,6 +216,11 @@ int cmd_objdump(int argc, char **argv) {
     disasm_words(&c, buf, (uint32_t)n * 4, base, 0, 0xffffffffu);
     free(buf);
     return 0;
+  }
+  if (start >= stop) {
+    fprintf(stderr, "ventus objdump: --start-address 0x%x is not below --stop-address 0x%x\n",
+            start, stop);
+    return 2;
   }
   if (raw) return dump_raw(raw, base, start, stop);
   if (!file) {
