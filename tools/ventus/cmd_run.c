@@ -18,6 +18,7 @@
 #include "testvec.h"
 #include "trace_fmt.h"
 #include "vt_json.h"
+#include "vt_outfile.h"
 
 static const char usage_text[] =
     "usage: ventus run KERNEL.elf --kernel NAME [launch options] [options]\n"
@@ -452,20 +453,20 @@ int cmd_run(int argc, char **argv) {
   if (o.dump || o.nranges) {
     /* every range first, so a bad one leaves no partial dump behind */
     for (int k = 0; k < o.nranges; k++)
-      if (!vt_mem_is_mapped(d, o.rng_addr[k] & ~3u, o.rng_size[k] + (o.rng_addr[k] & 3u))) {
+      if (!vt_mem_is_mapped(d, o.rng_addr[k], o.rng_size[k])) {
         vt_fail(&e, VT_ERR_USAGE, "--dump-range 0x%08x:0x%x: not all of it is mapped device memory", o.rng_addr[k],
                 o.rng_size[k]);
         goto fail;
       }
-    FILE *f = o.dump ? fopen(o.dump, "w") : stdout;
-    if (!f) {
-      vt_fail(&e, VT_ERR_IO, "%s: %s", o.dump, strerror(errno));
-      goto fail;
-    }
+    vt_outfile out;
+    FILE *f = o.dump ? vt_outfile_fopen(&out, o.dump, &e) : stdout;
+    if (!f) goto fail;
     int r = write_dump(&c, f, &e);
     if (f != stdout) {
-      if ((fclose(f) || r) && !r) r = vt_fail(&e, VT_ERR_IO, "%s: write error", o.dump);
-      if (r) remove(o.dump); /* no partial dump that looks complete */
+      if (fclose(f) && !r) r = vt_fail(&e, VT_ERR_IO, "%s: write error", o.dump);
+      /* no partial dump that looks complete, and nothing removed that we
+       * did not create */
+      if (vt_outfile_finish(&out, r, &e)) r = -1;
     }
     if (r) goto fail;
   }
