@@ -12,8 +12,11 @@ typedef struct {
   uint32_t entry;
 } vt_kernel_image;
 
-/* Maps the span of all PT_LOAD segments (page rounded; skipped when already
- * mapped), copies p_filesz bytes to p_vaddr and zero-fills up to p_memsz. */
+/* Maps the span of all PT_LOAD segments (page rounded; a span mapped by an
+ * earlier load is mapped afresh), copies p_filesz bytes to p_vaddr; the rest
+ * up to p_memsz reads as zero without host memory (pages are allocated on
+ * first touch). Overlapping segments and segments reaching the buffer heap
+ * (0x90000000) are format errors naming the segments. */
 int vt_kernel_load(vt_device *d, const char *path, vt_kernel_image *img, vt_error *e);
 /* Address of the defined function/global symbol `name` in the ELF. */
 int vt_kernel_symbol(const char *path, const char *name, uint32_t *addr, vt_error *e);

@@ -138,7 +138,8 @@ int vt_karg_parse(const char *spec, vt_karg *a, vt_error *e) {
     uint64_t n;
     if (!strcmp(f[1], "zero") && nf == 3) {
       if (vt_parse_size(f[2], &n) || n == 0 || n > 0x40000000u)
-        return vt_fail(e, VT_ERR_USAGE, "--arg %s: bad byte count '%s'", spec, f[2]);
+        return vt_fail(e, VT_ERR_USAGE, "--arg %s: byte count '%s' is not 1 B .. 1 GiB (the buffer size limit)",
+                       spec, f[2]);
       a->size = (uint32_t)n;
       a->init = calloc(1, a->size);
       return a->init ? 0 : vt_fail(e, VT_ERR_NOMEM, "out of memory");
@@ -147,7 +148,9 @@ int vt_karg_parse(const char *spec, vt_karg *a, vt_error *e) {
     if (!es) goto bad;
     snprintf(a->type, sizeof a->type, "%s", f[1]);
     if (vt_parse_size(f[2], &n) || n == 0 || n * (uint64_t)es > 0x40000000u)
-      return vt_fail(e, VT_ERR_USAGE, "--arg %s: bad element count '%s'", spec, f[2]);
+      return vt_fail(e, VT_ERR_USAGE,
+                     "--arg %s: element count '%s' is not 1 .. %u (%d-byte elements, 1 GiB buffer size limit)",
+                     spec, f[2], 0x40000000u / (unsigned)es, es);
     a->size = (uint32_t)(n * (uint64_t)es);
     a->init = calloc(1, a->size);
     if (!a->init) return vt_fail(e, VT_ERR_NOMEM, "out of memory");

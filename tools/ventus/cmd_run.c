@@ -392,8 +392,13 @@ int cmd_run(int argc, char **argv) {
   }
   elf = !S_ISDIR(st.st_mode) && is_elf(o.input);
   if (!elf && o.elf_opts) {
-    vt_fail(&e, VT_ERR_USAGE, "%s is a test-vector case: --kernel/--global/--local/--threads/--warps/--arg/"
-            "--*-size/--show/--expect-arg apply only to a kernel ELF", o.input);
+    size_t il = strlen(o.input);
+    if (S_ISDIR(st.st_mode) || (il > 9 && !strcmp(o.input + il - 9, ".metadata")))
+      vt_fail(&e, VT_ERR_USAGE, "%s is a test-vector case: --kernel/--global/--local/--threads/--warps/--arg/"
+              "--*-size/--show/--expect-arg apply only to a kernel ELF", o.input);
+    else /* a file meant as the kernel: say what is wrong with it */
+      vt_fail(&e, VT_ERR_FORMAT, "%s: not an ELF file (%s), but --kernel and the launch options need a kernel ELF",
+              o.input, st.st_size == 0 ? "it is empty" : "no ELF magic number at its start");
     goto fail;
   }
   if (elf && run_views_check(&o.views, o.nd.args, o.nd.nargs, &e)) goto fail;
