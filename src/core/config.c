@@ -104,6 +104,18 @@ int vt_config_set(vt_config *c, const char *key, const char *value, vt_error *e)
   return vt_fail(e, VT_ERR_CONFIG, "unknown config key '%s'", shown(key, kb, sizeof kb));
 }
 
+int vt_config_override(vt_config *c, const char *kv, vt_error *e) {
+  char kb[200], key[64];
+  const char *eq = strchr(kv, '=');
+  if (!eq) return vt_fail(e, VT_ERR_USAGE, "config override '%s': expected KEY=VALUE", shown(kv, kb, sizeof kb));
+  /* no key is this long: copying it whole is not needed to reject it */
+  if ((size_t)(eq - kv) >= sizeof key)
+    return vt_fail(e, VT_ERR_CONFIG, "unknown config key '%s'", shown(kv, kb, sizeof kb));
+  memcpy(key, kv, (size_t)(eq - kv));
+  key[eq - kv] = 0;
+  return vt_config_set(c, key, eq + 1, e);
+}
+
 static char *trim(char *s) {
   while (isspace((unsigned char)*s)) s++;
   size_t n = strlen(s);

@@ -41,17 +41,7 @@ cy_device *cy_create(const char *config_path, const char *const *ov, size_t nov,
   for (size_t i = 0; !bad && i < nov; i++)
     if (!ov[i]) bad = vt_fail(&e, VT_ERR_USAGE, "cy_create: override %zu is NULL", i);
   if (!bad && config_path) bad = vt_config_load(&c, config_path, &e);
-  for (size_t i = 0; !bad && i < nov; i++) {
-    char kv[256];
-    snprintf(kv, sizeof kv, "%s", ov[i]);
-    char *eq = strchr(kv, '=');
-    if (!eq) {
-      bad = vt_fail(&e, VT_ERR_USAGE, "override '%s': expected key=value", ov[i]);
-      break;
-    }
-    *eq = 0;
-    bad = vt_config_set(&c, kv, eq + 1, &e);
-  }
+  for (size_t i = 0; !bad && i < nov; i++) bad = vt_config_override(&c, ov[i], &e);
   if (!bad) bad = vt_config_check(&c, &e);
   cy_device *d = NULL;
   if (!bad && !(d = calloc(1, sizeof *d))) bad = vt_fail(&e, VT_ERR_NOMEM, "out of memory");

@@ -198,7 +198,7 @@ static int parse_args(int argc, char **argv, run_opts *o) {
       o->config = argv[++i];
     } else if (!strcmp(a, "-c")) {
       NEED_VAL();
-      if (o->noverrides == 64) return usage_err("%s: too many overrides", a);
+      if (o->noverrides == 64) return usage_err("%s: more than 64 overrides", a);
       o->overrides[o->noverrides++] = argv[++i];
     } else if (!strcmp(a, "--trace")) {
       NEED_VAL();
@@ -370,17 +370,8 @@ int cmd_run(int argc, char **argv) {
   vt_memwords expect = {0};
 
   if (o.config && vt_config_load(&cfg, o.config, &e)) goto fail;
-  for (int i = 0; i < o.noverrides; i++) {
-    char kv[256];
-    snprintf(kv, sizeof kv, "%s", o.overrides[i]);
-    char *eq = strchr(kv, '=');
-    if (!eq) {
-      vt_fail(&e, VT_ERR_USAGE, "-c %s: expected KEY=VALUE", o.overrides[i]);
-      goto fail;
-    }
-    *eq = 0;
-    if (vt_config_set(&cfg, kv, eq + 1, &e)) goto fail;
-  }
+  for (int i = 0; i < o.noverrides; i++)
+    if (vt_config_override(&cfg, o.overrides[i], &e)) goto fail;
   if (o.have_max_steps) cfg.max_steps = o.max_steps;
   if (vt_config_check(&cfg, &e)) goto fail;
   if (o.expect && vt_memwords_read(o.expect, &expect, &e)) goto fail;
