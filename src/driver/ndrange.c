@@ -141,8 +141,7 @@ int vt_karg_parse(const char *spec, vt_karg *a, vt_error *e) {
         return vt_fail(e, VT_ERR_USAGE, "--arg %s: byte count '%s' is not 1 B .. 1 GiB (the buffer size limit)",
                        spec, f[2]);
       a->size = (uint32_t)n;
-      a->init = calloc(1, a->size);
-      return a->init ? 0 : vt_fail(e, VT_ERR_NOMEM, "out of memory");
+      return 0; /* init NULL: a fresh heap block already reads as zero */
     }
     int es = elem_size(f[1]);
     if (!es) goto bad;
@@ -152,8 +151,6 @@ int vt_karg_parse(const char *spec, vt_karg *a, vt_error *e) {
                      "--arg %s: element count '%s' is not 1 .. %u (%d-byte elements, 1 GiB buffer size limit)",
                      spec, f[2], 0x40000000u / (unsigned)es, es);
     a->size = (uint32_t)(n * (uint64_t)es);
-    a->init = calloc(1, a->size);
-    if (!a->init) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
     const char *init = nf == 4 ? f[3] : "zero";
     uint32_t seed = 1, fillv = 0;
     int mode;
@@ -168,6 +165,9 @@ int vt_karg_parse(const char *spec, vt_karg *a, vt_error *e) {
       if (parse_scalar(f[1], init + 5, &fillv)) goto bad;
     } else
       goto bad;
+    if (mode == 0) return 0; /* as buf:zero: no host copy of the zeros */
+    a->init = calloc(1, a->size);
+    if (!a->init) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
     uint32_t x = seed ? seed : 1;
     for (uint64_t i = 0; i < n; i++) {
       uint32_t v = 0;
@@ -242,7 +242,7 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
   for (size_t i = 0; i < nd->nargs; i++) {
     vt_karg *a = &nd->args[i];
     if (a->kind == VT_KARG_BUF) {
-      if (vt_heap_alloc(h, d, a->size, &a->addr, e) || vt_mem_write(d, a->addr, a->init, a->size, e))
+      if (vt_heap_alloc(h, d, a->size, &a->addr, e) || (a->init && vt_mem_write(d, a->addr, a->init, a->size, e)))
         goto out;
       put32(argblk + 4 * i, a->addr);
     } else {
