@@ -9,7 +9,7 @@
 /* Refuses what cannot be a file's contents: a directory, a device (whose
  * reads may never end: /dev/zero) or a socket. Pipes and standard input
  * are read, up to VT_READ_MAX. */
-static int check_kind(FILE *f, const char *path, vt_error *e) {
+static int check_kind(FILE *f, const char *path, size_t *cap, vt_error *e) {
   struct stat st;
   if (fstat(fileno(f), &st)) return 0; /* the read reports it */
   if (S_ISDIR(st.st_mode)) return vt_fail(e, VT_ERR_IO, "%s: is a directory", path);
@@ -17,6 +17,8 @@ static int check_kind(FILE *f, const char *path, vt_error *e) {
     return vt_fail(e, VT_ERR_IO, "%s: not a regular file (a device or socket)", path);
   if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > VT_READ_MAX)
     return vt_fail(e, VT_ERR_IO, "%s: larger than the %u MiB input limit", path, VT_READ_MAX >> 20);
+  /* one allocation of the right size, not a doubling that ends twice too big */
+  if (S_ISREG(st.st_mode) && (size_t)st.st_size + 1 > *cap) *cap = (size_t)st.st_size + 1;
   return 0;
 }
 
@@ -27,11 +29,11 @@ char *vt_read_file(const char *path, size_t *len, vt_error *e) {
     vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
     return NULL;
   }
-  if (!std && check_kind(f, path, e)) {
+  size_t cap = 1 << 16, n = 0;
+  if (!std && check_kind(f, path, &cap, e)) {
     fclose(f);
     return NULL;
   }
-  size_t cap = 1 << 16, n = 0;
   char *buf = malloc(cap);
   int big = 0;
   while (buf) {

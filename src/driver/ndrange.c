@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "elf_load.h"
+#include "vt_file.h"
 
 /* strtoull/strtoul accept leading blanks and a sign ("-1" wraps to the
  * largest value): a number here starts with a digit. */
@@ -54,23 +55,14 @@ void vt_karg_free(vt_karg *a) {
 }
 
 static int read_file(const char *path, vt_karg *a, vt_error *e) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  if (n <= 0 || n > 0x40000000L) {
-    fclose(f);
-    return vt_fail(e, VT_ERR_USAGE, "%s: buffer file is empty or larger than 1 GiB", path);
+  size_t n;
+  char *buf = vt_read_file(path, &n, e); /* refuses directories, devices, > 1 GiB */
+  if (!buf) return -1;
+  if (n == 0) {
+    free(buf);
+    return vt_fail(e, VT_ERR_FORMAT, "%s: buffer file is empty (a buffer needs at least one byte)", path);
   }
-  a->init = malloc((size_t)n);
-  if (!a->init) {
-    fclose(f);
-    return vt_fail(e, VT_ERR_NOMEM, "out of memory");
-  }
-  size_t r = fread(a->init, 1, (size_t)n, f);
-  fclose(f);
-  if (r != (size_t)n) return vt_fail(e, VT_ERR_IO, "%s: read error", path);
+  a->init = (uint8_t *)buf;
   a->size = (uint32_t)n;
   return 0;
 }

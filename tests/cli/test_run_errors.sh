@@ -62,6 +62,10 @@ check 4 "empty.elf: not an ELF file (it is empty)" "empty file as a kernel ELF" 
 check 4 "nul.txt: not an ELF file (no ELF magic number" "text file as a kernel ELF" "$ventus" run "$tmp/nul.txt" --kernel k
 check 4 "/dev/zero: not a regular file" "--expect /dev/zero (read for ever)" "$ventus" run "$elf" "${A[@]}" --global 64 --expect /dev/zero
 check 4 "$tmp: is a directory" "--expect a directory" "$ventus" run "$elf" "${A[@]}" --global 64 --expect "$tmp"
+# --arg buf:file=: an input file like any other (was "empty or larger than 1 GiB", exit 2)
+check 4 "$tmp: is a directory" "buf:file= a directory" "$ventus" run "$elf" --kernel vecadd --arg "buf:file=$tmp" --global 64
+check 4 "/dev/zero: not a regular file" "buf:file=/dev/zero" "$ventus" run "$elf" --kernel vecadd --arg buf:file=/dev/zero --global 64
+check 4 "empty.elf: buffer file is empty" "buf:file= an empty file" "$ventus" run "$elf" --kernel vecadd --arg "buf:file=$tmp/empty.elf" --global 64
 # the buffer size limit is named
 check 2 "'4G' is not 1 B .. 1 GiB" "--arg buf:zero:4G" "$ventus" run "$elf" --kernel vecadd --arg buf:zero:4G --global 64
 check 2 "'1000000000' is not 1 .. 268435456 (4-byte elements, 1 GiB" "--arg buf:u32:1000000000" "$ventus" run "$elf" --kernel vecadd --arg buf:u32:1000000000 --global 64
