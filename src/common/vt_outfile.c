@@ -33,9 +33,12 @@ int vt_outfile_open(vt_outfile *o, const char *path, unsigned new_mode, vt_error
   if (!o->path) return vt_fail(e, VT_ERR_NOMEM, "%s: out of memory", path);
   struct stat st;
   mode_t mode = (mode_t)new_mode; /* a new file: the umask applies as for fopen */
+  int keep = 0;
   if (!lstat(path, &st)) {
-    if (!S_ISREG(st.st_mode)) return open_in_place(o, mode, e);
+    /* a file with other hard links is written in place, or they would part */
+    if (!S_ISREG(st.st_mode) || st.st_nlink > 1) return open_in_place(o, mode, e);
     mode = st.st_mode & 07777; /* replacing a file keeps its permissions */
+    keep = 1;
   } else if (errno != ENOENT) {
     return open_in_place(o, mode, e);
   }
@@ -46,7 +49,10 @@ int vt_outfile_open(vt_outfile *o, const char *path, unsigned new_mode, vt_error
       return vt_fail(e, VT_ERR_NOMEM, "%s: out of memory", path);
     }
     int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
-    if (fd >= 0) return fd;
+    if (fd >= 0) {
+      if (keep) (void)fchmod(fd, mode); /* exactly, whatever the umask */
+      return fd;
+    }
     int err = errno;
     free(o->tmp);
     o->tmp = NULL;

@@ -1,8 +1,9 @@
 /* Output files that never destroy what the user did not ask us to write:
  * a regular file (or a new one) is written to a temporary file beside it and
- * renamed over it only on success, so a failed write leaves the old file (or
- * nothing); anything else (device, FIFO, a symlink and what it points at) is
- * written in place and never removed. */
+ * renamed over it only on success (keeping its permissions), so a failed
+ * write leaves the old file (or nothing); anything else (device, FIFO, a
+ * symlink and what it points at, a file with several hard links, a file in
+ * a directory we cannot write) is written in place and never removed. */
 #ifndef VT_OUTFILE_H
 #define VT_OUTFILE_H
 

@@ -49,4 +49,12 @@ if "$ventus" run "$elf" "${A[@]}" --dump "$tmp/dump.txt" && [ "$(wc -l <"$tmp/du
 else
   bad "run --dump over a regular file: $(ls -lA "$tmp")"
 fi
+# a file with a second hard link: written in place, so both names see the dump
+echo old >"$tmp/linked.txt"
+ln "$tmp/linked.txt" "$tmp/other.txt"
+if "$ventus" run "$elf" "${A[@]}" --dump "$tmp/linked.txt" && [ "$(wc -l <"$tmp/other.txt")" = 24 ]; then
+  ok "run --dump over a hard-linked file writes the shared file"
+else
+  bad "run --dump over a hard-linked file: the other name has $(wc -l <"$tmp/other.txt") lines"
+fi
 exit $fail
