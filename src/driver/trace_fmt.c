@@ -277,6 +277,11 @@ vt_trace_writer *vt_trace_writer_new(FILE *f) {
 
 void vt_trace_writer_begin(vt_trace_writer *w, vt_device *d, const vt_launch *l) {
   while (w->nopen) drop_open(w, &w->open[0]);
+  if (w->spill) { /* nothing in it is needed any more: start it afresh */
+    fflush(w->spill);
+    if (ftruncate(fileno(w->spill), 0)) w->failed = 1;
+    w->spill_end = 0;
+  }
   free(w->done);
   flush_out(w);
   w->num_warps = l->num_warps;
