@@ -378,7 +378,7 @@ int cmd_run(int argc, char **argv) {
 
   struct stat st;
   if (stat(o.input, &st)) {
-    vt_fail(&e, VT_ERR_IO, "%s: no such file or directory", o.input);
+    vt_fail(&e, VT_ERR_IO, "%s: %s", o.input, strerror(errno));
     goto fail;
   }
   elf = !S_ISDIR(st.st_mode) && is_elf(o.input);
