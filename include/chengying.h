@@ -8,7 +8,10 @@
  *   cy_read(d, a, host, 4096);
  *   cy_destroy(d);
  *
- * Every int function returns 0 or -1; cy_error() gives the message. */
+ * Every int function returns 0 or -1; cy_error() gives the message. A NULL
+ * pointer where one is required is such an error, never a crash (with a NULL
+ * device there is nowhere to keep a message: cy_error(NULL) says "no
+ * device"); the void functions do nothing when given one. */
 #ifndef CHENGYING_H
 #define CHENGYING_H
 

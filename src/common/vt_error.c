@@ -43,7 +43,18 @@ const char *vt_err_kind_name(vt_err_kind k) {
 }
 
 int vt_err_format(const vt_error *e, char *buf, size_t len) {
-  int n = snprintf(buf, len, "%s: %s", vt_err_kind_name(e->kind), e->msg);
+  /* messages quote user input (file lines, names): control characters in
+   * it are shown as \xNN, so the message stays one line and cannot drive
+   * the terminal (escape sequences) */
+  char msg[sizeof e->msg * 4];
+  size_t k = 0;
+  for (const unsigned char *p = (const unsigned char *)e->msg; *p && p < (const unsigned char *)e->msg + sizeof e->msg;
+       p++) {
+    if (*p < 0x20 || *p == 0x7f) k += (size_t)snprintf(msg + k, sizeof msg - k, "\\x%02x", *p);
+    else msg[k++] = (char)*p;
+  }
+  msg[k] = 0;
+  int n = snprintf(buf, len, "%s: %s", vt_err_kind_name(e->kind), msg);
   if (n < 0 || (size_t)n >= len) return n;
   if (e->has_ctx) {
     int m = snprintf(buf + n, len - (size_t)n, " [");

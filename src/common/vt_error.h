@@ -40,7 +40,8 @@ int vt_fail(vt_error *e, vt_err_kind kind, const char *fmt, ...)
 /* Adds device context (kernel, wg, warp, lane, pc, insn); lane -1 if none. */
 void vt_err_ctx(vt_error *e, int kernel, int wg, int warp, int lane, uint32_t pc, uint32_t insn);
 void vt_err_addr(vt_error *e, uint32_t addr);
-/* One line: "<kind>: <msg> [kernel K wg W warp V lane L pc 0x.. insn 0x.. addr 0x..]" */
+/* One line: "<kind>: <msg> [kernel K wg W warp V lane L pc 0x.. insn 0x.. addr 0x..]";
+ * control characters in msg (quoted input) are written as \xNN. */
 int vt_err_format(const vt_error *e, char *buf, size_t len);
 const char *vt_err_kind_name(vt_err_kind k);
 /* Conventional exit status for an error kind (1 mismatch, 2 usage, 3 device fault, 4 input). */

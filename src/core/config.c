@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "device.h"
 
@@ -43,41 +44,78 @@ static const cfg_key keys[] = {
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
+/* 0 ok, -1 not a non-negative integer, -2 out of range (uint64) */
 static int parse_num(const char *s, uint64_t *out) {
   while (isspace((unsigned char)*s)) s++;
-  if (!*s || *s == '-') return -1;
+  if (!isdigit((unsigned char)*s)) return -1; /* no sign: strtoull would wrap "-1" */
   errno = 0;
   char *end;
   unsigned long long v = strtoull(s, &end, 0);
-  if (errno || end == s) return -1;
+  int range = errno == ERANGE;
   uint64_t mul = 1;
   if (*end == 'k' || *end == 'K') mul = 1024, end++;
   else if (*end == 'm' || *end == 'M') mul = 1024 * 1024, end++;
   else if (*end == 'g' || *end == 'G') mul = 1024ull * 1024 * 1024, end++;
   while (isspace((unsigned char)*end)) end++;
   if (*end) return -1;
-  if (v > UINT64_MAX / mul) return -1;
+  if (range || v > UINT64_MAX / mul) return -2;
   *out = v * mul;
   return 0;
 }
 
+/* User text in a message: at most 40 characters, anything not printable
+ * ASCII as \xNN, so a binary file cannot write raw bytes to the terminal. */
+static const char *shown(const char *s, char *buf, size_t len) {
+  size_t n = 0;
+  for (size_t i = 0; s[i] && n + 8 < len; i++) {
+    unsigned char ch = (unsigned char)s[i];
+    if (i == 40) {
+      n += (size_t)snprintf(buf + n, len - n, "...");
+      break;
+    }
+    if (ch >= 0x20 && ch < 0x7f && ch != '\\') buf[n++] = (char)ch;
+    else n += (size_t)snprintf(buf + n, len - n, "\\x%02x", ch);
+  }
+  buf[n] = 0;
+  return buf;
+}
+
 int vt_config_set(vt_config *c, const char *key, const char *value, vt_error *e) {
+  char kb[200], vb[200];
   for (size_t i = 0; i < NKEYS; i++) {
     if (strcmp(keys[i].key, key)) continue;
     uint64_t v;
-    if (parse_num(value, &v))
-      return vt_fail(e, VT_ERR_CONFIG, "config %s: '%s' is not a number", key, value);
+    uint64_t max = keys[i].is64 ? UINT64_MAX : UINT32_MAX;
+    int r = parse_num(value, &v);
+    if (r == -1)
+      return vt_fail(e, VT_ERR_CONFIG,
+                     "config %s: '%s' is not a non-negative integer (decimal or 0x hex, K/M/G suffix)", key,
+                     shown(value, vb, sizeof vb));
+    if (r == -2 || v > max)
+      return vt_fail(e, VT_ERR_CONFIG, "config %s: %s is out of range (at most %llu)", key,
+                     shown(value, vb, sizeof vb), (unsigned long long)max);
     char *p = (char *)c + keys[i].off;
     if (keys[i].is64) {
       memcpy(p, &v, sizeof v);
     } else {
-      if (v > UINT32_MAX) return vt_fail(e, VT_ERR_CONFIG, "config %s: %s is too large", key, value);
       uint32_t v32 = (uint32_t)v;
       memcpy(p, &v32, sizeof v32);
     }
     return 0;
   }
-  return vt_fail(e, VT_ERR_CONFIG, "unknown config key '%s'", key);
+  return vt_fail(e, VT_ERR_CONFIG, "unknown config key '%s'", shown(key, kb, sizeof kb));
+}
+
+int vt_config_override(vt_config *c, const char *kv, vt_error *e) {
+  char kb[200], key[64];
+  const char *eq = strchr(kv, '=');
+  if (!eq) return vt_fail(e, VT_ERR_USAGE, "config override '%s': expected KEY=VALUE", shown(kv, kb, sizeof kb));
+  /* no key is this long: copying it whole is not needed to reject it */
+  if ((size_t)(eq - kv) >= sizeof key)
+    return vt_fail(e, VT_ERR_CONFIG, "unknown config key '%s'", shown(kv, kb, sizeof kb));
+  memcpy(key, kv, (size_t)(eq - kv));
+  key[eq - kv] = 0;
+  return vt_config_set(c, key, eq + 1, e);
 }
 
 static char *trim(char *s) {
@@ -87,12 +125,48 @@ static char *trim(char *s) {
   return s;
 }
 
+/* Configuration files are a few dozen short lines: longer lines and larger
+ * files are not configuration (a binary, /dev/zero) and are refused rather
+ * than read for ever. */
+#define CFG_MAX_LINE 4096
+#define CFG_MAX_BYTES (1u << 20)
+
+/* Reads one line (without its newline) into buf; 1 = a line, 0 = end of
+ * file, -1 = error (in e). */
+static int read_line(FILE *f, const char *path, int lineno, char *buf, size_t *total, vt_error *e) {
+  size_t n = 0;
+  int ch;
+  while ((ch = getc(f)) != EOF && ch != '\n') {
+    if (++*total > CFG_MAX_BYTES)
+      return vt_fail(e, VT_ERR_FORMAT, "%s: larger than %u bytes: not a configuration file", path,
+                     CFG_MAX_BYTES);
+    if (ch == 0)
+      return vt_fail(e, VT_ERR_FORMAT, "%s:%d: NUL byte: not a text file", path, lineno);
+    if (n == CFG_MAX_LINE)
+      return vt_fail(e, VT_ERR_FORMAT, "%s:%d: line longer than %d bytes", path, lineno, CFG_MAX_LINE);
+    buf[n++] = (char)ch;
+  }
+  if (ferror(f)) return vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
+  buf[n] = 0;
+  return ch != EOF || n ? 1 : 0;
+}
+
 int vt_config_load(vt_config *c, const char *path, vt_error *e) {
   FILE *f = fopen(path, "r");
-  if (!f) return vt_fail(e, VT_ERR_IO, "cannot open config %s", path);
-  char line[512];
-  int lineno = 0, rc = 0;
-  while (fgets(line, sizeof line, f)) {
+  if (!f) return vt_fail(e, VT_ERR_IO, "config %s: %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    return vt_fail(e, VT_ERR_IO, "config %s: is a directory", path);
+  }
+  char *line = malloc(CFG_MAX_LINE + 1);
+  if (!line) {
+    fclose(f);
+    return vt_fail(e, VT_ERR_NOMEM, "config %s: out of memory", path);
+  }
+  int lineno = 0, rc = 0, got;
+  size_t total = 0;
+  while ((got = read_line(f, path, lineno + 1, line, &total, e)) > 0) {
     lineno++;
     char *hash = strchr(line, '#');
     if (hash) *hash = 0;
@@ -112,6 +186,8 @@ int vt_config_load(vt_config *c, const char *path, vt_error *e) {
       break;
     }
   }
+  if (got < 0) rc = -1;
+  free(line);
   fclose(f);
   return rc;
 }

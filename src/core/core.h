@@ -202,6 +202,8 @@ int csr_read(vt_exec *x, unsigned csr, uint32_t *val);
 int csr_write(vt_exec *x, unsigned csr, uint32_t val);
 
 /* Work-group / warp management (dispatch.c, warp.c). */
+/* Allocates slot `slot`'s registers and SIMT stack on its first use; -1 on OOM. */
+int warp_alloc(vt_device *d, vt_warp *w, uint32_t slot, vt_error *e);
 void warp_reset(vt_device *d, vt_warp *w, vt_wg *wg, uint32_t wid);
 int warp_step(vt_device *d, vt_warp *w, vt_error *e);
 void icache_clear(vt_device *d);

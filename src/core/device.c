@@ -28,21 +28,10 @@ vt_device *vt_device_create(const vt_config *c, vt_error *e) {
     if (!sm->warps || !sm->wgs) goto oom;
     sm->free_warps = c->warps_per_sm;
     sm->free_wgs = c->wg_slots_per_sm;
-    for (uint32_t w = 0; w < c->warps_per_sm; w++) {
-      vt_warp *wp = &sm->warps[w];
-      wp->slot = w;
-      wp->v = calloc(VT_NUM_VREGS, sizeof *wp->v);
-      wp->stack = calloc(c->simt_stack_depth, sizeof *wp->stack);
-      if (!wp->v || !wp->stack) goto oom;
-    }
-    for (uint32_t g = 0; g < c->wg_slots_per_sm; g++) {
-      vt_wg *wg = &sm->wgs[g];
-      wg->sm = s;
-      wg->slot = g;
-      wg->warps = calloc(c->warps_per_sm, sizeof *wg->warps);
-      if (!wg->warps) goto oom;
-      sparse_init(&wg->lds_far);
-    }
+    /* warp and work-group slots get their state when a group first uses
+     * them (dispatch): the largest configuration (1024 SMs of 1024 slots)
+     * would otherwise need gigabytes before any launch; calloc's zeros are
+     * the empty local maps (sparse_init is a memset) */
   }
   return d;
 oom:

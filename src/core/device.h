@@ -41,6 +41,8 @@ void vt_config_defaults(vt_config *c);
 int vt_config_set(vt_config *c, const char *key, const char *value, vt_error *e);
 /* Reads "key = value" lines ('#' comments, optional [section] headers ignored). */
 int vt_config_load(vt_config *c, const char *path, vt_error *e);
+/* One "key=value" override (the -c option), the value taken whole. */
+int vt_config_override(vt_config *c, const char *kv, vt_error *e);
 int vt_config_check(const vt_config *c, vt_error *e);
 void vt_config_print(const vt_config *c, FILE *f);      /* "key = value" lines */
 void vt_config_print_json(const vt_config *c, FILE *f); /* one JSON object */

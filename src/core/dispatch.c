@@ -126,6 +126,12 @@ static int dispatch(vt_device *d, uint64_t *next, uint64_t total, vt_error *e) {
     vt_wg *wg = NULL;
     for (uint32_t g = 0; g < c->wg_slots_per_sm && !wg; g++)
       if (!sm->wgs[g].active) wg = &sm->wgs[g];
+    if (!wg->warps) { /* first use of the slot (see vt_device_create) */
+      if (!(wg->warps = calloc(c->warps_per_sm, sizeof *wg->warps)))
+        return vt_fail(e, VT_ERR_NOMEM, "out of memory for a work-group slot");
+      wg->sm = (uint32_t)best;
+      wg->slot = (uint32_t)(wg - sm->wgs);
+    }
     if (wg->lds_alloc < d->lds_alloc || !wg->lds) {
       uint8_t *p = realloc(wg->lds, d->lds_alloc);
       if (!p) return vt_fail(e, VT_ERR_NOMEM, "out of memory for local memory");
@@ -141,6 +147,7 @@ static int dispatch(vt_device *d, uint64_t *next, uint64_t total, vt_error *e) {
     for (uint32_t s = 0; s < c->warps_per_sm && wid < l->num_warps; s++) {
       vt_warp *w = &sm->warps[s];
       if (w->active) continue;
+      if (warp_alloc(d, w, s, e)) return -1;
       warp_reset(d, w, wg, wid);
       wg->warps[wid++] = w;
     }

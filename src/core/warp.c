@@ -6,6 +6,19 @@
 
 #include "core.h"
 
+int warp_alloc(vt_device *d, vt_warp *w, uint32_t slot, vt_error *e) {
+  if (w->v) return 0;
+  w->slot = slot;
+  w->v = calloc(VT_NUM_VREGS, sizeof *w->v);
+  w->stack = calloc(d->cfg.simt_stack_depth, sizeof *w->stack);
+  if (w->v && w->stack) return 0;
+  free(w->v);
+  free(w->stack);
+  w->v = NULL;
+  w->stack = NULL;
+  return vt_fail(e, VT_ERR_NOMEM, "out of memory for warp slot %u", slot);
+}
+
 void warp_reset(vt_device *d, vt_warp *w, vt_wg *wg, uint32_t wid) {
   const vt_launch *l = &d->l;
   if (w->resv) d->nresv--;

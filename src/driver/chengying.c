@@ -22,22 +22,26 @@ static int fail(cy_device *d, const vt_error *e) {
   return -1;
 }
 
+/* Misuse (a NULL pointer where one is required) is an error, not a crash:
+ * with no device there is nowhere to keep the message, and cy_error(NULL)
+ * says "no device". */
+static int misuse(cy_device *d, const char *fn, const char *what) {
+  vt_error e;
+  if (!d) return -1;
+  vt_fail(&e, VT_ERR_USAGE, "%s: %s", fn, what);
+  return fail(d, &e);
+}
+
 cy_device *cy_create(const char *config_path, const char *const *ov, size_t nov, char *err, size_t errlen) {
   vt_config c;
   vt_config_defaults(&c);
   vt_error e;
-  int bad = config_path && vt_config_load(&c, config_path, &e);
-  for (size_t i = 0; !bad && i < nov; i++) {
-    char kv[256];
-    snprintf(kv, sizeof kv, "%s", ov[i]);
-    char *eq = strchr(kv, '=');
-    if (!eq) {
-      bad = vt_fail(&e, VT_ERR_USAGE, "override '%s': expected key=value", ov[i]);
-      break;
-    }
-    *eq = 0;
-    bad = vt_config_set(&c, kv, eq + 1, &e);
-  }
+  int bad = 0;
+  if (nov && !ov) bad = vt_fail(&e, VT_ERR_USAGE, "cy_create: %zu overrides but the array is NULL", nov);
+  for (size_t i = 0; !bad && i < nov; i++)
+    if (!ov[i]) bad = vt_fail(&e, VT_ERR_USAGE, "cy_create: override %zu is NULL", i);
+  if (!bad && config_path) bad = vt_config_load(&c, config_path, &e);
+  for (size_t i = 0; !bad && i < nov; i++) bad = vt_config_override(&c, ov[i], &e);
   if (!bad) bad = vt_config_check(&c, &e);
   cy_device *d = NULL;
   if (!bad && !(d = calloc(1, sizeof *d))) bad = vt_fail(&e, VT_ERR_NOMEM, "out of memory");
@@ -62,21 +66,25 @@ void cy_destroy(cy_device *d) {
 const char *cy_error(const cy_device *d) { return d ? d->err : "no device"; }
 
 int cy_alloc(cy_device *d, uint64_t size, uint32_t *addr) {
+  if (!d || !addr) return misuse(d, "cy_alloc", "addr is NULL");
   vt_error e;
   return vt_heap_alloc(&d->heap, d->dev, size, addr, &e) ? fail(d, &e) : 0;
 }
 
 int cy_free(cy_device *d, uint32_t addr) {
+  if (!d) return -1;
   vt_error e;
   return vt_heap_free(&d->heap, d->dev, addr, &e) ? fail(d, &e) : 0;
 }
 
 int cy_write(cy_device *d, uint32_t addr, const void *src, uint32_t size) {
+  if (!d || (!src && size)) return misuse(d, "cy_write", "src is NULL");
   vt_error e;
   return vt_mem_write(d->dev, addr, src, size, &e) ? fail(d, &e) : 0;
 }
 
 int cy_read(cy_device *d, uint32_t addr, void *dst, uint32_t size) {
+  if (!d || (!dst && size)) return misuse(d, "cy_read", "dst is NULL");
   vt_error e;
   return vt_mem_read(d->dev, addr, dst, size, &e) ? fail(d, &e) : 0;
 }
@@ -97,6 +105,10 @@ static int hook_end(void *user, size_t i, const vt_launch *l, vt_error *e) {
 
 int cy_launch(cy_device *d, const char *elf, const char *kernel, const cy_ndrange *nd, const uint32_t *slots,
               size_t nargs) {
+  if (!d || !elf) return misuse(d, "cy_launch", "elf is NULL");
+  if (!kernel) return misuse(d, "cy_launch", "kernel is NULL");
+  if (!nd) return misuse(d, "cy_launch", "nd is NULL");
+  if (nargs && !slots) return misuse(d, "cy_launch", "nargs > 0 but slots is NULL");
   vt_error e;
   vt_ndrange r;
   vt_ndrange_defaults(&r);
@@ -128,6 +140,7 @@ int cy_launch(cy_device *d, const char *elf, const char *kernel, const cy_ndrang
 }
 
 int cy_run_testvec(cy_device *d, const char *path) {
+  if (!d || !path) return misuse(d, "cy_run_testvec", "path is NULL");
   vt_error e;
   vt_case c;
   if (vt_case_open(path, &c, &e)) return fail(d, &e);
@@ -138,6 +151,7 @@ int cy_run_testvec(cy_device *d, const char *path) {
 }
 
 int cy_trace(cy_device *d, FILE *f) {
+  if (!d) return -1;
   if (d->tw) vt_trace_writer_free(d->tw);
   d->tw = NULL;
   if (!f) return 0;
@@ -150,6 +164,11 @@ int cy_trace(cy_device *d, FILE *f) {
 }
 
 void cy_get_stats(const cy_device *d, cy_stats *s) {
+  if (!s) return;
+  if (!d) {
+    memset(s, 0, sizeof *s);
+    return;
+  }
   const vt_stats *v = vt_device_stats(d->dev);
   s->warp_insns = v->warp_insns;
   s->thread_insns = v->thread_insns;
@@ -162,6 +181,7 @@ void cy_get_stats(const cy_device *d, cy_stats *s) {
 }
 
 void cy_print_stats(const cy_device *d, FILE *f, int json) {
+  if (!d || !f) return;
   const vt_config *c = vt_device_config(d->dev);
   const vt_stats *s = vt_device_stats(d->dev);
   if (json) {

@@ -5,6 +5,7 @@
 #include <elf.h>
 #include <stdlib.h>
 
+#include "heap.h"
 #include "vt_elf.h"
 
 static int require_exec(const vt_elf_file *f, const char *path, vt_error *e) {
@@ -14,10 +15,32 @@ static int require_exec(const vt_elf_file *f, const char *path, vt_error *e) {
   return 0;
 }
 
+/* Segments must not overlap each other (the later one would silently
+ * replace the earlier one's bytes) nor the buffer heap, which the driver
+ * needs for arguments and buffers: both are errors naming the segments. */
+static int check_layout(const vt_elf_file *f, const char *path, vt_error *e) {
+  for (size_t i = 0; i < f->nsegs; i++) {
+    const vt_elf_segment *a = &f->segs[i];
+    uint64_t aend = (uint64_t)a->vaddr + a->memsz;
+    if (!a->memsz) continue;
+    if (aend > VT_HEAP_BASE)
+      return vt_fail(e, VT_ERR_FORMAT,
+                     "%s: segment %zu [0x%08x, +0x%x) reaches into the buffer heap at 0x%08x (code and "
+                     "data must end below it)",
+                     path, i, a->vaddr, a->memsz, VT_HEAP_BASE);
+    for (size_t j = 0; j < i; j++) {
+      const vt_elf_segment *b = &f->segs[j];
+      if (b->memsz && a->vaddr < (uint64_t)b->vaddr + b->memsz && b->vaddr < aend)
+        return vt_fail(e, VT_ERR_FORMAT, "%s: segments %zu [0x%08x, +0x%x) and %zu [0x%08x, +0x%x) overlap",
+                       path, j, b->vaddr, b->memsz, i, a->vaddr, a->memsz);
+    }
+  }
+  return 0;
+}
+
 /* Maps [lo, hi) page by page with the permissions of the segments' p_flags
  * (a page two segments share gets both), runs of equal permissions as one
- * region (runs already mapped by an earlier load are kept); pages between
- * segments stay unmapped. Executable pages are
+ * region; pages between segments stay unmapped. Executable pages are
  * writable only with the writable_code key, because the decoded-instruction
  * cache would otherwise have to watch every store. */
 static int map_segments(vt_device *d, const vt_elf_file *f, uint64_t lo, uint64_t hi, vt_error *e) {
@@ -51,6 +74,7 @@ int vt_kernel_load(vt_device *d, const char *path, vt_kernel_image *img, vt_erro
   vt_elf_file f;
   if (vt_elf_read_file(path, &f, e)) return -1;
   int rc = require_exec(&f, path, e);
+  if (!rc) rc = check_layout(&f, path, e);
   uint64_t lo = UINT64_MAX, hi = 0;
   for (size_t i = 0; !rc && i < f.nsegs; i++) {
     const vt_elf_segment *s = &f.segs[i];
@@ -62,18 +86,15 @@ int vt_kernel_load(vt_device *d, const char *path, vt_kernel_image *img, vt_erro
   if (!rc) {
     lo &= ~0xfffull;
     hi = (hi + 0xfff) & ~0xfffull;
-    if (!vt_mem_is_mapped(d, (uint32_t)lo, (uint32_t)(hi - lo))) rc = map_segments(d, &f, lo, hi, e);
+    /* reloading over the same image maps it afresh, so .bss reads as zero
+     * again without host memory (pages are allocated on first touch) */
+    vt_error ig;
+    for (uint64_t a = lo; a < hi; a += 0x1000) (void)vt_mem_unmap(d, (uint32_t)a, &ig);
+    rc = map_segments(d, &f, lo, hi, e);
   }
   for (size_t i = 0; !rc && i < f.nsegs; i++) {
     const vt_elf_segment *s = &f.segs[i];
     if (s->filesz) rc = vt_mem_write(d, s->vaddr, s->bytes, s->filesz, e);
-    uint32_t z = s->memsz - s->filesz;
-    if (!rc && z) {
-      uint8_t *zeros = calloc(1, z); /* .bss: upstream's newest crt0 relies on the loader */
-      rc = zeros ? vt_mem_write(d, s->vaddr + s->filesz, zeros, z, e)
-                 : vt_fail(e, VT_ERR_NOMEM, "out of memory");
-      free(zeros);
-    }
   }
   if (!rc && img) {
     img->lo = (uint32_t)lo;

@@ -13,9 +13,11 @@ typedef struct {
 } vt_kernel_image;
 
 /* Maps the pages of the PT_LOAD segments with their p_flags permissions
- * (executable pages also writable with the writable_code key; pages already
- * mapped are kept), copies p_filesz bytes to p_vaddr and zero-fills up to
- * p_memsz. */
+ * (executable pages also writable with the writable_code key; an image
+ * loaded again over the same span is mapped afresh), copies p_filesz bytes
+ * to p_vaddr; the rest up to p_memsz reads as zero without host memory
+ * (pages are allocated on first touch). Overlapping segments and segments
+ * reaching the buffer heap (0x90000000) are format errors naming them. */
 int vt_kernel_load(vt_device *d, const char *path, vt_kernel_image *img, vt_error *e);
 /* Address of the defined function/global symbol `name` in the ELF. */
 int vt_kernel_symbol(const char *path, const char *name, uint32_t *addr, vt_error *e);

@@ -77,11 +77,18 @@ static uint32_t le32(const uint8_t *b) {
   return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
+/* Whole words only: a first or last word that the range covers in part shows
+ * the bytes outside the range as zero, so a buffer whose size is not a
+ * multiple of 4 dumps without reading past its end. A read failure here is a
+ * host-side problem (the range was checked), not a device fault. */
 int vt_memwords_dump_range(vt_device *d, FILE *f, uint32_t addr, uint32_t size, vt_error *e) {
-  addr &= ~3u;
-  for (uint64_t a = addr; a < (uint64_t)addr + size; a += 4) {
-    uint8_t b[4];
-    if (vt_mem_read(d, (uint32_t)a, b, 4, e)) return -1;
+  uint64_t end = (uint64_t)addr + size;
+  for (uint64_t a = addr & ~3u; a < end; a += 4) {
+    uint8_t b[4] = {0};
+    uint64_t lo = a < addr ? addr : a, hi = a + 4 < end ? a + 4 : end;
+    vt_error re;
+    if (vt_mem_read(d, (uint32_t)lo, b + (lo - a), (uint32_t)(hi - lo), &re))
+      return vt_fail(e, VT_ERR_IO, "dump of [0x%08x, +0x%x): %s", addr, size, re.msg);
     fprintf(f, "0x%08x 0x%08x\n", (uint32_t)a, le32(b));
   }
   return 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "elf_load.h"
+#include "vt_file.h"
 
 /* strtoull/strtoul accept leading blanks and a sign ("-1" wraps to the
  * largest value): a number here starts with a digit. */
@@ -54,23 +55,14 @@ void vt_karg_free(vt_karg *a) {
 }
 
 static int read_file(const char *path, vt_karg *a, vt_error *e) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  if (n <= 0 || n > 0x40000000L) {
-    fclose(f);
-    return vt_fail(e, VT_ERR_USAGE, "%s: buffer file is empty or larger than 1 GiB", path);
+  size_t n;
+  char *buf = vt_read_file(path, &n, e); /* refuses directories, devices, > 1 GiB */
+  if (!buf) return -1;
+  if (n == 0) {
+    free(buf);
+    return vt_fail(e, VT_ERR_FORMAT, "%s: buffer file is empty (a buffer needs at least one byte)", path);
   }
-  a->init = malloc((size_t)n);
-  if (!a->init) {
-    fclose(f);
-    return vt_fail(e, VT_ERR_NOMEM, "out of memory");
-  }
-  size_t r = fread(a->init, 1, (size_t)n, f);
-  fclose(f);
-  if (r != (size_t)n) return vt_fail(e, VT_ERR_IO, "%s: read error", path);
+  a->init = (uint8_t *)buf;
   a->size = (uint32_t)n;
   return 0;
 }
@@ -138,19 +130,19 @@ int vt_karg_parse(const char *spec, vt_karg *a, vt_error *e) {
     uint64_t n;
     if (!strcmp(f[1], "zero") && nf == 3) {
       if (vt_parse_size(f[2], &n) || n == 0 || n > 0x40000000u)
-        return vt_fail(e, VT_ERR_USAGE, "--arg %s: bad byte count '%s'", spec, f[2]);
+        return vt_fail(e, VT_ERR_USAGE, "--arg %s: byte count '%s' is not 1 B .. 1 GiB (the buffer size limit)",
+                       spec, f[2]);
       a->size = (uint32_t)n;
-      a->init = calloc(1, a->size);
-      return a->init ? 0 : vt_fail(e, VT_ERR_NOMEM, "out of memory");
+      return 0; /* init NULL: a fresh heap block already reads as zero */
     }
     int es = elem_size(f[1]);
     if (!es) goto bad;
     snprintf(a->type, sizeof a->type, "%s", f[1]);
     if (vt_parse_size(f[2], &n) || n == 0 || n * (uint64_t)es > 0x40000000u)
-      return vt_fail(e, VT_ERR_USAGE, "--arg %s: bad element count '%s'", spec, f[2]);
+      return vt_fail(e, VT_ERR_USAGE,
+                     "--arg %s: element count '%s' is not 1 .. %u (%d-byte elements, 1 GiB buffer size limit)",
+                     spec, f[2], 0x40000000u / (unsigned)es, es);
     a->size = (uint32_t)(n * (uint64_t)es);
-    a->init = calloc(1, a->size);
-    if (!a->init) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
     const char *init = nf == 4 ? f[3] : "zero";
     uint32_t seed = 1, fillv = 0;
     int mode;
@@ -165,6 +157,9 @@ int vt_karg_parse(const char *spec, vt_karg *a, vt_error *e) {
       if (parse_scalar(f[1], init + 5, &fillv)) goto bad;
     } else
       goto bad;
+    if (mode == 0) return 0; /* as buf:zero: no host copy of the zeros */
+    a->init = calloc(1, a->size);
+    if (!a->init) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
     uint32_t x = seed ? seed : 1;
     for (uint64_t i = 0; i < n; i++) {
       uint32_t v = 0;
@@ -239,7 +234,7 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
   for (size_t i = 0; i < nd->nargs; i++) {
     vt_karg *a = &nd->args[i];
     if (a->kind == VT_KARG_BUF) {
-      if (vt_heap_alloc(h, d, a->size, &a->addr, e) || vt_mem_write(d, a->addr, a->init, a->size, e))
+      if (vt_heap_alloc(h, d, a->size, &a->addr, e) || (a->init && vt_mem_write(d, a->addr, a->init, a->size, e)))
         goto out;
       put32(argblk + 4 * i, a->addr);
     } else {

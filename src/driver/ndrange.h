@@ -22,7 +22,7 @@ enum { VT_KARG_BUF, VT_KARG_SCALAR };
 typedef struct {
   int kind;
   uint32_t size;  /* buffer bytes */
-  uint8_t *init;  /* buffer initial contents (size bytes), owned */
+  uint8_t *init;  /* buffer initial contents (size bytes), owned; NULL = zeros */
   uint32_t value; /* scalar bits */
   uint32_t addr;  /* device address once set up */
   char spec[96];  /* the spec as given (messages, dumps) */

@@ -38,6 +38,8 @@ typedef struct {
   vt_textfile tf;
   stream *s;
   size_t ns, caps;
+  size_t *ht; /* (wg, warp) -> stream index + 1, open addressing; htcap = 2 * caps */
+  size_t htcap;
   uint32_t *pool;
   size_t npool, cappool;
 } tlog;
@@ -56,6 +58,7 @@ static int pool_add(tlog *l, uint32_t v) {
 static void tlog_free(tlog *l) {
   for (size_t i = 0; i < l->ns; i++) free(l->s[i].r);
   free(l->s);
+  free(l->ht);
   free(l->pool);
   vt_textfile_free(&l->tf);
 }
@@ -65,7 +68,8 @@ static const char *skip_ws(const char *p) {
   return p;
 }
 
-/* hex number with optional 0x; returns NULL if none */
+/* hex number with optional 0x; returns NULL if none or if it does not fit
+ * in 32 bits (a value that wrapped would compare as something else) */
 static const char *hexnum(const char *p, uint32_t *v) {
   p = skip_ws(p);
   if (p[0] == '0' && p[1] == 'x') p += 2;
@@ -74,17 +78,22 @@ static const char *hexnum(const char *p, uint32_t *v) {
   while (isxdigit((unsigned char)*p)) {
     int c = tolower((unsigned char)*p++);
     x = x << 4 | (uint64_t)(c <= '9' ? c - '0' : c - 'a' + 10);
+    if (x > UINT32_MAX) return NULL;
   }
   *v = (uint32_t)x;
   return p;
 }
 
+/* decimal number below 2^32; NULL if none or too large */
 static const char *decnum(const char *p, uint32_t *v) {
   p = skip_ws(p);
   if (!isdigit((unsigned char)*p)) return NULL;
-  uint32_t x = 0;
-  while (isdigit((unsigned char)*p)) x = x * 10 + (uint32_t)(*p++ - '0');
-  *v = x;
+  uint64_t x = 0;
+  while (isdigit((unsigned char)*p)) {
+    x = x * 10 + (uint64_t)(*p++ - '0');
+    if (x > UINT32_MAX) return NULL;
+  }
+  *v = (uint32_t)x;
   return p;
 }
 
@@ -162,16 +171,40 @@ static int parse_effects(tlog *l, size_t line, const char *p, rec *r, vt_error *
   return 0;
 }
 
-static stream *get_stream(tlog *l, size_t first, uint32_t wg, uint32_t warp, int create) {
-  for (size_t i = first; i < l->ns; i++)
-    if (l->s[i].wg == wg && l->s[i].warp == warp) return &l->s[i];
+static size_t key_hash(uint32_t wg, uint32_t warp, size_t cap) {
+  uint64_t k = ((uint64_t)wg << 32 | warp) * 0x9e3779b97f4a7c15ull;
+  return (size_t)(k >> 32) & (cap - 1);
+}
+
+/* The stream of (wg, warp), or NULL; with create, a new one (NULL on OOM).
+ * A hash table keeps this constant-time: logs can hold 10^5 and more warp
+ * streams. */
+static stream *get_stream(tlog *l, uint32_t wg, uint32_t warp, int create) {
+  if (l->htcap) {
+    for (size_t h = key_hash(wg, warp, l->htcap); l->ht[h]; h = (h + 1) & (l->htcap - 1)) {
+      stream *s = &l->s[l->ht[h] - 1];
+      if (s->wg == wg && s->warp == warp) return s;
+    }
+  }
   if (!create) return NULL;
   if (l->ns == l->caps) {
     size_t nc = l->caps ? l->caps * 2 : 64;
     stream *ns = realloc(l->s, nc * sizeof *ns);
     if (!ns) return NULL;
     l->s = ns, l->caps = nc;
+    size_t *nh = calloc(2 * nc, sizeof *nh); /* load factor at most 1/2 */
+    if (!nh) return NULL;
+    free(l->ht);
+    l->ht = nh, l->htcap = 2 * nc;
+    for (size_t i = 0; i < l->ns; i++) {
+      size_t h = key_hash(l->s[i].wg, l->s[i].warp, l->htcap);
+      while (l->ht[h]) h = (h + 1) & (l->htcap - 1);
+      l->ht[h] = i + 1;
+    }
   }
+  size_t h = key_hash(wg, warp, l->htcap);
+  while (l->ht[h]) h = (h + 1) & (l->htcap - 1);
+  l->ht[h] = l->ns + 1;
   stream *s = &l->s[l->ns++];
   memset(s, 0, sizeof *s);
   s->wg = wg, s->warp = warp;
@@ -183,12 +216,13 @@ static int tlog_read(tlog *l, const char *path, vt_error *e) {
   l->path = path;
   if (vt_textfile_read(path, &l->tf, e)) return -1;
   uint32_t wg = 0;
-  size_t wg_first = 0; /* first stream index of the current WG */
   for (size_t i = 0; i < l->tf.nlines; i++) {
     const char *p = l->tf.lines[i];
     if (strncmp(p, "core", 4)) continue;
     uint32_t warp, pc, insn;
     const char *q = decnum(p + 4, &warp);
+    if (!q && isdigit((unsigned char)*skip_ws(p + 4)))
+      return parse_fail(e, l, i, "warp number ('core N') above 4294967295");
     if (!q || *q != ':') return parse_fail(e, l, i, "expected 'core N:'");
     q++;
     int commit = 0;
@@ -202,15 +236,14 @@ static int tlog_read(tlog *l, const char *path, vt_error *e) {
     t = skip_ws(t);
     if (*t != '(' || !(t = hexnum(t + 1, &insn)) || *t != ')') return parse_fail(e, l, i, "bad instruction word");
     t++;
-    stream *s = get_stream(l, wg_first, wg, warp, 0);
+    stream *s = get_stream(l, wg, warp, 0);
     if (!commit) {
       int boot = pc >= BOOT_LO && pc <= BOOT_HI;
       if (s && ((s->ended && (pc == BOOT_LO || pc == START_PC)) || (pc == BOOT_LO && s->n))) {
         wg++;
-        wg_first = l->ns;
         s = NULL;
       }
-      if (!s && !(s = get_stream(l, wg_first, wg, warp, 1))) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+      if (!s && !(s = get_stream(l, wg, warp, 1))) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
       if (boot || s->ended) {
         s->pending = 0;
         continue;
@@ -221,7 +254,7 @@ static int tlog_read(tlog *l, const char *path, vt_error *e) {
     if (!s || !s->pending || s->ppc != pc || s->pinsn != insn) continue; /* spin / boot / after endprg */
     s->pending = 0;
     if (s->n == s->cap) {
-      size_t nc = s->cap ? s->cap * 2 : 256;
+      size_t nc = s->cap ? s->cap * 2 : 8; /* most streams are short in many-warp logs */
       rec *nr = realloc(s->r, nc * sizeof *nr);
       if (!nr) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
       s->r = nr, s->cap = nc;
@@ -304,7 +337,7 @@ int vt_trace_diff_files(const char *pa, const char *pb, const vt_tdiff_opts *o, 
     tlog *X = side ? &B : &A, *Y = side ? &A : &B;
     for (size_t i = 0; i < X->ns; i++) {
       stream *sx = &X->s[i];
-      stream *sy = get_stream(Y, 0, sx->wg, sx->warp, 0);
+      stream *sy = get_stream(Y, sx->wg, sx->warp, 0);
       if (side && sy) continue;
       stream *sa = side ? sy : sx, *sb = side ? sx : sy;
       char what[200] = "";

@@ -8,6 +8,9 @@
  * id order: the lines of the lowest unfinished WG go straight to the file,
  * those of later WGs are buffered in memory until every earlier WG has
  * finished (all its warps executed endprg), then written as one block.
+ * Held lines beyond 64 MiB in all move to an unlinked temporary file in
+ * $TMPDIR (or /tmp) and come back from there, so the memory stays bounded
+ * even when the lowest group never finishes; the log is the same.
  * Inside a WG the lines keep the simulator's commit order (warps
  * interleaved); trace-diff compares warp by warp, so the interleaving does
  * not matter. The ISS boot stub (0x1000..0x1010) and its code after endprg
@@ -20,6 +23,8 @@
 #ifndef VT_TRACE_FMT_H
 #define VT_TRACE_FMT_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "device.h"
@@ -31,6 +36,10 @@ vt_trace_writer *vt_trace_writer_new(FILE *f);
 void vt_trace_writer_begin(vt_trace_writer *w, vt_device *d, const vt_launch *l);
 /* Writes whatever is still buffered and removes the sink. */
 int vt_trace_writer_end(vt_trace_writer *w, vt_device *d);
+/* Bytes of later groups' lines held in memory before they are spilled
+ * (default 64 MiB; tests set it small), and how many bytes were spilled. */
+void vt_trace_writer_set_hold_limit(vt_trace_writer *w, size_t bytes);
+uint64_t vt_trace_writer_spilled(const vt_trace_writer *w);
 void vt_trace_writer_free(vt_trace_writer *w);
 
 /* Formats one commit record as its two lines (one for a barrier spin) into

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "vt_elf.h"
+#include "vt_outfile.h"
 
 #define PAGE 0x1000u
 
@@ -77,14 +78,15 @@ int vt_elf_write(const char *path, const vt_elf_wimage *img, vt_error *e) {
   strtab shstr = {0}, str = {0};
   void **bufs = calloc((size_t)ns + 8, sizeof(void *)); /* our allocations */
   int nbufs = 0, rc = -1, fd = -1;
+  vt_outfile out;
   Elf *elf = NULL;
   if (!rela_count || !bufs) { vt_fail(e, VT_ERR_NOMEM, "out of memory"); goto out; }
   for (int i = 0; i < img->nrelas; i++) rela_count[img->relas[i].sec]++;
   int nrelsec = 0;
   for (int i = 0; i < ns; i++) nrelsec += rela_count[i] > 0;
 
-  fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, img->exec ? 0755 : 0644);
-  if (fd < 0) { vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno)); goto out; }
+  fd = vt_outfile_open(&out, path, img->exec ? 0755 : 0644, e);
+  if (fd < 0) goto out;
   elf = elf_begin(fd, ELF_C_WRITE, NULL);
   if (!elf) { elf_fail(e, "elf_begin"); goto out; }
   elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);
@@ -262,11 +264,10 @@ int vt_elf_write(const char *path, const vt_elf_wimage *img, vt_error *e) {
 out:
   if (elf) elf_end(elf);
   if (fd >= 0) {
-    struct stat st;
-    int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     if (close(fd) && !rc) rc = vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
-    /* no partial output: a failed write leaves no file (a device or pipe is left alone) */
-    if (rc && regular) unlink(path);
+    /* no partial output: a failed write leaves the old file or none (a
+     * device, pipe or symlink is written in place and left alone) */
+    if (vt_outfile_finish(&out, rc, e)) rc = -1;
   }
   for (int i = 0; i < nbufs; i++) free(bufs[i]);
   free(bufs);

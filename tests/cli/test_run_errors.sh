@@ -56,6 +56,23 @@ check 2 "--dump-range 0x10000000:0x10" "unmapped --dump-range" "$ventus" run "$e
 check 4 "no '<address> <word>' lines" "empty --expect file (claimed a match)" "$ventus" run "$elf" "${A[@]}" --global 64 --expect "$tmp/empty.txt"
 printf '0x90000000 0x0\0garbage\n' >"$tmp/nul.txt"
 check 4 "NUL byte" "NUL byte in --expect" "$ventus" run "$elf" "${A[@]}" --global 64 --expect "$tmp/nul.txt"
+# a file given with --kernel that is not an ELF: says so (input error, not usage)
+mv "$tmp/empty.txt" "$tmp/empty.elf"
+check 4 "empty.elf: not an ELF file (it is empty)" "empty file as a kernel ELF" "$ventus" run "$tmp/empty.elf" --kernel k
+check 4 "nul.txt: not an ELF file (no ELF magic number" "text file as a kernel ELF" "$ventus" run "$tmp/nul.txt" --kernel k
+check 4 "/dev/zero: not a regular file" "--expect /dev/zero (read for ever)" "$ventus" run "$elf" "${A[@]}" --global 64 --expect /dev/zero
+check 4 "$tmp: is a directory" "--expect a directory" "$ventus" run "$elf" "${A[@]}" --global 64 --expect "$tmp"
+# --arg buf:file=: an input file like any other (was "empty or larger than 1 GiB", exit 2)
+check 4 "$tmp: is a directory" "buf:file= a directory" "$ventus" run "$elf" --kernel vecadd --arg "buf:file=$tmp" --global 64
+check 4 "/dev/zero: not a regular file" "buf:file=/dev/zero" "$ventus" run "$elf" --kernel vecadd --arg buf:file=/dev/zero --global 64
+check 4 "empty.elf: buffer file is empty" "buf:file= an empty file" "$ventus" run "$elf" --kernel vecadd --arg "buf:file=$tmp/empty.elf" --global 64
+# the buffer size limit is named
+check 2 "'4G' is not 1 B .. 1 GiB" "--arg buf:zero:4G" "$ventus" run "$elf" --kernel vecadd --arg buf:zero:4G --global 64
+check 2 "'1000000000' is not 1 .. 268435456 (4-byte elements, 1 GiB" "--arg buf:u32:1000000000" "$ventus" run "$elf" --kernel vecadd --arg buf:u32:1000000000 --global 64
+# a range that covers words in part: whole words, the bytes outside the range zero
+# (arg 0 is f32 0, 1, 2, ...: the word at 0x90000004 is 1.0f = 0x3f800000)
+check 0 "" "--dump-range of bytes 1..2 of a word" "$ventus" run "$elf" "${A[@]}" --global 64 -q --dump-range 0x90000005:2
+[ "$(cat "$tmp/out")" = "0x90000004 0x00800000" ] || { echo "FAIL partial --dump-range: $(cat "$tmp/out")"; fail=1; }
 # stdout that cannot be written: exit 4, never a success line
 "$ventus" run "$elf" "${A[@]}" --global 64 --stats >/dev/full 2>"$tmp/err"
 [ $? = 4 ] && grep -q "standard output failed" "$tmp/err" && ! grep -q "warp-instructions" "$tmp/err" ||

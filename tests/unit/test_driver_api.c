@@ -227,12 +227,68 @@ static void native_launch(void **state) {
   cy_destroy(d);
 }
 
+/* The 16 NULL-argument calls of the robustness audit: each returns an
+ * error (or, for the void functions, does nothing) instead of crashing; the
+ * device stays usable and names the argument. */
+static void native_null_args(void **state) {
+  (void)state;
+  char err[256] = "";
+  const char *ov[] = {"max_steps=100000"};
+  cy_device *d = cy_create(NULL, ov, 1, err, sizeof err);
+  if (!d) fail_msg("cy_create: %s", err);
+  uint32_t b = 0, slots[2] = {0, 0};
+  assert_int_equal(cy_alloc(d, 4096, &b), 0);
+  cy_ndrange nd = {.work_dim = 1, .global = {4, 1, 1}, .local = {4, 1, 1}, .threads = 4};
+  char buf[8] = {0};
+  assert_null(cy_create(NULL, NULL, 5, err, sizeof err));
+  assert_non_null(strstr(err, "NULL"));
+  assert_null(cy_create(NULL, (const char *[]){"num_sm=1", NULL}, 2, err, sizeof err));
+  assert_int_equal(cy_alloc(d, 4096, NULL), -1);
+  assert_non_null(strstr(cy_error(d), "addr is NULL"));
+  assert_int_equal(cy_write(d, b, NULL, 4), -1);
+  assert_non_null(strstr(cy_error(d), "src is NULL"));
+  assert_int_equal(cy_read(d, b, NULL, 4), -1);
+  assert_non_null(strstr(cy_error(d), "dst is NULL"));
+  assert_int_equal(cy_launch(d, NULL, "tiny", &nd, slots, 2), -1);
+  assert_non_null(strstr(cy_error(d), "elf is NULL"));
+  assert_int_equal(cy_launch(d, elf_path, NULL, &nd, slots, 2), -1);
+  assert_non_null(strstr(cy_error(d), "kernel is NULL"));
+  assert_int_equal(cy_launch(d, elf_path, "tiny", NULL, slots, 2), -1);
+  assert_non_null(strstr(cy_error(d), "nd is NULL"));
+  assert_int_equal(cy_launch(d, elf_path, "tiny", &nd, NULL, 2), -1);
+  assert_non_null(strstr(cy_error(d), "slots is NULL"));
+  assert_int_equal(cy_run_testvec(d, NULL), -1);
+  assert_non_null(strstr(cy_error(d), "path is NULL"));
+  assert_int_equal(cy_alloc(NULL, 4096, &b), -1);
+  assert_int_equal(cy_write(NULL, b, buf, 4), -1);
+  assert_int_equal(cy_read(NULL, b, buf, 4), -1);
+  assert_int_equal(cy_free(NULL, b), -1);
+  assert_int_equal(cy_launch(NULL, elf_path, "tiny", &nd, slots, 2), -1);
+  assert_int_equal(cy_run_testvec(NULL, "x"), -1);
+  assert_int_equal(cy_trace(NULL, NULL), -1);
+  assert_string_equal(cy_error(NULL), "no device");
+  cy_get_stats(d, NULL);
+  cy_stats s;
+  memset(&s, 0xff, sizeof s);
+  cy_get_stats(NULL, &s);
+  assert_int_equal(s.warp_insns, 0);
+  cy_print_stats(d, NULL, 0);
+  cy_print_stats(NULL, stdout, 0);
+  /* still usable */
+  uint32_t w = 0x01020304, r = 0;
+  assert_int_equal(cy_write(d, b, &w, 4), 0);
+  assert_int_equal(cy_read(d, b, &r, 4), 0);
+  assert_int_equal(r, w);
+  cy_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(alloc_copy_free),
       cmocka_unit_test(start_tiny_kernel),
       cmocka_unit_test(bad_calls),
       cmocka_unit_test(native_launch),
+      cmocka_unit_test(native_null_args),
   };
   return cmocka_run_group_tests(tests, make_elf, rm_elf);
 }

@@ -27,7 +27,11 @@ int cmd_config(int argc, char **argv) {
       json = 1;
     } else if (!strcmp(argv[i], "--config") && i + 1 < argc) {
       file = argv[++i];
-    } else if (!strcmp(argv[i], "-c") && i + 1 < argc && nov < 64) {
+    } else if (!strcmp(argv[i], "-c") && i + 1 < argc) {
+      if (nov == 64) {
+        fprintf(stderr, "ventus config: -c: more than 64 overrides\n");
+        return 2;
+      }
       ov[nov++] = argv[++i];
     } else {
       fprintf(stderr, "ventus config: unexpected argument '%s' (see 'ventus config --help')\n", argv[i]);
@@ -35,17 +39,7 @@ int cmd_config(int argc, char **argv) {
     }
   }
   int bad = file && vt_config_load(&c, file, &e);
-  for (int i = 0; !bad && i < nov; i++) {
-    char kv[256];
-    snprintf(kv, sizeof kv, "%s", ov[i]);
-    char *eq = strchr(kv, '=');
-    if (!eq) {
-      bad = vt_fail(&e, VT_ERR_USAGE, "-c %s: expected KEY=VALUE", ov[i]);
-      break;
-    }
-    *eq = 0;
-    bad = vt_config_set(&c, kv, eq + 1, &e);
-  }
+  for (int i = 0; !bad && i < nov; i++) bad = vt_config_override(&c, ov[i], &e);
   if (!bad) bad = vt_config_check(&c, &e);
   if (bad) {
     char buf[600];

@@ -18,6 +18,7 @@
 #include "testvec.h"
 #include "trace_fmt.h"
 #include "vt_json.h"
+#include "vt_outfile.h"
 
 static const char usage_text[] =
     "usage: ventus run KERNEL.elf --kernel NAME [launch options] [options]\n"
@@ -197,7 +198,7 @@ static int parse_args(int argc, char **argv, run_opts *o) {
       o->config = argv[++i];
     } else if (!strcmp(a, "-c")) {
       NEED_VAL();
-      if (o->noverrides == 64) return usage_err("%s: too many overrides", a);
+      if (o->noverrides == 64) return usage_err("%s: more than 64 overrides", a);
       o->overrides[o->noverrides++] = argv[++i];
     } else if (!strcmp(a, "--trace")) {
       NEED_VAL();
@@ -369,30 +370,26 @@ int cmd_run(int argc, char **argv) {
   vt_memwords expect = {0};
 
   if (o.config && vt_config_load(&cfg, o.config, &e)) goto fail;
-  for (int i = 0; i < o.noverrides; i++) {
-    char kv[256];
-    snprintf(kv, sizeof kv, "%s", o.overrides[i]);
-    char *eq = strchr(kv, '=');
-    if (!eq) {
-      vt_fail(&e, VT_ERR_USAGE, "-c %s: expected KEY=VALUE", o.overrides[i]);
-      goto fail;
-    }
-    *eq = 0;
-    if (vt_config_set(&cfg, kv, eq + 1, &e)) goto fail;
-  }
+  for (int i = 0; i < o.noverrides; i++)
+    if (vt_config_override(&cfg, o.overrides[i], &e)) goto fail;
   if (o.have_max_steps) cfg.max_steps = o.max_steps;
   if (vt_config_check(&cfg, &e)) goto fail;
   if (o.expect && vt_memwords_read(o.expect, &expect, &e)) goto fail;
 
   struct stat st;
   if (stat(o.input, &st)) {
-    vt_fail(&e, VT_ERR_IO, "%s: no such file or directory", o.input);
+    vt_fail(&e, VT_ERR_IO, "%s: %s", o.input, strerror(errno));
     goto fail;
   }
   elf = !S_ISDIR(st.st_mode) && is_elf(o.input);
   if (!elf && o.elf_opts) {
-    vt_fail(&e, VT_ERR_USAGE, "%s is a test-vector case: --kernel/--global/--local/--threads/--warps/--arg/"
-            "--*-size/--show/--expect-arg apply only to a kernel ELF", o.input);
+    size_t il = strlen(o.input);
+    if (S_ISDIR(st.st_mode) || (il > 9 && !strcmp(o.input + il - 9, ".metadata")))
+      vt_fail(&e, VT_ERR_USAGE, "%s is a test-vector case: --kernel/--global/--local/--threads/--warps/--arg/"
+              "--*-size/--show/--expect-arg apply only to a kernel ELF", o.input);
+    else /* a file meant as the kernel: say what is wrong with it */
+      vt_fail(&e, VT_ERR_FORMAT, "%s: not an ELF file (%s), but --kernel and the launch options need a kernel ELF",
+              o.input, st.st_size == 0 ? "it is empty" : "no ELF magic number at its start");
     goto fail;
   }
   if (elf && run_views_check(&o.views, o.nd.args, o.nd.nargs, &e)) goto fail;
@@ -452,20 +449,20 @@ int cmd_run(int argc, char **argv) {
   if (o.dump || o.nranges) {
     /* every range first, so a bad one leaves no partial dump behind */
     for (int k = 0; k < o.nranges; k++)
-      if (!vt_mem_is_mapped(d, o.rng_addr[k] & ~3u, o.rng_size[k] + (o.rng_addr[k] & 3u))) {
+      if (!vt_mem_is_mapped(d, o.rng_addr[k], o.rng_size[k])) {
         vt_fail(&e, VT_ERR_USAGE, "--dump-range 0x%08x:0x%x: not all of it is mapped device memory", o.rng_addr[k],
                 o.rng_size[k]);
         goto fail;
       }
-    FILE *f = o.dump ? fopen(o.dump, "w") : stdout;
-    if (!f) {
-      vt_fail(&e, VT_ERR_IO, "%s: %s", o.dump, strerror(errno));
-      goto fail;
-    }
+    vt_outfile out;
+    FILE *f = o.dump ? vt_outfile_fopen(&out, o.dump, &e) : stdout;
+    if (!f) goto fail;
     int r = write_dump(&c, f, &e);
     if (f != stdout) {
-      if ((fclose(f) || r) && !r) r = vt_fail(&e, VT_ERR_IO, "%s: write error", o.dump);
-      if (r) remove(o.dump); /* no partial dump that looks complete */
+      if (fclose(f) && !r) r = vt_fail(&e, VT_ERR_IO, "%s: write error", o.dump);
+      /* no partial dump that looks complete, and nothing removed that we
+       * did not create */
+      if (vt_outfile_finish(&out, r, &e)) r = -1;
     }
     if (r) goto fail;
   }

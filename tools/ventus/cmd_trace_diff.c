@@ -1,4 +1,7 @@
 /* `ventus trace-diff A B`: compare two commit logs warp by warp. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +18,7 @@ static const char usage_text[] =
     "values, load addresses. Ignores the ISS boot stub, barrier spins, 'Executed' and\n"
     "'[r_pc]' lines and everything after a warp's endprg.\n"
     "\n"
-    "  --max N    report at most N differing warps (default 10)\n"
+    "  --max N    report at most N differing warps, 1..4294967295 (default 10)\n"
     "  --json     one JSON object (differences and summary) on stdout\n"
     "  --quiet    no output, only the exit status\n"
     "\n"
@@ -35,11 +38,20 @@ int cmd_trace_diff(int argc, char **argv) {
     } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
       o.quiet = 1;
     } else if (!strcmp(a, "--max")) {
-      char *end;
-      if (i + 1 >= argc || (o.max_report = strtoul(argv[i + 1], &end, 0), *end) || !o.max_report) {
-        fprintf(stderr, "ventus trace-diff: --max needs a positive number\n");
+      /* digits only: strtoul would take "-1" as ULONG_MAX and saturate on overflow */
+      if (i + 1 >= argc) {
+        fprintf(stderr, "ventus trace-diff: --max needs a value (see 'ventus trace-diff --help')\n");
         return 2;
       }
+      const char *v = argv[i + 1];
+      char *end;
+      errno = 0;
+      unsigned long long n = isdigit((unsigned char)v[0]) ? strtoull(v, &end, 10) : 0;
+      if (!n || errno || *end || n > UINT32_MAX) {
+        fprintf(stderr, "ventus trace-diff: --max %s: expected a number of warps 1..4294967295\n", v);
+        return 2;
+      }
+      o.max_report = (size_t)n;
       i++;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "ventus trace-diff: unknown option %s (see 'ventus trace-diff --help')\n", a);
