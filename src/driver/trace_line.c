@@ -146,9 +146,9 @@ static const csr_slot *csr_info(vt_trace_cache *k, unsigned csr, csr_slot *tmp) 
 
 /* ---- lines ------------------------------------------------------------------- */
 /* Fixed parts at most: "Executed" line 43, disassembly line without the
- * text 41, commit line 42, vtype 21, 2 x-writes 36, 6 CSR writes without
+ * text 41, commit line 42, vtype 21, 2 x-writes 36, an f-write 26, 6 CSR writes without
  * their names 6 * 19, vector write 27 + 31 * 9 + 1, 32 memory accesses
- * 32 * 26, SIMT state 68, newline: 1505 bytes. */
+ * 32 * 26, SIMT state 68, newline: 1531 bytes. */
 #define FIXED_BOUND 2048
 #define STACK_LINE 57
 
@@ -178,7 +178,7 @@ char *vt_trace_put_disasm(char *p, const vt_commit *c, const vt_trace_insn *ii) 
   return p;
 }
 
-static char *put_xregs(char *p, const vt_commit *c) {
+static char *put_scalar_regs(char *p, const vt_commit *c) {
   for (int i = 0; i < c->nx; i++)
     if (c->x[i].reg) {
       p = PUT_LIT(p, " x");
@@ -186,6 +186,14 @@ static char *put_xregs(char *p, const vt_commit *c) {
       p = PUT_LIT(p, " 0x");
       p = put_hex8(p, c->x[i].val);
     }
+  /* spike prints an f write as " f%-2d 0x%016" PRIx64 (FLEN 64) */
+  if (c->has_f) {
+    p = PUT_LIT(p, " f");
+    p = put_u_left(p, c->freg, 2);
+    p = PUT_LIT(p, " 0x");
+    p = put_hex8(p, (uint32_t)(c->fval >> 32));
+    p = put_hex8(p, (uint32_t)c->fval);
+  }
   return p;
 }
 
@@ -286,10 +294,10 @@ char *vt_trace_put_commit(vt_trace_cache *k, char *p, const vt_commit *c, uint32
     /* the ISS lists a vector load's register before its CSR writes */
     p = put_vtype(p, c);
     p = put_vreg(p, c);
-    p = put_xregs(p, c);
+    p = put_scalar_regs(p, c);
     p = put_csrs(k, p, c);
   } else {
-    p = put_xregs(p, c);
+    p = put_scalar_regs(p, c);
     p = put_csrs(k, p, c);
     /* the core says when the ISS prints "eSEW mLMUL lVL" (require_vector) */
     if (c->has_v || c->vtag) p = put_vtype(p, c);

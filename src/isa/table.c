@@ -53,7 +53,8 @@ static const struct {
     {"uimm5", OPK_UIMM5},     {"vm", OPK_VM},           {"v0", OPK_V0},
     {"rm", OPK_RM},           {"vtypei11", OPK_VTYPEI11}, {"vtypei10", OPK_VTYPEI10},
     {"simm11", OPK_SIMM11},   {"simm11s", OPK_SIMM11S}, {"pred", OPK_PRED},
-    {"succ", OPK_SUCC},
+    {"succ", OPK_SUCC},       {"frd", OPK_FRD},         {"frs1", OPK_FRS1},
+    {"frs2", OPK_FRS2},
 };
 
 static isa_opk token_kind(const char *s, size_t n) {
@@ -85,14 +86,18 @@ int isa_operands(isa_id id, isa_opnd out[ISA_MAX_OPNDS]) {
 
 int isa_opk_is_xreg(isa_opk k) { return k >= OPK_RD && k <= OPK_RS3; }
 int isa_opk_is_vreg(isa_opk k) { return (k >= OPK_VD && k <= OPK_VS3); }
-int isa_opk_is_reg(isa_opk k) { return isa_opk_is_xreg(k) || isa_opk_is_vreg(k); }
+int isa_opk_is_freg(isa_opk k) { return k >= OPK_FRD && k <= OPK_FRS2; }
+int isa_opk_is_reg(isa_opk k) {
+  return isa_opk_is_xreg(k) || isa_opk_is_vreg(k) || isa_opk_is_freg(k);
+}
 int isa_opk_optional(isa_opk k) { return k == OPK_VM || k == OPK_RM; }
 
 void isa_opk_range(isa_opk k, int64_t *lo, int64_t *hi) {
   *lo = 0;
   switch (k) {
   case OPK_RD: case OPK_RS1: case OPK_RS2: case OPK_RS3:
-  case OPK_VD: case OPK_VS1: case OPK_VS2: case OPK_VS3: *hi = 255; break;
+  case OPK_VD: case OPK_VS1: case OPK_VS2: case OPK_VS3:
+  case OPK_FRD: case OPK_FRS1: case OPK_FRS2: *hi = 255; break;
   case OPK_SIMM12: case OPK_SIMM12S: *lo = -2048; *hi = 2047; break;
   case OPK_UIMM12: case OPK_CSR: *hi = 4095; break;
   case OPK_BIMM: *lo = -4096; *hi = 4094; break;
@@ -175,6 +180,25 @@ int isa_parse_xreg(const char *s) {
 }
 
 int isa_parse_vreg(const char *s) { return parse_indexed(s, 'v', 255); }
+
+/* f registers: one per x register (the ISS mirrors them), so f0..f63 with
+ * regext, as x0..x63 */
+static const char *const fhigh[32] = {
+    "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42",
+    "f43", "f44", "f45", "f46", "f47", "f48", "f49", "f50", "f51", "f52", "f53",
+    "f54", "f55", "f56", "f57", "f58", "f59", "f60", "f61", "f62", "f63"};
+
+const char *isa_freg_name(unsigned r) {
+  if (r < 32) return fabi[r];
+  if (r < 64) return fhigh[r - 32];
+  return NULL;
+}
+
+int isa_parse_freg(const char *s) {
+  for (int i = 0; i < 32; i++)
+    if (strcmp(s, fabi[i]) == 0) return i;
+  return parse_indexed(s, 'f', 63);
+}
 
 static const struct {
   unsigned num;
