@@ -197,18 +197,31 @@ static char *put_scalar_regs(char *p, const vt_commit *c) {
   return p;
 }
 
+static char *put_csr(vt_trace_cache *k, char *p, const vt_commit *c, int i) {
+  csr_slot tmp;
+  const csr_slot *s = csr_info(k, c->csr[i].csr, &tmp);
+  p = PUT_LIT(p, " c");
+  p = put_u(p, c->csr[i].csr);
+  *p++ = '_';
+  p = put_str(p, s->name, s->len);
+  p = PUT_LIT(p, " 0x");
+  return put_hex8(p, c->csr[i].val);
+}
+
 static char *put_csrs(vt_trace_cache *k, char *p, const vt_commit *c) {
-  for (int i = 0; i < c->ncsr; i++) {
-    csr_slot tmp;
-    const csr_slot *s = csr_info(k, c->csr[i].csr, &tmp);
-    p = PUT_LIT(p, " c");
-    p = put_u(p, c->csr[i].csr);
-    *p++ = '_';
-    p = put_str(p, s->name, s->len);
-    p = PUT_LIT(p, " 0x");
-    p = put_hex8(p, c->csr[i].val);
-  }
+  for (int i = 0; i < c->ncsr; i++) p = put_csr(k, p, c, i);
   return p;
+}
+
+/* An instruction that writes an f register: spike's log is an
+ * unordered_map whose iteration (13 buckets, libstdc++) gives the entries
+ * in reverse order of insertion for these keys, and the f write
+ * (WRITE_FRD) comes before the CSR writes it causes (mstatus.FS dirty,
+ * fflags), so the CSRs print first, last written first, then the f
+ * register. */
+static char *put_csrs_then_f(vt_trace_cache *k, char *p, const vt_commit *c) {
+  for (int i = c->ncsr; i-- > 0;) p = put_csr(k, p, c, i);
+  return put_scalar_regs(p, c);
 }
 
 /* " e%u m%u l%u" */
@@ -296,6 +309,9 @@ char *vt_trace_put_commit(vt_trace_cache *k, char *p, const vt_commit *c, uint32
     p = put_vreg(p, c);
     p = put_scalar_regs(p, c);
     p = put_csrs(k, p, c);
+  } else if (c->has_f) {
+    p = put_csrs_then_f(k, p, c);
+    if (c->vtag) p = put_vtype(p, c);
   } else {
     p = put_scalar_regs(p, c);
     p = put_csrs(k, p, c);

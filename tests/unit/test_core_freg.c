@@ -134,6 +134,30 @@ static void zfinx_results(void **state) {
   vt_device_destroy(d);
 }
 
+/* An f write prints after the CSR writes it causes: spike's log map
+ * iterates in reverse insertion order, and WRITE_FRD logs the f register
+ * before mstatus (FS dirty) and fflags. */
+static void log_order(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  prog p = {.n = 0};
+  wr32(d, DATA_BASE + 0x100, 0x40490fdb);
+  emit_li(&p, S1, DATA_BASE);
+  emit_li(&p, A1, 0x3f800000); /* 1.0 */
+  emit_li(&p, A2, 0x30800000); /* 2^-30: 1.0 + 2^-30 rounds to 1.0, inexact */
+  emit_fs_on(&p);               /* FS = Initial; csrrs to x0 writes no register */
+  E(&p, flw, SP, 0x100, S1);    /* the first fp write: FS becomes Dirty */
+  E(&p, fadd_s, A0, A1, A2, 7);
+  E0(&p, endprg);
+  log_buf log = {.len = 0};
+  run_ok(d, &p, &log);
+  /* mstatus = 0x200 (VS Initial at reset) | FS Dirty 0x6000 | SD */
+  assert_non_null(strstr(log.text, "(0x1004a107) c768_mstatus 0x80006200 f2  0xffffffff40490fdb "
+                                   "mem 0x90000100\n"));
+  assert_non_null(strstr(log.text, "(0x00c5f553) c1_fflags 0x00000001 f10 0xffffffff3f800000\n"));
+  vt_device_destroy(d);
+}
+
 /* Like every F instruction of the ISS (require_fp), they need FS on. */
 static void need_fs(void **state) {
   (void)state;
@@ -160,6 +184,7 @@ int main(void) {
       cmocka_unit_test(moves_and_memory),
       cmocka_unit_test(written_before_fs),
       cmocka_unit_test(zfinx_results),
+      cmocka_unit_test(log_order),
       cmocka_unit_test(need_fs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
