@@ -213,13 +213,23 @@ static char *put_csrs(vt_trace_cache *k, char *p, const vt_commit *c) {
   return p;
 }
 
-/* An instruction that writes an f register: spike's log is an
- * unordered_map whose iteration (13 buckets, libstdc++) gives the entries
- * in reverse order of insertion for these keys, and the f write
- * (WRITE_FRD) comes before the CSR writes it causes (mstatus.FS dirty,
- * fflags), so the CSRs print first, last written first, then the f
- * register. */
-static char *put_csrs_then_f(vt_trace_cache *k, char *p, const vt_commit *c) {
+/* Spike keeps an instruction's log in an unordered_map that, with
+ * libstdc++'s 13 buckets, iterates these keys in reverse insertion order
+ * (the corpus shows it: "c8_vstart c1_fflags e32 m1 l8 v1" for vfdiv.vv).
+ * A Zicsr instruction or vsetvl* writes its CSRs before rd, so rd prints
+ * first (the layout below). Any other scalar instruction writes its
+ * register first (WRITE_RD, WRITE_FRD) and the CSRs it causes after it:
+ * mstatus when that write dirties FS (the Zfinx mirroring), fflags for an
+ * fp op. Those print first, last written first, then the register. */
+static int csrs_first(const vt_commit *c, uint32_t flags) {
+  if (c->has_f) return 1;
+  if ((flags & (IF_CSR | IF_VEC | IF_VBRANCH)) || c->has_simt || c->vtag || !c->ncsr) return 0;
+  for (int i = 0; i < c->ncsr; i++)
+    if (c->csr[i].csr != CSR_MSTATUS && c->csr[i].csr != CSR_FFLAGS) return 0;
+  return 1;
+}
+
+static char *put_csrs_then_regs(vt_trace_cache *k, char *p, const vt_commit *c) {
   for (int i = c->ncsr; i-- > 0;) p = put_csr(k, p, c, i);
   return put_scalar_regs(p, c);
 }
@@ -309,9 +319,9 @@ char *vt_trace_put_commit(vt_trace_cache *k, char *p, const vt_commit *c, uint32
     p = put_vreg(p, c);
     p = put_scalar_regs(p, c);
     p = put_csrs(k, p, c);
-  } else if (c->has_f) {
-    p = put_csrs_then_f(k, p, c);
-    if (c->vtag) p = put_vtype(p, c);
+  } else if (csrs_first(c, flags)) {
+    p = put_csrs_then_regs(k, p, c);
+    if (c->vtag) p = put_vtype(p, c); /* vfmv.f.s: "c8_vstart .. fN .. e32 m1 lN" */
   } else {
     p = put_scalar_regs(p, c);
     p = put_csrs(k, p, c);

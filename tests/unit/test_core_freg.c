@@ -158,6 +158,26 @@ static void log_order(void **state) {
   vt_device_destroy(d);
 }
 
+/* The same order for x writes outside Zicsr: the first x write after FS =
+ * Initial dirties FS through the mirroring (mstatus logged after x), an
+ * fp compare raises fflags after writing rd. */
+static void log_order_x(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  prog p = {.n = 0};
+  emit_li(&p, A1, 0x3f800000);
+  emit_li(&p, A4, 0x7fc00000); /* quiet NaN: flt.s signals invalid */
+  emit_fs_on(&p);
+  E(&p, addi, A0, 0, 5);
+  E(&p, flt_s, A3, A1, A4);
+  E0(&p, endprg);
+  log_buf log = {.len = 0};
+  run_ok(d, &p, &log);
+  assert_non_null(strstr(log.text, "(0x00500513) c768_mstatus 0x80006200 x10 0x00000005\n"));
+  assert_non_null(strstr(log.text, "(0xa0e596d3) c1_fflags 0x00000010 x13 0x00000000\n"));
+  vt_device_destroy(d);
+}
+
 /* Like every F instruction of the ISS (require_fp), they need FS on. */
 static void need_fs(void **state) {
   (void)state;
@@ -185,6 +205,7 @@ int main(void) {
       cmocka_unit_test(written_before_fs),
       cmocka_unit_test(zfinx_results),
       cmocka_unit_test(log_order),
+      cmocka_unit_test(log_order_x),
       cmocka_unit_test(need_fs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
