@@ -150,7 +150,7 @@ int isa_encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
 const char *isa_xreg_name(unsigned r);  /* ABI names (zero, ra, ...), x32.. */
 int isa_parse_xreg(const char *s);      /* "a0", "x5", "fp", "ft0"(zfinx alias)... or -1 */
 int isa_parse_vreg(const char *s);      /* "v0".."v255" or -1 */
-const char *isa_freg_name(unsigned r);  /* LLVM's ABI names (ft0, fa0, ...), f32.. */
+const char *isa_freg_name(unsigned r);  /* LLVM's ABI names (ft0, fa0, ...), f32..f255 */
 int isa_parse_freg(const char *s);      /* "ft0", "fa0", "f5"... (not x names) or -1 */
 const char *isa_csr_name(unsigned csr); /* NULL if unnamed */
 int isa_parse_csr(const char *s);       /* name or -1 */
