@@ -107,8 +107,9 @@ static void written_before_fs(void **state) {
   vt_device_destroy(d);
 }
 
-/* Zfinx results land in f as well (the ISS writes them with WRITE_FRD), and
- * the log shows them as f writes; compares are x writes, mirrored. */
+/* Zfinx results and vfmv.f.s land in f as well (the ISS writes them with
+ * WRITE_FRD), and the log shows them as f writes; compares are x writes,
+ * mirrored. */
 static void zfinx_results(void **state) {
   (void)state;
   vt_device *d = mkdev(NULL);
@@ -123,12 +124,20 @@ static void zfinx_results(void **state) {
   E(&p, fsw, A3, 4, S1);
   E(&p, fmv_x_w, A4, A0);
   E(&p, sw, A4, 8, S1);
+  E(&p, vmv_v_x, 1, A1);       /* every lane 1.0 */
+  E(&p, vfmv_f_s, A5, 1);      /* an f result as well (WRITE_FRD) */
+  E(&p, fsw, A5, 12, S1);
   E0(&p, endprg);
   log_buf log = {.len = 0};
   run_ok(d, &p, &log);
   assert_int_equal(rd32(d, DATA_BASE + 0), 0x40400000); /* 3.0 */
   assert_int_equal(rd32(d, DATA_BASE + 4), 1);
   assert_int_equal(rd32(d, DATA_BASE + 8), 0x40400000);
+  assert_int_equal(rd32(d, DATA_BASE + 12), 0x3f800000);
+  /* vstart (written last by the ISS) first, then f15, then the vtype the
+   * ISS prints at its vector marker (logged first) */
+  assert_non_null(
+      strstr(log.text, "(0x421017d7) c8_vstart 0x00000000 f15 0xffffffff3f800000 e32 m1 l4\n"));
   assert_non_null(strstr(log.text, "(0x00c5f553) f10 0xffffffff40400000\n"));
   assert_non_null(strstr(log.text, "(0xa0a526d3) x13 0x00000001\n"));
   vt_device_destroy(d);
