@@ -146,9 +146,9 @@ static const csr_slot *csr_info(vt_trace_cache *k, unsigned csr, csr_slot *tmp) 
 
 /* ---- lines ------------------------------------------------------------------- */
 /* Fixed parts at most: "Executed" line 43, disassembly line without the
- * text 41, commit line 42, vtype 21, 2 x-writes 36, an f-write 26, 6 CSR writes without
- * their names 6 * 19, vector write 27 + 31 * 9 + 1, 32 memory accesses
- * 32 * 26, SIMT state 68, newline: 1531 bytes. */
+ * text 41, commit line 42, vtype 21, 2 x-writes 36, an f write 26, 6 CSR
+ * writes without their names 6 * 19, vector write 27 + 31 * 9 + 1, 32
+ * memory accesses 32 * 26, SIMT state 68, newline: 1531 bytes. */
 #define FIXED_BOUND 2048
 #define STACK_LINE 57
 
@@ -216,11 +216,12 @@ static char *put_csrs(vt_trace_cache *k, char *p, const vt_commit *c) {
 /* Spike keeps an instruction's log in an unordered_map that, with
  * libstdc++'s 13 buckets, iterates these keys in reverse insertion order
  * (the corpus shows it: "c8_vstart c1_fflags e32 m1 l8 v1" for vfdiv.vv).
- * A Zicsr instruction or vsetvl* writes its CSRs before rd, so rd prints
- * first (the layout below). Any other scalar instruction writes its
- * register first (WRITE_RD, WRITE_FRD) and the CSRs it causes after it:
- * mstatus when that write dirties FS (the Zfinx mirroring), fflags for an
- * fp op. Those print first, last written first, then the register. */
+ * A Zicsr instruction or vsetvl* (which logs vl/vtype) writes its CSRs
+ * before rd, so rd prints first (the general layout). Any other scalar
+ * instruction writes its register first (WRITE_RD, WRITE_FRD) and the
+ * CSRs it causes after it: mstatus when that write dirties FS (the Zfinx
+ * mirroring), fflags for an fp op. Those print first, last written first,
+ * then the register. */
 static int csrs_first(const vt_commit *c, uint32_t flags) {
   if (c->has_f) return 1;
   if ((flags & (IF_CSR | IF_VEC | IF_VBRANCH)) || c->has_simt || c->vtag || !c->ncsr) return 0;
