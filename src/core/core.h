@@ -44,6 +44,10 @@ typedef struct vt_warp {
   uint32_t vl;
   uint32_t x[VT_NUM_XREGS];
   uint32_t (*v)[VT_MAX_LANES]; /* VT_NUM_VREGS registers, one element per lane */
+  /* f registers as the ISS keeps them (FLEN = 64, f0 hard-wired to 0): the
+   * low 64 bits; a single-precision value is NaN-boxed (upper half all
+   * ones). Reset leaves 0, which is not a boxed single (docs/isa.md §2). */
+  uint64_t f[VT_NUM_XREGS];
 
   int active;       /* slot holds a running warp */
   int ended;        /* executed endprg */
@@ -172,15 +176,35 @@ static inline void trace_mem(vt_exec *x, uint32_t addr, uint32_t val, unsigned s
 }
 
 /* Zfinx mirroring in the ISS dirties mstatus.FS on every x write while FS
- * is on; the commit log shows that mstatus change once. */
+ * is on, x0 included (its f0 stays 0): so the csrrs that turns FS on
+ * already leaves it Dirty. The commit log shows that mstatus change once. */
 void mark_fs_dirty(vt_exec *x);
 void mark_vs_dirty(vt_exec *x);
+#define F_BOX 0xffffffff00000000ull /* NaN-boxing of a single in a 64-bit f register */
 static inline void set_x(vt_exec *x, unsigned rd, uint32_t val) {
-  if (rd == 0) return;
-  x->w->x[rd] = val;
-  trace_x(x, rd, val);
   uint32_t fs = x->w->mstatus & MSTATUS_FS;
+  if (rd != 0) {
+    x->w->x[rd] = val;
+    trace_x(x, rd, val);
+    if (fs != 0) x->w->f[rd] = F_BOX | val; /* the ISS mirrors x writes into f while FS is on */
+  }
   if (unlikely(fs != 0 && fs != MSTATUS_FS)) mark_fs_dirty(x);
+}
+
+/* A write the ISS makes with WRITE_FRD: f[rd] gets the boxed single and
+ * x[rd] a copy of it (whatever FS is); the log shows the f register, f0
+ * included although f0 and x0 stay 0. */
+static inline void set_f(vt_exec *x, unsigned rd, uint32_t val) {
+  if (rd != 0) {
+    x->w->f[rd] = F_BOX | val;
+    x->w->x[rd] = val;
+  }
+  if (x->c) {
+    x->c->has_f = 1;
+    x->c->freg = (uint16_t)rd;
+    x->c->fval = F_BOX | val;
+  }
+  mark_fs_dirty(x);
 }
 
 /* Per-instruction fp bookkeeping: dynamic rounding mode and flags. */
@@ -194,6 +218,9 @@ int exec_fault(vt_exec *x, vt_err_kind k, int lane, uint32_t addr, const char *w
  * only counts the access as private in the statistics. */
 enum { ACC_R = VT_PERM_R, ACC_W = VT_PERM_W, ACC_X = VT_PERM_X };
 uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv, int lane);
+/* Scalar loads and stores (lw/sw, flw/fsw): route, access, trace, count. */
+int scalar_load(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v);
+int scalar_store(vt_exec *x, uint32_t addr, unsigned size, uint32_t v);
 /* Drops LR reservations of other warps on the stored word. */
 void resv_store(vt_exec *x, const uint8_t *host);
 

@@ -116,6 +116,9 @@ typedef struct vt_commit {
   int spin;           /* 1 = a barrier re-check that retired nothing (ISS prints a bare commit line) */
   int nx;             /* scalar register writes */
   struct { uint16_t reg; uint32_t val; } x[2];
+  int has_f;          /* f-register write (the ISS logs it as "fN  0x<16 hex digits>") */
+  uint16_t freg;
+  uint64_t fval;      /* FLEN = 64: a single-precision value NaN-boxed */
   int has_v;          /* vector register write: all lanes, vmask = lanes written */
   uint16_t vreg;
   uint32_t vmask;

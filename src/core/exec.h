@@ -65,8 +65,9 @@ static inline int exec_merge(vt_exec *x, const isa_inst *in, const uint32_t *src
   return 0;
 }
 
-/* vmv.x.s / vfmv.f.s: the ISS writes rd once per active lane, so the last
- * active lane wins; no active lane leaves rd unchanged. */
+/* vmv.x.s (vfmv.f.s likewise, as an f result): the ISS writes rd once per
+ * active lane, so the last active lane wins; no active lane leaves rd
+ * unchanged. */
 static inline int exec_last_lane(vt_exec *x, const isa_inst *in) {
   if (x->emask) set_x(x, in->rd, VR(in->rs2)[31 - __builtin_clz(x->emask)]);
   return 0;

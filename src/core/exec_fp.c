@@ -1,56 +1,61 @@
 /* fp32: Zfinx scalar ops on x registers and RVV fp ops per lane, all
  * through the bit-exact fp32 library. Static rm 7 means frm; vector ops
- * always use frm. Flags of all lanes accumulate into fcsr once. */
+ * always use frm. Flags of all lanes accumulate into fcsr once.
+ *
+ * Results the ISS writes with WRITE_FRD (fp results: arithmetic, sign
+ * injection, min/max, int-to-float, vfmv.f.s) go through set_f: x[rd] as
+ * Zfinx wants, f[rd] as the ISS keeps it, logged as an f write. Results it
+ * writes with WRITE_RD (compares, fclass, float-to-int) go through set_x. */
 #include "exec.h"
 #include "fp32.h"
 
 #define SIGN 0x80000000u
 
 /* ---- scalar ------------------------------------------------------------------ */
-#define F_RR(id, expr)                                                                     \
+#define F_RR(id, set, expr)                                                                \
   HANDLER(id) {                                                                            \
     unsigned rm;                                                                           \
     if (fp_rm(x, in->rm, &rm)) return -1;                                                  \
     uint32_t a = XR(in->rs1), b = XR(in->rs2), *fl = &x->fflags;                           \
     (void)b;                                                                               \
-    set_x(x, in->rd, (expr));                                                              \
+    set(x, in->rd, (expr));                                                                \
     fp_commit_flags(x);                                                                    \
     return 0;                                                                              \
   }
-#define F_NORM(id, expr)                                                                   \
+#define F_NORM(id, set, expr)                                                              \
   HANDLER(id) {                                                                            \
     uint32_t a = XR(in->rs1), b = XR(in->rs2), *fl = &x->fflags;                           \
     (void)b;                                                                               \
     (void)fl;                                                                              \
-    set_x(x, in->rd, (expr));                                                              \
+    set(x, in->rd, (expr));                                                                \
     fp_commit_flags(x);                                                                    \
     return 0;                                                                              \
   }
 
-F_RR(fadd_s, fp32_add(a, b, rm, fl))
-F_RR(fsub_s, fp32_sub(a, b, rm, fl))
-F_RR(fmul_s, fp32_mul(a, b, rm, fl))
-F_RR(fdiv_s, fp32_div(a, b, rm, fl))
-F_RR(fsqrt_s, fp32_sqrt(a, rm, fl))
-F_RR(fcvt_w_s, (uint32_t)fp32_to_i32(a, rm, fl))
-F_RR(fcvt_wu_s, fp32_to_u32(a, rm, fl))
-F_RR(fcvt_s_w, fp32_from_i32((int32_t)a, rm, fl))
-F_RR(fcvt_s_wu, fp32_from_u32(a, rm, fl))
-F_NORM(fsgnj_s, (a & ~SIGN) | (b & SIGN))
-F_NORM(fsgnjn_s, (a & ~SIGN) | (~b & SIGN))
-F_NORM(fsgnjx_s, a ^ (b & SIGN))
-F_NORM(fmin_s, fp32_min(a, b, fl))
-F_NORM(fmax_s, fp32_max(a, b, fl))
-F_NORM(feq_s, (uint32_t)fp32_eq(a, b, fl))
-F_NORM(flt_s, (uint32_t)fp32_lt(a, b, fl))
-F_NORM(fle_s, (uint32_t)fp32_le(a, b, fl))
-F_NORM(fclass_s, fp32_classify(a))
+F_RR(fadd_s, set_f, fp32_add(a, b, rm, fl))
+F_RR(fsub_s, set_f, fp32_sub(a, b, rm, fl))
+F_RR(fmul_s, set_f, fp32_mul(a, b, rm, fl))
+F_RR(fdiv_s, set_f, fp32_div(a, b, rm, fl))
+F_RR(fsqrt_s, set_f, fp32_sqrt(a, rm, fl))
+F_RR(fcvt_w_s, set_x, (uint32_t)fp32_to_i32(a, rm, fl))
+F_RR(fcvt_wu_s, set_x, fp32_to_u32(a, rm, fl))
+F_RR(fcvt_s_w, set_f, fp32_from_i32((int32_t)a, rm, fl))
+F_RR(fcvt_s_wu, set_f, fp32_from_u32(a, rm, fl))
+F_NORM(fsgnj_s, set_f, (a & ~SIGN) | (b & SIGN))
+F_NORM(fsgnjn_s, set_f, (a & ~SIGN) | (~b & SIGN))
+F_NORM(fsgnjx_s, set_f, a ^ (b & SIGN))
+F_NORM(fmin_s, set_f, fp32_min(a, b, fl))
+F_NORM(fmax_s, set_f, fp32_max(a, b, fl))
+F_NORM(feq_s, set_x, (uint32_t)fp32_eq(a, b, fl))
+F_NORM(flt_s, set_x, (uint32_t)fp32_lt(a, b, fl))
+F_NORM(fle_s, set_x, (uint32_t)fp32_le(a, b, fl))
+F_NORM(fclass_s, set_x, fp32_classify(a))
 
 #define F_FMA(id, np, na)                                                                  \
   HANDLER(id) {                                                                            \
     unsigned rm;                                                                           \
     if (fp_rm(x, in->rm, &rm)) return -1;                                                  \
-    set_x(x, in->rd, fp32_fma(XR(in->rs1), XR(in->rs2), XR(in->rs3), np, na, rm, &x->fflags)); \
+    set_f(x, in->rd, fp32_fma(XR(in->rs1), XR(in->rs2), XR(in->rs3), np, na, rm, &x->fflags)); \
     fp_commit_flags(x);                                                                    \
     return 0;                                                                              \
   }
@@ -130,4 +135,8 @@ VF_UN(vfclass_v, fp32_classify(a))
 HANDLER(vfmerge_vfm) { return exec_merge(x, in, NULL, XR(in->rs1)); }
 HANDLER(vfmv_v_f) { return exec_splat(x, in, XR(in->rs1)); }
 HANDLER(vfmv_s_f) { return exec_splat(x, in, XR(in->rs1)); } /* Ventus: broadcast, as vmv.s.x */
-HANDLER(vfmv_f_s) { return exec_last_lane(x, in); }
+/* the last active lane, as vmv.x.s (exec_last_lane), written as an f result */
+HANDLER(vfmv_f_s) {
+  if (x->emask) set_f(x, in->rd, VR(in->rs2)[31 - __builtin_clz(x->emask)]);
+  return 0;
+}

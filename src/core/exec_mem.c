@@ -108,20 +108,17 @@ void resv_store(vt_exec *x, const uint8_t *word) {
 static inline const uint8_t *word_of(const uint8_t *h, uint32_t addr) { return h - (addr & 3); }
 
 /* ---- scalar ------------------------------------------------------------------- */
-static int sload(vt_exec *x, const isa_inst *in, unsigned size, int sign) {
-  uint32_t addr = XR(in->rs1) + (uint32_t)in->imm;
+int scalar_load(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v) {
   const uint8_t *h = route(x, addr, size, ACC_R, 0, -1);
   if (!h) return -1;
-  uint32_t v = ld_n(h, size, sign);
+  *v = ld_n(h, size, sign);
   trace_mem(x, addr, 0, size, 0);
-  set_x(x, in->rd, v);
   x->d->stats.loads++;
   x->d->stats.load_bytes += size;
   return 0;
 }
 
-static int sstore(vt_exec *x, const isa_inst *in, unsigned size) {
-  uint32_t addr = XR(in->rs1) + (uint32_t)in->imm, v = XR(in->rs2);
+int scalar_store(vt_exec *x, uint32_t addr, unsigned size, uint32_t v) {
   uint8_t *h = route(x, addr, size, ACC_W, 0, -1);
   if (!h) return -1;
   st_n(h, size, v);
@@ -130,6 +127,17 @@ static int sstore(vt_exec *x, const isa_inst *in, unsigned size) {
   x->d->stats.stores++;
   x->d->stats.store_bytes += size;
   return 0;
+}
+
+static int sload(vt_exec *x, const isa_inst *in, unsigned size, int sign) {
+  uint32_t v;
+  if (scalar_load(x, XR(in->rs1) + (uint32_t)in->imm, size, sign, &v)) return -1;
+  set_x(x, in->rd, v);
+  return 0;
+}
+
+static int sstore(vt_exec *x, const isa_inst *in, unsigned size) {
+  return scalar_store(x, XR(in->rs1) + (uint32_t)in->imm, size, XR(in->rs2));
 }
 
 HANDLER(lb) { return sload(x, in, 1, 1); }

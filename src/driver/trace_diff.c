@@ -21,6 +21,9 @@ typedef struct {
   uint16_t vreg;
   uint32_t vmask, vl;
   uint32_t x_reg[4], x_val[4];
+  uint8_t has_f;  /* f-register write: "fN  0x<16 digits>" (FLEN 64) */
+  uint16_t f_reg;
+  uint64_t f_val;
   size_t pool; /* v[vl], loads[nmem_ld], stores (addr,val)[nmem_st] */
 } rec;
 
@@ -69,17 +72,26 @@ static const char *skip_ws(const char *p) {
 }
 
 /* hex number with optional 0x; returns NULL if none or if it does not fit
- * in 32 bits (a value that wrapped would compare as something else) */
-static const char *hexnum(const char *p, uint32_t *v) {
+ * in 64 bits (a value that wrapped would compare as something else) */
+static const char *hexnum64(const char *p, uint64_t *v) {
   p = skip_ws(p);
   if (p[0] == '0' && p[1] == 'x') p += 2;
   if (!isxdigit((unsigned char)*p)) return NULL;
   uint64_t x = 0;
   while (isxdigit((unsigned char)*p)) {
     int c = tolower((unsigned char)*p++);
+    if (x >> 60) return NULL;
     x = x << 4 | (uint64_t)(c <= '9' ? c - '0' : c - 'a' + 10);
-    if (x > UINT32_MAX) return NULL;
   }
+  *v = x;
+  return p;
+}
+
+/* the same for 32-bit fields (pc, instruction word, x/v values) */
+static const char *hexnum(const char *p, uint32_t *v) {
+  uint64_t x;
+  p = hexnum64(p, &x);
+  if (!p || x > UINT32_MAX) return NULL;
   *v = (uint32_t)x;
   return p;
 }
@@ -125,7 +137,9 @@ static int parse_effects(tlog *l, size_t line, const char *p, rec *r, vt_error *
       if (!(q = hexnum(p, &b))) return parse_fail(e, l, line, "bad CSR write");
       p = q;
     } else if (p[0] == 'f' && isdigit((unsigned char)p[1])) {
-      if (!(q = decnum(p + 1, &a)) || !(q = hexnum(q, &b))) return parse_fail(e, l, line, "bad f register write");
+      uint64_t fv;
+      if (!(q = decnum(p + 1, &a)) || !(q = hexnum64(q, &fv))) return parse_fail(e, l, line, "bad f register write");
+      r->has_f = 1, r->f_reg = (uint16_t)a, r->f_val = fv;
       p = q;
     } else if (p[0] == 'e' && isdigit((unsigned char)p[1])) {
       while (*p && *p != ' ') p++; /* eNN */
@@ -286,6 +300,11 @@ static const char *rec_diff(const tlog *la, const rec *a, const tlog *lb, const 
     while (i < a->nx && a->x_reg[i] != b->x_reg[j]) i++;
     if (i == a->nx) return snprintf(buf, n, "x%u written only in B", b->x_reg[j]), buf;
   }
+  if (a->has_f != b->has_f) return snprintf(buf, n, "f register written only in %s", a->has_f ? "A" : "B"), buf;
+  if (a->has_f && (a->f_reg != b->f_reg || a->f_val != b->f_val))
+    return snprintf(buf, n, "f%u = 0x%016llx vs f%u = 0x%016llx", a->f_reg, (unsigned long long)a->f_val,
+                    b->f_reg, (unsigned long long)b->f_val),
+           buf;
   if (a->has_v != b->has_v) return snprintf(buf, n, "vector register written only in %s", a->has_v ? "A" : "B"), buf;
   size_t pa = a->pool, pb = b->pool;
   if (a->has_v) {

@@ -48,6 +48,15 @@ int asm_parse_xreg_op(asm_object *o, const char *b, const char *e, int64_t *r) {
   return 0;
 }
 
+static int asm_parse_freg_op(asm_object *o, const char *b, const char *e, int64_t *r) {
+  char buf[16];
+  asm_copy(buf, sizeof buf, b, e);
+  int v = (size_t)(e - b) < sizeof buf ? isa_parse_freg(buf) : -1;
+  if (v < 0) return asm_error(o, b, "expected an f register, got '%.*s'", (int)(e - b), b);
+  *r = v;
+  return 0;
+}
+
 int asm_parse_vreg_op(asm_object *o, const char *b, const char *e, int64_t *r) {
   char buf[16];
   asm_copy(buf, sizeof buf, b, e);
@@ -378,6 +387,7 @@ int asm_insn_ops(asm_object *o, isa_id id, uint32_t aqrl, const char *mn, const 
     }
     if (isa_opk_is_xreg(k)) { rc = asm_parse_xreg_op(o, b, e, &vals[i]); j++; continue; }
     if (isa_opk_is_vreg(k)) { rc = asm_parse_vreg_op(o, b, e, &vals[i]); j++; continue; }
+    if (isa_opk_is_freg(k)) { rc = asm_parse_freg_op(o, b, e, &vals[i]); j++; continue; }
     switch (k) {
     case OPK_V0:
       if (!token_eq(b, e, "v0")) rc = asm_error(o, b, "expected v0");

@@ -129,9 +129,9 @@ int isa_operand_values(const isa_inst *in, isa_opnd o[ISA_MAX_OPNDS],
   int n = isa_operands((isa_id)in->id, o);
   for (int i = 0; i < n; i++) {
     switch ((isa_opk)o[i].kind) {
-    case OPK_RD: case OPK_VD: case OPK_VS3: v[i] = in->rd; break;
-    case OPK_RS1: case OPK_VS1: v[i] = in->rs1; break;
-    case OPK_RS2: case OPK_VS2: v[i] = in->rs2; break;
+    case OPK_RD: case OPK_VD: case OPK_VS3: case OPK_FRD: v[i] = in->rd; break;
+    case OPK_RS1: case OPK_VS1: case OPK_FRS1: v[i] = in->rs1; break;
+    case OPK_RS2: case OPK_VS2: case OPK_FRS2: v[i] = in->rs2; break;
     case OPK_RS3: v[i] = in->rs3; break;
     case OPK_ZIMM5: v[i] = in->rs1 & 31; break;
     case OPK_VM: v[i] = in->vm; break;
@@ -147,9 +147,9 @@ int isa_operand_values(const isa_inst *in, isa_opnd o[ISA_MAX_OPNDS],
 
 static int field_shift(isa_opk k) {
   switch (k) {
-  case OPK_RD: case OPK_VD: case OPK_VS3: return 7;
-  case OPK_RS1: case OPK_VS1: return 15;
-  case OPK_RS2: case OPK_VS2: return 20;
+  case OPK_RD: case OPK_VD: case OPK_VS3: case OPK_FRD: return 7;
+  case OPK_RS1: case OPK_VS1: case OPK_FRS1: return 15;
+  case OPK_RS2: case OPK_VS2: case OPK_FRS2: return 20;
   case OPK_RS3: return 27;
   default: return -1;
   }
@@ -157,9 +157,9 @@ static int field_shift(isa_opk k) {
 /* position of a field's high bits in a regext immediate */
 static int regext_pos(isa_opk k) {
   switch (k) {
-  case OPK_RD: case OPK_VD: case OPK_VS3: return 0;
-  case OPK_RS1: case OPK_VS1: return 3;
-  case OPK_RS2: case OPK_VS2: return 6;
+  case OPK_RD: case OPK_VD: case OPK_VS3: case OPK_FRD: return 0;
+  case OPK_RS1: case OPK_VS1: case OPK_FRS1: return 3;
+  case OPK_RS2: case OPK_VS2: case OPK_FRS2: return 6;
   case OPK_RS3: return 9;
   default: return -1;
   }
@@ -205,9 +205,10 @@ static int encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
     }
     int sh = field_shift(k);
     if (sh >= 0) {
-      if (isa_opk_is_xreg(k) && v > 63) {
-        if (err) snprintf(err, errlen, "operand %d: x%lld does not exist (x0..x63)", i + 1,
-                          (long long)v);
+      if ((isa_opk_is_xreg(k) || isa_opk_is_freg(k)) && v > 63) {
+        if (err) snprintf(err, errlen, "operand %d: %c%lld does not exist (%c0..%c63)", i + 1,
+                          isa_opk_is_freg(k) ? 'f' : 'x', (long long)v,
+                          isa_opk_is_freg(k) ? 'f' : 'x', isa_opk_is_freg(k) ? 'f' : 'x');
         return -1;
       }
       w |= (uint32_t)(v & 31) << sh;

@@ -42,6 +42,10 @@ static void emit_operand(vt_strbuf *o, isa_opk k, int64_t v) {
     vt_emit(o, "v%u", (unsigned)v);
     return;
   }
+  if (isa_opk_is_freg(k)) {
+    vt_emit(o, "%s", isa_freg_name((unsigned)v) ? isa_freg_name((unsigned)v) : "f?");
+    return;
+  }
   switch (k) {
   case OPK_UIMM20: vt_emit(o, "0x%x", (unsigned)v); break;
   case OPK_CSR: emit_csr(o, (unsigned)v); break;

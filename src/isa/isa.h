@@ -89,6 +89,7 @@ typedef enum {
   OPK_SIMM11S,  /* private store {[30:25],[11:7]}, signed */
   OPK_PRED,     /* fence [27:24] */
   OPK_SUCC,     /* fence [23:20] */
+  OPK_FRD, OPK_FRS1, OPK_FRS2,         /* f registers in rd/rs1/rs2 field */
   OPK_COUNT
 } isa_opk;
 
@@ -107,6 +108,7 @@ typedef struct {
 int isa_operands(isa_id id, isa_opnd out[ISA_MAX_OPNDS]);
 int isa_opk_is_xreg(isa_opk k);
 int isa_opk_is_vreg(isa_opk k);
+int isa_opk_is_freg(isa_opk k);
 int isa_opk_is_reg(isa_opk k);
 int isa_opk_optional(isa_opk k); /* vm, rm */
 /* Valid range of an operand value for the encoder (registers 0..255 since
@@ -155,6 +157,8 @@ int isa_encode_under(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl
 const char *isa_xreg_name(unsigned r);  /* ABI names (zero, ra, ...), x32.. */
 int isa_parse_xreg(const char *s);      /* "a0", "x5", "fp", "ft0"(zfinx alias)... or -1 */
 int isa_parse_vreg(const char *s);      /* "v0".."v255" or -1 */
+const char *isa_freg_name(unsigned r);  /* LLVM's ABI names (ft0, fa0, ...), f32..f255 */
+int isa_parse_freg(const char *s);      /* "ft0", "fa0", "f5"... (not x names) or -1 */
 const char *isa_csr_name(unsigned csr); /* NULL if unnamed */
 int isa_parse_csr(const char *s);       /* name or -1 */
 const char *isa_rm_name(unsigned rm);   /* "rne".."dyn", NULL if reserved */

@@ -53,7 +53,8 @@ static const struct {
     {"uimm5", OPK_UIMM5},     {"vm", OPK_VM},           {"v0", OPK_V0},
     {"rm", OPK_RM},           {"vtypei11", OPK_VTYPEI11}, {"vtypei10", OPK_VTYPEI10},
     {"simm11", OPK_SIMM11},   {"simm11s", OPK_SIMM11S}, {"pred", OPK_PRED},
-    {"succ", OPK_SUCC},
+    {"succ", OPK_SUCC},       {"frd", OPK_FRD},         {"frs1", OPK_FRS1},
+    {"frs2", OPK_FRS2},
 };
 
 static isa_opk token_kind(const char *s, size_t n) {
@@ -85,14 +86,18 @@ int isa_operands(isa_id id, isa_opnd out[ISA_MAX_OPNDS]) {
 
 int isa_opk_is_xreg(isa_opk k) { return k >= OPK_RD && k <= OPK_RS3; }
 int isa_opk_is_vreg(isa_opk k) { return (k >= OPK_VD && k <= OPK_VS3); }
-int isa_opk_is_reg(isa_opk k) { return isa_opk_is_xreg(k) || isa_opk_is_vreg(k); }
+int isa_opk_is_freg(isa_opk k) { return k >= OPK_FRD && k <= OPK_FRS2; }
+int isa_opk_is_reg(isa_opk k) {
+  return isa_opk_is_xreg(k) || isa_opk_is_vreg(k) || isa_opk_is_freg(k);
+}
 int isa_opk_optional(isa_opk k) { return k == OPK_VM || k == OPK_RM; }
 
 void isa_opk_range(isa_opk k, int64_t *lo, int64_t *hi) {
   *lo = 0;
   switch (k) {
   case OPK_RD: case OPK_RS1: case OPK_RS2: case OPK_RS3:
-  case OPK_VD: case OPK_VS1: case OPK_VS2: case OPK_VS3: *hi = 255; break;
+  case OPK_VD: case OPK_VS1: case OPK_VS2: case OPK_VS3:
+  case OPK_FRD: case OPK_FRS1: case OPK_FRS2: *hi = 255; break;
   case OPK_SIMM12: case OPK_SIMM12S: *lo = -2048; *hi = 2047; break;
   case OPK_UIMM12: case OPK_CSR: *hi = 4095; break;
   case OPK_BIMM: *lo = -4096; *hi = 4094; break;
@@ -175,6 +180,46 @@ int isa_parse_xreg(const char *s) {
 }
 
 int isa_parse_vreg(const char *s) { return parse_indexed(s, 'v', 255); }
+
+/* f registers: one per x register (the ISS mirrors them); the assembler
+ * takes f0..f63 as it takes x0..x63, the names go as far as a regext
+ * prefix reaches */
+static const char *const fhigh[224] = {
+    "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41",
+    "f42", "f43", "f44", "f45", "f46", "f47", "f48", "f49", "f50", "f51",
+    "f52", "f53", "f54", "f55", "f56", "f57", "f58", "f59", "f60", "f61",
+    "f62", "f63", "f64", "f65", "f66", "f67", "f68", "f69", "f70", "f71",
+    "f72", "f73", "f74", "f75", "f76", "f77", "f78", "f79", "f80", "f81",
+    "f82", "f83", "f84", "f85", "f86", "f87", "f88", "f89", "f90", "f91",
+    "f92", "f93", "f94", "f95", "f96", "f97", "f98", "f99", "f100", "f101",
+    "f102", "f103", "f104", "f105", "f106", "f107", "f108", "f109", "f110", "f111",
+    "f112", "f113", "f114", "f115", "f116", "f117", "f118", "f119", "f120", "f121",
+    "f122", "f123", "f124", "f125", "f126", "f127", "f128", "f129", "f130", "f131",
+    "f132", "f133", "f134", "f135", "f136", "f137", "f138", "f139", "f140", "f141",
+    "f142", "f143", "f144", "f145", "f146", "f147", "f148", "f149", "f150", "f151",
+    "f152", "f153", "f154", "f155", "f156", "f157", "f158", "f159", "f160", "f161",
+    "f162", "f163", "f164", "f165", "f166", "f167", "f168", "f169", "f170", "f171",
+    "f172", "f173", "f174", "f175", "f176", "f177", "f178", "f179", "f180", "f181",
+    "f182", "f183", "f184", "f185", "f186", "f187", "f188", "f189", "f190", "f191",
+    "f192", "f193", "f194", "f195", "f196", "f197", "f198", "f199", "f200", "f201",
+    "f202", "f203", "f204", "f205", "f206", "f207", "f208", "f209", "f210", "f211",
+    "f212", "f213", "f214", "f215", "f216", "f217", "f218", "f219", "f220", "f221",
+    "f222", "f223", "f224", "f225", "f226", "f227", "f228", "f229", "f230", "f231",
+    "f232", "f233", "f234", "f235", "f236", "f237", "f238", "f239", "f240", "f241",
+    "f242", "f243", "f244", "f245", "f246", "f247", "f248", "f249", "f250", "f251",
+    "f252", "f253", "f254", "f255"};
+
+const char *isa_freg_name(unsigned r) {
+  if (r < 32) return fabi[r];
+  if (r < 256) return fhigh[r - 32];
+  return NULL;
+}
+
+int isa_parse_freg(const char *s) {
+  for (int i = 0; i < 32; i++)
+    if (strcmp(s, fabi[i]) == 0) return i;
+  return parse_indexed(s, 'f', 63);
+}
 
 static const struct {
   unsigned num;

@@ -16,9 +16,12 @@
  *           vector classes vsetvli/vsetivli/vsetvl with AVL 0..12 and
  *           every tail/mask policy (vl < 8 leaves tail elements alone);
  *   vfp     RVV fp .vv ops (vfadd … vfcvt, the fma family, vfclass), .vf
- *           ops, vfmerge and vfmv.v.f, under frm changes, no scalar fp
+ *           ops, vfmerge and vfmv.v.f, under frm changes, no Zfinx
  *           instructions (QEMU reads a .vf scalar from f[n]: an fmv.w.x
- *           fn, xn that is a nop on our side precedes each .vf step);
+ *           fn, xn precedes each .vf step), and the F-register forms
+ *           flw/fsw/fmv.x.w/fmv.w.x in pairs whose result does not depend
+ *           on the ISS's f/x mirroring (docs/isa.md §2): x[n] through fn to
+ *           memory or to another x register, memory through fn to x[n];
  *           QEMU (both vector classes): -cpu rv32,v=true,vlen=256,elen=32
  *           (F, since QEMU needs it for vector fp), vl = 8 at e32/m1.
  *
@@ -26,7 +29,9 @@
  * the next page) and run twice: as a static ELF under QEMU, whose Linux
  * write/exit ecalls (emitted as .word 0x00000073: ecall is not in the
  * Ventus table) dump the state to stdout, and as a one-warp, 8-lane launch
- * on our simulator, whose ecalls are nops and which ends with endprg. The
+ * on our simulator, whose ecalls are nops, which first sets mstatus.FS (the
+ * F-register forms need it; QEMU user mode has it on and runs two nops
+ * there) and which ends with endprg. The
  * two texts have the same length, so auipc/la give the same values. The dump
  * is the scratch buffer, x1..x30, fcsr and v0..v15; every word is compared.
  * On a mismatch the program is re-run on growing prefixes to find the first
@@ -576,7 +581,7 @@ static void gen_vfp(rng *r, char *s, size_t len) {
                                    "vfcvt.x.f.v",      "vfcvt.f.xu.v",   "vfcvt.f.x.v",
                                    "vfcvt.rtz.xu.f.v", "vfcvt.rtz.x.f.v"};
   int vd = vreg(r);
-  switch (rn(r, 13)) {
+  switch (rn(r, 14)) {
   case 0:
   case 1:
   case 2: {
@@ -612,10 +617,10 @@ static void gen_vfp(rng *r, char *s, size_t len) {
   case 7: gen_fcsr(r, s, len); break;
   case 12: gen_vset(r, s, len); break;
   case 9:
-  case 10: { /* .vf forms; "@fmv N" becomes fmv.w.x fN, xN under QEMU */
+  case 10: { /* .vf forms: QEMU reads f[x], we read x[x] (Zfinx) */
     static const char *const vf[] = {"vfadd", "vfsub", "vfrsub", "vfmul",   "vfdiv",  "vfrdiv",
                                      "vfmin", "vfmax", "vfsgnj", "vfsgnjn", "vfsgnjx"};
-    int x = xrs(r), k = snprintf(s, len, "@fmv %d\n", x);
+    int x = xrs(r), k = snprintf(s, len, "fmv.w.x f%d, x%d\n", x, x);
     switch (rn(r, 4)) {
     case 0:
     case 1: {
@@ -639,6 +644,20 @@ static void gen_vfp(rng *r, char *s, size_t len) {
       else
         snprintf(s + k, len - (size_t)k, "vfmv.v.f v%d, x%d", vd, x);
       break;
+    }
+    break;
+  }
+  case 13: { /* F-register forms, paired so that standard F and the mirroring agree */
+    int n = 1 + (int)rn(r, 30);
+    int off = (int)rn(r, SCRATCH_WORDS) * 4;
+    switch (rn(r, 3)) {
+    case 0: snprintf(s, len, "fmv.w.x f%d, x%d\nfsw f%d, %d(x%d)", n, n, n, off, BASE_REG); break;
+    case 1: snprintf(s, len, "flw f%d, %d(x%d)\nfmv.x.w x%d, f%d", n, off, BASE_REG, n, n); break;
+    default: {
+      int k = xrd(r);
+      snprintf(s, len, "fmv.w.x f%d, x%d\nfmv.x.w x%d, f%d", n, n, k, n);
+      break;
+    }
     }
     break;
   }
@@ -728,14 +747,6 @@ static void put(text *t, const char *fmt, ...) {
  *   QEMU: csrrwi xT, frm, 1;  vfcvt.K.f.v vd, vs;      csrw frm, xT
  * which still checks our static-rtz path against QEMU's dynamic one. */
 static void put_step(text *t, const char *step, int qemu) {
-  if (!strncmp(step, "@fmv ", 5)) { /* QEMU reads a .vf scalar from f[n]: fmv.w.x fn, xn */
-    uint32_t n = (uint32_t)atoi(step + 5);
-    if (qemu)
-      put(t, ".word 0x%08x\n", 0xf0000053u | n << 15 | n << 7);
-    else
-      put(t, "nop\n");
-    step = strchr(step, '\n') + 1;
-  }
   const char *h = strstr(step, " # x");
   if (!h || strncmp(step, "vfcvt.rtz.", 10)) {
     put(t, "%s\n", step);
@@ -754,6 +765,7 @@ static char *program_text(const dprog *p, int nbody, int qemu) {
   text t = {0};
   int vec = p->cls != CL_SCALAR;
   put(&t, ".text\n.globl _start\n_start:\n");
+  put(&t, "%s", qemu ? "nop\nnop\n" : "lui x5, 2\ncsrrs x0, mstatus, x5\n"); /* FS on */
   if (vec)
     put(&t, "li t0, %d\nvsetvli t0, t0, e32, m1, ta, mu\n", NLANES);
   else

@@ -175,6 +175,28 @@ static void diff_pc(void **state) {
   free(m);
 }
 
+/* f writes ("fN  0x<16 digits>", FLEN 64) are compared in full */
+static void diff_fregs(void **state) {
+  (void)state;
+  char out[4096];
+  static const char *flog = "core   0: 0x80000000 (0xf00500d3) fmv.w.x ft1, a0\n"
+                            "core   0: 3 0x80000000 (0xf00500d3) f1  0xffffffff3f800000\n"
+                            "core   0: 0x80000004 (0x0000400b) endprg\n"
+                            "core   0: 3 0x80000004 (0x0000400b)\n";
+  char *a = put("a.log", flog);
+  assert_int_equal(diff(a, a, out, sizeof out), 0);
+  char *m = replace(flog, "f1  0xffffffff3f800000", "f1  0x000000003f800000");
+  char *b = put("b.log", m);
+  assert_int_equal(diff(a, b, out, sizeof out), 1);
+  assert_non_null(strstr(out, "instruction 0: f1 = 0xffffffff3f800000 vs f1 = 0x000000003f800000"));
+  free(m);
+  m = replace(flog, " f1  0xffffffff3f800000", "");
+  b = put("b.log", m);
+  assert_int_equal(diff(a, b, out, sizeof out), 1);
+  assert_non_null(strstr(out, "instruction 0: f register written only in A"));
+  free(m);
+}
+
 static void diff_workgroups(void **state) {
   (void)state;
   char out[4096];
@@ -252,7 +274,7 @@ static int teardown(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(format_lines),  cmocka_unit_test(diff_equal), cmocka_unit_test(diff_value),
-      cmocka_unit_test(diff_pc),       cmocka_unit_test(diff_workgroups),
+      cmocka_unit_test(diff_pc),       cmocka_unit_test(diff_workgroups), cmocka_unit_test(diff_fregs),
       cmocka_unit_test(diff_rejects_damaged_and_empty),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

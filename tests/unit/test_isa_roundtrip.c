@@ -40,7 +40,7 @@ static void random_operands(rng *r, isa_id id, int64_t vals[ISA_MAX_OPNDS]) {
     isa_opk k = (isa_opk)o[i].kind;
     int64_t lo, hi;
     isa_opk_range(k, &lo, &hi);
-    if (isa_opk_is_xreg(k)) hi = 63;
+    if (isa_opk_is_xreg(k) || isa_opk_is_freg(k)) hi = 63;
     if ((isa_table[id].flags & IF_PREFIX) && isa_opk_is_reg(k)) hi = 31;
     int64_t v = pick(r, lo, hi);
     if (k == OPK_BIMM || k == OPK_JIMM) v &= ~(int64_t)1;

@@ -2,7 +2,8 @@
  * as llvm-mc-19 -show-encoding. One sample per standard table entry (the
  * custom opcodes 0x0b/0x2b/0x5b/0x7b are excluded). llvm-mc-19 refuses
  * zfinx together with zve32f, so scalar code is checked with +zfinx and
- * vector code with +f,+zve32f (vector-fp scalar operands spelled fa0). */
+ * vector code with +f,+zve32f (vector-fp scalar operands spelled fa0); the
+ * F-register forms (flw, fsw, fmv.x.w, fmv.w.x) with +f. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +25,14 @@ typedef struct {
   int n;
 } listing;
 
+static int has_freg(isa_id id) {
+  isa_opnd o[ISA_MAX_OPNDS];
+  int n = isa_operands(id, o);
+  for (int i = 0; i < n; i++)
+    if (isa_opk_is_freg((isa_opk)o[i].kind)) return 1;
+  return 0;
+}
+
 static int is_custom(isa_id id) {
   uint32_t op = isa_table[id].match & 0x7f;
   return op == 0x0b || op == 0x2b || op == 0x5b || op == 0x7b;
@@ -42,6 +51,7 @@ static void sample(isa_id id, uint32_t seed, int vec_fp, char *out, size_t len) 
       uint32_t r = s >> 8;
       switch ((isa_opk)o[i].kind) {
       case OPK_RD: case OPK_RS1: case OPK_RS2: case OPK_RS3: v[i] = vec_fp ? 10 : r % 32; break;
+      case OPK_FRD: case OPK_FRS1: case OPK_FRS2: v[i] = r % 32; break;
       case OPK_VD: v[i] = 1 + r % 31; break; /* LLVM: a masked vd must not be v0 */
       case OPK_VS1: case OPK_VS2: case OPK_VS3: v[i] = r % 32; break;
       case OPK_SIMM12: case OPK_SIMM12S: v[i] = (int64_t)(r % 4096) - 2048; break;
@@ -139,10 +149,23 @@ static void test_scalar(void **state) {
   static listing l;
   l.n = 0;
   for (int id = 0; id < ISA_COUNT; id++)
-    if (!is_custom((isa_id)id) && !(isa_table[id].flags & IF_VEC) &&
+    if (!is_custom((isa_id)id) && !(isa_table[id].flags & IF_VEC) && !has_freg((isa_id)id) &&
         strncmp(isa_table[id].mnemonic, "vset", 4))
       sample((isa_id)id, (uint32_t)id, 0, l.text[l.n++], sizeof l.text[0]);
   compare("+m,+a,+zfinx", &l);
+}
+
+static void test_freg(void **state) {
+  (void)state;
+  skip_without_llvm_mc();
+  static listing l;
+  l.n = 0;
+  for (uint32_t seed = 0; seed < 8; seed++)
+    for (int id = 0; id < ISA_COUNT; id++)
+      if (has_freg((isa_id)id))
+        sample((isa_id)id, (uint32_t)id * 8 + seed, 0, l.text[l.n++], sizeof l.text[0]);
+  assert_true(l.n >= 4 * 8);
+  compare("+m,+a,+f", &l);
 }
 
 static void test_vector(void **state) {
@@ -162,6 +185,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_scalar),
       cmocka_unit_test(test_vector),
+      cmocka_unit_test(test_freg),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
