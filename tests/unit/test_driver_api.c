@@ -7,58 +7,14 @@
 
 #include <cmocka.h>
 
-#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "chengying.h"
-#include "isa.h"
+#include "tiny_kernel.h"
 #include "ventus.h"
-#include "vt_elf.h"
-
-/* Encodes `id` taking register/immediate values by operand kind. */
-static uint32_t enc(isa_id id, int rd, int rs1, int rs2, int64_t imm) {
-  isa_opnd ops[ISA_MAX_OPNDS];
-  int64_t v[ISA_MAX_OPNDS];
-  int n = isa_operands(id, ops);
-  for (int i = 0; i < n; i++) {
-    switch (ops[i].kind) {
-    case OPK_RD: v[i] = rd; break;
-    case OPK_RS1: v[i] = rs1; break;
-    case OPK_RS2: v[i] = rs2; break;
-    case OPK_VM: v[i] = 1; break;
-    default: v[i] = imm; break;
-    }
-  }
-  uint32_t w, prefix;
-  char err[128];
-  if (isa_encode(id, v, 0, &w, &prefix, err, sizeof err)) fail_msg("isa_encode: %s", err);
-  assert_int_equal(prefix, 0);
-  return w;
-}
-
-/* x28 = arg[1] + 1; *(uint32_t *)arg[0] = x28 */
-static void write_kernel(const char *path) {
-  uint32_t code[] = {
-      enc(ISA_csrrs, 5, 0, 0, CSR_KNL),  /* x5 = metadata block */
-      enc(ISA_lw, 6, 5, 0, 4),           /* x6 = argument buffer */
-      enc(ISA_lw, 7, 6, 0, 0),           /* x7 = arg 0 (buffer) */
-      enc(ISA_lw, 28, 6, 0, 4),          /* x28 = arg 1 (scalar) */
-      enc(ISA_addi, 28, 28, 0, 1),
-      enc(ISA_sw, 0, 7, 28, 0),
-      enc(ISA_endprg, 0, 0, 0, 0),
-  };
-  assert_int_equal(code[0], 0x803022f3u); /* as in the corpus logs */
-  assert_int_equal(code[6], 0x0000400bu);
-  vt_elf_wsec sec = {".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0x80000000u, 4,
-                     (const uint8_t *)code, sizeof code};
-  vt_elf_wsym sym = {"tiny", 0x80000000u, sizeof code, STT_FUNC, STB_GLOBAL, 0};
-  vt_elf_wimage img = {1, 0x80000000u, &sec, 1, &sym, 1, NULL, 0};
-  vt_error e;
-  if (vt_elf_write(path, &img, &e)) fail_msg("vt_elf_write: %s", e.msg);
-}
 
 static char elf_path[64];
 
@@ -68,7 +24,7 @@ static int make_elf(void **state) {
   int fd = mkstemp(elf_path);
   assert_true(fd >= 0);
   close(fd);
-  write_kernel(elf_path);
+  tiny_write_increment(elf_path);
   return 0;
 }
 
