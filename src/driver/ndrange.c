@@ -213,7 +213,12 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
   for (int i = 0; i < 3; i++) {
     if (!nd->local[i] || !nd->global[i])
       return vt_fail(e, VT_ERR_USAGE, "global and local sizes must be positive");
-    grid[i] = (nd->global[i] + (uint64_t)nd->local[i] - 1) / nd->local[i];
+    /* OpenCL 1.2 uniform work-groups: rounding up would run work-items the
+     * kernel was not asked for and report a larger global size to it */
+    if (nd->global[i] % nd->local[i])
+      return vt_fail(e, VT_ERR_USAGE, "global size %u is not a multiple of the local size %u (dimension %d)",
+                     nd->global[i], nd->local[i], i);
+    grid[i] = nd->global[i] / nd->local[i];
     lin *= nd->local[i];
   }
   if (grid[0] * grid[1] * grid[2] > (1u << 24))

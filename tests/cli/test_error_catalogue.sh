@@ -84,7 +84,7 @@ cat_case A17 1 "a17.S:" "$ventus" as -o o.elf a17.S
 asm a18.S '.bss\n.rept 17\n.zero 0x10000000\n.endr\n'
 cat_case A18 1 "a18.S:" "$ventus" as -o o.elf a18.S
 asm a19.S '.text\nnop\nnop\n'
-cat_case A19 1 "wraps" "$ventus" as --text-addr 0xfffffffc -o o.elf a19.S
+cat_case A19 1 "does not fit below 4 GiB" "$ventus" as --text-addr 0xfffffffc -o o.elf a19.S
 cat_case A20 4 "nothere.S" "$ventus" as -o o.elf nothere.S
 cp a19.S same.S
 cat_case A21 2 "same.S" "$ventus" as -o same.S same.S
@@ -103,7 +103,8 @@ cat_case O05 2 "bad word '0xzz'" "$ventus" objdump --word 0xzz
 cat_case O06 4 "is a directory" "$ventus" objdump "$tmp"
 cat_case O07 2 "--start-address" "$ventus" objdump --start-address 0x80000004 --stop-address 0x80000000 good.elf
 printf '\x13\x00\x00\x00\x13\x00' >odd.bin
-cat_case O08 4 "odd.bin" "$ventus" objdump --raw odd.bin
+cat_case O08 0 "" "$ventus" objdump --raw odd.bin
+grep -q "\.byte 0x13, 0x00" "$tmp/out" || { echo "FAIL O08: the 2 trailing bytes are not listed"; fail=1; }
 
 # ---- kernel ELF loading (ventus run) ---------------------------------------------------
 kernel ok 'ret\n'
@@ -114,20 +115,20 @@ cat_case R04 4 "malformed ELF" "$ventus" run trunc.elf --kernel k --global 1
 cat_case R05 4 "not a 32-bit ELF file" "$ventus" run "$(command -v bash)" --kernel k --global 1
 asm big.S '.text\n.globl k\nk: ret\n.bss\n.skip 0x10000000\n'
 "$ventus" as -o big.elf "${LIB[@]}" big.S
-cat_case R06 4 "overlaps" "$ventus" run big.elf --kernel k --global 1
+cat_case R06 4 "segment 1 [0x80001000, +0x10000008) reaches into the buffer heap at 0x90000000" "$ventus" run big.elf --kernel k --global 1
 
 # ---- command-line options ----------------------------------------------------------------
 cat_case U01 2 "unknown command 'bogus'" "$ventus" bogus
 cat_case U02 2 "no input" "$ventus" run
 cat_case U03 2 "--global 0" "$ventus" run ok.elf --kernel k --global 0
 cat_case U04 2 "--threads 33" "$ventus" run ok.elf --kernel k --global 64 --threads 33
-cat_case U05 2 "multiple" "$ventus" run ok.elf --kernel k --global 10 --local 3
+cat_case U05 2 "global size 10 is not a multiple of the local size 3 (dimension 0)" "$ventus" run ok.elf --kernel k --global 10 --local 3
 cat_case U06 2 "--arg" "$ventus" run ok.elf --kernel k --global 1 --arg buf:q32:4
 cat_case U07 2 "1 GiB" "$ventus" run ok.elf --kernel k --global 1 --arg buf:zero:4G
 cat_case U08 2 "--max-steps -1" "$ventus" run ok.elf --kernel k --global 1 --max-steps -1
 cat_case U10 2 "exclude each other" "$ventus" run ok.elf --kernel k --global 1 --trace t.log --trace-dir "$tmp"
 ln -s /dev/full fulllink
-cat_case U11 4 "fulllink" "$ventus" run ok.elf --kernel k --global 1 --dump fulllink
+cat_case U11 4 "fulllink" "$ventus" run ok.elf --kernel k --global 1 --arg buf:u32:4 --dump fulllink
 [ -L fulllink ] || { echo "FAIL U11: --dump removed the symlink it could not write"; fail=1; }
 
 # ---- configuration ----------------------------------------------------------------------
@@ -157,8 +158,8 @@ endprg=$("$ventus" objdump e.elf 2>/dev/null | awk '/endprg/{print $2}')
 printf '.text\nendprg\n' >e.S
 "$ventus" as -o e.elf e.S
 endprg=$("$ventus" objdump e.elf | awk '/endprg/{print $2}')
-# one buffer: the code (one endprg) at 0x80000000
-meta tv.metadata 0x80000000 0 1 1 1 8 1 0 0x1000 0x1000 32 32 0x90000000 1 0x80000000 4 4
+# two buffers: the code (one endprg) at 0x80000000, the private region
+meta tv.metadata 0x80000000 0 1 1 1 8 1 0 0x1000 0x1000 32 32 0x90000000 2 0x80000000 0x90000000 4 0 4 0x8000
 echo "$endprg" >tv.data
 cat_case T01 0 "" "$ventus" run tv.metadata
 head -n 5 tv.metadata >t02.metadata
@@ -172,7 +173,7 @@ cp tv.metadata t04.metadata
 cat_case T04 4 "t04.data" "$ventus" run t04.metadata
 cp tv.metadata t05.metadata
 cat_case T05 4 "t05.data" "$ventus" run t05.metadata
-meta t06.metadata 0x80000000 0 0 1 1 8 1 0 0x1000 0x1000 32 32 0x90000000 1 0x80000000 4 4
+meta t06.metadata 0x80000000 0 0 1 1 8 1 0 0x1000 0x1000 32 32 0x90000000 2 0x80000000 0x90000000 4 0 4 0x8000
 cp tv.data t06.data
 cat_case T06 4 "t06.metadata" "$ventus" run t06.metadata
 mkdir -p tvdir tvnone
@@ -219,11 +220,11 @@ kernel simt 'vid.v v1\nli t2, 0\n1: vmv.v.x v2, t2\naddi t2, t2, 1\nla t1, 2f\ns
 cat_case F08 3 "SIMT stack overflow (depth 9, limit 8) [kernel 0 wg 0 warp 0 pc" "$ventus" run simt.elf --kernel k --global 32 --local 32 --threads 32 -c simt_stack_depth=8
 cat_case F09 4 "set warps_per_sm to at least 32" "$ventus" run ok.elf --kernel k --global 1024 --local 1024
 kernel smc 'la t0, k\nsw zero, 0(t0)\nret\n'
-cat_case F10 3 "read-only" "$ventus" run smc.elf --kernel k --global 1
+cat_case F10 3 "memory is code (read/execute; writable_code = 1 allows stores)" "$ventus" run smc.elf --kernel k --global 1
 kernel vill 'li t0, 4\nvsetvli t0, t0, e8, m1, ta, ma\nvadd.vv v1, v1, v1\nret\n'
 cat_case F11 3 "illegal instruction" "$ventus" run vill.elf --kernel k --global 1
 kernel ovr 'lw t0, 0(a0)\nsw zero, 8(t0)\nret\n'
-cat_case F12 3 "beyond" "$ventus" run ovr.elf --kernel k --global 1 --arg buf:u32:2 -c strict_bounds=1
+cat_case F12 3 "address is in the padding after a buffer's requested size (strict_bounds = 1)" "$ventus" run ovr.elf --kernel k --global 1 --arg buf:u32:2 -c strict_bounds=1
 cat_case F13 0 "" "$ventus" run ovr.elf --kernel k --global 1 --arg buf:u32:2
 
 # ---- the catalogue and docs/errors.md list the same ids ---------------------------------

@@ -172,7 +172,7 @@ static void cy_api_misuse(void **state) {
   /* P21 */ cy_expect(d, cy_free(d, 0x90000004u), "P21", "0x90000004");
   cy_ndrange zero = nd;
   zero.global[0] = 6;
-  /* P22 */ cy_expect(d, cy_launch(d, p->good, "tiny", &zero, slots, 2), "P22", "multiple");
+  /* P22 */ cy_expect(d, cy_launch(d, p->good, "tiny", &zero, slots, 2), "P22", "global size 6 is not a multiple of the local size 4");
   cy_still_usable(d, p->good, 8);
   cy_destroy(d);
 }

@@ -28,7 +28,7 @@ static const char usage_text[] =
     "launch options (ELF only):\n"
     "  --kernel NAME         kernel symbol to launch\n"
     "  --global X[,Y[,Z]]    global size per dimension (its dimension count is work_dim)\n"
-    "  --local X[,Y[,Z]]     work-group size per dimension (default 1s; padded global = groups*local)\n"
+    "  --local X[,Y[,Z]]     work-group size per dimension (default 1s); it must divide --global\n"
     "  --offset X[,Y[,Z]]    global offset (default 0)\n"
     "  --threads N           threads per warp, 1..32 (default: config max_threads)\n"
     "  --warps N             warps per work-group: sets --local to N*threads when --local is absent\n"
