@@ -72,3 +72,10 @@ int vt_err_exit_code(vt_err_kind k) {
   default: return 4;
   }
 }
+
+const char *vt_strerror(int errnum, char *buf, size_t len) {
+  if (!len) return "";
+  /* the XSI strerror_r (no _GNU_SOURCE): 0 on success */
+  if (strerror_r(errnum, buf, len)) snprintf(buf, len, "error %d", errnum);
+  return buf;
+}

@@ -9,7 +9,8 @@ char *vt_read_file(const char *path, size_t *len, vt_error *e) {
   int std = strcmp(path, "-") == 0;
   FILE *f = std ? stdin : fopen(path, "rb");
   if (!f) {
-    vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
+    char eb[128];
+    vt_fail(e, VT_ERR_IO, "%s: %s", path, vt_strerror(errno, eb, sizeof eb));
     return NULL;
   }
   size_t cap = 1 << 16, n = 0;

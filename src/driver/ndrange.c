@@ -55,7 +55,8 @@ void vt_karg_free(vt_karg *a) {
 
 static int read_file(const char *path, vt_karg *a, vt_error *e) {
   FILE *f = fopen(path, "rb");
-  if (!f) return vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
+  char eb[128];
+  if (!f) return vt_fail(e, VT_ERR_IO, "%s: %s", path, vt_strerror(errno, eb, sizeof eb));
   fseek(f, 0, SEEK_END);
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);

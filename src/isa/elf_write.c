@@ -78,13 +78,14 @@ int vt_elf_write(const char *path, const vt_elf_wimage *img, vt_error *e) {
   void **bufs = calloc((size_t)ns + 8, sizeof(void *)); /* our allocations */
   int nbufs = 0, rc = -1, fd = -1;
   Elf *elf = NULL;
+  char eb[128]; /* vt_strerror */
   if (!rela_count || !bufs) { vt_fail(e, VT_ERR_NOMEM, "out of memory"); goto out; }
   for (int i = 0; i < img->nrelas; i++) rela_count[img->relas[i].sec]++;
   int nrelsec = 0;
   for (int i = 0; i < ns; i++) nrelsec += rela_count[i] > 0;
 
   fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, img->exec ? 0755 : 0644);
-  if (fd < 0) { vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno)); goto out; }
+  if (fd < 0) { vt_fail(e, VT_ERR_IO, "%s: %s", path, vt_strerror(errno, eb, sizeof eb)); goto out; }
   elf = elf_begin(fd, ELF_C_WRITE, NULL);
   if (!elf) { elf_fail(e, "elf_begin"); goto out; }
   elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);
@@ -264,7 +265,7 @@ out:
   if (fd >= 0) {
     struct stat st;
     int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    if (close(fd) && !rc) rc = vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
+    if (close(fd) && !rc) rc = vt_fail(e, VT_ERR_IO, "%s: %s", path, vt_strerror(errno, eb, sizeof eb));
     /* no partial output: a failed write leaves no file (a device or pipe is left alone) */
     if (rc && regular) unlink(path);
   }
