@@ -23,6 +23,7 @@
 
 #include "elf_load.h"
 #include "host_kernels.h"
+#include "vt_error.h"
 
 #define NTHREADS 4
 #define LAUNCHES 300
@@ -138,7 +139,21 @@ static void test_devices_on_threads(void **st) {
   unlink(reduce);
 }
 
+/* vt_strerror words errors as strerror does (called here on one thread) */
+static void test_strerror_text(void **st) {
+  (void)st;
+  char b[128], want[128];
+  const int nums[] = {ENOENT, EACCES, ENOSPC, 12345};
+  for (size_t i = 0; i < sizeof nums / sizeof *nums; i++) {
+    snprintf(want, sizeof want, "%s", strerror(nums[i]));
+    assert_string_equal(vt_strerror(nums[i], b, sizeof b), want);
+  }
+  /* a short buffer holds a terminated prefix */
+  assert_string_equal(vt_strerror(ENOENT, b, 8), "No such");
+}
+
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_devices_on_threads)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_devices_on_threads),
+                                     cmocka_unit_test(test_strerror_text)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
