@@ -36,6 +36,7 @@ typedef struct {
   uint32_t entry;
   FILE *trace;     /* cy_* threads */
   const char *enoent; /* strerror(ENOENT), from the main thread */
+  pthread_barrier_t *start; /* all threads begin together */
   char why[512];   /* "" when every launch matched */
 } job;
 
@@ -96,6 +97,7 @@ static void *run_cy(job *j) {
 
 static void *run(void *arg) {
   job *j = arg;
+  pthread_barrier_wait(j->start);
   return j->use_cy ? run_cy(j) : run_vt(j);
 }
 
@@ -119,13 +121,16 @@ static void test_devices_on_threads(void **st) {
   assert_int_equal(vt_kernel_symbol(vecadd, "vecadd", &entry, &e), 0);
   job jobs[NTHREADS];
   pthread_t tid[NTHREADS];
+  pthread_barrier_t start;
+  assert_int_equal(pthread_barrier_init(&start, NULL, NTHREADS), 0);
   for (int i = 0; i < NTHREADS; i++) {
     jobs[i] = (job){.use_cy = i >= 2, .seed = i >= 2 ? 42u : 100u + (uint32_t)i, .vecadd = vecadd,
-                    .reduce = reduce, .entry = entry, .enoent = strerror(ENOENT)};
+                    .reduce = reduce, .entry = entry, .enoent = strerror(ENOENT), .start = &start};
     if (jobs[i].use_cy) assert_non_null(jobs[i].trace = tmpfile());
   }
   for (int i = 0; i < NTHREADS; i++) assert_int_equal(pthread_create(&tid[i], NULL, run, &jobs[i]), 0);
   for (int i = 0; i < NTHREADS; i++) assert_int_equal(pthread_join(tid[i], NULL), 0);
+  pthread_barrier_destroy(&start);
   for (int i = 0; i < NTHREADS; i++)
     if (jobs[i].why[0]) fail_msg("thread %d: %s", i, jobs[i].why);
   long n2, n3;
