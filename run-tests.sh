@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds chengying and runs every test, twice: a normal build in build/ and an
-# AddressSanitizer/UBSan build in build-san/. Installs the Debian packages it
-# needs when they are missing. Ends with a line "N passed, N failed" and exits
-# non-zero if anything failed.
+# AddressSanitizer/UBSan build in build-san/; then the fast tests of build/
+# once more under valgrind memcheck. Installs the Debian packages it needs
+# when they are missing. Ends with a line "N passed, N failed, N skipped" and
+# exits non-zero if anything failed.
 set -uo pipefail
 cd "$(dirname "$0")"
 . .ci/install-deps.sh
@@ -28,11 +29,19 @@ run_suite() {
     tail -n 40 "$log"
     echo "== $dir: BUILD FAILED (full log: $log)"
     failed=$((failed + 1))
-    return
+    return 1
   fi
-  echo "== $dir: ctest"
+  run_ctest "$dir" -LE valgrind
+  return 0
+}
+
+# run_ctest <build dir> [ctest options...]: runs the tests and counts them
+run_ctest() {
+  local dir=$1
+  shift
+  echo "== $dir: ctest $*"
   local out
-  out=$(cd "$dir" && ctest --output-on-failure 2>&1)
+  out=$(cd "$dir" && ctest --output-on-failure "$@" 2>&1)
   echo "$out" | grep -Ev '^(Test project|\s*$|\s*Start +[0-9]+:|Total Test time)'
   # "100% tests passed, 0 tests failed out of 7"
   local line total bad
@@ -49,8 +58,23 @@ run_suite() {
   fi
 }
 
-run_suite build
+# valgrind copies of the fast tests (label valgrind) exist when valgrind does
+valgrind=OFF
+if vt_install_deps valgrind && command -v valgrind >/dev/null 2>&1; then
+  valgrind=ON
+else
+  echo "valgrind not installed: the valgrind stage is skipped"
+  skipped=$((skipped + 1))
+fi
+
+run_suite build -DVT_VALGRIND_TESTS=$valgrind || valgrind=OFF # (no binaries to run)
 run_suite build-san -DVT_SANITIZE=ON
+
+# ---- valgrind: the fast tests of build/ under memcheck (CMakeLists.txt,
+# VT_VALGRIND_TESTS); any report fails its test. -j2: valgrind is slow.
+if [ $valgrind = ON ]; then
+  run_ctest build -L valgrind -j2
+fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

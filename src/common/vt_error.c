@@ -83,3 +83,12 @@ int vt_err_exit_code(vt_err_kind k) {
   default: return 4;
   }
 }
+
+const char *vt_strerror(int errnum, char *buf, size_t len) {
+  if (!len) return "";
+  /* the XSI strerror_r (no _GNU_SOURCE); for an unknown number it fails
+   * but may still have written "Unknown error N" */
+  buf[0] = 0;
+  if (strerror_r(errnum, buf, len) && !buf[0]) snprintf(buf, len, "error %d", errnum);
+  return buf;
+}

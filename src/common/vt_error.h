@@ -46,5 +46,12 @@ int vt_err_format(const vt_error *e, char *buf, size_t len);
 const char *vt_err_kind_name(vt_err_kind k);
 /* Conventional exit status for an error kind (1 mismatch, 2 usage, 3 device fault, 4 input). */
 int vt_err_exit_code(vt_err_kind k);
+/* strerror(errnum) written into buf (returned): strerror itself is not
+ * thread-safe (it may format into a static buffer), and devices may be
+ * driven from several host threads at once. */
+const char *vt_strerror(int errnum, char *buf, size_t len);
+/* vt_strerror into a buffer that lives until the end of the enclosing
+ * block: for use inside a vt_fail argument list */
+#define VT_STRERROR(errnum) vt_strerror((errnum), (char[128]){0}, 128)
 
 #endif

@@ -26,7 +26,8 @@ char *vt_read_file(const char *path, size_t *len, vt_error *e) {
   int std = strcmp(path, "-") == 0;
   FILE *f = std ? stdin : fopen(path, "rb");
   if (!f) {
-    vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
+    char eb[128];
+    vt_fail(e, VT_ERR_IO, "%s: %s", path, vt_strerror(errno, eb, sizeof eb));
     return NULL;
   }
   size_t cap = 1 << 16, n = 0;
@@ -63,7 +64,7 @@ char *vt_read_file(const char *path, size_t *len, vt_error *e) {
   if (big || bad) {
     free(buf);
     if (big) vt_fail(e, VT_ERR_IO, "%s: larger than the %u MiB input limit", path, VT_READ_MAX >> 20);
-    else vt_fail(e, VT_ERR_IO, "%s: read error: %s", path, strerror(err));
+    else vt_fail(e, VT_ERR_IO, "%s: read error: %s", path, VT_STRERROR(err));
     return NULL;
   }
   buf[n] = 0;

@@ -20,7 +20,7 @@ static char *tmp_name(const char *path, unsigned n) {
 static int open_in_place(vt_outfile *o, mode_t mode, vt_error *e) {
   int fd = open(o->path, O_WRONLY | O_TRUNC | O_CREAT, mode);
   if (fd < 0) {
-    vt_fail(e, VT_ERR_IO, "%s: %s", o->path, strerror(errno));
+    vt_fail(e, VT_ERR_IO, "%s: %s", o->path, VT_STRERROR(errno));
     free(o->path);
     o->path = NULL;
   }
@@ -71,7 +71,7 @@ FILE *vt_outfile_fopen(vt_outfile *o, const char *path, vt_error *e) {
   if (fd < 0) return NULL;
   FILE *f = fdopen(fd, "w");
   if (!f) {
-    vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
+    vt_fail(e, VT_ERR_IO, "%s: %s", path, VT_STRERROR(errno));
     close(fd);
     vt_outfile_finish(o, 1, NULL);
   }
@@ -83,7 +83,7 @@ int vt_outfile_finish(vt_outfile *o, int failed, vt_error *e) {
   if (o->tmp) {
     if (failed) unlink(o->tmp);
     else if (rename(o->tmp, o->path)) {
-      r = vt_fail(e, VT_ERR_IO, "%s: %s", o->path, strerror(errno));
+      r = vt_fail(e, VT_ERR_IO, "%s: %s", o->path, VT_STRERROR(errno));
       unlink(o->tmp);
     }
   }

@@ -146,14 +146,14 @@ static int read_line(FILE *f, const char *path, int lineno, char *buf, size_t *t
       return vt_fail(e, VT_ERR_FORMAT, "%s:%d: line longer than %d bytes", path, lineno, CFG_MAX_LINE);
     buf[n++] = (char)ch;
   }
-  if (ferror(f)) return vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
+  if (ferror(f)) return vt_fail(e, VT_ERR_IO, "%s: %s", path, VT_STRERROR(errno));
   buf[n] = 0;
   return ch != EOF || n ? 1 : 0;
 }
 
 int vt_config_load(vt_config *c, const char *path, vt_error *e) {
   FILE *f = fopen(path, "r");
-  if (!f) return vt_fail(e, VT_ERR_IO, "config %s: %s", path, strerror(errno));
+  if (!f) return vt_fail(e, VT_ERR_IO, "config %s: %s", path, VT_STRERROR(errno));
   struct stat st;
   if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
     fclose(f);

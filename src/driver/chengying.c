@@ -103,6 +103,21 @@ static int hook_end(void *user, size_t i, const vt_launch *l, vt_error *e) {
   return 0;
 }
 
+/* The blocks vt_ndrange_setup allocates (argument block, private region,
+ * print buffer, metadata block) belong to the one launch: cy_launch frees
+ * every block that was not allocated before it, on success and on failure,
+ * or each launch would keep part of the device window (some 200 KiB for one
+ * group of 32 work-items) until cy_destroy. */
+static void free_launch_blocks(cy_device *d, const vt_heap_block *before, size_t nbefore) {
+  for (size_t i = d->heap.n; i-- > 0;) {
+    uint32_t base = d->heap.b[i].base;
+    size_t j = 0;
+    while (j < nbefore && before[j].base != base) j++;
+    vt_error e;
+    if (j == nbefore) vt_heap_free(&d->heap, d->dev, base, &e); /* cannot fail: base is a block */
+  }
+}
+
 int cy_launch(cy_device *d, const char *elf, const char *kernel, const cy_ndrange *nd, const uint32_t *slots,
               size_t nargs) {
   if (!d || !elf) return misuse(d, "cy_launch", "elf is NULL");
@@ -110,6 +125,10 @@ int cy_launch(cy_device *d, const char *elf, const char *kernel, const cy_ndrang
   if (!nd) return misuse(d, "cy_launch", "nd is NULL");
   if (nargs && !slots) return misuse(d, "cy_launch", "nargs > 0 but slots is NULL");
   vt_error e;
+  size_t nbefore = d->heap.n;
+  vt_heap_block *before = malloc((nbefore ? nbefore : 1) * sizeof *before);
+  if (!before) return vt_fail(&e, VT_ERR_NOMEM, "out of memory"), fail(d, &e);
+  if (nbefore) memcpy(before, d->heap.b, nbefore * sizeof *before);
   vt_ndrange r;
   vt_ndrange_defaults(&r);
   r.elf = elf;
@@ -122,7 +141,7 @@ int cy_launch(cy_device *d, const char *elf, const char *kernel, const cy_ndrang
   }
   r.threads = nd->threads;
   vt_karg *args = calloc(nargs ? nargs : 1, sizeof *args);
-  if (!args) return vt_fail(&e, VT_ERR_NOMEM, "out of memory"), fail(d, &e);
+  if (!args) return free(before), vt_fail(&e, VT_ERR_NOMEM, "out of memory"), fail(d, &e);
   for (size_t i = 0; i < nargs; i++) args[i].kind = VT_KARG_SCALAR, args[i].value = slots[i];
   r.args = args;
   r.nargs = nargs;
@@ -136,6 +155,8 @@ int cy_launch(cy_device *d, const char *elf, const char *kernel, const cy_ndrang
     if (!rc && r2) rc = r2, e = e2;
   }
   free(args);
+  free_launch_blocks(d, before, nbefore);
+  free(before);
   return rc ? fail(d, &e) : 0;
 }
 

@@ -80,6 +80,7 @@ int vt_elf_write(const char *path, const vt_elf_wimage *img, vt_error *e) {
   int nbufs = 0, rc = -1, fd = -1;
   vt_outfile out;
   Elf *elf = NULL;
+  char eb[128]; /* vt_strerror */
   if (!rela_count || !bufs) { vt_fail(e, VT_ERR_NOMEM, "out of memory"); goto out; }
   for (int i = 0; i < img->nrelas; i++) rela_count[img->relas[i].sec]++;
   int nrelsec = 0;
@@ -264,7 +265,7 @@ int vt_elf_write(const char *path, const vt_elf_wimage *img, vt_error *e) {
 out:
   if (elf) elf_end(elf);
   if (fd >= 0) {
-    if (close(fd) && !rc) rc = vt_fail(e, VT_ERR_IO, "%s: %s", path, strerror(errno));
+    if (close(fd) && !rc) rc = vt_fail(e, VT_ERR_IO, "%s: %s", path, vt_strerror(errno, eb, sizeof eb));
     /* no partial output: a failed write leaves the old file or none (a
      * device, pipe or symlink is written in place and left alone) */
     if (vt_outfile_finish(&out, rc, e)) rc = -1;

@@ -6,7 +6,7 @@
 #   usage: bash test_shared_lib.sh <ventus binary> <source dir>
 set -u
 . "$(dirname "$0")/lib.sh" "$@"
-lib=$(dirname "$ventus")
+lib=$(dirname "$ventus_bin")
 cc=${CC:-cc}
 if ! command -v "$cc" >/dev/null 2>&1; then
   echo "SKIP: no C compiler ($cc) to build the host program"
@@ -28,7 +28,7 @@ else
   bad "building the host program"
   cat "$tmp/cc.err"
 fi
-if [ -x "$tmp/vecadd_host" ] && out=$("$tmp/vecadd_host" "$tmp/vecadd.elf" "$entry" 2>&1); then
+if [ -x "$tmp/vecadd_host" ] && out=$(under_valgrind "$tmp/vecadd_host" "$tmp/vecadd.elf" "$entry" 2>&1); then
   ok "vt_* launch: $out"
 else
   bad "vt_* launch: ${out:-not run}"

@@ -13,36 +13,11 @@
 
 #include <cmocka.h>
 
-#include "asm.h"
 #include "device.h"
 #include "heap.h"
+#include "host_kernels.h"
 #include "ndrange.h"
 #include "ref_kernels.h"
-
-/* Assembles start.S + workitem.S + kernels/examples/<name>.S into a temp ELF. */
-static void build_kernel(const char *name, char *elf, size_t len) {
-  char p0[512], p1[512], p2[512];
-  snprintf(p0, sizeof p0, "%s/kernels/lib/start.S", VT_SOURCE_DIR);
-  snprintf(p1, sizeof p1, "%s/kernels/lib/workitem.S", VT_SOURCE_DIR);
-  snprintf(p2, sizeof p2, "%s/kernels/examples/%s.S", VT_SOURCE_DIR, name);
-  snprintf(elf, len, "%s/example_%s_%d.elf", VT_BINARY_DIR, name, (int)getpid());
-  const char *paths[] = {p0, p1, p2};
-  asm_options opt = {0, ASM_DEFAULT_TEXT_ADDR, 0};
-  asm_diags d = {0};
-  vt_error e;
-  int rc = asm_assemble_files(paths, 3, &opt, elf, &d, &e);
-  if (rc) {
-    char b[512];
-    for (int i = 0; i < d.n; i++) {
-      asm_diag_format(&d.v[i], b, sizeof b);
-      print_error("%s\n", b);
-    }
-    vt_err_format(&e, b, sizeof b);
-    print_error("%s\n", b);
-  }
-  asm_diags_free(&d);
-  assert_int_equal(rc, 0);
-}
 
 static vt_karg buf_arg(const void *data, uint32_t bytes) {
   vt_karg a;
@@ -116,7 +91,7 @@ static void nd_1d(vt_ndrange *nd, uint32_t threads, uint32_t n, uint32_t local) 
 static void run_example(const char *name, vt_ndrange *nd, vt_karg *args, size_t nargs, size_t out,
                         const void *ref, vt_stats *stats) {
   char elf[600];
-  build_kernel(name, elf, sizeof elf);
+  build_example_kernel(name, elf, sizeof elf);
   rig r;
   rig_open(&r);
   nd->elf = elf;
