@@ -53,3 +53,19 @@ assemble_example() {
     exit 1
   fi
 }
+
+# expect STATUS TEXT WHAT COMMAND...: runs COMMAND; ok when it exits with
+# STATUS and prints at most one stderr line, containing TEXT if not empty.
+# Its output stays in $tmp/out and $tmp/err for further checks.
+expect() {
+  local want=$1 msg=$2 what=$3
+  shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" = "$want" ] && { [ -z "$msg" ] || grep -qF -- "$msg" "$tmp/err"; } &&
+    [ "$(wc -l <"$tmp/err")" -le 1 ]; then
+    ok "$what"
+  else
+    bad "$what: exit $got (expected $want): $(head -2 "$tmp/err" | cat -v)"
+  fi
+}

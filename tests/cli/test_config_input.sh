@@ -5,18 +5,6 @@
 #   usage: bash test_config_input.sh <ventus binary> <source dir>
 set -u
 . "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
-expect() { # status stderr-substring what command...
-  local want=$1 msg=$2 what=$3
-  shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [ "$got" = "$want" ] && { [ -z "$msg" ] || grep -qF -- "$msg" "$tmp/err"; } &&
-    [ "$(wc -l <"$tmp/err")" -le 1 ]; then
-    ok "$what"
-  else
-    bad "$what: exit $got (expected $want): $(head -2 "$tmp/err" | cat -v)"
-  fi
-}
 expect 4 "/dev/zero:1: NUL byte" "--config /dev/zero (hung)" timeout 20 "$ventus" config --config /dev/zero
 expect 4 "config $tmp: is a directory" "--config a directory (was accepted)" "$ventus" config --config "$tmp"
 { printf '#%0510d' 0 | tr 0 x; echo 'num_sm = 7'; } >"$tmp/long.ini"

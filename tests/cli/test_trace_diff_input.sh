@@ -6,17 +6,6 @@
 #   usage: bash test_trace_diff_input.sh <ventus binary> <source dir>
 set -u
 . "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
-expect() { # status stderr-substring what command...
-  local want=$1 msg=$2 what=$3
-  shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [ "$got" = "$want" ] && { [ -z "$msg" ] || grep -qF -- "$msg" "$tmp/err"; } && [ "$(wc -l <"$tmp/err")" -le 1 ]; then
-    ok "$what"
-  else
-    bad "$what: exit $got (expected $want): $(head -2 "$tmp/err")"
-  fi
-}
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf "core %d: 0x80000000 (0x00000013) nop\ncore %d: 3 0x80000000 (0x00000013)\n", i, i }' >"$tmp/many.log"
 expect 0 "" "100,000 warp streams" timeout 60 "$ventus" trace-diff "$tmp/many.log" "$tmp/many.log"
 grep -q "^EQUAL: 100000 warp streams vs 100000, 100000 instructions compared" "$tmp/out" ||

@@ -13,22 +13,8 @@
 #include <cmocka.h>
 
 #include "asm.h"
+#include "test_asm_words.h"
 
-static void expect_words(const char *src, const uint32_t *want, int n) {
-  uint32_t got[16];
-  vt_error e = {0};
-  int k = asm_words(src, 0x80000000u, got, 16, &e);
-  if (k < 0) fail_msg("'%s': %s", src, e.msg);
-  if (k != n) fail_msg("'%s': %d words, expected %d", src, k, n);
-  for (int i = 0; i < n; i++)
-    if (got[i] != want[i]) fail_msg("'%s' word %d: 0x%08x, expected 0x%08x", src, i, got[i], want[i]);
-}
-
-#define EXPECT(src, ...)                                             \
-  do {                                                               \
-    static const uint32_t w_[] = {__VA_ARGS__};                      \
-    expect_words(src, w_, (int)(sizeof w_ / sizeof w_[0]));          \
-  } while (0)
 
 /* Assembles one source named `name` (.S: preprocessed) with .text at
  * text_addr; expects failure whose first diagnostic (or error) contains msg. */

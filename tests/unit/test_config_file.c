@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "device.h"
+#include "test_proc.h"
 
 /* writes text to a new temporary file; its path in path[64] */
 static void write_tmp(char *path, const char *text, size_t n) {
@@ -126,16 +127,6 @@ static void raw_bytes_escaped(void **state) {
   assert_non_null(strstr(e.msg, "'\\x80\\x81'"));
 }
 
-static long rss_kib(void) {
-  FILE *f = fopen("/proc/self/status", "r");
-  char line[256];
-  long kb = -1;
-  while (f && fgets(line, sizeof line, f))
-    if (!strncmp(line, "VmRSS:", 6)) kb = strtol(line + 6, NULL, 10);
-  if (f) fclose(f);
-  return kb;
-}
-
 /* The largest accepted configuration used to allocate every warp and
  * work-group slot at creation (about 8 GB for 1024 x 1024 warps). */
 static void largest_device_is_small(void **state) {
@@ -146,11 +137,11 @@ static void largest_device_is_small(void **state) {
   c.warps_per_sm = 1024;
   c.wg_slots_per_sm = 1024;
   c.simt_stack_depth = 65536;
-  long before = rss_kib();
+  long before = test_rss_kib();
   vt_error e;
   vt_device *d = vt_device_create(&c, &e);
   if (!d) fail_msg("%s", e.msg);
-  long grew = rss_kib() - before;
+  long grew = test_rss_kib() - before;
   vt_device_destroy(d);
   if (before < 0) skip();
   if (grew > 512 * 1024) fail_msg("creating the device took %ld MiB", grew / 1024);

@@ -16,6 +16,7 @@
 
 #include "device.h"
 #include "elf_load.h"
+#include "test_proc.h"
 
 typedef struct {
   uint32_t vaddr, filesz, memsz;
@@ -62,16 +63,6 @@ static int load(vt_device *d, const seg *s, int n, vt_error *e) {
   return r;
 }
 
-static long rss_kib(void) {
-  FILE *f = fopen("/proc/self/status", "r");
-  char line[256];
-  long kb = -1;
-  while (f && fgets(line, sizeof line, f))
-    if (!strncmp(line, "VmRSS:", 6)) kb = strtol(line + 6, NULL, 10);
-  if (f) fclose(f);
-  return kb;
-}
-
 static void big_bss_is_free_and_zero(void **state) {
   (void)state;
   vt_error e;
@@ -80,9 +71,9 @@ static void big_bss_is_free_and_zero(void **state) {
   /* 4 bytes of code, then 240 MiB of .bss (it used to be calloc'ed and
    * copied: about 480 MB on the host) */
   const seg s[] = {{0x80000000u, 4, 0x0f000000u}};
-  long before = rss_kib();
+  long before = test_rss_kib();
   if (load(d, s, 1, &e)) fail_msg("%s", e.msg);
-  long grew = rss_kib() - before;
+  long grew = test_rss_kib() - before;
   if (before >= 0 && grew > 64 * 1024) fail_msg("loading took %ld MiB of host memory", grew / 1024);
   uint32_t w = 1;
   assert_int_equal(vt_mem_read(d, 0x80000000u, &w, 4, &e), 0);

@@ -16,16 +16,7 @@
 #include "device.h"
 #include "heap.h"
 #include "ndrange.h"
-
-static long rss_kib(void) {
-  FILE *f = fopen("/proc/self/status", "r");
-  char line[256];
-  long kb = -1;
-  while (f && fgets(line, sizeof line, f))
-    if (!strncmp(line, "VmRSS:", 6)) kb = strtol(line + 6, NULL, 10);
-  if (f) fclose(f);
-  return kb;
-}
+#include "test_proc.h"
 
 static void zero_buffers_cost_nothing(void **state) {
   (void)state;
@@ -54,14 +45,14 @@ static void zero_buffers_cost_nothing(void **state) {
   nd.work_dim = 1;
   vt_karg args[4];
   const char *specs[] = {"buf:zero:512M", "buf:u32:100000000", "buf:u32:4:iota", "u32:4"};
-  long before = rss_kib();
+  long before = test_rss_kib();
   for (int i = 0; i < 4; i++)
     if (vt_karg_parse(specs[i], &args[i], &e)) fail_msg("%s: %s", specs[i], e.msg);
   nd.args = args;
   nd.nargs = 4;
   vt_launch l;
   if (vt_ndrange_setup(d, &h, &nd, &l, &e)) fail_msg("setup: %s", e.msg);
-  long grew = rss_kib() - before;
+  long grew = test_rss_kib() - before;
   if (before >= 0 && grew > 64 * 1024) fail_msg("912 MiB of zero buffers took %ld MiB on the host", grew / 1024);
   uint32_t w = 1;
   assert_int_equal(vt_mem_read(d, args[0].addr + (512u << 20) - 4, &w, 4, &e), 0);

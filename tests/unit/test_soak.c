@@ -24,6 +24,7 @@
 
 #include "elf_load.h"
 #include "host_kernels.h"
+#include "test_proc.h"
 
 #define ROUNDS 4
 #define NVT 3
@@ -54,15 +55,6 @@ typedef struct {
   uint32_t seed;
   long launches; /* per round */
 } soak;
-
-static uint64_t rss_bytes(void) {
-  FILE *f = fopen("/proc/self/statm", "r");
-  assert_non_null(f);
-  unsigned long size = 0, resident = 0;
-  assert_int_equal(fscanf(f, "%lu %lu", &size, &resident), 2);
-  fclose(f);
-  return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
-}
 
 static long env_long(const char *name, long def) {
   const char *v = getenv(name);
@@ -201,7 +193,9 @@ static void test_soak(void **st) {
   for (int r = 0; r < ROUNDS; r++) {
     round_run(&k, r);
     malloc_trim(0);
-    uint64_t rss = rss_bytes();
+    long kib = test_rss_kib();
+    assert_true(kib > 0);
+    uint64_t rss = (uint64_t)kib << 10;
     print_message("round %d: %ld launches, resident %llu KiB\n", r, k.launches,
                   (unsigned long long)(rss >> 10));
     if (r == 0) base = rss;

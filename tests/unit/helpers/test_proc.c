@@ -1,0 +1,15 @@
+#include "test_proc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+long test_rss_kib(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  long kb = -1;
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, "VmRSS:", 6)) kb = strtol(line + 6, NULL, 10);
+  if (f) fclose(f);
+  return kb;
+}

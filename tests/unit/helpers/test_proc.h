@@ -1,0 +1,8 @@
+/* What the test process itself uses, from /proc (Linux). */
+#ifndef VT_TEST_PROC_H
+#define VT_TEST_PROC_H
+
+/* Resident set size in KiB (VmRSS), -1 if it cannot be read. */
+long test_rss_kib(void);
+
+#endif
