@@ -34,6 +34,7 @@
 
 #include "device.h"
 #include "heap.h"
+#include "launch_block.h"
 #include "vt_elf.h"
 
 extern const cl_icd_dispatch cy_cl_dispatch;
@@ -83,6 +84,7 @@ struct _cl_context {
   pthread_cond_t changed; /* an event changed status */
   vt_device *dev;
   vt_heap heap;
+  vt_code_span code; /* the program image currently mapped */
   /* live buffers (for the cl_mem heuristic of clSetKernelArg) */
   cl_mem *mems;
   size_t nmems, capmems;

@@ -5,7 +5,7 @@
 
 #include "ndrange.h"
 
-int vt_kernel_load_elf(vt_device *d, const vt_elf_file *f, vt_error *e) {
+int vt_kernel_load_elf(vt_device *d, const vt_elf_file *f, vt_code_span *span, vt_error *e) {
   uint64_t lo = UINT64_MAX, hi = 0;
   for (size_t i = 0; i < f->nsegs; i++) {
     const vt_elf_segment *s = &f->segs[i];
@@ -16,9 +16,13 @@ int vt_kernel_load_elf(vt_device *d, const vt_elf_file *f, vt_error *e) {
   if (lo == UINT64_MAX) return vt_fail(e, VT_ERR_FORMAT, "the ELF has no non-empty PT_LOAD segment");
   lo &= ~0xfffull;
   hi = (hi + 0xfff) & ~0xfffull;
-  if (!vt_mem_is_mapped(d, (uint32_t)lo, (uint32_t)(hi - lo)) &&
-      vt_mem_map(d, (uint32_t)lo, (uint32_t)(hi - lo), VT_PERM_RWX, e))
-    return -1;
+  if (lo < span->lo || hi > span->hi) {
+    if (span->hi > span->lo && vt_mem_unmap(d, (uint32_t)span->lo, e)) return -1;
+    span->lo = span->hi = 0;
+    if (vt_mem_map(d, (uint32_t)lo, (uint32_t)(hi - lo), VT_PERM_RWX, e)) return -1;
+    span->lo = lo;
+    span->hi = hi;
+  }
   for (size_t i = 0; i < f->nsegs; i++) {
     const vt_elf_segment *s = &f->segs[i];
     if (s->filesz && vt_mem_write(d, s->vaddr, s->bytes, s->filesz, e)) return -1;

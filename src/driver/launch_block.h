@@ -14,10 +14,17 @@
 #include "heap.h"
 #include "vt_elf.h"
 
-/* Maps the span of the PT_LOAD segments of an executable already read with
- * vt_elf_read_mem (page rounded, skipped when mapped), copies the file bytes
- * and zero-fills each .bss tail, so .data/.bss start fresh at every load. */
-int vt_kernel_load_elf(vt_device *d, const vt_elf_file *f, vt_error *e);
+/* The code region one runtime keeps mapped for its programs: [lo, hi), 0/0 = none. */
+typedef struct {
+  uint64_t lo, hi;
+} vt_code_span;
+
+/* Loads an executable already read with vt_elf_read_mem: maps the page-
+ * rounded span of its PT_LOAD segments (reusing *span when it covers them,
+ * else unmapping it first, so programs of different sizes can take turns),
+ * copies the file bytes and zero-fills each .bss tail, so .data/.bss start
+ * fresh at every load. */
+int vt_kernel_load_elf(vt_device *d, const vt_elf_file *f, vt_code_span *span, vt_error *e);
 
 typedef struct {
   uint32_t entry;                          /* kernel address (metadata +0) */
