@@ -158,6 +158,10 @@ static void run_one(cl_event ev, int ready) {
   ev->waits = NULL;
   ev->nwaits = 0;
   q->unfinished--;
+  if (q->last == ev) { /* ordering against a finished command is moot; also breaks the queue<->event cycle */
+    q->last = NULL;
+    cy_event_unref(ev);
+  }
   pthread_cond_broadcast(&ev->ctx->changed);
 }
 
