@@ -6,8 +6,16 @@
 
 #include "cl_api.h"
 
+/* A buffer argument holds its cl_mem until replaced or the kernel goes, so
+ * a buffer the application released meanwhile is detected at enqueue
+ * instead of being read after free. */
+static void arg_drop(cy_arg *a) {
+  if (a->kind == CY_ARG_MEM && a->mem) cy_mem_unref(a->mem);
+}
+
 static void kernel_free(cl_kernel k) {
   cl_program p = k->prog;
+  for (uint32_t i = 0; i < k->nargs; i++) arg_drop(&k->args[i]);
   free(k->args);
   k->magic = 0;
   free(k);
@@ -153,7 +161,11 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint idx, size_t size, const v
       }
     }
   }
-  if (!rc) k->args[idx] = a;
+  if (!rc) {
+    if (a.kind == CY_ARG_MEM && a.mem) cy_inner_retain(&a.mem->ref);
+    arg_drop(&k->args[idx]);
+    k->args[idx] = a;
+  }
   cy_ctx_leave(ctx);
   return rc;
 }

@@ -121,9 +121,9 @@ static cl_int build_args(cl_kernel k, launch_cmd *l, uint32_t local_base) {
   return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset,
-                                          const size_t *global, const size_t *local, cl_uint n,
-                                          const cl_event *list, cl_event *event) {
+static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset,
+                             const size_t *global, const size_t *local, cl_uint n, const cl_event *list,
+                             cl_event *event, cl_command_type type) {
   if (!cy_is_queue(q)) return CL_INVALID_COMMAND_QUEUE;
   if (!cy_is_kernel(k)) return CL_INVALID_KERNEL;
   if (k->prog->ctx != q->ctx) return CL_INVALID_CONTEXT;
@@ -189,11 +189,17 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_ui
     launch_done(&l->base);
     return rc;
   }
-  return cy_enqueue(q, CL_COMMAND_NDRANGE_KERNEL, &l->base, n, list, event, 0);
+  return cy_enqueue(q, type, &l->base, n, list, event, 0);
+}
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset,
+                                          const size_t *global, const size_t *local, cl_uint n,
+                                          const cl_event *list, cl_event *event) {
+  return enqueue_kernel(q, k, dim, offset, global, local, n, list, event, CL_COMMAND_NDRANGE_KERNEL);
 }
 
 cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint n, const cl_event *list,
                                  cl_event *event) {
   size_t one = 1;
-  return clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, n, list, event);
+  return enqueue_kernel(q, k, 1, NULL, &one, &one, n, list, event, CL_COMMAND_TASK);
 }
