@@ -31,6 +31,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "device.h"
 #include "heap.h"
@@ -85,6 +86,8 @@ struct _cl_context {
   vt_device *dev;
   vt_heap heap;
   vt_code_span code; /* the program image currently mapped */
+  FILE *trace_file;  /* CHENGYING_TRACE: the commit log of every launch */
+  vt_trace_writer *trace;
   /* live buffers (for the cl_mem heuristic of clSetKernelArg) */
   cl_mem *mems;
   size_t nmems, capmems;

@@ -1,5 +1,6 @@
 /* Contexts: properties, the error callback, and the simulated device with
  * its memory heap that the context's buffers and launches use. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@ static void ctx_free(cl_context c) {
   vt_heap_free_all(&c->heap, c->dev, &e);
   vt_heap_fini(&c->heap);
   vt_device_destroy(c->dev);
+  vt_trace_writer_free(c->trace);
+  if (c->trace_file) fclose(c->trace_file);
   pthread_mutex_destroy(&c->lock);
   pthread_cond_destroy(&c->changed);
   free(c->mems);
@@ -72,6 +75,19 @@ int cy_ctx_has_mem(cl_context c, cl_mem m) {
   return 0;
 }
 
+/* CHENGYING_TRACE=FILE: every launch of the context appends its commit log
+ * (the reference ISS's format, docs/driver.md) to FILE, created anew. */
+static cl_int open_trace(cl_context c) {
+  const char *path = getenv("CHENGYING_TRACE");
+  if (!path || !*path) return CL_SUCCESS;
+  if (!(c->trace_file = fopen(path, "w"))) {
+    cy_ctx_report(c, "CHENGYING_TRACE=%s: %s", path, strerror(errno));
+    return CL_OUT_OF_RESOURCES;
+  }
+  if (!(c->trace = vt_trace_writer_new(c->trace_file))) return CL_OUT_OF_HOST_MEMORY;
+  return CL_SUCCESS;
+}
+
 static cl_int parse_props(const cl_context_properties *p, cl_context_properties out[3], size_t *n) {
   *n = 0;
   if (!p) return CL_SUCCESS;
@@ -129,12 +145,13 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties, 
   vt_heap_init(&c->heap);
   vt_error e;
   c->dev = vt_device_create(&cy_device()->cfg, &e);
-  if (!c->dev) {
-    pthread_mutex_destroy(&c->lock);
-    pthread_cond_destroy(&c->changed);
-    free(c);
-    c = NULL;
+  if (!c->dev)
     err = CL_OUT_OF_HOST_MEMORY;
+  else
+    err = open_trace(c);
+  if (err) {
+    ctx_free(c);
+    c = NULL;
   }
 out:
   if (errcode_ret) *errcode_ret = err;

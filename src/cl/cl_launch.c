@@ -36,6 +36,7 @@ static cl_int launch_run(cl_event ev, cy_cmd *c) {
   cl_context ctx = ev->ctx;
   vt_error e;
   vt_device_set_print(ctx->dev, on_print, ev->queue);
+  l->bl.trace = ctx->trace;
   int rc = vt_kernel_load_elf(ctx->dev, &l->prog->elf, &ctx->code, &e) || vt_launch_block(ctx->dev, &ctx->heap, &l->bl, &e);
   vt_device_set_print(ctx->dev, NULL, NULL);
   if (rc) {

@@ -12,6 +12,7 @@
 
 #include "device.h"
 #include "heap.h"
+#include "trace_fmt.h"
 #include "vt_elf.h"
 
 /* The code region one runtime keeps mapped for its programs: [lo, hi), 0/0 = none. */
@@ -36,6 +37,7 @@ typedef struct {
   uint32_t lds_size;                       /* local bytes per group, warp stacks included */
   uint32_t pds_size;                       /* private bytes per work-item */
   uint32_t print_size;                     /* print buffer bytes, 0 = none */
+  vt_trace_writer *trace;                  /* commit log of the launch, or NULL */
 } vt_block_launch;
 
 /* Runs the launch to completion; device faults come back as -1 with the
