@@ -82,24 +82,12 @@ reduce_local:
         lw      ra, 0(sp)
         ret
 
-# Argument metadata for the OpenCL platform (docs/opencl.md): version 1,
-# 4 arguments; each: address space (0 value, 1 global, 2 constant,
-# 3 local), size, type qualifiers (1 const), name, type name.
-        .section .ventus.args.reduce_local, "", @progbits
-        .word   1, 4
-        .word   1, 4, 1
-        .asciz  "in"
-        .asciz  "int*"
-        .balign 4
-        .word   1, 4, 0
-        .asciz  "out"
-        .asciz  "int*"
-        .balign 4
-        .word   0, 4, 0
-        .asciz  "n"
-        .asciz  "uint"
-        .balign 4
-        .word   3, 4, 0
-        .asciz  "scratch"
-        .asciz  "int*"
-        .balign 4
+# Argument metadata for the OpenCL platform (docs/opencl.md §5.1), written
+# with the macros of kernels/lib/args.inc (the other examples spell out the
+# same directives by hand).
+        .include "../lib/args.inc"
+        vt_args             reduce_local, 4
+        vt_arg_global_const reduce_local, in, int*
+        vt_arg_global       reduce_local, out, int*
+        vt_arg_value        reduce_local, n, uint, 4
+        vt_arg_local        reduce_local, scratch, int*

@@ -120,6 +120,15 @@ static void test_reduce_local(void) {
   CHECK(clSetKernelArg(k, 1, sizeof O, &O));
   CHECK(clSetKernelArg(k, 2, sizeof n, &n));
   CHECK(clSetKernelArg(k, 3, L * sizeof(int32_t), NULL));
+  /* its metadata comes from the macros of kernels/lib/args.inc */
+  char name[32];
+  cl_kernel_arg_address_qualifier aq;
+  cl_kernel_arg_type_qualifier tq;
+  CHECK(clGetKernelArgInfo(k, 3, CL_KERNEL_ARG_NAME, sizeof name, name, NULL));
+  CHECK(clGetKernelArgInfo(k, 3, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL));
+  EXPECT(!strcmp(name, "scratch") && aq == CL_KERNEL_ARG_ADDRESS_LOCAL);
+  CHECK(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL));
+  EXPECT(tq == CL_KERNEL_ARG_TYPE_CONST);
   cl_ulong lm;
   CHECK(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL));
   EXPECT(lm == L * sizeof(int32_t));

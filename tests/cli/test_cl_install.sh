@@ -17,7 +17,7 @@ fi
 libdir=$(sed -n 's/^libdir=\${prefix}//p' "$stage/opt/cy/"lib*/pkgconfig/chengying.pc 2>/dev/null | head -n 1)
 [ -n "$libdir" ] && ok "pkg-config file, libdir /opt/cy$libdir" || { bad "no chengying.pc"; exit 1; }
 for f in bin/ventus "${libdir#/}/libventus_driver.so.0" include/chengying/ventus.h include/chengying/chengying.h \
-    share/chengying/kernels/start.S share/chengying/kernels/workitem.S; do
+    share/chengying/kernels/start.S share/chengying/kernels/workitem.S share/chengying/kernels/args.inc; do
   [ -e "$stage/opt/cy/$f" ] && ok "installed $f" || bad "missing $f"
 done
 grep -q '^Libs: -L${libdir} -lventus_driver$' "$stage/opt/cy/${libdir#/}/pkgconfig/chengying.pc" &&
