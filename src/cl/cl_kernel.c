@@ -91,7 +91,7 @@ static cl_int set_declared(cl_kernel k, const cy_arg_meta *m, cy_arg *a, size_t 
   switch (m->aq) {
   case CL_KERNEL_ARG_ADDRESS_LOCAL:
     if (value) return CL_INVALID_ARG_VALUE;
-    if (!size) return CL_INVALID_ARG_SIZE;
+    if (!size || size > UINT32_MAX) return CL_INVALID_ARG_SIZE;
     a->kind = CY_ARG_LOCAL;
     a->size = (uint32_t)size;
     return CL_SUCCESS;
@@ -117,7 +117,7 @@ static cl_int set_declared(cl_kernel k, const cy_arg_meta *m, cy_arg *a, size_t 
 /* no metadata: NULL value = __local; a live cl_mem of the context (or a
  * NULL cl_mem) = buffer; anything else = by value */
 static cl_int set_guessed(cl_kernel k, cy_arg *a, size_t size, const void *value) {
-  if (!size || size > sizeof a->val) return CL_INVALID_ARG_SIZE;
+  if (!size || size > UINT32_MAX) return CL_INVALID_ARG_SIZE;
   if (!value) {
     a->kind = CY_ARG_LOCAL;
     a->size = (uint32_t)size;
@@ -132,6 +132,7 @@ static cl_int set_guessed(cl_kernel k, cy_arg *a, size_t size, const void *value
       return CL_SUCCESS;
     }
   }
+  if (size > sizeof a->val) return CL_INVALID_ARG_SIZE; /* by value: at most a 128-byte vector */
   a->kind = CY_ARG_VALUE;
   a->size = (uint32_t)size;
   memcpy(a->val, value, size);
@@ -199,7 +200,13 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id dev, cl_ke
   if (dev && !cy_is_device(dev)) return CL_INVALID_DEVICE;
   const vt_config *c = &cy_device()->cfg;
   switch (param_name) {
-  case CL_KERNEL_WORK_GROUP_SIZE: CY_INFO(size_t, cy_max_wg(c));
+  case CL_KERNEL_WORK_GROUP_SIZE: {
+    /* the most warps whose stacks still leave room for the kernel's __local data */
+    uint64_t cap = c->lds_bytes_per_sm < c->lds_window ? c->lds_bytes_per_sm : c->lds_window;
+    uint64_t local = cy_kernel_local_bytes(k), warps = c->warps_per_sm;
+    while (warps && warps * CY_WARP_STACK + local > cap) warps--;
+    CY_INFO(size_t, (size_t)(warps ? warps : 1) * c->max_threads);
+  }
   case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
     size_t v[3] = {0, 0, 0};
     return cy_info(param_value_size, param_value, param_value_size_ret, v, sizeof v);

@@ -94,6 +94,20 @@ int main(void) {
   EXPECT(nk == 0);
   CHECK(clReleaseProgram(p));
 
+  /* CL_KERNEL_WORK_GROUP_SIZE leaves room for the __local data: with 125 KiB
+   * of it, 3 warp stacks (of 8) still fit in the 128 KiB of an SM */
+  p = cy_test_program(ctx, dev, "probe");
+  cl_kernel k = clCreateKernel(p, "probe", &err);
+  CHECK(err);
+  size_t wg;
+  CHECK(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL));
+  EXPECT(wg == 8 * 32);
+  CHECK(clSetKernelArg(k, 1, 125 * 1024, NULL));
+  CHECK(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL));
+  EXPECT(wg == 3 * 32);
+  CHECK(clReleaseKernel(k));
+  CHECK(clReleaseProgram(p));
+
   CHECK(clReleaseCommandQueue(q));
   CHECK(clReleaseContext(ctx));
   return cy_test_end("test_cl_args");
