@@ -72,12 +72,14 @@ static inline cl_program cy_test_program(cl_context ctx, cl_device_id dev, const
     perror(path);
     exit(1);
   }
-  static unsigned char buf[1 << 20];
-  size_t len = fread(buf, 1, sizeof buf, f);
+  enum { MAX = 1 << 20 };
+  unsigned char *buf = malloc(MAX); /* not static: threads load programs too */
+  size_t len = buf ? fread(buf, 1, MAX, f) : 0;
   fclose(f);
   const unsigned char *bins[1] = {buf};
   cl_int err, status;
   cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, &status, &err);
+  free(buf);
   CHECK(err);
   CHECK(status);
   CHECK(clBuildProgram(p, 1, &dev, "", NULL, NULL));
