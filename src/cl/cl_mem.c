@@ -164,11 +164,14 @@ cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK *
                                                     void *user_data) {
   if (!cy_is_mem(m)) return CL_INVALID_MEM_OBJECT;
   if (!fn) return CL_INVALID_VALUE;
+  cy_ctx_enter(m->ctx);
   cy_mem_cb *p = realloc(m->cbs, (m->ncbs + 1) * sizeof *p);
-  if (!p) return CL_OUT_OF_HOST_MEMORY;
-  m->cbs = p;
-  p[m->ncbs++] = (cy_mem_cb){fn, user_data};
-  return CL_SUCCESS;
+  if (p) {
+    m->cbs = p;
+    p[m->ncbs++] = (cy_mem_cb){fn, user_data};
+  }
+  cy_ctx_leave(m->ctx);
+  return p ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 }
 
 cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param_name, size_t param_value_size,

@@ -290,19 +290,21 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buf, cl_bool blo
     mp.ptr = (char *)buf->host_ptr + offset;
   else if ((mp.ptr = malloc(size)))
     mp.owned = 1;
-  cy_map *maps = mp.ptr ? realloc(buf->maps, (buf->nmaps + 1) * sizeof *maps) : NULL;
-  memcmd *m = maps ? memcmd_new(run_map, buf, NULL) : NULL;
-  if (!m) {
-    if (maps) buf->maps = maps;
+  memcmd *m = mp.ptr ? memcmd_new(run_map, buf, NULL) : NULL;
+  cy_ctx_enter(q->ctx); /* the map list is shared with unmaps in other threads */
+  cy_map *maps = m ? realloc(buf->maps, (buf->nmaps + 1) * sizeof *maps) : NULL;
+  if (maps) {
+    buf->maps = maps;
+    buf->maps[buf->nmaps++] = mp;
+  }
+  cy_ctx_leave(q->ctx);
+  if (!maps) {
+    if (m) memcmd_done(&m->base);
     if (mp.owned) free(mp.ptr);
     rc = CL_OUT_OF_HOST_MEMORY;
     goto out;
   }
-  buf->maps = maps;
   m->map = mp;
-  cy_ctx_enter(q->ctx);
-  buf->maps[buf->nmaps++] = mp;
-  cy_ctx_leave(q->ctx);
   rc = cy_enqueue(q, CL_COMMAND_MAP_BUFFER, &m->base, n, list, event, blocking);
   if (rc == CL_SUCCESS) p = mp.ptr;
 out:

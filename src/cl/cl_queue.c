@@ -9,8 +9,11 @@
 
 #include "cl_api.h"
 
+static void write_output(cl_command_queue q);
+
 static void queue_free(cl_command_queue q) {
   cl_context ctx = q->ctx;
+  write_output(q);
   if (q->last) cy_event_unref(q->last);
   free(q->out);
   q->magic = 0;
@@ -81,9 +84,16 @@ static void write_output(cl_command_queue q) {
   q->nout = 0;
 }
 
+/* The last release flushes, it does not wait: commands still blocked (on a
+ * user event, say) keep the queue alive through their events and run when
+ * they can; printf text not yet written goes out when the queue is freed. */
 cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   if (!cy_is_queue(q)) return CL_INVALID_COMMAND_QUEUE;
-  if (atomic_load(&q->ref.refs) == 1) clFinish(q); /* the release implies a flush; finish keeps output */
+  cl_context ctx = q->ctx;
+  cy_ctx_enter(ctx);
+  cy_progress(ctx);
+  if (atomic_load(&q->ref.refs) == 1) write_output(q);
+  cy_ctx_leave(ctx);
   if (atomic_fetch_sub(&q->ref.refs, 1) == 1 && atomic_load(&q->ref.inner) == 0) queue_free(q);
   return CL_SUCCESS;
 }

@@ -3,6 +3,8 @@
  * barriers and markers, and failure propagation through wait lists. */
 #include "cl_test.h"
 
+#include <unistd.h>
+
 #include "ref_kernels.h"
 
 enum { N = 256 };
@@ -147,6 +149,34 @@ static void test_failure(void) {
   CHECK(clReleaseCommandQueue(q));
 }
 
+/* releasing a queue flushes but does not wait: a command still blocked on
+ * a user event runs later, when the event completes */
+static void test_release_pending(void) {
+  cl_int err;
+  cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
+  CHECK(err);
+  cl_mem m = clCreateBuffer(ctx, 0, 16, NULL, &err);
+  CHECK(err);
+  cl_event gate = clCreateUserEvent(ctx, &err), w;
+  CHECK(err);
+  int v = 7, got = 0;
+  CHECK(clEnqueueWriteBuffer(q, m, CL_FALSE, 0, sizeof v, &v, 1, &gate, &w));
+  alarm(20); /* a release that waited for the gate would never return */
+  CHECK(clReleaseCommandQueue(q));
+  alarm(0);
+  EXPECT(status(w) == CL_QUEUED);
+  CHECK(clSetUserEventStatus(gate, CL_COMPLETE));
+  CHECK(clWaitForEvents(1, &w));
+  cl_command_queue q2 = clCreateCommandQueue(ctx, dev, 0, &err);
+  CHECK(err);
+  CHECK(clEnqueueReadBuffer(q2, m, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL));
+  EXPECT(got == 7);
+  CHECK(clReleaseEvent(w));
+  CHECK(clReleaseEvent(gate));
+  CHECK(clReleaseMemObject(m));
+  CHECK(clReleaseCommandQueue(q2));
+}
+
 int main(void) {
   cl_int err;
   dev = cy_test_device();
@@ -155,6 +185,7 @@ int main(void) {
   test_pipeline();
   test_barrier_marker();
   test_failure();
+  test_release_pending();
   CHECK(clReleaseContext(ctx));
   return cy_test_end("test_cl_events");
 }
