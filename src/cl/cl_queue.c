@@ -247,8 +247,7 @@ cl_int cy_enqueue(cl_command_queue q, cl_command_type type, cy_cmd *cmd, cl_uint
   cy_progress(ctx);
   if (blocking) {
     cy_wait(ctx, 1, &ev);
-    if (ev->status < 0)
-      rc = ev->status == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST ? ev->status : ev->status;
+    if (ev->status < 0) rc = ev->status; /* its own failure, or CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST */
   }
   cy_event_unref(ev);
   cy_ctx_leave(ctx);
