@@ -12,6 +12,11 @@ if ldd "$build/libchengying-opencl.so" 2>/dev/null | grep -q libasan; then
   exit 0
 fi
 export OCL_ICD_VENDORS="$build/icd"
+# valgrind 3.19 cannot read the DWARF 5 debug information clang 19 emits
+if valgrind -q "$build/test_cl_platform" 2>&1 >/dev/null | grep -q 'unhandled dwarf2 abbrev form'; then
+  echo "SKIP: this valgrind cannot read the build's debug information (DWARF 5 from clang?)"
+  exit 0
+fi
 for t in "$build"/test_cl_*; do
   [ -x "$t" ] || continue
   name=$(basename "$t")
