@@ -200,7 +200,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: CY_INFO(cl_bool, CL_TRUE);
   case CL_DEVICE_PROFILING_TIMER_RESOLUTION: CY_INFO(size_t, 1);
   case CL_DEVICE_EXECUTION_CAPABILITIES: CY_INFO(cl_device_exec_capabilities, CL_EXEC_KERNEL);
-  case CL_DEVICE_QUEUE_PROPERTIES:
+  case CL_DEVICE_QUEUE_PROPERTIES: /* = CL_DEVICE_QUEUE_ON_HOST_PROPERTIES */
     CY_INFO(cl_command_queue_properties, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
   case CL_DEVICE_PLATFORM: CY_INFO(cl_platform_id, cy_platform());
   case CL_DEVICE_PARENT_DEVICE: CY_INFO(cl_device_id, NULL);
@@ -209,6 +209,45 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_PARTITION_TYPE: return cy_info(param_value_size, param_value, param_value_size_ret, NULL, 0);
   case CL_DEVICE_REFERENCE_COUNT: CY_INFO(cl_uint, 1);
   case CL_DEVICE_PRINTF_BUFFER_SIZE: CY_INFO(size_t, 64 << 10);
+  /* OpenCL 2.x/3.0 queries, answered as the 1.2 device this is */
+  case CL_DEVICE_NUMERIC_VERSION: CY_INFO(cl_version, CL_MAKE_VERSION(1, 2, 0));
+  case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
+    cl_name_version v[3] = {{CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
+                            {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
+                            {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}};
+    return cy_info(param_value_size, param_value, param_value_size_ret, v, sizeof v);
+  }
+  case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+  case CL_DEVICE_ILS_WITH_VERSION:
+  case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
+  case CL_DEVICE_OPENCL_C_FEATURES: return cy_info(param_value_size, param_value, param_value_size_ret, NULL, 0);
+  case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES: CY_INFO(cl_command_queue_properties, 0);
+  case CL_DEVICE_SVM_CAPABILITIES: CY_INFO(cl_device_svm_capabilities, 0);
+  case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+  case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES: CY_INFO(cl_device_atomic_capabilities, 0);
+  case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES: CY_INFO(cl_device_device_enqueue_capabilities, 0);
+  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+  case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+  case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+  case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+  case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+  case CL_DEVICE_MAX_PIPE_ARGS:
+  case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+  case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+  case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+  case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
+  case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+  case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: CY_INFO(cl_uint, 0);
+  case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+  case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: CY_INFO(size_t, 0);
+  case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: CY_INFO(size_t, c->max_threads);
+  case CL_DEVICE_PIPE_SUPPORT:
+  case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+  case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+  case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: CY_INFO(cl_bool, CL_FALSE);
+  case CL_DEVICE_IL_VERSION:
+  case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: s = ""; break; /* no IL; not conformance tested */
   case CL_DEVICE_NAME: s = "Ventus GPGPU (chengying simulator)"; break;
   case CL_DEVICE_VENDOR: s = "chengying project"; break;
   case CL_DRIVER_VERSION: s = CY_CL_VERSION; break;

@@ -1,6 +1,7 @@
 /* The platform through the ICD loader: a dispatch table without a NULL
  * slot, platform/device/context/queue queries with the device
  * configuration's values, and reference counts. */
+#define CL_TARGET_OPENCL_VERSION 300 /* the 3.0 queries too */
 #include "cl_test.h"
 
 #include <CL/cl_icd.h>
@@ -63,6 +64,16 @@ static void test_device(cl_device_id d) {
   EXPECT(b == CL_FALSE);
   EXPECT_ERR(clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, 2, &cu, NULL), CL_INVALID_VALUE);
   EXPECT_ERR(clGetDeviceInfo(NULL, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL), CL_INVALID_DEVICE);
+  /* 2.x/3.0 queries, answered as a 1.2 device */
+  cl_version ver;
+  cl_device_svm_capabilities svm;
+  char conf[8];
+  CHECK(clGetDeviceInfo(d, CL_DEVICE_NUMERIC_VERSION, sizeof ver, &ver, NULL));
+  EXPECT(CL_VERSION_MAJOR(ver) == 1 && CL_VERSION_MINOR(ver) == 2);
+  CHECK(clGetDeviceInfo(d, CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, NULL));
+  EXPECT(svm == 0);
+  CHECK(clGetDeviceInfo(d, CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED, sizeof conf, conf, NULL));
+  EXPECT(conf[0] == 0);
   CHECK(clRetainDevice(d));
   CHECK(clReleaseDevice(d));
 }
