@@ -7,6 +7,8 @@
 
 #include "cl_api.h"
 
+#define CY_CODE_BASE 0x80000000u /* start.S: every warp starts here */
+
 #define CY_NO_COMPILER_LOG                                                                                     \
   "chengying has no OpenCL C compiler yet: assemble the kernel with `ventus as` (start.S, workitem.S and the "  \
   "kernel) and create the program with clCreateProgramWithBinary (docs/opencl.md)"
@@ -79,6 +81,18 @@ out:
   return p;
 }
 
+/* Every PT_LOAD segment inside the code region [0x80000000, 0x90000000):
+ * warps start at 0x80000000 and the buffers' heap begins at 0x90000000, so
+ * an image elsewhere could not run or would collide with the buffers (and
+ * the span a load maps and zero-fills stays bounded). */
+static int in_code_region(const vt_elf_file *f) {
+  for (size_t i = 0; i < f->nsegs; i++) {
+    const vt_elf_segment *s = &f->segs[i];
+    if (s->memsz && (s->vaddr < CY_CODE_BASE || (uint64_t)s->vaddr + s->memsz > VT_HEAP_BASE)) return 0;
+  }
+  return 1;
+}
+
 cl_program CL_API_CALL clCreateProgramWithBinary(cl_context ctx, cl_uint num_devices, const cl_device_id *devices,
                                                  const size_t *lengths, const unsigned char **binaries,
                                                  cl_int *binary_status, cl_int *errcode_ret) {
@@ -116,7 +130,8 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context ctx, cl_uint num_dev
   memcpy(p->binary, binaries[0], lengths[0]);
   p->binary_size = lengths[0];
   vt_error e;
-  if (vt_elf_read_mem(p->binary, p->binary_size, &p->elf, &e) || p->elf.type != ET_EXEC || !p->elf.nsegs) {
+  if (vt_elf_read_mem(p->binary, p->binary_size, &p->elf, &e) || p->elf.type != ET_EXEC || !p->elf.nsegs ||
+      !in_code_region(&p->elf)) {
     if (binary_status) binary_status[0] = CL_INVALID_BINARY;
     program_free(p);
     p = NULL;

@@ -186,6 +186,18 @@ static void test_programs(void) {
   EXPECT(!clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, &status, &err) && err == CL_INVALID_BINARY &&
          status == CL_INVALID_BINARY);
 
+  /* an executable linked at the buffers' addresses (ventus as --text-addr 0x90000000) */
+  char path[512];
+  snprintf(path, sizeof path, "%s/high_text.elf", CY_KERNEL_DIR);
+  FILE *f = fopen(path, "rb");
+  static unsigned char high[1 << 16];
+  size_t hlen = f ? fread(high, 1, sizeof high, f) : 0;
+  if (f) fclose(f);
+  const unsigned char *hbins[1] = {high};
+  status = 0;
+  EXPECT(hlen > 0 && !clCreateProgramWithBinary(ctx, 1, &dev, &hlen, hbins, &status, &err) &&
+         err == CL_INVALID_BINARY && status == CL_INVALID_BINARY);
+
   p = binary("bad_args", &rc);
   EXPECT(rc == CL_BUILD_PROGRAM_FAILURE);
   CHECK(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
