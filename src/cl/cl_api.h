@@ -103,6 +103,8 @@ struct _cl_command_queue {
   cy_ref ref;
   cl_context ctx;
   cl_command_queue_properties props;
+  cl_queue_properties props_array[3]; /* as given to clCreateCommandQueueWithProperties */
+  size_t nprops_array;
   cl_event last;    /* in order: the previous command; out of order: the last barrier */
   size_t unfinished; /* commands enqueued and not complete */
   char *out;         /* printf text of finished kernels, written at clFinish */

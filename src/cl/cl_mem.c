@@ -188,6 +188,7 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param_name, size_t p
   case CL_MEM_ASSOCIATED_MEMOBJECT: CY_INFO(cl_mem, m->parent);
   case CL_MEM_OFFSET: CY_INFO(size_t, m->offset);
   case CL_MEM_USES_SVM_POINTER: CY_INFO(cl_bool, CL_FALSE);
+  case CL_MEM_PROPERTIES: return cy_info(param_value_size, param_value, param_value_size_ret, NULL, 0);
   default: return CL_INVALID_VALUE;
   }
 }

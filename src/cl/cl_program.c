@@ -203,6 +203,9 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param_name, si
   case CL_PROGRAM_SOURCE:
     return cy_info_str(param_value_size, param_value, param_value_size_ret, p->source ? p->source : "");
   case CL_PROGRAM_BINARY_SIZES: CY_INFO(size_t, p->binary_size);
+  case CL_PROGRAM_IL: return cy_info(param_value_size, param_value, param_value_size_ret, NULL, 0);
+  case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+  case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: CY_INFO(cl_bool, CL_FALSE);
   case CL_PROGRAM_BINARIES: {
     if (param_value && param_value_size < sizeof(unsigned char *)) return CL_INVALID_VALUE;
     unsigned char *dst = param_value ? *(unsigned char **)param_value : NULL;

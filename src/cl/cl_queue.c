@@ -61,14 +61,20 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context ctx, 
                                                                 const cl_queue_properties *props,
                                                                 cl_int *errcode_ret) {
   cl_command_queue_properties p = 0;
-  for (; props && props[0]; props += 2) {
-    if (props[0] != CL_QUEUE_PROPERTIES) {
+  size_t n = 0;
+  for (const cl_queue_properties *x = props; x && x[0]; x += 2, n += 2) {
+    if (x[0] != CL_QUEUE_PROPERTIES || n) { /* CL_QUEUE_SIZE is for device queues only */
       if (errcode_ret) *errcode_ret = CL_INVALID_VALUE;
       return NULL;
     }
-    p = props[1];
+    p = x[1];
   }
-  return queue_new(ctx, dev, p, errcode_ret);
+  cl_command_queue q = queue_new(ctx, dev, p, errcode_ret);
+  if (q && props) {
+    memcpy(q->props_array, props, (n + 1) * sizeof *props);
+    q->nprops_array = n + 1;
+  }
+  return q;
 }
 
 cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) {
@@ -107,6 +113,11 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_in
   case CL_QUEUE_DEVICE: CY_INFO(cl_device_id, cy_device());
   case CL_QUEUE_REFERENCE_COUNT: CY_INFO(cl_uint, atomic_load(&q->ref.refs));
   case CL_QUEUE_PROPERTIES: CY_INFO(cl_command_queue_properties, q->props);
+  case CL_QUEUE_PROPERTIES_ARRAY:
+    return cy_info(param_value_size, param_value, param_value_size_ret, q->props_array,
+                   q->nprops_array * sizeof *q->props_array);
+  case CL_QUEUE_DEVICE_DEFAULT: CY_INFO(cl_command_queue, NULL);
+  case CL_QUEUE_SIZE: return CL_INVALID_COMMAND_QUEUE; /* a host queue has no size */
   default: return CL_INVALID_VALUE;
   }
 }

@@ -114,6 +114,17 @@ static void test_context_queue(cl_platform_id p, cl_device_id d) {
   CHECK(clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL));
   EXPECT(qc == c);
   EXPECT(clCreateCommandQueue(c, d, 1u << 20, &err) == NULL && err == CL_INVALID_VALUE);
+  /* the 2.0 entry, and the 3.0 query of what it was given */
+  cl_queue_properties qprops[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0}, gotp[3];
+  cl_command_queue q2 = clCreateCommandQueueWithProperties(c, d, qprops, &err);
+  CHECK(err);
+  CHECK(clGetCommandQueueInfo(q2, CL_QUEUE_PROPERTIES_ARRAY, sizeof gotp, gotp, &n));
+  EXPECT(n == sizeof qprops && gotp[1] == CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE && gotp[2] == 0);
+  CHECK(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES_ARRAY, 0, NULL, &n));
+  EXPECT(n == 0);
+  CHECK(clReleaseCommandQueue(q2));
+  cl_queue_properties devq[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE, 0};
+  EXPECT(!clCreateCommandQueueWithProperties(c, d, devq, &err) && err == CL_INVALID_QUEUE_PROPERTIES);
   /* the application's last reference goes, the queue still holds the context */
   CHECK(clReleaseContext(c));
   EXPECT_ERR(clRetainContext(c), CL_INVALID_CONTEXT);
