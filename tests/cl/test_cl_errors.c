@@ -198,6 +198,12 @@ static void test_programs(void) {
   EXPECT(hlen > 0 && !clCreateProgramWithBinary(ctx, 1, &dev, &hlen, hbins, &status, &err) &&
          err == CL_INVALID_BINARY && status == CL_INVALID_BINARY);
 
+  p = binary("orphan_meta", &rc);
+  EXPECT(rc == CL_BUILD_PROGRAM_FAILURE);
+  CHECK(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+  EXPECT(!strcmp(log, "kernel ghost: metadata sections name it, but the ELF defines no such symbol"));
+  CHECK(clReleaseProgram(p));
+
   p = binary("bad_args", &rc);
   EXPECT(rc == CL_BUILD_PROGRAM_FAILURE);
   CHECK(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
