@@ -204,6 +204,12 @@ static void test_programs(void) {
   EXPECT(!strcmp(log, "kernel ghost: metadata sections name it, but the ELF defines no such symbol"));
   CHECK(clReleaseProgram(p));
 
+  p = binary("bad_res", &rc);
+  EXPECT(rc == CL_BUILD_PROGRAM_FAILURE);
+  CHECK(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+  EXPECT(!strcmp(log, "section .ventus.resource.bad_res: 6 bytes is neither the 8-byte nor the versioned 56-byte form"));
+  CHECK(clReleaseProgram(p));
+
   p = binary("bad_args", &rc);
   EXPECT(rc == CL_BUILD_PROGRAM_FAILURE);
   CHECK(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
