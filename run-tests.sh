@@ -8,7 +8,8 @@ set -uo pipefail
 cd "$(dirname "$0")"
 . .ci/install-deps.sh
 
-vt_install_deps cmake gcc make pkg-config libelf-dev libcmocka-dev llvm-19 ||
+vt_install_deps cmake gcc make pkg-config libelf-dev libcmocka-dev llvm-19 \
+  ocl-icd-opencl-dev opencl-c-headers ocl-icd-dev clinfo ||
   { echo "0 passed, 1 failed"; exit 1; }
 # optional: qemu-riscv32 for test_diff_qemu (about 13 MB download, 105 MB
 # installed); without it that test is skipped

@@ -90,3 +90,10 @@ hello:
         .align  2
 hello_turn:
         .word   0
+
+# Argument metadata for the OpenCL platform (docs/opencl.md, "argument
+# metadata"): version 1, the argument count, then per argument its
+# address space (0 by value, 1 global, 2 constant, 3 local), size,
+# type qualifiers (1 const), name and type name.
+        .section .ventus.args.hello, "", @progbits
+        .word   1, 0

@@ -68,3 +68,34 @@ matmul:
         addi    sp, sp, -4              # pop ra
         lw      ra, 0(sp)
         ret
+
+# Argument metadata for the OpenCL platform (docs/opencl.md, "argument
+# metadata"): version 1, the argument count, then per argument its
+# address space (0 by value, 1 global, 2 constant, 3 local), size,
+# type qualifiers (1 const), name and type name.
+        .section .ventus.args.matmul, "", @progbits
+        .word   1, 6
+        .word   1, 4, 1
+        .asciz  "A"
+        .asciz  "int*"
+        .balign 4
+        .word   1, 4, 1
+        .asciz  "B"
+        .asciz  "int*"
+        .balign 4
+        .word   1, 4, 0
+        .asciz  "C"
+        .asciz  "int*"
+        .balign 4
+        .word   0, 4, 0
+        .asciz  "M"
+        .asciz  "uint"
+        .balign 4
+        .word   0, 4, 0
+        .asciz  "K"
+        .asciz  "uint"
+        .balign 4
+        .word   0, 4, 0
+        .asciz  "N"
+        .asciz  "uint"
+        .balign 4

@@ -46,3 +46,26 @@ vecadd:
         addi    sp, sp, -4              # pop ra
         lw      ra, 0(sp)
         ret
+
+# Argument metadata for the OpenCL platform (docs/opencl.md, "argument
+# metadata"): version 1, the argument count, then per argument its
+# address space (0 by value, 1 global, 2 constant, 3 local), size,
+# type qualifiers (1 const), name and type name.
+        .section .ventus.args.vecadd, "", @progbits
+        .word   1, 4
+        .word   1, 4, 1
+        .asciz  "A"
+        .asciz  "float*"
+        .balign 4
+        .word   1, 4, 1
+        .asciz  "B"
+        .asciz  "float*"
+        .balign 4
+        .word   1, 4, 0
+        .asciz  "C"
+        .asciz  "float*"
+        .balign 4
+        .word   0, 4, 0
+        .asciz  "n"
+        .asciz  "uint"
+        .balign 4

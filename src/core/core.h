@@ -107,6 +107,13 @@ typedef struct {
 
 #define VT_ICACHE_BITS 14
 
+/* How work-groups share the launch's private region (docs/simulator.md §3),
+ * chosen by how many pds_size*numt*numw slices the region holds:
+ * one per group (the Verilog/Chisel hosts: group b at slice b), one per
+ * resident work-group slot (the RTL's CTA slots), or a single slice that
+ * every group uses, as in the ISS, which then run one at a time. */
+typedef enum { VT_PDS_PER_GROUP, VT_PDS_PER_SLOT, VT_PDS_SHARED } vt_pds_layout;
+
 struct vt_device {
   vt_config cfg;
   vt_mem mem;
@@ -130,6 +137,7 @@ struct vt_device {
   uint64_t steps;
   uint32_t lds_alloc;          /* local bytes per work-group */
   uint32_t pds_stride;         /* private bytes per work-group: pds_size*numt*numw */
+  vt_pds_layout pds_layout;    /* which slice of the private region a group gets */
   uint64_t lds_far_pages;      /* sparse local pages held by all resident groups */
 };
 

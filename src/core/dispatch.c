@@ -24,25 +24,31 @@
  * a group's local store is at least that large. */
 #define VT_WARP_STACK_BYTES 1024u
 
-/* Group b's private slice is [pds_base + b*stride, +stride) (docs/isa.md
- * §7.24): all of them must lie in one mapped, writable region (the private
- * buffer), or a kernel's private stores would land in other buffers. A
- * launch without private memory (pds_size 0) gets no check. */
+/* The private region [pds_base, ...) must be one mapped, writable region
+ * (the private buffer), or a kernel's private stores would land in other
+ * buffers. Its size picks the layout (vt_pds_layout, docs/isa.md §7.24):
+ * a slice per group, else a slice per resident slot, else one slice that
+ * the groups use one after another. A launch without private memory
+ * (pds_size 0) gets no check. */
 static int check_private(vt_device *d, const vt_launch *l, vt_error *e) {
+  const vt_config *c = &d->cfg;
   uint64_t stride = (uint64_t)l->pds_size * l->num_threads * l->num_warps;
   uint64_t groups = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
   d->pds_stride = 0;
+  d->pds_layout = VT_PDS_PER_GROUP;
   if (!stride) return 0;
   const vt_region *r = mem_region(&d->mem, l->pds_base);
   uint64_t room = r ? (uint64_t)r->base + r->size - l->pds_base : 0;
-  uint64_t len = stride <= 0xffffffffu && groups <= 0xffffffffu ? stride * groups : UINT64_MAX;
   unsigned rw = VT_PERM_R | VT_PERM_W;
-  if (!r || (r->perm & rw) != rw || stride > room || groups > room / stride)
+  uint64_t slices = r && (r->perm & rw) == rw ? room / stride : 0;
+  if (!slices)
     return vt_fail(e, VT_ERR_CONFIG,
-                   "launch: the private region [0x%08x, +0x%llx) (pds_size 0x%x x %u threads x %u warps x "
-                   "%llu work-groups) is not one mapped read-write buffer",
-                   l->pds_base, (unsigned long long)len, l->pds_size, l->num_threads, l->num_warps,
-                   (unsigned long long)groups);
+                   "launch: the private region at 0x%08x does not hold one work-group's 0x%llx bytes "
+                   "(pds_size 0x%x x %u threads x %u warps) in one mapped read-write buffer",
+                   l->pds_base, (unsigned long long)stride, l->pds_size, l->num_threads, l->num_warps);
+  if (slices >= groups) d->pds_layout = VT_PDS_PER_GROUP;
+  else if (slices >= (uint64_t)c->num_sm * c->wg_slots_per_sm) d->pds_layout = VT_PDS_PER_SLOT;
+  else d->pds_layout = VT_PDS_SHARED;
   d->pds_stride = (uint32_t)stride;
   return 0;
 }
@@ -108,11 +114,18 @@ static void wg_release(vt_device *d, vt_wg *wg) {
   wg->active = 0;
 }
 
+static uint32_t resident_groups(const vt_device *d) {
+  uint32_t n = 0;
+  for (uint32_t s = 0; s < d->cfg.num_sm; s++) n += d->cfg.wg_slots_per_sm - d->sms[s].free_wgs;
+  return n;
+}
+
 /* Dispatches waiting groups while some SM has room; -1 on OOM. */
 static int dispatch(vt_device *d, uint64_t *next, uint64_t total, vt_error *e) {
   const vt_config *c = &d->cfg;
   const vt_launch *l = &d->l;
   while (*next < total) {
+    if (d->pds_layout == VT_PDS_SHARED && resident_groups(d)) return 0;
     int best = -1;
     for (uint32_t s = 0; s < c->num_sm; s++) {
       vt_sm *sm = &d->sms[s];

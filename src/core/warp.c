@@ -52,9 +52,12 @@ void warp_reset(vt_device *d, vt_warp *w, vt_wg *wg, uint32_t wid) {
   c[CSR_WGID - 0x800] = wg->id;
   c[CSR_WID - 0x800] = wid;
   c[CSR_LDS - 0x800] = d->cfg.lds_base; /* same for every WG, as the ISS */
-  /* the hardware host's per-group base (docs/isa.md §7.24); group 0 gets
-   * the launch's base, the value the ISS gives every group */
-  c[CSR_PDS - 0x800] = l->pds_base + wg->id * d->pds_stride;
+  /* the group's private slice (vt_pds_layout, docs/isa.md §7.24); group 0
+   * gets the launch's base, the value the ISS gives every group */
+  uint32_t slice = d->pds_layout == VT_PDS_PER_GROUP  ? wg->id
+                   : d->pds_layout == VT_PDS_PER_SLOT ? wg->sm * d->cfg.wg_slots_per_sm + wg->slot
+                                                      : 0;
+  c[CSR_PDS - 0x800] = l->pds_base + slice * d->pds_stride;
   uint32_t gx = l->grid[0] ? l->grid[0] : 1, gy = l->grid[1] ? l->grid[1] : 1;
   c[CSR_GIDX - 0x800] = wg->id % gx;
   c[CSR_GIDY - 0x800] = (wg->id / gx) % gy;

@@ -250,18 +250,18 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
   if (nd->nargs &&
       (vt_heap_alloc(h, d, 4 * nd->nargs, &argaddr, e) || vt_mem_write(d, argaddr, argblk, (uint32_t)(4 * nd->nargs), e)))
     goto out;
-  /* private memory: one pdsSize slice per thread of every work-group, as
-   * pocl allocates it; group b's slice starts at pds + b * per_wg */
+  /* private memory: pdsSize bytes per thread, in slices of a work-group */
   uint64_t nwg = grid[0] * grid[1] * grid[2];
   uint64_t per_wg = (uint64_t)nd->pds_size * threads * warps;
-  if (per_wg == 0 || per_wg > 0x60000000u || nwg > 0x60000000u / per_wg) {
+  uint64_t slices = vt_private_slices(cfg, nwg, per_wg);
+  if (!slices) {
     vt_fail(e, VT_ERR_USAGE,
-            "private memory (pds size 0x%x x %u threads x %llu warps x %llu work-groups) does not fit "
-            "the device's 0x60000000 bytes: lower --pds-size",
-            nd->pds_size, threads, (unsigned long long)warps, (unsigned long long)nwg);
+            "private memory (pds size 0x%x x %u threads x %llu warps per work-group, for %u resident "
+            "work-groups) does not fit the device's 0x60000000 bytes: lower --pds-size",
+            nd->pds_size, threads, (unsigned long long)warps, cfg->num_sm * cfg->wg_slots_per_sm);
     goto out;
   }
-  if (vt_heap_alloc(h, d, per_wg * nwg, &pds, e)) goto out;
+  if (vt_heap_alloc(h, d, per_wg * slices, &pds, e)) goto out;
   if (nd->print_size && vt_heap_alloc(h, d, nd->print_size, &print, e)) goto out;
   uint8_t md[VT_METADATA_BYTES] = {0};
   put32(md + 0, entry);
@@ -292,4 +292,12 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
 out:
   free(argblk);
   return rc;
+}
+
+uint64_t vt_private_slices(const vt_config *cfg, uint64_t groups, uint64_t per_wg) {
+  if (!per_wg || per_wg > 0x60000000u) return 0;
+  if (groups <= VT_PRIVATE_BUDGET / per_wg) return groups;
+  uint64_t slots = (uint64_t)cfg->num_sm * cfg->wg_slots_per_sm;
+  if (groups < slots) slots = groups;
+  return slots <= 0x60000000u / per_wg ? slots : 0;
 }

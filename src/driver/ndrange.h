@@ -62,4 +62,13 @@ int vt_parse_size(const char *s, uint64_t *v);
  * the print buffer from `h`, and fills the launch record. */
 int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_error *e);
 
+/* Private slices to allocate for `groups` work-groups of per_wg private
+ * bytes each: one per group (the hardware host's layout: every group's
+ * private data stays readable after the launch) while they take at most
+ * VT_PRIVATE_BUDGET bytes, else one per work-group slot of the device (the
+ * RTL's layout; the core picks the layout from the region's size, see
+ * docs/simulator.md §3). 0 when even that exceeds the buffer window. */
+#define VT_PRIVATE_BUDGET 0x10000000u
+uint64_t vt_private_slices(const vt_config *cfg, uint64_t groups, uint64_t per_wg);
+
 #endif

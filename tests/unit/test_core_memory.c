@@ -1,7 +1,9 @@
 /* The device memory model (docs/simulator.md §3, docs/isa.md §7.24):
  * private memory is ordinary device memory seen by every access path, each
- * work-group has its own private slice at pds + b * pds_size * numt * numw,
- * a launch whose private region is not one mapped buffer is refused, and
+ * work-group has its own private slice (at pds + b * pds_size * numt * numw
+ * when the region holds one per group, else per slot, else one shared by
+ * groups that run one at a time), a launch whose private region is not one
+ * mapped buffer is refused, and
  * the local window beyond the groups' local sizes is bounded by
  * lds_sparse_limit. Expected values are computed by hand from the
  * interleaving formula: word w of thread t at pds + w*4*numt*numw + 4t. */
@@ -95,7 +97,10 @@ static void ordinary_stores_seen_by_private_loads(void **state) {
  * every resident group to have stored), and reads it back. Run with all
  * groups resident at once (default device) and in waves of 2 (1 SM with 2
  * group slots). */
-static void private_slices(const vt_config *c) {
+/* the private layouts of docs/simulator.md §3 */
+typedef enum { PER_GROUP, PER_SLOT, SHARED } layout_kind;
+
+static void private_slices(const vt_config *c, uint32_t region_slices, layout_kind layout) {
   vt_device *d = mkdev(c);
   vt_launch l = launch_src(d,
                            "  vid.v v1\n"
@@ -124,25 +129,47 @@ static void private_slices(const vt_config *c) {
                            "  sw t2, 0(a0)\n"
                            "  endprg x0, x0, x0\n",
                            6, 4, 2);
+  /* the region ends with the data mapping: region_slices slices of 0x800 */
+  uint32_t base = DATA_BASE + DATA_SIZE - region_slices * 0x800u;
+  l.pds_base = base;
   launch_ok(d, &l);
+  uint32_t slots = 0;
   for (uint32_t g = 0; g < 6; g++) {
-    assert_int_equal(rd32(d, DATA_BASE + 0x2000 + 4 * g), PDS + g * 0x800);
-    for (uint32_t t = 0; t < 8; t++) {
-      assert_int_equal(rd32(d, OUT + 32 * g + 4 * t), 1000 * g + t);
-      assert_int_equal(rd32(d, PDS + g * 0x800 + 4 * t), 1000 * g + t);
+    uint32_t pds = rd32(d, DATA_BASE + 0x2000 + 4 * g);
+    switch (layout) {
+    case PER_GROUP: assert_int_equal(pds, base + g * 0x800); break;
+    case PER_SLOT: /* the group's slot: 1 SM with 2 slots */
+      assert_true(pds == base || pds == base + 0x800);
+      slots |= 1u << ((pds - base) / 0x800);
+      break;
+    case SHARED: assert_int_equal(pds, base); break;
     }
+    for (uint32_t t = 0; t < 8; t++) assert_int_equal(rd32(d, OUT + 32 * g + 4 * t), 1000 * g + t);
   }
+  if (layout == PER_SLOT) assert_int_equal(slots, 3); /* both slots were used */
+  /* the host reads each slice's last group (group 5 in the shared one) */
+  if (layout == PER_GROUP)
+    for (uint32_t g = 0; g < 6; g++)
+      for (uint32_t t = 0; t < 8; t++) assert_int_equal(rd32(d, base + g * 0x800 + 4 * t), 1000 * g + t);
+  if (layout == SHARED)
+    for (uint32_t t = 0; t < 8; t++) assert_int_equal(rd32(d, base + 4 * t), 5000 + t);
   vt_device_destroy(d);
 }
 
+/* the region's size picks the layout: a slice per group (6 fit), per slot
+ * (1 SM with 2 slots; 3 slices), or one shared slice (1, fewer than the
+ * 2 slots: the groups then run one at a time and still each read back
+ * what they stored); also in waves (all 6 fit, 2 slots) */
 static void concurrent_groups_private_slices(void **state) {
   (void)state;
-  private_slices(NULL);
+  private_slices(NULL, 0x100, PER_GROUP);
   vt_config c;
   vt_config_defaults(&c);
   c.num_sm = 1;
   c.wg_slots_per_sm = 2;
-  private_slices(&c);
+  private_slices(&c, 0x100, PER_GROUP);
+  private_slices(&c, 3, PER_SLOT);
+  private_slices(&c, 1, SHARED);
 }
 
 static void expect_launch_error(vt_device *d, const vt_launch *l, vt_err_kind kind, const char *part) {
@@ -152,22 +179,22 @@ static void expect_launch_error(vt_device *d, const vt_launch *l, vt_err_kind ki
   if (!strstr(e.msg, part)) fail_msg("message \"%s\" lacks \"%s\"", e.msg, part);
 }
 
-/* the private region must be one mapped read-write buffer holding every
- * group's slice: 0x100 * 8 * 2 = 0x1000 bytes per group, so 0x80 groups
- * end exactly at the data region's end and 0x81 do not fit */
+/* the private region must be one mapped read-write buffer holding at
+ * least one group's slice: 0x100 * 8 * 2 = 0x1000 bytes per group, and the
+ * region from PDS to the data region's end holds 0x80 of them */
 static void private_region_checked(void **state) {
   (void)state;
   vt_device *d = mkdev(NULL);
-  vt_launch l = launch_src(d, "  endprg x0, x0, x0\n", 0x80, 8, 2);
-  launch_ok(d, &l);
-  l.grid[0] = 0x81;
-  expect_launch_error(d, &l, VT_ERR_CONFIG, "private region [0x90080000, +0x81000)");
+  vt_launch l = launch_src(d, "  endprg x0, x0, x0\n", 0x81, 8, 2);
+  launch_ok(d, &l); /* 0x81 groups: a slice per slot */
+  l.pds_base = DATA_BASE + DATA_SIZE - 0x800; /* half a slice */
+  expect_launch_error(d, &l, VT_ERR_CONFIG, "private region at 0x900ff800 does not hold one work-group's 0x1000");
   l.grid[0] = 1;
   l.pds_base = 0xa0000000u; /* unmapped */
-  expect_launch_error(d, &l, VT_ERR_CONFIG, "is not one mapped read-write buffer");
+  expect_launch_error(d, &l, VT_ERR_CONFIG, "in one mapped read-write buffer");
   vt_error e;
   assert_int_equal(vt_mem_map(d, 0xa0000000u, 0x1000, VT_PERM_R, &e), 0); /* read-only */
-  expect_launch_error(d, &l, VT_ERR_CONFIG, "is not one mapped read-write buffer");
+  expect_launch_error(d, &l, VT_ERR_CONFIG, "in one mapped read-write buffer");
   l.pds_size = 0; /* no private memory: nothing to check */
   launch_ok(d, &l);
   vt_device_destroy(d);

@@ -1,0 +1,304 @@
+/* The OpenCL platform: the objects behind the handles and what the files of
+ * src/cl share. Every object starts with the ICD dispatch pointer (the
+ * loader calls through it), then a magic word that tells the object kind.
+ *
+ * Reference counts: `refs` is the application's count (clRetain/clRelease,
+ * CL_*_REFERENCE_COUNT); `inner` counts the references other objects hold
+ * (a queue on its context, a command on its buffers). An object whose refs
+ * reached 0 is invalid for the application even while inner keeps it alive,
+ * and is freed when both are 0.
+ *
+ * Execution is host driven, without threads: a command runs, in the calling
+ * thread, as soon as every event it waits for is complete, during the
+ * enqueue itself or the call that completes its last dependency
+ * (clSetUserEventStatus). One recursive mutex per context serialises the
+ * context's objects. */
+#ifndef CY_CL_API_H
+#define CY_CL_API_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_2_APIS
+#include <CL/cl.h>
+#include <CL/cl_egl.h>
+#include <CL/cl_ext.h>
+#include <CL/cl_gl.h>
+#include <CL/cl_icd.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "device.h"
+#include "heap.h"
+#include "launch_block.h"
+#include "vt_elf.h"
+
+extern const cl_icd_dispatch cy_cl_dispatch;
+
+enum {
+  CY_MAGIC_PLATFORM = 0x43595031,
+  CY_MAGIC_DEVICE,
+  CY_MAGIC_CONTEXT,
+  CY_MAGIC_QUEUE,
+  CY_MAGIC_MEM,
+  CY_MAGIC_PROGRAM,
+  CY_MAGIC_KERNEL,
+  CY_MAGIC_EVENT,
+};
+
+typedef struct {
+  atomic_uint refs, inner;
+} cy_ref;
+
+struct _cl_platform_id {
+  const cl_icd_dispatch *dispatch;
+  uint32_t magic;
+};
+
+struct _cl_device_id {
+  const cl_icd_dispatch *dispatch;
+  uint32_t magic;
+  vt_config cfg;      /* CHENGYING_CONFIG, read once */
+  int usable;         /* 0: the configuration file was bad (no device) */
+  char why[448];      /* ... and why */
+};
+
+/* The one platform and device of the process (created once, then read only:
+ * ICD handles must stay the same for the whole process). */
+cl_platform_id cy_platform(void);
+cl_device_id cy_device(void);
+
+struct _cl_context {
+  const cl_icd_dispatch *dispatch;
+  uint32_t magic;
+  cy_ref ref;
+  cl_context_properties props[3]; /* CL_CONTEXT_PLATFORM, value, 0 */
+  size_t nprops;                  /* entries of props the application gave (0 or 3) */
+  void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
+  void *notify_data;
+  pthread_mutex_t lock; /* recursive */
+  pthread_cond_t changed; /* an event changed status */
+  vt_device *dev;
+  vt_heap heap;
+  vt_code_span code; /* the program image currently mapped */
+  FILE *trace_file;  /* CHENGYING_TRACE: the commit log of every launch */
+  vt_trace_writer *trace;
+  /* live buffers (for the cl_mem heuristic of clSetKernelArg) */
+  cl_mem *mems;
+  size_t nmems, capmems;
+  /* enqueued commands not yet run, in enqueue order */
+  cl_event *pending;
+  size_t npending, cappending;
+  int running, again; /* progress() re-entry */
+};
+
+struct _cl_command_queue {
+  const cl_icd_dispatch *dispatch;
+  uint32_t magic;
+  cy_ref ref;
+  cl_context ctx;
+  cl_command_queue_properties props;
+  cl_queue_properties props_array[3]; /* as given to clCreateCommandQueueWithProperties */
+  size_t nprops_array;
+  cl_event last;    /* in order: the previous command; out of order: the last barrier */
+  size_t unfinished; /* commands enqueued and not complete */
+  char *out;         /* printf text of finished kernels, written at clFinish */
+  size_t nout, capout;
+};
+
+typedef struct {
+  void(CL_CALLBACK *fn)(cl_mem, void *);
+  void *data;
+} cy_mem_cb;
+
+/* one outstanding clEnqueueMapBuffer */
+typedef struct {
+  void *ptr;      /* what the application got */
+  size_t offset, size;
+  cl_map_flags flags;
+  int owned;      /* ptr was allocated for the map (not CL_MEM_USE_HOST_PTR) */
+} cy_map;
+
+struct _cl_mem {
+  const cl_icd_dispatch *dispatch;
+  uint32_t magic;
+  cy_ref ref;
+  cl_context ctx;
+  cl_mem_flags flags;
+  size_t size;
+  void *host_ptr;   /* CL_MEM_USE_HOST_PTR */
+  uint32_t addr;    /* device address (sub-buffers: parent's + offset) */
+  cl_mem parent;    /* sub-buffers */
+  size_t offset;
+  cy_map *maps;     /* outstanding maps */
+  size_t nmaps;
+  cy_mem_cb *cbs;
+  size_t ncbs;
+};
+
+/* argument metadata of one kernel argument (.ventus.args.<kernel>) */
+typedef struct {
+  char name[64], type[64];
+  cl_kernel_arg_address_qualifier aq;
+  cl_kernel_arg_access_qualifier acc;
+  cl_kernel_arg_type_qualifier tq;
+  uint32_t size; /* by value: bytes; pointers: 4 */
+} cy_arg_meta;
+
+typedef struct {
+  char name[128];
+  uint32_t entry;
+  int has_args;     /* an argument-metadata section was found */
+  cy_arg_meta *args;
+  uint32_t nargs;
+  int has_res;      /* .ventus.resource.<kernel> */
+  uint32_t lds_static, pds; /* bytes per group / per work-item */
+} cy_kernel_info;
+
+struct _cl_program {
+  const cl_icd_dispatch *dispatch;
+  uint32_t magic;
+  cy_ref ref;
+  cl_context ctx;
+  char *source;           /* clCreateProgramWithSource */
+  uint8_t *binary;        /* clCreateProgramWithBinary */
+  size_t binary_size;
+  vt_elf_file elf;        /* read at clBuildProgram */
+  int built;
+  cl_build_status status;
+  char *log, *options;
+  cy_kernel_info *kinfo;  /* kernels with metadata, or every global code symbol */
+  size_t nkinfo;
+  atomic_uint kernels;    /* kernel objects attached (clBuildProgram refuses then) */
+};
+
+enum { CY_ARG_UNSET, CY_ARG_VALUE, CY_ARG_MEM, CY_ARG_LOCAL };
+
+typedef struct {
+  int kind;
+  uint32_t size;   /* value bytes, or __local bytes */
+  uint8_t val[128];
+  cl_mem mem;      /* CY_ARG_MEM, NULL for a NULL pointer; an inner reference */
+} cy_arg;
+
+struct _cl_kernel {
+  const cl_icd_dispatch *dispatch;
+  uint32_t magic;
+  cy_ref ref;
+  cl_program prog;
+  cy_kernel_info info; /* copy; args points into the program's */
+  cy_arg *args;
+  uint32_t nargs;      /* metadata count, or the highest index set + 1 */
+};
+
+typedef struct {
+  void(CL_CALLBACK *fn)(cl_event, cl_int, void *);
+  void *data;
+  cl_int on; /* CL_SUBMITTED, CL_RUNNING or CL_COMPLETE */
+} cy_event_cb;
+
+typedef struct cy_cmd cy_cmd;
+
+struct _cl_event {
+  const cl_icd_dispatch *dispatch;
+  uint32_t magic;
+  cy_ref ref;
+  cl_context ctx;
+  cl_command_queue queue; /* NULL for user events */
+  cl_command_type type;
+  cl_int status;
+  cl_ulong t[4]; /* queued, submit, start, end (ns) */
+  cl_event *waits;
+  size_t nwaits;
+  cy_cmd *cmd;   /* what runs, until it ran */
+  cy_event_cb *cbs;
+  size_t ncbs;
+};
+
+/* ---- reference counting (cl_ref.c) ------------------------------------ */
+void cy_ref_init(cy_ref *r);
+/* 1 if the application still holds the object */
+int cy_ref_live(cy_ref *r);
+void cy_inner_retain(cy_ref *r);
+
+/* Validity checks: 1 when x is a live object of that kind. */
+int cy_is_context(cl_context c);
+int cy_is_queue(cl_command_queue q);
+int cy_is_mem(cl_mem m);
+int cy_is_program(cl_program p);
+int cy_is_kernel(cl_kernel k);
+int cy_is_event(cl_event e);
+int cy_is_device(cl_device_id d);
+
+/* Inner references: drop and free when nothing holds the object any more. */
+void cy_context_unref(cl_context c);
+void cy_queue_unref(cl_command_queue q);
+void cy_mem_unref(cl_mem m);
+void cy_program_unref(cl_program p);
+void cy_event_unref(cl_event e);
+
+/* ---- info queries (cl_info.c) ------------------------------------------ */
+/* Copies `size` bytes of `src` to the caller per the clGet*Info rules. */
+cl_int cy_info(size_t want, void *dst, size_t *ret, const void *src, size_t size);
+cl_int cy_info_str(size_t want, void *dst, size_t *ret, const char *s);
+#define CY_INFO(T, v)                                                                                          \
+  do {                                                                                                         \
+    T cy_v_ = (v);                                                                                             \
+    return cy_info(param_value_size, param_value, param_value_size_ret, &cy_v_, sizeof cy_v_);                 \
+  } while (0)
+
+/* ---- device limits (cl_platform.c) ------------------------------------- */
+size_t cy_max_wg(const vt_config *c);
+cl_ulong cy_local_mem(const vt_config *c);
+#define CY_WARP_STACK 1024u /* start.S: 1 KiB scalar stack per warp at the bottom of local memory */
+
+/* ---- contexts, commands, events (cl_context.c, cl_sched.c) ------------ */
+/* Locks the context and holds it alive until cy_ctx_leave, so a command
+ * that drops the last reference while running cannot free it under us. */
+void cy_ctx_enter(cl_context c);
+void cy_ctx_leave(cl_context c);
+/* Reports an asynchronous error: the context's callback, else one line on stderr. */
+void cy_ctx_report(cl_context c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cy_ctx_add_mem(cl_context c, cl_mem m);
+void cy_ctx_remove_mem(cl_context c, cl_mem m);
+int cy_ctx_has_mem(cl_context c, cl_mem m);
+
+struct cy_cmd {
+  cl_int (*run)(cl_event ev, cy_cmd *cmd); /* CL_SUCCESS or the error status */
+  void (*done)(cy_cmd *cmd);                /* frees the payload (after run or on failure) */
+};
+
+/* Validates a wait list of the queue's context (CL_INVALID_EVENT_WAIT_LIST,
+ * CL_INVALID_CONTEXT). */
+cl_int cy_check_waits(cl_context ctx, cl_uint n, const cl_event *list);
+/* Enqueues cmd (owned from now on, also on error) on q after list; *out gets
+ * a retained event when non-NULL. blocking: returns after it completed, its
+ * error status if it failed. */
+cl_int cy_enqueue(cl_command_queue q, cl_command_type type, cy_cmd *cmd, cl_uint n, const cl_event *list,
+                  cl_event *out, int blocking);
+/* Runs every command whose dependencies are complete (context locked). */
+void cy_progress(cl_context ctx);
+/* Sets an event's status and calls its callbacks (context locked). */
+void cy_event_set(cl_event ev, cl_int status);
+cl_event cy_event_new(cl_context ctx, cl_command_queue q, cl_command_type type);
+cl_ulong cy_now_ns(void);
+/* Blocks until every event is complete or failed (context locked). */
+void cy_wait(cl_context ctx, cl_uint n, const cl_event *list);
+
+/* ---- kernels (cl_kernel.c, cl_program.c) -------------------------------- */
+/* Reads the kernels, argument metadata and resources of a built program. */
+cl_int cy_program_scan(cl_program p);
+/* The kernel `name` of a built program (metadata, else a global code symbol); -1 if none. */
+int cy_program_find_kernel(cl_program p, const char *name, cy_kernel_info *out);
+#define CY_MAX_KERNEL_ARGS 64 /* without metadata */
+#define CY_LOCAL_ALIGN 128u   /* each __local argument starts at a multiple of this */
+cl_ulong cy_kernel_local_bytes(cl_kernel k);
+/* Runs the kernel launch command of clEnqueueNDRangeKernel (cl_launch.c). */
+void cy_queue_print(cl_command_queue q, const char *text, size_t len);
+
+#endif

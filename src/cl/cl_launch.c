@@ -1,0 +1,206 @@
+/* clEnqueueNDRangeKernel / clEnqueueTask: checks, the local size when the
+ * application gives none, the argument block (runtime.md §2.4), __local
+ * arguments in the work-group's local memory, and the launch on the
+ * driver layer (src/driver/launch_block.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cl_api.h"
+#include "launch_block.h"
+
+#define CY_PRINT_SIZE (64u << 10)
+
+typedef struct {
+  cy_cmd base;
+  cl_program prog;     /* inner reference: the ELF */
+  char name[128];
+  vt_block_launch bl;
+  uint8_t *args;
+  cl_mem *mems;        /* inner references while the command lives */
+  size_t nmems;
+} launch_cmd;
+
+static void launch_done(cy_cmd *c) {
+  launch_cmd *l = (launch_cmd *)c;
+  for (size_t i = 0; i < l->nmems; i++) cy_mem_unref(l->mems[i]);
+  free(l->mems);
+  free(l->args);
+  cy_program_unref(l->prog);
+  free(l);
+}
+
+static void on_print(void *user, const char *text, size_t len) { cy_queue_print(user, text, len); }
+
+static cl_int launch_run(cl_event ev, cy_cmd *c) {
+  launch_cmd *l = (launch_cmd *)c;
+  cl_context ctx = ev->ctx;
+  vt_error e;
+  vt_device_set_print(ctx->dev, on_print, ev->queue);
+  l->bl.trace = ctx->trace;
+  int rc = vt_kernel_load_elf(ctx->dev, &l->prog->elf, &ctx->code, &e) || vt_launch_block(ctx->dev, &ctx->heap, &l->bl, &e);
+  vt_device_set_print(ctx->dev, NULL, NULL);
+  if (rc) {
+    char msg[480];
+    vt_err_format(&e, msg, sizeof msg);
+    cy_ctx_report(ctx, "kernel %s: %s", l->name, msg);
+    return CL_OUT_OF_RESOURCES;
+  }
+  return CL_SUCCESS;
+}
+
+/* The largest divisor of g that is at most lim. */
+static size_t divisor_at_most(size_t g, size_t lim) {
+  for (size_t d = lim < g ? lim : g; d > 1; d--)
+    if (g % d == 0) return d;
+  return 1;
+}
+
+/* No local size given: as many work-items per group as fit, x first, each
+ * dimension a divisor of its global size. */
+static void choose_local(cl_uint dim, const size_t *global, size_t maxwg, size_t local[3]) {
+  size_t left = maxwg;
+  for (cl_uint i = 0; i < 3; i++) {
+    local[i] = i < dim ? divisor_at_most(global[i], left) : 1;
+    left /= local[i];
+  }
+}
+
+static int add_mem(launch_cmd *l, cl_mem m) {
+  cl_mem *p = realloc(l->mems, (l->nmems + 1) * sizeof *p);
+  if (!p) return -1;
+  l->mems = p;
+  p[l->nmems++] = m;
+  cy_inner_retain(&m->ref);
+  return 0;
+}
+
+static size_t pow2_at_least(size_t n) {
+  size_t p = 4;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+/* The argument block: pointers and __local addresses 4 bytes, by-value
+ * arguments aligned to next_pow2(max(size, 4)). */
+static cl_int build_args(cl_kernel k, launch_cmd *l, uint32_t local_base) {
+  size_t len = 0;
+  for (uint32_t i = 0; i < k->nargs; i++) {
+    const cy_arg *a = &k->args[i];
+    size_t sz = a->kind == CY_ARG_VALUE ? a->size : 4, al = a->kind == CY_ARG_VALUE ? pow2_at_least(a->size) : 4;
+    len = (len + al - 1) / al * al + sz;
+  }
+  if (len > 0xffff) return CL_INVALID_KERNEL_ARGS;
+  l->args = calloc(1, len ? len : 1);
+  if (!l->args) return CL_OUT_OF_HOST_MEMORY;
+  size_t at = 0;
+  uint32_t local = local_base + k->info.lds_static;
+  for (uint32_t i = 0; i < k->nargs; i++) {
+    const cy_arg *a = &k->args[i];
+    uint32_t word = 0;
+    if (a->kind == CY_ARG_VALUE) {
+      size_t al = pow2_at_least(a->size);
+      at = (at + al - 1) / al * al;
+      memcpy(l->args + at, a->val, a->size);
+      at += a->size;
+      continue;
+    }
+    if (a->kind == CY_ARG_MEM && a->mem) {
+      if (!cy_is_mem(a->mem)) return CL_INVALID_MEM_OBJECT; /* released since clSetKernelArg */
+      if (add_mem(l, a->mem)) return CL_OUT_OF_HOST_MEMORY;
+      word = a->mem->addr;
+    } else if (a->kind == CY_ARG_LOCAL) {
+      local = (local + CY_LOCAL_ALIGN - 1) & ~(CY_LOCAL_ALIGN - 1);
+      word = local;
+      local += a->size;
+    }
+    at = (at + 3) & ~(size_t)3;
+    for (int b = 0; b < 4; b++) l->args[at + (size_t)b] = (uint8_t)(word >> (8 * b));
+    at += 4;
+  }
+  l->bl.args = l->args;
+  l->bl.args_len = (uint32_t)len;
+  return CL_SUCCESS;
+}
+
+static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset,
+                             const size_t *global, const size_t *local, cl_uint n, const cl_event *list,
+                             cl_event *event, cl_command_type type) {
+  if (!cy_is_queue(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!cy_is_kernel(k)) return CL_INVALID_KERNEL;
+  if (k->prog->ctx != q->ctx) return CL_INVALID_CONTEXT;
+  cl_int rc = cy_check_waits(q->ctx, n, list);
+  if (rc) return rc;
+  if (dim < 1 || dim > 3) return CL_INVALID_WORK_DIMENSION;
+  if (!global) return CL_INVALID_GLOBAL_WORK_SIZE;
+  const vt_config *c = &cy_device()->cfg;
+  size_t maxwg = cy_max_wg(c), g[3] = {1, 1, 1}, o[3] = {0, 0, 0}, lsz[3] = {1, 1, 1};
+  for (cl_uint i = 0; i < dim; i++) {
+    g[i] = global[i];
+    o[i] = offset ? offset[i] : 0;
+    if (!g[i] || g[i] > 0xffffffffu) return CL_INVALID_GLOBAL_WORK_SIZE;
+    if (o[i] > 0xffffffffu - g[i]) return CL_INVALID_GLOBAL_OFFSET;
+  }
+  for (uint32_t i = 0; i < k->nargs; i++)
+    if (k->args[i].kind == CY_ARG_UNSET) return CL_INVALID_KERNEL_ARGS;
+  if (local) {
+    size_t lin = 1;
+    for (cl_uint i = 0; i < dim; i++) {
+      if (!local[i] || g[i] % local[i]) return CL_INVALID_WORK_GROUP_SIZE;
+      if (local[i] > maxwg) return CL_INVALID_WORK_ITEM_SIZE;
+      lsz[i] = local[i];
+      lin *= local[i];
+    }
+    if (lin > maxwg) return CL_INVALID_WORK_GROUP_SIZE;
+  } else {
+    choose_local(dim, g, maxwg, lsz);
+  }
+  /* warp width: a divisor of the group size when one keeps the group in an
+   * SM's warp slots (no idle lanes), else the widest warp */
+  size_t lin = lsz[0] * lsz[1] * lsz[2], threads = divisor_at_most(lin, c->max_threads);
+  if ((lin + threads - 1) / threads > c->warps_per_sm) threads = c->max_threads;
+  size_t warps = (lin + threads - 1) / threads;
+  uint64_t lds = (uint64_t)warps * CY_WARP_STACK + cy_kernel_local_bytes(k);
+  uint64_t lds_cap = c->lds_bytes_per_sm < c->lds_window ? c->lds_bytes_per_sm : c->lds_window;
+  if (lds > lds_cap) return CL_OUT_OF_RESOURCES;
+
+  launch_cmd *l = calloc(1, sizeof *l);
+  if (!l) return CL_OUT_OF_HOST_MEMORY;
+  l->base.run = launch_run;
+  l->base.done = launch_done;
+  l->prog = k->prog;
+  cy_inner_retain(&k->prog->ref);
+  memcpy(l->name, k->info.name, sizeof l->name);
+  vt_block_launch *bl = &l->bl;
+  bl->entry = k->info.entry;
+  bl->work_dim = dim;
+  for (int i = 0; i < 3; i++) {
+    bl->global[i] = (uint32_t)g[i];
+    bl->local[i] = (uint32_t)lsz[i];
+    bl->offset[i] = (uint32_t)o[i];
+  }
+  bl->threads = (uint32_t)threads;
+  bl->warps = (uint32_t)warps;
+  bl->lds_size = (uint32_t)lds;
+  bl->pds_size = k->info.pds;
+  bl->print_size = CY_PRINT_SIZE;
+  cy_ctx_enter(q->ctx);
+  rc = build_args(k, l, c->lds_base + (uint32_t)warps * CY_WARP_STACK);
+  cy_ctx_leave(q->ctx);
+  if (rc) {
+    launch_done(&l->base);
+    return rc;
+  }
+  return cy_enqueue(q, type, &l->base, n, list, event, 0);
+}
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset,
+                                          const size_t *global, const size_t *local, cl_uint n,
+                                          const cl_event *list, cl_event *event) {
+  return enqueue_kernel(q, k, dim, offset, global, local, n, list, event, CL_COMMAND_NDRANGE_KERNEL);
+}
+
+cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint n, const cl_event *list,
+                                 cl_event *event) {
+  size_t one = 1;
+  return enqueue_kernel(q, k, 1, NULL, &one, &one, n, list, event, CL_COMMAND_TASK);
+}

@@ -1,0 +1,252 @@
+/* Programs: Ventus ELF executables (clCreateProgramWithBinary), sources
+ * that cannot be built until a compiler exists, and the kernel list with
+ * argument metadata and resources read from the ELF (cl_kernel_meta.c). */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cl_api.h"
+
+#define CY_CODE_BASE 0x80000000u /* start.S: every warp starts here */
+
+#define CY_NO_COMPILER_LOG                                                                                     \
+  "chengying has no OpenCL C compiler yet: assemble the kernel with `ventus as` (start.S, workitem.S and the "  \
+  "kernel) and create the program with clCreateProgramWithBinary (docs/opencl.md)"
+
+static void program_free(cl_program p) {
+  cl_context ctx = p->ctx;
+  vt_elf_free(&p->elf);
+  free(p->source);
+  free(p->binary);
+  free(p->log);
+  free(p->options);
+  for (size_t i = 0; i < p->nkinfo; i++) free(p->kinfo[i].args);
+  free(p->kinfo);
+  p->magic = 0;
+  free(p);
+  cy_context_unref(ctx);
+}
+
+void cy_program_unref(cl_program p) {
+  if (atomic_fetch_sub(&p->ref.inner, 1) == 1 && atomic_load(&p->ref.refs) == 0) program_free(p);
+}
+
+static cl_program program_new(cl_context ctx) {
+  cl_program p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->dispatch = &cy_cl_dispatch;
+  p->magic = CY_MAGIC_PROGRAM;
+  cy_ref_init(&p->ref);
+  p->ctx = ctx;
+  cy_inner_retain(&ctx->ref);
+  p->status = CL_BUILD_NONE;
+  return p;
+}
+
+cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx, cl_uint count, const char **strings,
+                                                 const size_t *lengths, cl_int *errcode_ret) {
+  cl_int err = CL_SUCCESS;
+  cl_program p = NULL;
+  size_t total = 0;
+  if (!cy_is_context(ctx)) {
+    err = CL_INVALID_CONTEXT;
+    goto out;
+  }
+  if (!count || !strings) {
+    err = CL_INVALID_VALUE;
+    goto out;
+  }
+  for (cl_uint i = 0; i < count; i++) {
+    if (!strings[i]) {
+      err = CL_INVALID_VALUE;
+      goto out;
+    }
+    total += lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+  }
+  if (!(p = program_new(ctx)) || !(p->source = malloc(total + 1))) {
+    if (p) program_free(p);
+    p = NULL;
+    err = CL_OUT_OF_HOST_MEMORY;
+    goto out;
+  }
+  total = 0;
+  for (cl_uint i = 0; i < count; i++) {
+    size_t n = lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+    memcpy(p->source + total, strings[i], n);
+    total += n;
+  }
+  p->source[total] = 0;
+out:
+  if (errcode_ret) *errcode_ret = err;
+  return p;
+}
+
+/* Every PT_LOAD segment inside the code region [0x80000000, 0x90000000):
+ * warps start at 0x80000000 and the buffers' heap begins at 0x90000000, so
+ * an image elsewhere could not run or would collide with the buffers (and
+ * the span a load maps and zero-fills stays bounded). */
+static int in_code_region(const vt_elf_file *f) {
+  for (size_t i = 0; i < f->nsegs; i++) {
+    const vt_elf_segment *s = &f->segs[i];
+    if (s->memsz && (s->vaddr < CY_CODE_BASE || (uint64_t)s->vaddr + s->memsz > VT_HEAP_BASE)) return 0;
+  }
+  return 1;
+}
+
+cl_program CL_API_CALL clCreateProgramWithBinary(cl_context ctx, cl_uint num_devices, const cl_device_id *devices,
+                                                 const size_t *lengths, const unsigned char **binaries,
+                                                 cl_int *binary_status, cl_int *errcode_ret) {
+  cl_int err = CL_SUCCESS;
+  cl_program p = NULL;
+  if (!cy_is_context(ctx)) {
+    err = CL_INVALID_CONTEXT;
+    goto out;
+  }
+  if (!devices || !num_devices || !lengths || !binaries) {
+    err = CL_INVALID_VALUE;
+    goto out;
+  }
+  for (cl_uint i = 0; i < num_devices; i++) {
+    if (!cy_is_device(devices[i])) {
+      err = CL_INVALID_DEVICE;
+      goto out;
+    }
+    if (!lengths[i] || !binaries[i]) {
+      if (binary_status) binary_status[i] = CL_INVALID_VALUE;
+      err = CL_INVALID_VALUE;
+      goto out;
+    }
+  }
+  if (num_devices != 1) { /* the context has one device, listed once at most */
+    err = CL_INVALID_DEVICE;
+    goto out;
+  }
+  if (!(p = program_new(ctx)) || !(p->binary = malloc(lengths[0]))) {
+    if (p) program_free(p);
+    p = NULL;
+    err = CL_OUT_OF_HOST_MEMORY;
+    goto out;
+  }
+  memcpy(p->binary, binaries[0], lengths[0]);
+  p->binary_size = lengths[0];
+  vt_error e;
+  if (vt_elf_read_mem(p->binary, p->binary_size, &p->elf, &e) || p->elf.type != ET_EXEC || !p->elf.nsegs ||
+      !in_code_region(&p->elf)) {
+    if (binary_status) binary_status[0] = CL_INVALID_BINARY;
+    program_free(p);
+    p = NULL;
+    err = CL_INVALID_BINARY;
+    goto out;
+  }
+  if (binary_status) binary_status[0] = CL_SUCCESS;
+out:
+  if (errcode_ret) *errcode_ret = err;
+  return p;
+}
+
+cl_int CL_API_CALL clRetainProgram(cl_program p) {
+  if (!cy_is_program(p)) return CL_INVALID_PROGRAM;
+  atomic_fetch_add(&p->ref.refs, 1);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseProgram(cl_program p) {
+  if (!cy_is_program(p)) return CL_INVALID_PROGRAM;
+  if (atomic_fetch_sub(&p->ref.refs, 1) == 1 && atomic_load(&p->ref.inner) == 0) program_free(p);
+  return CL_SUCCESS;
+}
+
+static char *dup_str(const char *s) {
+  char *d = malloc(strlen(s) + 1);
+  if (d) strcpy(d, s);
+  return d;
+}
+
+cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices,
+                                  const char *options, void(CL_CALLBACK *notify)(cl_program, void *),
+                                  void *user_data) {
+  if (!cy_is_program(p)) return CL_INVALID_PROGRAM;
+  if ((!devices && num_devices) || (devices && !num_devices) || (!notify && user_data)) return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < num_devices; i++)
+    if (!cy_is_device(devices[i])) return CL_INVALID_DEVICE;
+  if (atomic_load(&p->kernels)) return CL_INVALID_OPERATION;
+  cy_ctx_enter(p->ctx);
+  free(p->options);
+  free(p->log);
+  p->options = dup_str(options ? options : "");
+  cl_int rc;
+  if (p->source) {
+    p->log = dup_str(CY_NO_COMPILER_LOG);
+    p->status = CL_BUILD_ERROR;
+    rc = CL_COMPILER_NOT_AVAILABLE;
+  } else {
+    p->log = NULL;
+    rc = cy_program_scan(p);
+    if (!p->log) p->log = dup_str("");
+    p->built = rc == CL_SUCCESS;
+    p->status = rc == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+  }
+  cy_ctx_leave(p->ctx);
+  if (!p->options || !p->log) rc = CL_OUT_OF_HOST_MEMORY;
+  if (notify) notify(p, user_data);
+  return rc;
+}
+
+cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param_name, size_t param_value_size,
+                                    void *param_value, size_t *param_value_size_ret) {
+  if (!cy_is_program(p)) return CL_INVALID_PROGRAM;
+  switch (param_name) {
+  case CL_PROGRAM_REFERENCE_COUNT: CY_INFO(cl_uint, atomic_load(&p->ref.refs));
+  case CL_PROGRAM_CONTEXT: CY_INFO(cl_context, p->ctx);
+  case CL_PROGRAM_NUM_DEVICES: CY_INFO(cl_uint, 1);
+  case CL_PROGRAM_DEVICES: CY_INFO(cl_device_id, cy_device());
+  case CL_PROGRAM_SOURCE:
+    return cy_info_str(param_value_size, param_value, param_value_size_ret, p->source ? p->source : "");
+  case CL_PROGRAM_BINARY_SIZES: CY_INFO(size_t, p->binary_size);
+  case CL_PROGRAM_IL: return cy_info(param_value_size, param_value, param_value_size_ret, NULL, 0);
+  case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+  case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: CY_INFO(cl_bool, CL_FALSE);
+  case CL_PROGRAM_BINARIES: {
+    if (param_value && param_value_size < sizeof(unsigned char *)) return CL_INVALID_VALUE;
+    unsigned char *dst = param_value ? *(unsigned char **)param_value : NULL;
+    if (dst && p->binary) memcpy(dst, p->binary, p->binary_size); /* NULL entries are skipped */
+    if (param_value_size_ret) *param_value_size_ret = sizeof(unsigned char *);
+    return CL_SUCCESS;
+  }
+  case CL_PROGRAM_NUM_KERNELS:
+    if (!p->built) return CL_INVALID_PROGRAM_EXECUTABLE;
+    CY_INFO(size_t, p->nkinfo);
+  case CL_PROGRAM_KERNEL_NAMES: {
+    if (!p->built) return CL_INVALID_PROGRAM_EXECUTABLE;
+    size_t len = 1;
+    for (size_t i = 0; i < p->nkinfo; i++) len += strlen(p->kinfo[i].name) + 1;
+    char *s = calloc(1, len);
+    if (!s) return CL_OUT_OF_HOST_MEMORY;
+    for (size_t i = 0; i < p->nkinfo; i++) {
+      if (i) strcat(s, ";");
+      strcat(s, p->kinfo[i].name);
+    }
+    cl_int rc = cy_info_str(param_value_size, param_value, param_value_size_ret, s);
+    free(s);
+    return rc;
+  }
+  default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id dev, cl_program_build_info param_name,
+                                         size_t param_value_size, void *param_value,
+                                         size_t *param_value_size_ret) {
+  if (!cy_is_program(p)) return CL_INVALID_PROGRAM;
+  if (!cy_is_device(dev)) return CL_INVALID_DEVICE;
+  switch (param_name) {
+  case CL_PROGRAM_BUILD_STATUS: CY_INFO(cl_build_status, p->status);
+  case CL_PROGRAM_BUILD_OPTIONS:
+    return cy_info_str(param_value_size, param_value, param_value_size_ret, p->options ? p->options : "");
+  case CL_PROGRAM_BUILD_LOG:
+    return cy_info_str(param_value_size, param_value, param_value_size_ret, p->log ? p->log : "");
+  case CL_PROGRAM_BINARY_TYPE:
+    CY_INFO(cl_program_binary_type, p->binary ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE);
+  default: return CL_INVALID_VALUE;
+  }
+}

@@ -1,0 +1,22 @@
+/* Reference counts and handle validation shared by every object kind. */
+#include "cl_api.h"
+
+void cy_ref_init(cy_ref *r) {
+  atomic_init(&r->refs, 1);
+  atomic_init(&r->inner, 0);
+}
+
+int cy_ref_live(cy_ref *r) { return atomic_load(&r->refs) > 0; }
+
+void cy_inner_retain(cy_ref *r) { atomic_fetch_add(&r->inner, 1); }
+
+#define CY_IS(fn, T, M)                                                                                        \
+  int fn(T x) { return x && x->magic == (M) && cy_ref_live(&x->ref); }
+CY_IS(cy_is_context, cl_context, CY_MAGIC_CONTEXT)
+CY_IS(cy_is_queue, cl_command_queue, CY_MAGIC_QUEUE)
+CY_IS(cy_is_mem, cl_mem, CY_MAGIC_MEM)
+CY_IS(cy_is_program, cl_program, CY_MAGIC_PROGRAM)
+CY_IS(cy_is_kernel, cl_kernel, CY_MAGIC_KERNEL)
+CY_IS(cy_is_event, cl_event, CY_MAGIC_EVENT)
+
+int cy_is_device(cl_device_id d) { return d && d == cy_device() && d->usable; }

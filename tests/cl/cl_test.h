@@ -1,0 +1,100 @@
+/* Common part of the OpenCL host tests: plain OpenCL programs built against
+ * the standard headers, linked with -lOpenCL and run through the ICD loader
+ * (OCL_ICD_VENDORS = the build tree's icd/ directory, set by CTest). Kernel
+ * binaries are the examples assembled by `ventus as` into CY_KERNEL_DIR. */
+#ifndef CY_CL_TEST_H
+#define CY_CL_TEST_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cy_failures;
+
+/* A call that must succeed: the test stops at the first failure. */
+#define CHECK(x)                                                                                               \
+  do {                                                                                                         \
+    cl_int rc_ = (x);                                                                                          \
+    if (rc_ != CL_SUCCESS) {                                                                                   \
+      fprintf(stderr, "%s:%d: %s returned %d\n", __FILE__, __LINE__, #x, rc_);                                 \
+      exit(1);                                                                                                 \
+    }                                                                                                          \
+  } while (0)
+
+/* A call that must fail with `code`; the test goes on either way. */
+#define EXPECT_ERR(x, code)                                                                                    \
+  do {                                                                                                         \
+    cl_int rc_ = (x);                                                                                          \
+    if (rc_ != (code)) {                                                                                       \
+      fprintf(stderr, "%s:%d: %s returned %d, expected %s (%d)\n", __FILE__, __LINE__, #x, rc_, #code, code);   \
+      cy_failures++;                                                                                           \
+    }                                                                                                          \
+  } while (0)
+
+#define EXPECT(cond)                                                                                           \
+  do {                                                                                                         \
+    if (!(cond)) {                                                                                             \
+      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);                                      \
+      cy_failures++;                                                                                           \
+    }                                                                                                          \
+  } while (0)
+
+/* The chengying platform among those the loader knows (others may be installed). */
+static inline cl_platform_id cy_test_platform(void) {
+  cl_platform_id p[16];
+  cl_uint n = 0;
+  CHECK(clGetPlatformIDs(16, p, &n));
+  for (cl_uint i = 0; i < n && i < 16; i++) {
+    char name[64] = "";
+    CHECK(clGetPlatformInfo(p[i], CL_PLATFORM_NAME, sizeof name, name, NULL));
+    if (!strcmp(name, "chengying")) return p[i];
+  }
+  fprintf(stderr, "no chengying platform (is OCL_ICD_VENDORS the build tree's icd/ directory?)\n");
+  exit(1);
+}
+
+static inline cl_device_id cy_test_device(void) {
+  cl_device_id d;
+  CHECK(clGetDeviceIDs(cy_test_platform(), CL_DEVICE_TYPE_ALL, 1, &d, NULL));
+  return d;
+}
+
+/* A program from the kernel binary CY_KERNEL_DIR/<name>.elf, built. */
+static inline cl_program cy_test_program(cl_context ctx, cl_device_id dev, const char *name) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s.elf", CY_KERNEL_DIR, name);
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    perror(path);
+    exit(1);
+  }
+  enum { MAX = 1 << 20 };
+  unsigned char *buf = malloc(MAX); /* not static: threads load programs too */
+  size_t len = buf ? fread(buf, 1, MAX, f) : 0;
+  fclose(f);
+  const unsigned char *bins[1] = {buf};
+  cl_int err, status;
+  cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, &status, &err);
+  free(buf);
+  CHECK(err);
+  CHECK(status);
+  CHECK(clBuildProgram(p, 1, &dev, "", NULL, NULL));
+  return p;
+}
+
+static inline int cy_test_end(const char *name) {
+  if (cy_failures) {
+    printf("%s: %d failures\n", name, cy_failures);
+    return 1;
+  }
+  printf("%s: ok\n", name);
+  return 0;
+}
+
+#endif
