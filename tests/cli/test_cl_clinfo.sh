@@ -6,7 +6,7 @@
 #   usage: bash test_cl_clinfo.sh <ventus binary> <source dir>
 set -u
 . "$(dirname "$0")/lib.sh" "$@"
-build=$(dirname "$ventus")
+build=$(dirname "$ventus_bin")
 command -v clinfo >/dev/null 2>&1 || { echo "SKIP: clinfo not installed"; exit 0; }
 [ -e "$build/icd/chengying.icd" ] || { echo "SKIP: OpenCL headers absent, no ICD library built"; exit 0; }
 export OCL_ICD_VENDORS="$build/icd"

@@ -5,7 +5,7 @@
 #   usage: bash test_cl_env.sh <ventus binary> <source dir>
 set -u
 . "$(dirname "$0")/lib.sh" "$@"
-build=$(dirname "$ventus")
+build=$(dirname "$ventus_bin")
 [ -x "$build/test_cl_kernels" ] || { echo "SKIP: OpenCL host tests not built (no OpenCL headers or loader)"; exit 0; }
 export OCL_ICD_VENDORS="$build/icd"
 

@@ -6,7 +6,7 @@
 #   usage: bash test_cl_install.sh <ventus binary> <source dir>
 set -u
 . "$(dirname "$0")/lib.sh" "$@"
-build=$(dirname "$ventus")
+build=$(dirname "$ventus_bin")
 command -v cmake >/dev/null 2>&1 || { echo "SKIP: cmake not on PATH"; exit 0; }
 stage="$tmp/stage"
 if ! DESTDIR="$stage" cmake --install "$build" --prefix /opt/cy >"$tmp/log" 2>&1; then
