@@ -14,6 +14,9 @@ vt_install_deps cmake gcc make pkg-config libelf-dev libcmocka-dev llvm-19 \
 # optional: qemu-riscv32 for test_diff_qemu (about 13 MB download, 105 MB
 # installed); without it that test is skipped
 vt_install_deps qemu-user || echo "qemu-user not installed: test_diff_qemu will be skipped"
+# optional: piglit's OpenCL API tests against our platform (about 2 GB
+# installed); without it cli_test_cl_piglit is skipped
+vt_install_deps piglit || echo "piglit not installed: cli_test_cl_piglit will be skipped"
 
 passed=0
 failed=0

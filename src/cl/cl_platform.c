@@ -6,6 +6,14 @@
 
 #include "cl_api.h"
 
+/* The extensions OpenCL 1.2 requires of every device (spec table 4.3),
+ * all backed by the hardware: 32-bit AMOs on global and local memory, and
+ * byte/half stores. No cl_khr_fp64: there is no double precision. */
+static const char *const cy_device_extensions[5] = {
+    "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
+    "cl_khr_byte_addressable_store"};
+
 #define CY_CL_VERSION "0.1"
 /* EMBEDDED: the full profile requires an OpenCL C compiler, which this
  * platform does not have yet (CL_DEVICE_COMPILER_AVAILABLE is false). */
@@ -217,7 +225,14 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
                             {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}};
     return cy_info(param_value_size, param_value, param_value_size_ret, v, sizeof v);
   }
-  case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+  case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
+    cl_name_version v[5];
+    for (int i = 0; i < 5; i++) {
+      v[i].version = CL_MAKE_VERSION(1, 0, 0);
+      snprintf(v[i].name, sizeof v[i].name, "%s", cy_device_extensions[i]);
+    }
+    return cy_info(param_value_size, param_value, param_value_size_ret, v, sizeof v);
+  }
   case CL_DEVICE_ILS_WITH_VERSION:
   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
   case CL_DEVICE_OPENCL_C_FEATURES: return cy_info(param_value_size, param_value, param_value_size_ret, NULL, 0);
@@ -254,7 +269,14 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_PROFILE: s = CY_PROFILE; break;
   case CL_DEVICE_VERSION: s = "OpenCL 1.2 chengying " CY_CL_VERSION; break;
   case CL_DEVICE_OPENCL_C_VERSION: s = "OpenCL C 1.2 (no compiler yet: programs are Ventus ELF binaries)"; break;
-  case CL_DEVICE_EXTENSIONS:
+  case CL_DEVICE_EXTENSIONS: {
+    char list[256] = "";
+    for (int i = 0; i < 5; i++) {
+      if (i) strcat(list, " ");
+      strcat(list, cy_device_extensions[i]);
+    }
+    return cy_info_str(param_value_size, param_value, param_value_size_ret, list);
+  }
   case CL_DEVICE_BUILT_IN_KERNELS: s = ""; break;
   default: return CL_INVALID_VALUE;
   }
