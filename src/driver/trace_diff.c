@@ -109,6 +109,10 @@ static int parse_effects(tlog *l, size_t line, const char *p, rec *r, vt_error *
     const char *q;
     if (p[0] == 'x' && isdigit((unsigned char)p[1])) {
       if (!(q = decnum(p + 1, &a)) || !(q = hexnum(q, &b))) return parse_fail(e, l, line, "bad register write");
+      /* the ISS logs each register once per commit; a repeat would make the
+       * comparison pair values of different writes */
+      for (int k = 0; k < r->nx; k++)
+        if (r->x_reg[k] == a) return parse_fail(e, l, line, "register written twice");
       if (a != 0 && r->nx < 4) r->x_reg[r->nx] = a, r->x_val[r->nx++] = b;
       p = q;
     } else if (p[0] == 'c' && isdigit((unsigned char)p[1])) {
