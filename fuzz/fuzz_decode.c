@@ -3,16 +3,22 @@
  * prefix, and after a prefix forced from the previous word's bits (so both
  * prefixes are exercised whatever the input). For each decodable word the
  * operands must re-encode to a word that decodes to the same instruction
- * and operands, and the disassembly must be a bounded, NUL-terminated
- * line. */
+ * and operands, the disassembly must be a bounded, NUL-terminated line,
+ * and (for the first few instructions of an input) it must assemble back
+ * to the same instruction. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm.h"
 #include "isa.h"
 
-static void check(uint32_t word, uint32_t prefix) {
+/* Assembling is slow next to decoding: only the first ASM_CHECKS
+ * instructions of an input go through the assembler. */
+#define ASM_CHECKS 8
+
+static void check(uint32_t word, uint32_t prefix, int *asm_left) {
   isa_inst in;
   isa_id id = isa_decode(word, prefix, &in);
   char text[256];
@@ -46,19 +52,39 @@ static void check(uint32_t word, uint32_t prefix) {
             text, word, prefix, w2, p2);
     abort();
   }
+  /* the disassembly assembles back to the same instruction (a reserved
+   * rounding mode prints as '?', which is no syntax: known, reported) */
+  if (*asm_left <= 0) return;
+  --*asm_left;
+  for (int i = 0; i < k; i++)
+    if (ops[i].kind == OPK_RM && !isa_rm_name((unsigned)vals[i])) return;
+  uint32_t words[3];
+  vt_error e = {0};
+  int nw = asm_words(text, 0x80000000u, words, 3, &e);
+  isa_inst in3;
+  isa_opnd ops3[ISA_MAX_OPNDS];
+  int64_t vals3[ISA_MAX_OPNDS];
+  if (nw < 1 || nw > 2 ||
+      isa_decode(words[nw - 1], nw == 2 ? words[0] : 0, &in3) != id ||
+      isa_operand_values(&in3, ops3, vals3) != k || memcmp(vals, vals3, (size_t)k * sizeof vals[0])) {
+    fprintf(stderr, "'%s' (0x%08x prefix 0x%08x) does not assemble back: %d words (%s)\n", text, word,
+            prefix, nw, nw < 0 ? e.msg : "another instruction");
+    abort();
+  }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint32_t prev = 0;
+  int asm_left = ASM_CHECKS;
   const isa_info *ext[2] = {&isa_table[ISA_regext], &isa_table[ISA_regexti]};
   for (size_t i = 0; i + 4 <= size; i += 4) {
     uint32_t w = (uint32_t)data[i] | (uint32_t)data[i + 1] << 8 | (uint32_t)data[i + 2] << 16 |
                  (uint32_t)data[i + 3] << 24;
-    check(w, 0);
+    check(w, 0, &asm_left);
     isa_id pid = isa_lookup(prev);
-    if (pid != ISA_INVALID && (isa_table[pid].flags & IF_PREFIX)) check(w, prev);
+    if (pid != ISA_INVALID && (isa_table[pid].flags & IF_PREFIX)) check(w, prev, &asm_left);
     const isa_info *x = ext[(prev >> 31) & 1];
-    check(w, (prev & ~x->mask) | x->match);
+    check(w, (prev & ~x->mask) | x->match, &asm_left);
     prev = w;
   }
   return 0;

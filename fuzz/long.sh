@@ -18,7 +18,7 @@ if [ $# -ne 2 ] || ! [[ $2 =~ ^[1-9][0-9]*$ ]] || ! [[ " $FUZZ_TARGETS " == *" $
 fi
 t=$1
 secs=$2
-dir=build-fuzz
+dir=${FUZZ_BUILD_DIR:-build-fuzz}
 if ! fuzz_have_toolchain; then
   echo "fuzz/long.sh: $FUZZ_CC with libFuzzer is not available" >&2
   exit 4

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI smoke stage: builds the libFuzzer targets in build-fuzz/ and runs each
 # one for a short bounded time from its seeds and regression inputs.
-#   fuzz/smoke.sh [SECONDS]   (default 20 per target; FUZZ_SEED=N, default 1)
+#   fuzz/smoke.sh [SECONDS]   (default 20 per target; FUZZ_SEED=N, default 1;
+#                              FUZZ_BUILD_DIR=DIR, default build-fuzz)
 # Any crash, sanitizer report, leak, timeout (-timeout=10) or memory blow-up
 # (-rss_limit_mb=2048) fails that target; its input is kept as
 # build-fuzz/smoke/<target>/crash-* etc. Ends with "N passed, N failed,
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 secs=${1:-20}
 seed=${FUZZ_SEED:-1}
-dir=build-fuzz
+dir=${FUZZ_BUILD_DIR:-build-fuzz}
 ntargets=$(echo $FUZZ_TARGETS | wc -w)
 
 if ! fuzz_have_toolchain; then
