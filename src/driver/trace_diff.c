@@ -123,6 +123,8 @@ static int parse_effects(tlog *l, size_t line, const char *p, rec *r, vt_error *
       if (!(q = decnum(p + 1, &a)) || !(q = hexnum(q, &b))) return parse_fail(e, l, line, "bad f register write");
       p = q;
     } else if (p[0] == 'e' && isdigit((unsigned char)p[1])) {
+      /* the write's element count came from the header before it */
+      if (r->has_v) return parse_fail(e, l, line, "vector header after the vector write");
       while (*p && *p != ' ') p++; /* eNN */
       p = skip_ws(p);
       while (*p && *p != ' ') p++; /* mN */

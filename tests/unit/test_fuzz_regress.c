@@ -32,9 +32,28 @@ static void test_trace_register_written_twice(void **state) {
   assert_string_equal(e.msg, want);
 }
 
+/* fuzz_trace (UBSan: index 32 out of bounds): a vector write of one
+ * element (vl 0) followed by the header 'e2 m l80' made the parser copy
+ * 80 elements from its 32-element buffer. The ISS prints the header
+ * before the write, so a header after it is a format error. */
+static void test_trace_vector_header_after_write(void **state) {
+  (void)state;
+  const char *log = REGRESS "/trace/vector-header-after-write.log";
+  vt_tdiff_opts o = {.quiet = 1};
+  vt_tdiff_result r = {0};
+  vt_error e = {0};
+  assert_int_equal(vt_trace_diff_files(log, log, &o, NULL, &r, &e), -1);
+  assert_int_equal(e.kind, VT_ERR_FORMAT);
+  char want[512];
+  snprintf(want, sizeof want,
+           "%s:2: vector header after the vector write: 'core0:3 0x800000c8(5e004057)v0f 0 e2 m l80'", log);
+  assert_string_equal(e.msg, want);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_trace_register_written_twice),
+      cmocka_unit_test(test_trace_vector_header_after_write),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
