@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds chengying and runs every test, twice: a normal build in build/ and an
 # AddressSanitizer/UBSan build in build-san/; then the fast tests of build/
-# once more under valgrind memcheck. Installs the Debian packages it needs
-# when they are missing. Ends with a line "N passed, N failed, N skipped" and
-# exits non-zero if anything failed.
+# once more under valgrind memcheck, and the fuzz smoke stage (fuzz/smoke.sh,
+# build-fuzz/). Installs the Debian packages it needs when they are missing.
+# Ends with a line "N passed, N failed, N skipped" and exits non-zero if
+# anything failed.
 set -uo pipefail
 cd "$(dirname "$0")"
 . .ci/install-deps.sh
@@ -78,6 +79,23 @@ run_suite build-san -DVT_SANITIZE=ON
 # VT_VALGRIND_TESTS); any report fails its test. -j2: valgrind is slow.
 if [ $valgrind = ON ]; then
   run_ctest build -L valgrind -j2
+fi
+
+# ---- fuzz smoke stage: fuzz/smoke.sh builds build-fuzz/ (clang-19, libFuzzer)
+# and runs each fuzz target about 20 s; each target is one test (a crash,
+# leak or timeout fails it); without clang-19 the stage is skipped, visibly
+mkdir -p build-fuzz
+fuzz_log=build-fuzz/smoke-stage.log
+echo "== build-fuzz: fuzz smoke stage"
+fuzz/smoke.sh 2>&1 | tee "$fuzz_log" | grep -v -E '^[0-9]+ passed, [0-9]+ failed'
+fuzz_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$fuzz_log" | tail -n 1)
+if [ -n "$fuzz_line" ]; then
+  read -r fp _ ff _ fs _ <<<"${fuzz_line//,/}"
+  passed=$((passed + fp))
+  failed=$((failed + ff))
+  skipped=$((skipped + fs))
+else
+  failed=$((failed + 1)) # the stage itself broke
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"

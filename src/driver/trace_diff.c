@@ -130,6 +130,10 @@ static int parse_effects(tlog *l, size_t line, const char *p, rec *r, vt_error *
     const char *q;
     if (p[0] == 'x' && isdigit((unsigned char)p[1])) {
       if (!(q = decnum(p + 1, &a)) || !(q = hexnum(q, &b))) return parse_fail(e, l, line, "bad register write");
+      /* the ISS logs each register once per commit; a repeat would make the
+       * comparison pair values of different writes */
+      for (int k = 0; k < r->nx; k++)
+        if (r->x_reg[k] == a) return parse_fail(e, l, line, "register written twice");
       if (a != 0 && r->nx < 4) r->x_reg[r->nx] = a, r->x_val[r->nx++] = b;
       p = q;
     } else if (p[0] == 'c' && isdigit((unsigned char)p[1])) {
@@ -142,6 +146,8 @@ static int parse_effects(tlog *l, size_t line, const char *p, rec *r, vt_error *
       r->has_f = 1, r->f_reg = (uint16_t)a, r->f_val = fv;
       p = q;
     } else if (p[0] == 'e' && isdigit((unsigned char)p[1])) {
+      /* the write's element count came from the header before it */
+      if (r->has_v) return parse_fail(e, l, line, "vector header after the vector write");
       while (*p && *p != ' ') p++; /* eNN */
       p = skip_ws(p);
       while (*p && *p != ' ') p++; /* mN */
