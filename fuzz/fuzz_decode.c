@@ -33,10 +33,6 @@ static void check(uint32_t word, uint32_t prefix, int *asm_left) {
   isa_opnd ops[ISA_MAX_OPNDS];
   int64_t vals[ISA_MAX_OPNDS];
   int k = isa_operand_values(&in, ops, vals);
-  /* Known and reported: with regext the decoder (like the ISS, NXPR = 256)
-   * reaches x64..x255, which the encoder rejects (docs/isa.md: x0..x63). */
-  for (int i = 0; i < k; i++)
-    if (isa_opk_is_xreg((isa_opk)ops[i].kind) && vals[i] > 63) return;
   uint32_t w2, p2;
   char err[128];
   if (isa_encode(id, vals, in.aqrl, &w2, &p2, err, sizeof err)) {

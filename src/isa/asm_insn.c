@@ -43,7 +43,6 @@ int asm_parse_xreg_op(asm_object *o, const char *b, const char *e, int64_t *r) {
   asm_copy(buf, sizeof buf, b, e);
   int v = (size_t)(e - b) < sizeof buf ? isa_parse_xreg(buf) : -1;
   if (v < 0) return asm_error(o, b, "expected an x register, got '%.*s'", (int)(e - b), b);
-  if (v > 63) return asm_error(o, b, "x register out of range (x0..x63): '%s'", buf);
   *r = v;
   return 0;
 }

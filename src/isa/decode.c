@@ -205,12 +205,6 @@ static int encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
     }
     int sh = field_shift(k);
     if (sh >= 0) {
-      if ((isa_opk_is_xreg(k) || isa_opk_is_freg(k)) && v > 63) {
-        if (err) snprintf(err, errlen, "operand %d: %c%lld does not exist (%c0..%c63)", i + 1,
-                          isa_opk_is_freg(k) ? 'f' : 'x', (long long)v,
-                          isa_opk_is_freg(k) ? 'f' : 'x', isa_opk_is_freg(k) ? 'f' : 'x');
-        return -1;
-      }
       w |= (uint32_t)(v & 31) << sh;
       if (under && (uint32_t)(v >> 5) != prefix_reg_hi(*under, k)) {
         if (err)

@@ -134,7 +134,6 @@ int isa_disasm(const isa_inst *in, char *buf, size_t len) {
     return o.total;
   }
   const isa_info *info = &isa_table[in->id];
-  /* x-register fields beyond x63 cannot come from a valid encoding+prefix */
   if (emit_alias(&o, in)) return o.total;
   vt_emit(&o, "%s", info->mnemonic);
   if (info->flags & IF_AQRL) {
@@ -183,15 +182,15 @@ uint32_t isa_branch_target(const isa_inst *in, uint32_t pc, int *has) {
  * reads an explicit prefix the same way (docs/assembler.md). A prefix is not
  * governed by the one before it. Each word is checked by encoding its
  * operands back: one that decodes to nothing, has bits the syntax does not
- * show, or fields with no spelling (x64 and up, a reserved rounding mode)
- * is printed as `.word`. */
+ * show, or fields with no spelling (a reserved rounding mode) is printed
+ * as `.word`. */
 int isa_disasm_next(uint32_t w, uint32_t prev, isa_inst *in, char *text, size_t len) {
   isa_id pid = prev ? isa_lookup(prev) : ISA_INVALID;
   isa_id id = isa_lookup(w);
   int governed = (pid == ISA_regext || pid == ISA_regexti) && id != ISA_INVALID &&
                  !(isa_table[id].flags & IF_PREFIX);
   isa_decode(w, governed ? prev : 0, in);
-  if (id != ISA_INVALID) { /* bits the syntax does not show, fields beyond x63 */
+  if (id != ISA_INVALID) { /* bits the syntax does not show, no spelling */
     isa_opnd o[ISA_MAX_OPNDS];
     int64_t v[ISA_MAX_OPNDS];
     isa_operand_values(in, o, v);

@@ -182,8 +182,7 @@ int isa_parse_xreg(const char *s) {
 int isa_parse_vreg(const char *s) { return parse_indexed(s, 'v', 255); }
 
 /* f registers: one per x register (the ISS mirrors them); the assembler
- * takes f0..f63 as it takes x0..x63, the names go as far as a regext
- * prefix reaches */
+ * takes f0..f255 as it takes x0..x255: as far as a regext prefix reaches */
 static const char *const fhigh[224] = {
     "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41",
     "f42", "f43", "f44", "f45", "f46", "f47", "f48", "f49", "f50", "f51",
@@ -218,7 +217,7 @@ const char *isa_freg_name(unsigned r) {
 int isa_parse_freg(const char *s) {
   for (int i = 0; i < 32; i++)
     if (strcmp(s, fabi[i]) == 0) return i;
-  return parse_indexed(s, 'f', 63);
+  return parse_indexed(s, 'f', 255);
 }
 
 static const struct {

@@ -46,11 +46,11 @@ else
   bad "x register in an f slot (exit $rc)"
   cat "$tmp/err"
 fi
-printf '  flw f64, 0(a0)\n' >"$tmp/bad2.S"
+printf '  flw f256, 0(a0)\n' >"$tmp/bad2.S"
 "$ventus" as -o "$tmp/x.elf" "$tmp/bad2.S" 2>"$tmp/err"
 rc=$?
-[ "$rc" -eq 1 ] && grep -q "bad2.S:1:7: error: expected an f register, got 'f64'" "$tmp/err" &&
-  ok "f64 rejected" || { bad "f64 (exit $rc)"; cat "$tmp/err"; }
+[ "$rc" -eq 1 ] && grep -q "bad2.S:1:7: error: expected an f register, got 'f256'" "$tmp/err" &&
+  ok "f256 rejected" || { bad "f256 (exit $rc)"; cat "$tmp/err"; }
 
 # ---- running: out[0..2] through f, with the Zfinx result mirrored ------------
 cat >"$tmp/k.S" <<'EOF2'

@@ -174,7 +174,7 @@ fadd.s a0, a1, a2, xyz|1:20|rounding mode
 vsetvli a0, a1, e7|1:17|element width
 .string "abc|1:9|unterminated
 add a0, a1, a2, a3|1:17|too many operands
-add x64, a0, a1|1:5|out of range
+add x256, a0, a1|1:5|expected an x register
 .word 1, , 2|1:10|expected a value
 lw a0, %foo(x)(a1)|1:8|unknown relocation operator
 .byte 300|1:7|does not fit

@@ -40,7 +40,6 @@ static void random_operands(rng *r, isa_id id, int64_t vals[ISA_MAX_OPNDS]) {
     isa_opk k = (isa_opk)o[i].kind;
     int64_t lo, hi;
     isa_opk_range(k, &lo, &hi);
-    if (isa_opk_is_xreg(k) || isa_opk_is_freg(k)) hi = 63;
     if ((isa_table[id].flags & IF_PREFIX) && isa_opk_is_reg(k)) hi = 31;
     int64_t v = pick(r, lo, hi);
     if (k == OPK_BIMM || k == OPK_JIMM) v &= ~(int64_t)1;
@@ -136,8 +135,8 @@ static uint32_t random_word(rng *r, isa_id id) {
   return isa_table[id].match;
 }
 
-/* A regext/regexti word; its 3-bit register groups are mostly 0 or 1 so
- * that most following instructions stay representable (x0..x63). */
+/* A regext/regexti word; its 3-bit register groups are mostly 0 or 1, so
+ * most following instructions use registers below 64, as code does. */
 static uint32_t random_prefix(rng *r) {
   isa_id id = next(r) % 2 ? ISA_regext : ISA_regexti;
   uint32_t imm = next(r) & 0xfff;
