@@ -11,6 +11,10 @@ bin=$(dpkg -L piglit 2>/dev/null | grep -m1 '/piglit/bin/cl-api-get-platform-ids
 [ -n "$bin" ] || { echo "SKIP: piglit not installed"; exit 0; }
 [ -e "$build/icd/chengying.icd" ] || { echo "SKIP: OpenCL library not built (no OpenCL headers)"; exit 0; }
 export OCL_ICD_VENDORS="$build/icd"
+# a sanitizer build's library needs the ASan runtime loaded first
+if ldd "$build/libchengying-opencl.so" 2>/dev/null | grep -q libasan; then
+  export LD_PRELOAD=$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0
+fi
 npass=0
 nall=0
 for t in $(cd "$bin" && ls | grep -E '^cl-(api|custom)-|^cl-program-(max-work-item-sizes|predefined-macros)$'); do
