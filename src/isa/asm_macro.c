@@ -28,6 +28,7 @@ typedef struct {
   mparam *p;
   int np;
   asm_lines body;
+  int busy; /* expansions of it in progress: .purgem must wait */
 } amacro;
 
 typedef struct {
@@ -37,7 +38,7 @@ typedef struct {
 
 typedef struct {
   asm_object *o;
-  amacro *m;
+  amacro **m; /* pointers: a macro defined while another expands must not move it */
   int nm;
   mconst *c;
   int nc;
@@ -80,7 +81,7 @@ static int word_is(const char *b, const char *e, const char *w) {
 
 static amacro *find_macro(mx *X, const char *b, const char *e) {
   for (int i = 0; i < X->nm; i++)
-    if (word_is(b, e, X->m[i].name)) return &X->m[i];
+    if (word_is(b, e, X->m[i]->name)) return X->m[i];
   return NULL;
 }
 
@@ -298,14 +299,14 @@ static int define_macro(mx *X, const asm_line *at, const char *args, const asm_l
     free(name);
     return merr(X, at, 0, "too many macro parameters%s", "");
   }
-  amacro *nm = realloc(X->m, (size_t)(X->nm + 1) * sizeof *nm);
-  if (!nm) {
+  amacro **nm = realloc(X->m, (size_t)(X->nm + 1) * sizeof *nm);
+  amacro *m = nm ? calloc(1, sizeof *m) : NULL;
+  if (nm) X->m = nm;
+  if (!m) {
     free(name);
     return nomem(X);
   }
-  X->m = nm;
-  amacro *m = &X->m[X->nm++];
-  memset(m, 0, sizeof *m);
+  X->m[X->nm++] = m;
   m->name = name;
   m->p = calloc((size_t)(n ? n : 1), sizeof *m->p);
   if (!m->p) return nomem(X); /* freed with the macro table */
@@ -392,7 +393,9 @@ static int invoke(mx *X, amacro *m, const asm_line *at, const char *args, const 
   }
   if (!rc) {
     X->counter++;
+    m->busy++;
     rc = run_body(X, &m->body, names, vals, m->np, site ? site : at, depth, 1);
+    m->busy--;
     if (rc > 0) rc = 0; /* .exitm */
   }
   for (int j = 0; j < m->np; j++) free(vals[j]);
@@ -575,9 +578,14 @@ static int expand_range(mx *X, const asm_lines *in, int from, int to, const asm_
       amacro *m = find_macro(X, args, ne);
       if (!m) {
         rc = merr(X, l, (int)(args - l->text), ".purgem: no macro named '%s'", args);
+      } else if (m->busy) {
+        rc = merr(X, l, (int)(args - l->text), ".purgem: macro '%s' is being expanded", m->name);
       } else {
+        int k = 0;
+        while (X->m[k] != m) k++;
         free_macro(m);
-        *m = X->m[--X->nm];
+        free(m);
+        X->m[k] = X->m[--X->nm];
       }
     } else if (word_is(b, e, ".include")) {
       rc = do_include(X, l, args, depth);
@@ -601,7 +609,10 @@ void asm_expand(asm_object *o, const asm_lines *in) {
     if (expand_range(&X, in, i, j, NULL, 0, 0) > 0) break;
     i = j;
   }
-  for (int i = 0; i < X.nm; i++) free_macro(&X.m[i]);
+  for (int i = 0; i < X.nm; i++) {
+    free_macro(X.m[i]);
+    free(X.m[i]);
+  }
   free(X.m);
   for (int i = 0; i < X.nc; i++) free(X.c[i].name);
   free(X.c);

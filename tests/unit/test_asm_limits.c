@@ -232,11 +232,30 @@ static void test_many_labels_and_sections(void **state) {
   free(src);
 }
 
+/* A macro whose expansion defines more macros grows the macro table while
+ * the macro runs (fuzz finding: the table moved under the running
+ * expansion, a use after free); purging a macro from inside its own
+ * expansion is an error, not a free of the running body. */
+static void test_macro_defined_while_expanding(void **state) {
+  (void)state;
+  EXPECT(".macro outer\n"
+         ".macro m1\nnop\n.endm\n.macro m2\nnop\n.endm\n.macro m3\nnop\n.endm\n"
+         ".macro m4\nnop\n.endm\n.macro m5\nnop\n.endm\n.macro m6\nnop\n.endm\n"
+         "addi a0, a0, 1\n"
+         ".endm\n"
+         "outer\nm1\nm6\n",
+         0x00150513, 0x00000013, 0x00000013);
+  expect_error(".macro self\n.purgem self\n.endm\nself\n", ".purgem: macro 'self' is being expanded");
+  EXPECT(".macro gone\nnop\n.endm\ngone\n.purgem gone\n.macro gone\naddi a0, a0, 1\n.endm\ngone\n",
+         0x00000013, 0x00150513);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_wrapping_arithmetic), cmocka_unit_test(test_expression_depth),
       cmocka_unit_test(test_cpp_if_arithmetic),   cmocka_unit_test(test_cpp_expansion_bomb),
       cmocka_unit_test(test_size_limits),         cmocka_unit_test(test_address_space_wrap),
+      cmocka_unit_test(test_macro_defined_while_expanding),
       cmocka_unit_test(test_itype_immediates),    cmocka_unit_test(test_many_labels_and_sections),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
