@@ -24,6 +24,8 @@
 #     }
 #     if (lid == 0) out[group_id] = local[0];
 
+        .include "reduce_tree.inc"
+
         .text
         .globl  reduce
 reduce:
@@ -39,57 +41,4 @@ reduce:
         vmv.v.v v2, v0                  # gid
         call    vt_local_base
         mv      a5, a0                  # &local[0]
-        vsll.vi v3, v1, 2
-        vadd.vx v3, v3, a5              # &local[lid]
-
-        # v4 = (gid < n) ? in[gid] : 0
-        vmv.v.i v4, 0
-        vmv.v.x v5, a3
-        la      t1, .Lreduce_loaded
-        setrpc  zero, t1, 0
-        vbgeu   v2, v5, .Lreduce_loaded        # gid >= n keeps 0
-        vsll.vi v6, v2, 2
-        vadd.vx v6, v6, a1
-        vlw12.v v4, 0(v6)
-.Lreduce_loaded:
-        join    zero, zero, 0
-        vsw12.v v4, 0(v3)
-        barrier zero, zero, 0
-
-        call    vt_local_size_x
-        mv      t3, a0                  # L
-        srli    t3, t3, 1               # s = L/2 (uniform over the group)
-        beqz    t3, .Lreduce_write
-.Lreduce_step:
-        vmv.v.x v5, t3
-        la      t1, .Lreduce_stepped
-        setrpc  zero, t1, 0
-        vbgeu   v1, v5, .Lreduce_stepped       # lid >= s: nothing to add
-        slli    t4, t3, 2
-        vadd.vx v7, v3, t4              # &local[lid + s]
-        vlw12.v v6, 0(v3)
-        vlw12.v v8, 0(v7)
-        vadd.vv v6, v6, v8
-        vsw12.v v6, 0(v3)
-.Lreduce_stepped:
-        join    zero, zero, 0
-        barrier zero, zero, 0           # never on a divergent path
-        srli    t3, t3, 1
-        bnez    t3, .Lreduce_step
-
-.Lreduce_write:
-        vmv.v.i v5, 0
-        la      t1, .Lreduce_done
-        setrpc  zero, t1, 0
-        vbne    v1, v5, .Lreduce_done          # only lid == 0 stays
-        vlw12.v v6, 0(v3)               # local[0]
-        csrr    t0, gidx
-        slli    t0, t0, 2
-        add     t0, t0, a2
-        vmv.v.x v7, t0                  # &out[group]
-        vsw12.v v6, 0(v7)
-.Lreduce_done:
-        join    zero, zero, 0
-        addi    sp, sp, -4              # pop ra
-        lw      ra, 0(sp)
-        ret
+        vt_reduce_tree reduce

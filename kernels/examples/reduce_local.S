@@ -13,6 +13,8 @@
 # instead of taking it as an argument.
 # Reference: ref_reduce() in tests/kernels/ref_kernels.c.
 
+        .include "reduce_tree.inc"
+
         .text
         .globl  reduce_local
 reduce_local:
@@ -27,60 +29,7 @@ reduce_local:
         vmv.v.v v1, v0                  # lid
         call    vt_global_id_x
         vmv.v.v v2, v0                  # gid
-        vsll.vi v3, v1, 2
-        vadd.vx v3, v3, a5              # &local[lid]
-
-        # v4 = (gid < n) ? in[gid] : 0
-        vmv.v.i v4, 0
-        vmv.v.x v5, a3
-        la      t1, .Lreduce_local_loaded
-        setrpc  zero, t1, 0
-        vbgeu   v2, v5, .Lreduce_local_loaded        # gid >= n keeps 0
-        vsll.vi v6, v2, 2
-        vadd.vx v6, v6, a1
-        vlw12.v v4, 0(v6)
-.Lreduce_local_loaded:
-        join    zero, zero, 0
-        vsw12.v v4, 0(v3)
-        barrier zero, zero, 0
-
-        call    vt_local_size_x
-        mv      t3, a0                  # L
-        srli    t3, t3, 1               # s = L/2 (uniform over the group)
-        beqz    t3, .Lreduce_local_write
-.Lreduce_local_step:
-        vmv.v.x v5, t3
-        la      t1, .Lreduce_local_stepped
-        setrpc  zero, t1, 0
-        vbgeu   v1, v5, .Lreduce_local_stepped       # lid >= s: nothing to add
-        slli    t4, t3, 2
-        vadd.vx v7, v3, t4              # &local[lid + s]
-        vlw12.v v6, 0(v3)
-        vlw12.v v8, 0(v7)
-        vadd.vv v6, v6, v8
-        vsw12.v v6, 0(v3)
-.Lreduce_local_stepped:
-        join    zero, zero, 0
-        barrier zero, zero, 0           # never on a divergent path
-        srli    t3, t3, 1
-        bnez    t3, .Lreduce_local_step
-
-.Lreduce_local_write:
-        vmv.v.i v5, 0
-        la      t1, .Lreduce_local_done
-        setrpc  zero, t1, 0
-        vbne    v1, v5, .Lreduce_local_done          # only lid == 0 stays
-        vlw12.v v6, 0(v3)               # local[0]
-        csrr    t0, gidx
-        slli    t0, t0, 2
-        add     t0, t0, a2
-        vmv.v.x v7, t0                  # &out[group]
-        vsw12.v v6, 0(v7)
-.Lreduce_local_done:
-        join    zero, zero, 0
-        addi    sp, sp, -4              # pop ra
-        lw      ra, 0(sp)
-        ret
+        vt_reduce_tree reduce_local
 
 # Argument metadata for the OpenCL platform (docs/opencl.md §5.1), written
 # with the macros of kernels/lib/args.inc (the other examples spell out the
