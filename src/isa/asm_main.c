@@ -233,7 +233,7 @@ int64_t asm_val_addr(const asm_object *o, const asm_val *v) {
 
 void asm_emit(asm_object *o, const void *bytes, uint32_t n) {
   asm_sec *s = &o->secs[o->cur];
-  if (o->too_big) return;
+  if (o->too_big || n == 0) return; /* nothing to add (and s->data may still be NULL) */
   if ((uint64_t)s->size + n > UINT32_MAX) {
     too_big(o, "section '%s' grows past 4 GiB (the 32-bit address space)", s->name);
     return;

@@ -236,6 +236,14 @@ static void test_many_labels_and_sections(void **state) {
  * the macro runs (fuzz finding: the table moved under the running
  * expansion, a use after free); purging a macro from inside its own
  * expansion is an error, not a free of the running body. */
+/* Zero bytes as the first contents of a section (fuzz finding 7: under
+ * UBSan a copy to the still-NULL buffer, "applying zero offset to null
+ * pointer"; the sanitizer build stops on it). */
+static void test_empty_data_in_new_section(void **state) {
+  (void)state;
+  EXPECT(".section .d\n.ascii \"\"\n.byte\n.text\nnop\n", 0x00000013);
+}
+
 static void test_macro_defined_while_expanding(void **state) {
   (void)state;
   EXPECT(".macro outer\n"
@@ -256,6 +264,7 @@ int main(void) {
       cmocka_unit_test(test_cpp_if_arithmetic),   cmocka_unit_test(test_cpp_expansion_bomb),
       cmocka_unit_test(test_size_limits),         cmocka_unit_test(test_address_space_wrap),
       cmocka_unit_test(test_macro_defined_while_expanding),
+      cmocka_unit_test(test_empty_data_in_new_section),
       cmocka_unit_test(test_itype_immediates),    cmocka_unit_test(test_many_labels_and_sections),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
