@@ -241,7 +241,7 @@ static void test_many_labels_and_sections(void **state) {
  * pointer"; the sanitizer build stops on it). */
 static void test_empty_data_in_new_section(void **state) {
   (void)state;
-  EXPECT(".section .d\n.ascii \"\"\n.byte\n.text\nnop\n", 0x00000013);
+  EXPECT(".section .d\n.ascii \"\"\n.text\nnop\n", 0x00000013);
 }
 
 static void test_macro_defined_while_expanding(void **state) {
