@@ -3,6 +3,9 @@
  * latencies, independent instructions issue back to back, folding over
  * fewer lanes, a scoreboard stall and a barrier wait cycle by cycle, and
  * memory results identical to the functional loop. */
+#include <unistd.h>
+
+#include "host_kernels.h"
 #include "test_core_prog.h"
 #include "timing.h"
 
@@ -183,6 +186,29 @@ static void test_same_memory_as_functional(void **state) {
   assert_memory_equal(mem[0], mem[1], sizeof mem[0]);
 }
 
+/* The native API: config key timing = 1 runs launches under the model,
+ * with the same results (hk_cy_vecadd checks every element) and the timing
+ * statistics in cy_print_stats. */
+static void test_native_api_timing_key(void **state) {
+  (void)state;
+  char elf[600], why[512], err[256];
+  build_example_kernel("vecadd", elf, sizeof elf);
+  cy_device *d = cy_create(NULL, (const char *[]){"timing=1"}, 1, err, sizeof err);
+  if (!d) fail_msg("cy_create: %s", err);
+  if (hk_cy_vecadd(d, elf, 300, 32, 5, why, sizeof why)) fail_msg("vecadd: %s", why);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  assert_non_null(f);
+  cy_print_stats(d, f, 0);
+  fclose(f);
+  assert_non_null(strstr(text, "\ntimed_launches = 1\n"));
+  assert_null(strstr(text, "\ncycles = 0\n"));
+  free(text);
+  cy_destroy(d);
+  unlink(elf);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_dependent_chains),
@@ -190,6 +216,7 @@ int main(void) {
       cmocka_unit_test(test_scoreboard_stall),
       cmocka_unit_test(test_barrier_wait),
       cmocka_unit_test(test_same_memory_as_functional),
+      cmocka_unit_test(test_native_api_timing_key),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
