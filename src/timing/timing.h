@@ -43,7 +43,8 @@ typedef struct vt_timing vt_timing;
 /* Attaches a timing model built from the device's configuration (lat_*,
  * num_lanes, l1d_*): from now on vt_device_launch runs under it. */
 vt_timing *vt_timing_attach(vt_device *d, vt_error *e);
-/* Detaches (the device runs functionally again) and frees. */
+/* Detaches (the device runs functionally again) and frees; call it before
+ * destroying the device. NULL is a no-op. */
 void vt_timing_free(vt_timing *t);
 const vt_timing_stats *vt_timing_get_stats(const vt_timing *t);
 void vt_timing_reset_stats(vt_timing *t);

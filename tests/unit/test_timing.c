@@ -9,9 +9,9 @@
 #include "test_core_prog.h"
 #include "timing.h"
 
-/* One launch of p under the timing model; returns the launch's cycles and
- * leaves the model's statistics in *st (the caller frees t). */
-static uint64_t timed(const vt_config *c, const prog *p, const vt_launch *l, vt_timing **tp) {
+/* One launch of p under the timing model; returns the launch's cycles and,
+ * if sm0 is not NULL, copies SM 0's statistics there. */
+static uint64_t timed(const vt_config *c, const prog *p, const vt_launch *l, vt_sm_timing *sm0) {
   vt_device *d = mkdev(c);
   vt_error e;
   vt_timing *t = vt_timing_attach(d, &e);
@@ -21,13 +21,10 @@ static uint64_t timed(const vt_config *c, const prog *p, const vt_launch *l, vt_
     vt_err_format(&e, buf, sizeof buf);
     fail_msg("timed launch failed: %s", buf);
   }
-  uint64_t cycles = vt_timing_get_stats(t)->cycles;
-  if (tp) {
-    *tp = t;
-    vt_device_set_launcher(d, NULL, NULL); /* the device goes; t keeps its statistics */
-  } else {
-    vt_timing_free(t);
-  }
+  const vt_timing_stats *st = vt_timing_get_stats(t);
+  uint64_t cycles = st->cycles;
+  if (sm0) *sm0 = st->sm[0];
+  vt_timing_free(t); /* before the device it is attached to */
   vt_device_destroy(d);
   return cycles;
 }
@@ -98,14 +95,12 @@ static void test_scoreboard_stall(void **state) {
   vt_config c;
   vt_config_defaults(&c);
   vt_launch l = mklaunch(1, 1, 1, 32, 1);
-  vt_timing *t;
-  assert_int_equal(timed(&c, &p, &l, &t), 12);
-  const vt_sm_timing *m = &vt_timing_get_stats(t)->sm[0];
-  assert_int_equal(m->issued, 4);
-  assert_int_equal(m->stall[VT_STALL_SCOREBOARD], 4);
-  assert_int_equal(m->stall[VT_STALL_IDLE], 4);
-  assert_int_equal(m->cycles, 12);
-  vt_timing_free(t);
+  vt_sm_timing m;
+  assert_int_equal(timed(&c, &p, &l, &m), 12);
+  assert_int_equal(m.issued, 4);
+  assert_int_equal(m.stall[VT_STALL_SCOREBOARD], 4);
+  assert_int_equal(m.stall[VT_STALL_IDLE], 4);
+  assert_int_equal(m.cycles, 12);
 }
 
 /* Two warps: warp 1 branches straight to the barrier, warp 0 first runs K
@@ -127,13 +122,11 @@ static void test_barrier_wait(void **state) {
   vt_config c;
   vt_config_defaults(&c);
   vt_launch l = mklaunch(1, 1, 1, 32, 2);
-  vt_timing *t;
-  assert_int_equal(timed(&c, &p, &l, &t), 5 * K + 11);
-  const vt_sm_timing *m = &vt_timing_get_stats(t)->sm[0];
-  assert_int_equal(m->barrier_wait, (5 * K + 4) - 11);
-  assert_int_equal(m->issued, 2 * (K + 4) - K + 1); /* w1 skips the adds; its barrier issues twice */
-  assert_int_equal(m->stall[VT_STALL_CONTROL], 0); /* w0 had work in w1's bubble */
-  vt_timing_free(t);
+  vt_sm_timing m;
+  assert_int_equal(timed(&c, &p, &l, &m), 5 * K + 11);
+  assert_int_equal(m.barrier_wait, (5 * K + 4) - 11);
+  assert_int_equal(m.issued, 2 * (K + 4) - K + 1); /* w1 skips the adds; its barrier issues twice */
+  assert_int_equal(m.stall[VT_STALL_CONTROL], 0); /* w0 had work in w1's bubble */
 }
 
 /* A kernel with a barrier, local and global memory, run by many groups on
@@ -186,6 +179,35 @@ static void test_same_memory_as_functional(void **state) {
   assert_memory_equal(mem[0], mem[1], sizeof mem[0]);
 }
 
+/* With barrier_counts_ended = 0 a warp that ends before a barrier leaves
+ * the others waiting for ever: the timing loop reports the core's deadlock
+ * (no warp can ever issue), and the device runs the next launch. */
+static void test_barrier_deadlock(void **state) {
+  (void)state;
+  static prog p;
+  p.n = 0;
+  E(&p, csrrs, T0, CSR_WID, 0);
+  E(&p, bne, T0, 0, 8); /* warp 1 skips the barrier */
+  E(&p, barrier, 0, 0, 0);
+  E0(&p, endprg);
+  vt_config c;
+  vt_config_defaults(&c);
+  c.barrier_counts_ended = 0;
+  vt_device *d = mkdev(&c);
+  vt_error e;
+  vt_timing *t = vt_timing_attach(d, &e);
+  assert_non_null(t);
+  vt_launch l = mklaunch(1, 1, 1, 8, 2);
+  assert_int_equal(run(d, &p, &l, &e), -1);
+  assert_int_equal(e.kind, VT_ERR_DEADLOCK);
+  assert_non_null(strstr(e.msg, "work-group 0 warps 0 wait, warps 1 ended"));
+  l.num_warps = 1; /* a group of one warp passes its barrier */
+  assert_int_equal(run(d, &p, &l, &e), 0);
+  assert_int_equal(vt_timing_get_stats(t)->launches, 1);
+  vt_timing_free(t);
+  vt_device_destroy(d);
+}
+
 /* The native API: config key timing = 1 runs launches under the model,
  * with the same results (hk_cy_vecadd checks every element) and the timing
  * statistics in cy_print_stats. */
@@ -217,6 +239,7 @@ int main(void) {
       cmocka_unit_test(test_barrier_wait),
       cmocka_unit_test(test_same_memory_as_functional),
       cmocka_unit_test(test_native_api_timing_key),
+      cmocka_unit_test(test_barrier_deadlock),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
