@@ -23,6 +23,18 @@ void vt_config_defaults(vt_config *c) {
   c->lds_window = 0x10000000u;
   c->barrier_counts_ended = 1;
   c->lds_sparse_limit = 64u << 20;
+  /* timing: the 2025 Chisel RTL (docs/timing.md) */
+  c->lat_alu = 5;
+  c->lat_valu = 5;
+  c->lat_vfpu = 7;
+  c->lat_mul = 6;
+  c->lat_sfu = 26;
+  c->lat_lsu_l1_hit = 11;
+  c->lat_dram = 40;
+  c->lat_branch = 3;
+  c->l1d_sets = 256;
+  c->l1d_ways = 2;
+  c->l1d_line = 128;
 }
 
 /* One table drives set, print and JSON so a new key is added in one place. */
@@ -41,6 +53,11 @@ static const cfg_key keys[] = {
     K64(max_steps),           K32(lds_base, 1),        K32(lds_window, 1),
     K32(barrier_counts_ended, 0), K32(lds_sparse_limit, 1),
     K32(writable_code, 0),    K32(strict_bounds, 0),
+    K32(timing, 0),           K32(num_lanes, 0),       K32(num_sfu, 0),
+    K32(lat_alu, 0),          K32(lat_valu, 0),        K32(lat_vfpu, 0),
+    K32(lat_mul, 0),          K32(lat_sfu, 0),         K32(lat_lsu_l1_hit, 0),
+    K32(lat_dram, 0),         K32(lat_branch, 0),      K32(l1d_sets, 0),
+    K32(l1d_ways, 0),         K32(l1d_line, 0),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -207,6 +224,20 @@ int vt_config_check(const vt_config *c, vt_error *e) {
   if (c->barrier_counts_ended > 1) return vt_fail(e, VT_ERR_CONFIG, "barrier_counts_ended must be 0 or 1");
   if (c->writable_code > 1) return vt_fail(e, VT_ERR_CONFIG, "writable_code must be 0 or 1");
   if (c->strict_bounds > 1) return vt_fail(e, VT_ERR_CONFIG, "strict_bounds must be 0 or 1");
+  if (c->timing > 1) return vt_fail(e, VT_ERR_CONFIG, "timing must be 0 or 1");
+  if (c->num_lanes > 32) return vt_fail(e, VT_ERR_CONFIG, "num_lanes must be 0..32 (0: threads per warp)");
+  if (c->num_sfu > 32) return vt_fail(e, VT_ERR_CONFIG, "num_sfu must be 0..32 (0: a quarter of the lanes)");
+  const uint32_t *lat[] = {&c->lat_alu, &c->lat_valu, &c->lat_vfpu, &c->lat_mul, &c->lat_sfu, &c->lat_lsu_l1_hit};
+  const char *latn[] = {"lat_alu", "lat_valu", "lat_vfpu", "lat_mul", "lat_sfu", "lat_lsu_l1_hit"};
+  for (size_t i = 0; i < sizeof lat / sizeof lat[0]; i++)
+    if (*lat[i] < 1 || *lat[i] > 100000) return vt_fail(e, VT_ERR_CONFIG, "%s must be 1..100000 cycles", latn[i]);
+  if (c->lat_dram > 100000 || c->lat_branch > 100000)
+    return vt_fail(e, VT_ERR_CONFIG, "lat_dram and lat_branch must be 0..100000 cycles");
+  if (!c->l1d_sets || c->l1d_sets > 65536 || (c->l1d_sets & (c->l1d_sets - 1)))
+    return vt_fail(e, VT_ERR_CONFIG, "l1d_sets must be a power of two, 1..65536");
+  if (c->l1d_ways < 1 || c->l1d_ways > 64) return vt_fail(e, VT_ERR_CONFIG, "l1d_ways must be 1..64");
+  if (c->l1d_line < 4 || c->l1d_line > 4096 || (c->l1d_line & (c->l1d_line - 1)))
+    return vt_fail(e, VT_ERR_CONFIG, "l1d_line must be a power of two, 4..4096 bytes");
   return 0;
 }
 

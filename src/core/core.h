@@ -124,6 +124,9 @@ struct vt_device {
 
   vt_commit_fn trace_fn;
   void *trace_user;
+  int record;                  /* fill `commit` on every step: a trace sink or a stepping caller */
+  vt_launch_fn launcher;       /* replaces the functional loop (timing mode), NULL = none */
+  void *launcher_user;
   vt_print_fn print_fn;
   void *print_user;
   vt_progress_fn progress_fn;
@@ -135,6 +138,7 @@ struct vt_device {
   /* per-launch */
   vt_launch l;
   uint64_t steps;
+  uint64_t wg_next, wg_total, wg_done; /* work-groups dispatched so far, in all, finished */
   uint32_t lds_alloc;          /* local bytes per work-group */
   uint32_t pds_stride;         /* private bytes per work-group: pds_size*numt*numw */
   vt_pds_layout pds_layout;    /* which slice of the private region a group gets */
@@ -241,6 +245,12 @@ int csr_write(vt_exec *x, unsigned csr, uint32_t val);
 int warp_alloc(vt_device *d, vt_warp *w, uint32_t slot, vt_error *e);
 void warp_reset(vt_device *d, vt_warp *w, vt_wg *wg, uint32_t wid);
 int warp_step(vt_device *d, vt_warp *w, vt_error *e);
+/* Launch phases shared by the functional loop and the stepping interface. */
+int launch_begin(vt_device *d, const vt_launch *l, vt_error *e);
+int launch_retire(vt_device *d, int *progress, vt_error *e); /* retire finished groups, refill */
+/* The predecoded next instruction of w (filling the cache); NULL on a fetch
+ * or decode fault, the error carrying the warp's context. */
+const vt_icache_entry *warp_decode(vt_device *d, vt_warp *w, vt_error *e);
 void icache_clear(vt_device *d);
 
 /* Handler table, built from insns.def. */

@@ -71,6 +71,7 @@ const vt_config *vt_device_config(const vt_device *d) { return &d->cfg; }
 void vt_device_set_trace(vt_device *d, vt_commit_fn fn, void *user) {
   d->trace_fn = fn;
   d->trace_user = user;
+  d->record = fn != NULL;
 }
 
 void vt_device_set_print(vt_device *d, vt_print_fn fn, void *user) {

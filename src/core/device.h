@@ -33,6 +33,22 @@ typedef struct vt_config {
                                  (self-modifying code); 0: a store into code is a fault */
   uint32_t strict_bounds;     /* 1: the driver's allocator makes the padding after a buffer's
                                  requested size inaccessible (VT_PERM_GUARD) */
+  /* Timing model (src/timing, docs/timing.md). The functional core ignores
+   * these; they live here so one configuration file describes the device. */
+  uint32_t timing;            /* 1: launches run under the timing model */
+  uint32_t num_lanes;         /* execution lanes per unit; 0 = threads per warp (RTL) */
+  uint32_t num_sfu;           /* SFU lanes; 0 = max(lanes / 4, 1) */
+  uint32_t lat_alu;           /* issue-to-issue latency of dependent scalar ops (5) */
+  uint32_t lat_valu;          /* ... vector integer ops (5) */
+  uint32_t lat_vfpu;          /* ... scalar/vector fp32 ops (7) */
+  uint32_t lat_mul;           /* ... integer multiplies (6) */
+  uint32_t lat_sfu;           /* ... divide/sqrt per SFU lane group (26) */
+  uint32_t lat_lsu_l1_hit;    /* ... a load hitting L1 or local memory (11) */
+  uint32_t lat_dram;          /* extra cycles of an L1 miss (fixed-latency L2/DRAM) (40) */
+  uint32_t lat_branch;        /* fetch bubble after a taken branch or a SIMT op (3) */
+  uint32_t l1d_sets;          /* L1 data cache sets (256), power of two */
+  uint32_t l1d_ways;          /* ... ways (2), LRU */
+  uint32_t l1d_line;          /* ... line bytes (128), power of two */
 } vt_config;
 
 void vt_config_defaults(vt_config *c);
@@ -96,6 +112,47 @@ typedef struct vt_launch {
  * error's context (kernel, wg, warp, lane, pc, insn, addr) filled in; the
  * device stays usable for further launches. */
 int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e);
+
+/* A launcher replaces the functional loop of vt_device_launch (the timing
+ * model installs one); it drives the launch through the stepping interface
+ * below. NULL restores the functional loop. */
+typedef int (*vt_launch_fn)(void *user, vt_device *d, const vt_launch *l, vt_error *e);
+void vt_device_set_launcher(vt_device *d, vt_launch_fn fn, void *user);
+
+/* ---- stepping interface (for a launcher) --------------------------------- */
+/* Checks the launch and dispatches the first work-groups. */
+int vt_step_begin(vt_device *d, const vt_launch *l, vt_error *e);
+/* What warp slot `slot` of SM `sm` would do next. */
+typedef enum {
+  VT_WS_EMPTY,    /* no resident warp, or it has ended */
+  VT_WS_READY,    /* can execute its next instruction */
+  VT_WS_BARRIER,  /* waits at a barrier that has not been released */
+} vt_warp_state;
+typedef struct vt_warp_view {
+  vt_warp_state state;
+  uint32_t pc;
+  uint32_t mask;         /* SIMT thread mask */
+  uint32_t threads;      /* threads per warp of the launch */
+  uint32_t wg, wid;      /* work-group id and warp index in it */
+  const isa_inst *in;    /* decoded next instruction (valid until the next step) */
+  isa_unit unit;
+  uint32_t flags;        /* IF_* */
+} vt_warp_view;
+/* Fills *v; decoding the next instruction may fault (-1, error with context). */
+int vt_step_peek(vt_device *d, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e);
+/* Executes the next instruction of the warp in the slot (counting it
+ * against max_steps). Returns 0, 1 when it ended, 2 for a barrier re-check
+ * that retired nothing, -1 on a fault; *rec is the commit record with the
+ * lane memory accesses (valid until the next step). */
+struct vt_commit;
+int vt_step_exec(vt_device *d, uint32_t sm, uint32_t slot, const struct vt_commit **rec, vt_error *e);
+/* Retires finished work-groups and dispatches waiting ones; *done = 1 when
+ * the whole launch has finished. */
+int vt_step_retire(vt_device *d, int *done, vt_error *e);
+/* Reports why no warp can progress (VT_ERR_DEADLOCK) and returns -1. */
+int vt_step_deadlock(vt_device *d, vt_error *e);
+/* Frees the slots of an abandoned launch. */
+void vt_step_abort(vt_device *d);
 
 /* ---- observation -------------------------------------------------------- */
 #define VT_MAX_LANES 32

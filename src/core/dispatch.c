@@ -211,21 +211,54 @@ static int deadlock(vt_device *d, vt_error *e) {
   return vt_fail(e, VT_ERR_DEADLOCK, "no warp can make progress");
 }
 
-int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
-  vt_error local;
-  if (!e) e = &local; /* handlers fill the error unconditionally */
+/* Checks the launch and dispatches the first groups. */
+int launch_begin(vt_device *d, const vt_launch *l, vt_error *e) {
   if (check_launch(d, l, e)) return -1;
   d->l = *l;
   d->steps = 0;
   mem_set_ctx(&d->mem, l->ctx);
   icache_clear(d);
   abort_launch(d); /* defensive: nothing should be resident */
-
-  uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], next = 0, done = 0;
+  d->wg_total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  d->wg_next = d->wg_done = 0;
   d->stats.kernels++;
-  if (dispatch(d, &next, total, e)) goto fail;
+  return dispatch(d, &d->wg_next, d->wg_total, e);
+}
+
+/* Retires finished groups (setting *progress), then refills the SMs. */
+int launch_retire(vt_device *d, int *progress, vt_error *e) {
   const vt_config *c = &d->cfg;
-  while (done < total) {
+  for (uint32_t s = 0; s < c->num_sm; s++)
+    for (uint32_t g = 0; g < c->wg_slots_per_sm; g++) {
+      vt_wg *wg = &d->sms[s].wgs[g];
+      if (!wg->active || wg->ended < wg->nwarps) continue;
+      wg_release(d, wg);
+      d->wg_done++;
+      d->stats.wgs++;
+      if (d->progress_fn) d->progress_fn(d->progress_user, d->wg_done, d->wg_total, d->stats.warp_insns);
+      *progress = 1;
+    }
+  return dispatch(d, &d->wg_next, d->wg_total, e);
+}
+
+/* The step-limit check shared by both loops. */
+static int step_limit(vt_device *d, vt_warp *w, vt_error *e) {
+  const vt_config *c = &d->cfg;
+  if (!c->max_steps || d->steps < c->max_steps) return 0;
+  vt_fail(e, VT_ERR_STEP_LIMIT, "step limit of %llu warp-instructions reached", (unsigned long long)c->max_steps);
+  int dummy;
+  const uint8_t *h = mem_host(&d->mem, w->pc, 4, ACC_X, &dummy);
+  vt_err_ctx(e, (int)d->l.kernel_id, (int)w->wg->id, (int)w->wid, -1, w->pc, h ? ld_u32(h) : 0);
+  return -1;
+}
+
+int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
+  vt_error local;
+  if (!e) e = &local; /* handlers fill the error unconditionally */
+  if (d->launcher) return d->launcher(d->launcher_user, d, l, e);
+  if (launch_begin(d, l, e)) goto fail;
+  const vt_config *c = &d->cfg;
+  while (d->wg_done < d->wg_total) {
     int progress = 0, any = 0;
     for (uint32_t s = 0; s < c->num_sm; s++) {
       vt_sm *sm = &d->sms[s];
@@ -233,15 +266,7 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
         vt_warp *w = &sm->warps[i];
         if (!w->active || w->ended) continue;
         any = 1;
-        if (c->max_steps && d->steps >= c->max_steps) {
-          vt_fail(e, VT_ERR_STEP_LIMIT, "step limit of %llu warp-instructions reached",
-                  (unsigned long long)c->max_steps);
-          int dummy;
-          const uint8_t *h = mem_host(&d->mem, w->pc, 4, ACC_X, &dummy);
-          vt_err_ctx(e, (int)l->kernel_id, (int)w->wg->id, (int)w->wid, -1, w->pc,
-                     h ? ld_u32(h) : 0);
-          goto fail;
-        }
+        if (unlikely(step_limit(d, w, e))) goto fail;
         d->steps++;
         int rc = warp_step(d, w, e);
         if (rc < 0) goto fail;
@@ -252,18 +277,7 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
         }
       }
     }
-    /* retire finished groups, then refill */
-    for (uint32_t s = 0; s < c->num_sm; s++)
-      for (uint32_t g = 0; g < c->wg_slots_per_sm; g++) {
-        vt_wg *wg = &d->sms[s].wgs[g];
-        if (!wg->active || wg->ended < wg->nwarps) continue;
-        wg_release(d, wg);
-        done++;
-        d->stats.wgs++;
-        if (d->progress_fn) d->progress_fn(d->progress_user, done, total, d->stats.warp_insns);
-        progress = 1;
-      }
-    if (dispatch(d, &next, total, e)) goto fail;
+    if (launch_retire(d, &progress, e)) goto fail;
     if (!progress && any) {
       deadlock(d, e);
       goto fail;
@@ -274,3 +288,74 @@ fail:
   abort_launch(d);
   return -1;
 }
+
+/* ---- stepping interface ---------------------------------------------------------- */
+void vt_device_set_launcher(vt_device *d, vt_launch_fn fn, void *user) {
+  d->launcher = fn;
+  d->launcher_user = user;
+}
+
+int vt_step_begin(vt_device *d, const vt_launch *l, vt_error *e) {
+  if (launch_begin(d, l, e)) {
+    abort_launch(d);
+    return -1;
+  }
+  return 0;
+}
+
+int vt_step_peek(vt_device *d, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e) {
+  vt_warp *w = &d->sms[sm].warps[slot];
+  v->state = VT_WS_EMPTY;
+  if (!w->active || w->ended) return 0;
+  vt_wg *wg = w->wg;
+  v->pc = w->pc;
+  v->mask = w->mask;
+  v->threads = d->l.num_threads;
+  v->wg = wg->id;
+  v->wid = w->wid;
+  const vt_icache_entry *ic = warp_decode(d, w, e);
+  if (!ic) return -1;
+  v->in = &ic->in;
+  v->unit = (isa_unit)ic->unit;
+  v->flags = ic->flags;
+  /* a waiting warp is released by a new generation, or (ISS rule) when the
+   * warps that ended make up the missing arrivals: its re-check completes it */
+  uint32_t have = wg->arrived + (d->cfg.barrier_counts_ended ? wg->ended : 0);
+  v->state = w->bar_wait && w->bar_gen == wg->bar_gen && have < wg->nwarps ? VT_WS_BARRIER : VT_WS_READY;
+  return 0;
+}
+
+int vt_step_exec(vt_device *d, uint32_t sm, uint32_t slot, const vt_commit **rec, vt_error *e) {
+  vt_warp *w = &d->sms[sm].warps[slot];
+  if (step_limit(d, w, e)) return -1;
+  d->steps++;
+  int rec_was = d->record;
+  d->record = 1;
+  d->commit.nmem = 0;
+  int rc = warp_step(d, w, e);
+  d->record = rec_was;
+  *rec = &d->commit;
+  if (rc == 1) {
+    w->ended = 1;
+    w->wg->ended++;
+  }
+  return rc;
+}
+
+int vt_step_retire(vt_device *d, int *done, vt_error *e) {
+  int progress = 0;
+  if (launch_retire(d, &progress, e)) {
+    abort_launch(d);
+    return -1;
+  }
+  *done = d->wg_done >= d->wg_total;
+  return 0;
+}
+
+int vt_step_deadlock(vt_device *d, vt_error *e) {
+  deadlock(d, e);
+  abort_launch(d);
+  return -1;
+}
+
+void vt_step_abort(vt_device *d) { abort_launch(d); }

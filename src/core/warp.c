@@ -166,7 +166,7 @@ int exec_fault(vt_exec *x, vt_err_kind k, int lane, uint32_t addr, const char *w
 }
 
 /* ---- the step ------------------------------------------------------------------- */
-int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
+static inline vt_icache_entry *decode_next(vt_device *d, vt_warp *w, vt_error *e) {
   uint32_t pc = w->pc;
   vt_icache_entry *ic = &d->icache[icache_index(pc, w->prefix)];
   if (unlikely(ic->pc != pc || ic->prefix != w->prefix || ic->gen != d->icache_gen)) {
@@ -177,9 +177,18 @@ int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
       int has_addr = e->has_addr;
       vt_err_ctx(e, (int)d->l.kernel_id, (int)wg->id, (int)w->wid, -1, pc, insn);
       if (has_addr) vt_err_addr(e, addr);
-      return -1;
+      return NULL;
     }
   }
+  return ic;
+}
+
+const vt_icache_entry *warp_decode(vt_device *d, vt_warp *w, vt_error *e) { return decode_next(d, w, e); }
+
+int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
+  uint32_t pc = w->pc;
+  vt_icache_entry *ic = decode_next(d, w, e);
+  if (unlikely(!ic)) return -1;
   vt_exec x;
   x.d = d;
   x.w = w;
@@ -212,7 +221,7 @@ int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
   } else {
     x.emask = mask;
   }
-  if (d->trace_fn) {
+  if (d->record) {
     vt_commit *c = &d->commit;
     memset(c, 0, offsetof(vt_commit, v));
     c->ncsr = 0; /* fields after v[] are not covered by the memset */
@@ -256,7 +265,7 @@ int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
   }
   if (x.c) {
     x.c->spin = x.spin;
-    d->trace_fn(d->trace_user, x.c);
+    if (d->trace_fn) d->trace_fn(d->trace_user, x.c);
   }
   return x.stop ? 1 : x.spin ? 2 : 0;
 }

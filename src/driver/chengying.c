@@ -8,10 +8,12 @@
 #include "heap.h"
 #include "ndrange.h"
 #include "testvec.h"
+#include "timing.h"
 #include "trace_fmt.h"
 
 struct cy_device {
   vt_device *dev;
+  vt_timing *timing; /* config key timing = 1: launches run under the timing model */
   vt_heap heap;
   vt_trace_writer *tw;
   char err[512];
@@ -46,8 +48,10 @@ cy_device *cy_create(const char *config_path, const char *const *ov, size_t nov,
   cy_device *d = NULL;
   if (!bad && !(d = calloc(1, sizeof *d))) bad = vt_fail(&e, VT_ERR_NOMEM, "out of memory");
   if (!bad && !(d->dev = vt_device_create(&c, &e))) bad = -1;
+  if (!bad && c.timing && !(d->timing = vt_timing_attach(d->dev, &e))) bad = -1;
   if (bad) {
     if (err && errlen) vt_err_format(&e, err, errlen);
+    if (d && d->dev) vt_device_destroy(d->dev);
     free(d);
     return NULL;
   }
@@ -59,6 +63,7 @@ void cy_destroy(cy_device *d) {
   if (!d) return;
   if (d->tw) vt_trace_writer_free(d->tw);
   vt_heap_fini(&d->heap);
+  vt_timing_free(d->timing);
   vt_device_destroy(d->dev);
   free(d);
 }
@@ -210,9 +215,14 @@ void cy_print_stats(const cy_device *d, FILE *f, int json) {
     vt_config_print_json(c, f);
     fprintf(f, ",\"stats\":");
     vt_stats_print_json(s, f);
+    if (d->timing) {
+      fprintf(f, ",\"timing\":");
+      vt_timing_print_json(vt_timing_get_stats(d->timing), f);
+    }
     fprintf(f, "}\n");
   } else {
     vt_config_print(c, f);
     vt_stats_print(s, f);
+    if (d->timing) vt_timing_print(vt_timing_get_stats(d->timing), f);
   }
 }

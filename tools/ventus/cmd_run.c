@@ -17,6 +17,7 @@
 #include "run_view.h"
 #include "testvec.h"
 #include "trace_fmt.h"
+#include "timing.h"
 #include "vt_json.h"
 #include "vt_outfile.h"
 
@@ -60,6 +61,8 @@ static const char usage_text[] =
     "  --expect FILE         compare memory with '<address> <word>' lines: exit 1 on mismatch\n"
     "  --stats               statistics and the effective configuration (stdout)\n"
     "  --json                the same as one JSON object\n"
+    "  --timing              run under the timing model (config key timing = 1): cycles on the\n"
+    "                        closing line; with --stats/--json per-SM cycles, IPC and stalls\n"
     "  --quiet               no progress and no summary line\n"
     "  --help                this text\n"
     "\n"
@@ -74,7 +77,7 @@ typedef struct {
   uint32_t rng_addr[MAX_RANGES], rng_size[MAX_RANGES];
   int nranges;
   uint64_t max_steps;
-  int have_max_steps, stats, json, quiet;
+  int have_max_steps, stats, json, quiet, timing;
   int have_local, have_threads, have_warps, elf_opts;
   uint32_t warps;
   vt_ndrange nd;
@@ -236,6 +239,8 @@ static int parse_args(int argc, char **argv, run_opts *o) {
       o->stats = 1;
     } else if (!strcmp(a, "--json")) {
       o->json = 1;
+    } else if (!strcmp(a, "--timing")) {
+      o->timing = 1;
     } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
       o->quiet = 1;
     } else if (!strcmp(a, "--kernel")) {
@@ -361,6 +366,7 @@ int cmd_run(int argc, char **argv) {
   vt_config_defaults(&cfg);
   cfg.max_steps = 200000000u;
   vt_device *d = NULL;
+  vt_timing *tm = NULL;
   vt_case cs;
   memset(&cs, 0, sizeof cs);
   vt_heap heap;
@@ -373,6 +379,7 @@ int cmd_run(int argc, char **argv) {
   for (int i = 0; i < o.noverrides; i++)
     if (vt_config_override(&cfg, o.overrides[i], &e)) goto fail;
   if (o.have_max_steps) cfg.max_steps = o.max_steps;
+  if (o.timing) cfg.timing = 1;
   if (vt_config_check(&cfg, &e)) goto fail;
   if (o.expect && vt_memwords_read(o.expect, &expect, &e)) goto fail;
 
@@ -399,6 +406,7 @@ int cmd_run(int argc, char **argv) {
   }
   if (!(d = vt_device_create(&cfg, &e))) goto fail;
   c.d = d;
+  if (cfg.timing && !(tm = vt_timing_attach(d, &e))) goto fail;
   vt_device_set_print(d, print_print, NULL);
   c.progress = !o.quiet && isatty(2);
   if (c.progress) vt_device_set_progress(d, on_progress, &c);
@@ -493,12 +501,20 @@ int cmd_run(int argc, char **argv) {
     printf(",\"stats\":");
     fflush(stdout);
     vt_stats_print_json(s, stdout);
+    if (tm) {
+      printf(",\"timing\":");
+      vt_timing_print_json(vt_timing_get_stats(tm), stdout);
+    }
     printf("}\n");
   } else if (o.stats) {
     printf("# configuration\n");
     vt_config_print(&cfg, stdout);
     printf("# statistics\n");
     vt_stats_print(s, stdout);
+  }
+  if (tm && !o.json && o.stats) {
+    printf("# timing\n");
+    vt_timing_print(vt_timing_get_stats(tm), stdout);
   }
   progress_clear(&c);
   if (fflush(stdout) || ferror(stdout)) { /* before any line that claims success */
@@ -508,8 +524,14 @@ int cmd_run(int argc, char **argv) {
   if (mismatch) {
     rc = err_exit(&me);
   } else if (!o.quiet && !o.json) {
-    fprintf(stderr, "ventus run: %s: %llu warp-instructions%s%s\n", o.input, (unsigned long long)s->warp_insns,
-            o.expect ? ", memory matches the expected words" : "", matched);
+    char cyc[96] = "";
+    if (tm) {
+      const vt_timing_stats *ts = vt_timing_get_stats(tm);
+      snprintf(cyc, sizeof cyc, " in %llu cycles (IPC %.3f)", (unsigned long long)ts->cycles,
+               ts->cycles ? (double)s->warp_insns / (double)ts->cycles : 0.0);
+    }
+    fprintf(stderr, "ventus run: %s: %llu warp-instructions%s%s%s\n", o.input, (unsigned long long)s->warp_insns,
+            cyc, o.expect ? ", memory matches the expected words" : "", matched);
   }
   goto out;
 fail:
@@ -525,6 +547,7 @@ out:
   vt_memwords_free(&expect);
   vt_case_free(&cs);
   vt_heap_fini(&heap);
+  vt_timing_free(tm);
   if (d) vt_device_destroy(d);
   for (size_t i = 0; i < o.nd.nargs; i++) vt_karg_free(&o.nd.args[i]);
   free(o.nd.args);

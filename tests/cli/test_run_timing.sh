@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# `ventus run --timing`: the timing model leaves memory exactly as the
+# functional loop does (every upstream case, the example kernels), reports
+# cycles on the closing line and per-SM cycles, IPC and stalls under
+# --stats and --json, and refuses bad timing keys with one line.
+#   usage: bash test_run_timing.sh <ventus binary> <source dir>
+set -u
+. "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
+
+# same_dump WHAT ARGS...: --dump in both modes, byte-identical
+same_dump() {
+  local what=$1
+  shift
+  if ! "$ventus" run -q "$@" --dump "$tmp/f.txt" >/dev/null 2>"$tmp/err"; then
+    bad "$what: functional run failed: $(head -1 "$tmp/err")"
+  elif ! "$ventus" run -q --timing "$@" --dump "$tmp/t.txt" >/dev/null 2>"$tmp/err"; then
+    bad "$what: timed run failed: $(head -1 "$tmp/err")"
+  elif ! cmp -s "$tmp/f.txt" "$tmp/t.txt"; then
+    bad "$what: memory differs between functional and timing mode"
+  else
+    ok "$what: same memory in timing mode"
+  fi
+}
+
+for k in vecadd diverge matmul reduce hello; do assemble_example "$k" "$tmp/$k.elf"; done
+same_dump vecadd "$tmp/vecadd.elf" --kernel vecadd --global 1024 --local 64 \
+  --arg buf:f32:1024:iota --arg buf:f32:1024:fill=0.5 --arg buf:f32:1024:zero --arg u32:1024
+same_dump diverge "$tmp/diverge.elf" --kernel diverge --global 256 --local 32 \
+  --arg buf:u32:256:rand=7 --arg buf:u32:256:zero --arg u32:250
+same_dump matmul "$tmp/matmul.elf" --kernel matmul --global 16,12 --local 8,4 \
+  --arg buf:i32:120:rand=3 --arg buf:i32:160:rand=4 --arg buf:i32:192:zero --arg u32:12 --arg u32:10 --arg u32:16
+same_dump reduce "$tmp/reduce.elf" --kernel reduce --global 512 --local 64 --lds-size 0x4000 \
+  --arg buf:i32:512:iota --arg buf:i32:8:zero --arg u32:512
+same_dump hello "$tmp/hello.elf" --kernel hello --global 32 --local 8 --threads 4
+
+corp=$src/../shared/corpora
+if [ -d "$corp" ]; then
+  n=0
+  cases=("$corp"/verilog-tc/*/* "$corp"/rtlsim-multiwg/vecadd/*.metadata)
+  # under valgrind one case per kernel is enough (the plain run covers all)
+  [ -n "${VT_VALGRIND:-}" ] && cases=("$corp"/verilog-tc/*/4x8 "$corp"/verilog-tc/*/1w16t)
+  for c in "${cases[@]}"; do
+    [ -e "$c" ] || continue
+    n=$((n + 1))
+    same_dump "${c#"$corp"/}" -c warps_per_sm=32 "$c"
+  done
+  [ "$n" -ge 17 ] || [ -n "${VT_VALGRIND:-}" ] || bad "only $n corpus cases found"
+else
+  echo "SKIP: ../shared/corpora not found: the corpus part of this test did not run"
+fi
+
+# the report: closing line, --stats block, JSON
+v=("$tmp/vecadd.elf" --kernel vecadd --global 256 --local 64 --arg buf:f32:256:iota --arg buf:f32:256:iota
+   --arg buf:f32:256:zero --arg u32:256)
+if "$ventus" run --timing "${v[@]}" 2>"$tmp/err" >/dev/null &&
+  grep -Eq '^ventus run: .*: [0-9]+ warp-instructions in [1-9][0-9]* cycles \(IPC [0-9.]+\)$' "$tmp/err"; then
+  ok "closing line with cycles and IPC"
+else
+  bad "closing line: $(cat "$tmp/err")"
+fi
+"$ventus" run -q --timing --stats "${v[@]}" >"$tmp/out" 2>&1
+for key in '^# timing$' '^cycles = [1-9]' '^sm0\.ipc = ' '^sm1\.cycles = ' '^sm0\.stall_scoreboard = ' \
+    '^sm0\.stall_memory = ' '^sm0\.stall_barrier = ' '^sm0\.stall_idle = ' '^sm0\.l1_misses = [1-9]'; do
+  grep -Eq "$key" "$tmp/out" && ok "--stats has $key" || bad "--stats lacks $key"
+done
+# per SM: issued + every stall reason = cycles
+awk -F' = ' '/^sm[0-9]+\./ { split($1, a, "."); k = a[2]; s = a[1]
+  if (k == "cycles") c[s] = $2; else if (k == "issued" || k ~ /^stall_/) t[s] += $2 }
+  END { for (s in c) if (c[s] != t[s]) { print s; bad = 1 } exit bad }' "$tmp/out" >"$tmp/sum" &&
+  ok "issue and stall cycles add up to the cycles of each SM" || bad "cycles do not add up: $(cat "$tmp/sum")"
+if "$ventus" run -q --timing --json "${v[@]}" >"$tmp/j" 2>/dev/null &&
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["timing"]; assert t["cycles"]>0 and len(t["sm"])==2 and "memory" in t["sm"][0]["stalls"] and j["config"]["timing"]==1' "$tmp/j"; then
+  ok "--json has the timing object"
+else
+  bad "--json timing object: $(head -c 300 "$tmp/j")"
+fi
+"$ventus" run -q -c timing=1 "${v[@]}" --stats >"$tmp/out" 2>&1
+grep -q '^# timing$' "$tmp/out" && ok "config key timing = 1 selects the model" || bad "timing = 1 ignored"
+
+# faults keep the functional mode's message and exit status
+expect 3 "step limit of 100 warp-instructions reached [kernel 0 wg" "step limit under --timing" \
+  "$ventus" run --timing --max-steps 100 "${v[@]}"
+expect 3 "address is in the padding after a buffer's requested size" "fault under --timing" \
+  "$ventus" run --timing -c strict_bounds=1 "$tmp/vecadd.elf" --kernel vecadd --global 64 --local 64 \
+  --arg buf:f32:4:iota --arg buf:f32:4:iota --arg buf:f32:4:zero --arg u32:64
+expect 4 "lat_alu must be 1..100000 cycles" "lat_alu=0 refused" "$ventus" run --timing -c lat_alu=0 "${v[@]}"
+expect 4 "l1d_sets must be a power of two" "l1d_sets=3 refused" "$ventus" run --timing -c l1d_sets=3 "${v[@]}"
+expect 4 "timing must be 0 or 1" "timing=2 refused" "$ventus" run -c timing=2 "${v[@]}"
+exit $fail

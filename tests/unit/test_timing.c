@@ -1,0 +1,245 @@
+/* The timing model (src/timing, docs/timing.md) on hand-computed
+ * microbenchmarks: dependent chains give the 2025 RTL's issue-to-issue
+ * latencies, independent instructions issue back to back, folding over
+ * fewer lanes, a scoreboard stall and a barrier wait cycle by cycle, and
+ * memory results identical to the functional loop. */
+#include <unistd.h>
+
+#include "host_kernels.h"
+#include "test_core_prog.h"
+#include "timing.h"
+
+/* One launch of p under the timing model; returns the launch's cycles and,
+ * if sm0 is not NULL, copies SM 0's statistics there. */
+static uint64_t timed(const vt_config *c, const prog *p, const vt_launch *l, vt_sm_timing *sm0) {
+  vt_device *d = mkdev(c);
+  vt_error e;
+  vt_timing *t = vt_timing_attach(d, &e);
+  assert_non_null(t);
+  if (run(d, p, l, &e)) {
+    char buf[512];
+    vt_err_format(&e, buf, sizeof buf);
+    fail_msg("timed launch failed: %s", buf);
+  }
+  const vt_timing_stats *st = vt_timing_get_stats(t);
+  uint64_t cycles = st->cycles;
+  if (sm0) *sm0 = st->sm[0];
+  vt_timing_free(t); /* before the device it is attached to */
+  vt_device_destroy(d);
+  return cycles;
+}
+
+typedef enum { CHAIN_ADD, CHAIN_VADD, CHAIN_VFADD, CHAIN_LOAD, INDEP_ADD, INDEP_VADD } chain_kind;
+
+/* n instructions of one kind (dependent on the previous one or not), then endprg. */
+static void build_chain(prog *p, chain_kind k, int n) {
+  p->n = 0;
+  if (k == CHAIN_LOAD) emit_li(p, T1, DATA_BASE);
+  for (int i = 0; i < n; i++) switch (k) {
+    case CHAIN_ADD: E(p, addi, T0, T0, 1); break;
+    case CHAIN_VADD: E(p, vadd_vv, 1, 1, 2, 1); break;
+    case CHAIN_VFADD: E(p, vfadd_vv, 1, 1, 2, 1); break;
+    case CHAIN_LOAD: E(p, lw, T0, 0, T1); break; /* same address: the WAW on t0 chains them */
+    case INDEP_ADD: E(p, addi, 10 + i % 16, 0, i); break;
+    case INDEP_VADD: E(p, vadd_vv, 3 + i % 16, 1, 2, 1); break;
+    }
+  E0(p, endprg);
+}
+
+/* Cycles per instruction: the slope between chains of 16 and 64, as the
+ * RTL microbenchmarks measure it (fixed start-up costs cancel). */
+static uint64_t slope(const vt_config *c, chain_kind k, uint32_t threads) {
+  static prog p;
+  vt_launch l = mklaunch(1, 1, 1, threads, 1);
+  build_chain(&p, k, 16);
+  uint64_t a = timed(c, &p, &l, NULL);
+  build_chain(&p, k, 64);
+  uint64_t b = timed(c, &p, &l, NULL);
+  assert_int_equal((b - a) % 48, 0);
+  return (b - a) / 48;
+}
+
+static void test_dependent_chains(void **state) {
+  (void)state;
+  vt_config c;
+  vt_config_defaults(&c); /* the 2025 RTL: 32 lanes for 32 threads */
+  assert_int_equal(slope(&c, CHAIN_ADD, 32), 5);
+  assert_int_equal(slope(&c, CHAIN_VADD, 32), 5);
+  assert_int_equal(slope(&c, CHAIN_VFADD, 32), 7);
+  assert_int_equal(slope(&c, CHAIN_LOAD, 32), 11);
+}
+
+static void test_independent_and_folding(void **state) {
+  (void)state;
+  vt_config c;
+  vt_config_defaults(&c);
+  assert_int_equal(slope(&c, INDEP_ADD, 32), 1);
+  assert_int_equal(slope(&c, INDEP_VADD, 32), 1);
+  c.num_lanes = 8; /* 32 threads over 8 lanes: every vector op takes 4 passes */
+  assert_int_equal(slope(&c, INDEP_VADD, 32), 4);   /* the vALU is busy 4 cycles */
+  assert_int_equal(slope(&c, CHAIN_VADD, 32), 5 + 3); /* the last pass ends 3 cycles later */
+  assert_int_equal(slope(&c, INDEP_ADD, 32), 1);    /* scalar ops do not fold */
+}
+
+/* addi t0 (cycle 0); addi t1,t0 waits for t0 (issues at 5); addi t2 is
+ * independent but in order (6); endprg (7), done at 7 + 5 = 12. Cycles 1-4
+ * are scoreboard stalls, 8-11 the drain. */
+static void test_scoreboard_stall(void **state) {
+  (void)state;
+  static prog p;
+  p.n = 0;
+  E(&p, addi, T0, 0, 1);
+  E(&p, addi, T1, T0, 1);
+  E(&p, addi, T2, 0, 2);
+  E0(&p, endprg);
+  vt_config c;
+  vt_config_defaults(&c);
+  vt_launch l = mklaunch(1, 1, 1, 32, 1);
+  vt_sm_timing m;
+  assert_int_equal(timed(&c, &p, &l, &m), 12);
+  assert_int_equal(m.issued, 4);
+  assert_int_equal(m.stall[VT_STALL_SCOREBOARD], 4);
+  assert_int_equal(m.stall[VT_STALL_IDLE], 4);
+  assert_int_equal(m.cycles, 12);
+}
+
+/* Two warps: warp 1 branches straight to the barrier, warp 0 first runs K
+ * dependent adds. Cycle by cycle: csrrs wid at 0 (w0) and 1 (w1); bne at 5
+ * (w0, falls through) and 6 (w1, taken: fetch resumes at 6+1+3 = 10);
+ * w0's adds at 7, 12, ..., 7+5(K-1); w1 arrives at the barrier at 10 and
+ * waits from 11; w0 arrives at 5K+3 and releases it; w1 re-checks at 5K+4,
+ * w0 ends at 5K+5, w1 at 5K+6, done 5 cycles later. */
+static void test_barrier_wait(void **state) {
+  (void)state;
+  enum { K = 10 };
+  static prog p;
+  p.n = 0;
+  E(&p, csrrs, T0, CSR_WID, 0);
+  E(&p, bne, T0, 0, (K + 1) * 4);
+  for (int i = 0; i < K; i++) E(&p, addi, T1, T1, 1);
+  E(&p, barrier, 0, 0, 0);
+  E0(&p, endprg);
+  vt_config c;
+  vt_config_defaults(&c);
+  vt_launch l = mklaunch(1, 1, 1, 32, 2);
+  vt_sm_timing m;
+  assert_int_equal(timed(&c, &p, &l, &m), 5 * K + 11);
+  assert_int_equal(m.barrier_wait, (5 * K + 4) - 11);
+  assert_int_equal(m.issued, 2 * (K + 4) - K + 1); /* w1 skips the adds; its barrier issues twice */
+  assert_int_equal(m.stall[VT_STALL_CONTROL], 0); /* w0 had work in w1's bubble */
+}
+
+/* A kernel with a barrier, local and global memory, run by many groups on
+ * two SMs: the same memory in both modes. Each thread writes its global id
+ * to local memory, and after the barrier reads its mirror's value. */
+static void build_mirror(prog *p) {
+  p->n = 0;
+  E(p, csrrs, T2, CSR_TID, 0);
+  E(p, vid_v, 1, 1);
+  E(p, vadd_vx, 1, 1, T2, 1);
+  E(p, vsll_vi, 2, 1, 2, 1);
+  E(p, csrrs, T0, CSR_LDS, 0);
+  E(p, vadd_vx, 2, 2, T0, 1);
+  E(p, csrrs, T1, CSR_WGID, 0);
+  E(p, vadd_vx, 6, 1, T1, 1);
+  E(p, vsw12_v, 6, 0, 2);
+  E(p, barrier, 0, 0, 0);
+  emit_li(p, T0, 4 * 32 - 1);
+  E(p, vrsub_vx, 3, 1, T0, 1);
+  E(p, vsll_vi, 3, 3, 2, 1);
+  E(p, csrrs, T0, CSR_LDS, 0);
+  E(p, vadd_vx, 3, 3, T0, 1);
+  E(p, vlw12_v, 4, 0, 3);
+  emit_lane_addr(p, 5, 0);
+  E(p, vsw12_v, 4, 0, 5);
+  E0(p, endprg);
+}
+
+static void test_same_memory_as_functional(void **state) {
+  (void)state;
+  static prog p;
+  build_mirror(&p);
+  vt_config c;
+  vt_config_defaults(&c);
+  vt_launch l = mklaunch(6, 1, 1, 32, 4);
+  static uint32_t mem[2][6 * 4 * 32];
+  for (int mode = 0; mode < 2; mode++) {
+    vt_device *d = mkdev(&c);
+    vt_error e;
+    vt_timing *t = mode ? vt_timing_attach(d, &e) : NULL;
+    assert_int_equal(run(d, &p, &l, &e), 0);
+    assert_int_equal(vt_mem_read(d, DATA_BASE, mem[mode], sizeof mem[mode], &e), 0);
+    if (mode) assert_true(vt_timing_get_stats(t)->cycles > 0);
+    vt_timing_free(t);
+    vt_device_destroy(d);
+  }
+  /* thread i of group g holds the mirror's value: (127 - i) + g */
+  for (uint32_t g = 0; g < 6; g++)
+    for (uint32_t i = 0; i < 128; i++) assert_int_equal(mem[0][g * 128 + i], 127 - i + g);
+  assert_memory_equal(mem[0], mem[1], sizeof mem[0]);
+}
+
+/* With barrier_counts_ended = 0 a warp that ends before a barrier leaves
+ * the others waiting for ever: the timing loop reports the core's deadlock
+ * (no warp can ever issue), and the device runs the next launch. */
+static void test_barrier_deadlock(void **state) {
+  (void)state;
+  static prog p;
+  p.n = 0;
+  E(&p, csrrs, T0, CSR_WID, 0);
+  E(&p, bne, T0, 0, 8); /* warp 1 skips the barrier */
+  E(&p, barrier, 0, 0, 0);
+  E0(&p, endprg);
+  vt_config c;
+  vt_config_defaults(&c);
+  c.barrier_counts_ended = 0;
+  vt_device *d = mkdev(&c);
+  vt_error e;
+  vt_timing *t = vt_timing_attach(d, &e);
+  assert_non_null(t);
+  vt_launch l = mklaunch(1, 1, 1, 8, 2);
+  assert_int_equal(run(d, &p, &l, &e), -1);
+  assert_int_equal(e.kind, VT_ERR_DEADLOCK);
+  assert_non_null(strstr(e.msg, "work-group 0 warps 0 wait, warps 1 ended"));
+  l.num_warps = 1; /* a group of one warp passes its barrier */
+  assert_int_equal(run(d, &p, &l, &e), 0);
+  assert_int_equal(vt_timing_get_stats(t)->launches, 1);
+  vt_timing_free(t);
+  vt_device_destroy(d);
+}
+
+/* The native API: config key timing = 1 runs launches under the model,
+ * with the same results (hk_cy_vecadd checks every element) and the timing
+ * statistics in cy_print_stats. */
+static void test_native_api_timing_key(void **state) {
+  (void)state;
+  char elf[600], why[512], err[256];
+  build_example_kernel("vecadd", elf, sizeof elf);
+  cy_device *d = cy_create(NULL, (const char *[]){"timing=1"}, 1, err, sizeof err);
+  if (!d) fail_msg("cy_create: %s", err);
+  if (hk_cy_vecadd(d, elf, 300, 32, 5, why, sizeof why)) fail_msg("vecadd: %s", why);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  assert_non_null(f);
+  cy_print_stats(d, f, 0);
+  fclose(f);
+  assert_non_null(strstr(text, "\ntimed_launches = 1\n"));
+  assert_null(strstr(text, "\ncycles = 0\n"));
+  free(text);
+  cy_destroy(d);
+  unlink(elf);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_dependent_chains),
+      cmocka_unit_test(test_independent_and_folding),
+      cmocka_unit_test(test_scoreboard_stall),
+      cmocka_unit_test(test_barrier_wait),
+      cmocka_unit_test(test_same_memory_as_functional),
+      cmocka_unit_test(test_native_api_timing_key),
+      cmocka_unit_test(test_barrier_deadlock),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
