@@ -63,19 +63,28 @@ static int compare(const void *got, const void *want, uint32_t n, const char *wh
     }                                                                         \
   } while (0)
 
-int hk_vt_vecadd(vt_device_h d, uint32_t entry, uint32_t n, uint32_t wf, uint32_t seed, char *why,
-                 size_t len) {
-  const uint32_t local = 32, groups = (n + local - 1) / local, pds_size = 0x100;
-  float *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4), *ref = malloc(n * 4);
-  if (!a || !b || !c || !ref) {
-    free(a), free(b), free(c), free(ref);
+/* The host side of a vecadd check: a and b random from *seed, ref = a + b,
+ * c for the device's result; -1 (with why) if the host is out of memory. */
+static int vecadd_host(uint32_t n, uint32_t *seed, float **a, float **b, float **c, float **ref, char *why,
+                       size_t len) {
+  *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4), *ref = malloc(n * 4);
+  if (!*a || !*b || !*c || !*ref) {
+    free(*a), free(*b), free(*c), free(*ref);
     snprintf(why, len, "out of host memory");
     return -1;
   }
+  random_floats(*a, n, seed);
+  random_floats(*b, n, seed);
+  ref_vecadd(*a, *b, *ref, n);
+  return 0;
+}
+
+int hk_vt_vecadd(vt_device_h d, uint32_t entry, uint32_t n, uint32_t wf, uint32_t seed, char *why,
+                 size_t len) {
+  const uint32_t local = 32, groups = (n + local - 1) / local, pds_size = 0x100;
+  float *a, *b, *c, *ref;
   uint32_t s = seed;
-  random_floats(a, n, &s);
-  random_floats(b, n, &s);
-  ref_vecadd(a, b, ref, n);
+  if (vecadd_host(n, &s, &a, &b, &c, &ref, why, len)) return -1;
   /* A, B, C, argument block, metadata block, private region */
   uint64_t buf[6] = {0};
   const uint64_t size[6] = {n * 4, n * 4, n * 4, 16, 72, (uint64_t)pds_size * local * groups};
@@ -112,16 +121,9 @@ int hk_vt_vecadd(vt_device_h d, uint32_t entry, uint32_t n, uint32_t wf, uint32_
 
 int hk_cy_vecadd(cy_device *d, const char *elf, uint32_t n, uint32_t threads, uint32_t seed, char *why,
                  size_t len) {
-  float *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4), *ref = malloc(n * 4);
-  if (!a || !b || !c || !ref) {
-    free(a), free(b), free(c), free(ref);
-    snprintf(why, len, "out of host memory");
-    return -1;
-  }
+  float *a, *b, *c, *ref;
   uint32_t s = seed;
-  random_floats(a, n, &s);
-  random_floats(b, n, &s);
-  ref_vecadd(a, b, ref, n);
+  if (vecadd_host(n, &s, &a, &b, &c, &ref, why, len)) return -1;
   uint32_t buf[3] = {0};
   int rc = 0;
   for (int i = 0; i < 3; i++) CY_TRY(cy_alloc(d, n * 4, &buf[i]), "cy_alloc");
