@@ -107,6 +107,13 @@ static int make_matmul(bench_inst *b, double scale) {
   return make_imat(b, bench_scaled(320, scale, 8), 8, 4);
 }
 
+/* 16×16 tiles = the work-group: 8 warps, 1 KiB warp stacks each + 2 tiles */
+static int make_matmul_tiled(bench_inst *b, double scale) {
+  if (make_imat(b, bench_scaled(320, scale, 16), 16, 16)) return -1;
+  b->nd.lds_size = 8 * 1024 + 2 * 1024;
+  return 0;
+}
+
 static void native_matmul(bench_inst *b) {
   ref_matmul((const int32_t *)b->args[0].init, (const int32_t *)b->args[1].init, (int32_t *)b->ref,
              b->args[3].value, b->args[4].value, b->args[5].value);
@@ -159,6 +166,10 @@ static const bench_workload w_matmul = {
     "matmul", "kernels/examples/matmul.S", "matmul",
     "int32 matrix product, uniform loop over K with gathers",
     0.1, make_matmul, native_matmul, NULL};
+static const bench_workload w_matmul_tiled = {
+    "matmul_tiled", "bench/kernels/matmul_tiled.S", "matmul_tiled",
+    "int32 matrix product, 16x16 tiles in local memory, barriers",
+    0.15, make_matmul_tiled, native_matmul, NULL};
 static const bench_workload w_reduce = {
     "reduce", "kernels/examples/reduce.S", "reduce",
     "local-memory tree sum: barriers, divergent steps",
@@ -169,7 +180,7 @@ static const bench_workload w_diverge = {
     1.0 / 64, make_diverge, native_diverge, NULL};
 
 const bench_workload *const bench_workloads[] = {
-    &w_stream, &w_vecadd, &w_matmul, &w_reduce, &w_diverge,
+    &w_stream, &w_vecadd, &w_matmul, &w_matmul_tiled, &w_reduce, &w_diverge,
     NULL};
 
 uint64_t bench_buf_bytes(const bench_inst *b) {
