@@ -50,6 +50,8 @@ struct bench_inst {
 
 /* The workload table (bench_work.c), NULL-terminated. */
 extern const bench_workload *const bench_workloads[];
+/* The workloads with their own source file. */
+extern const bench_workload bench_w_bfs;
 
 /* ---- building instances (bench_work.c) ---- */
 uint32_t bench_lcg(uint32_t *s);
