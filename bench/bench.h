@@ -51,7 +51,7 @@ struct bench_inst {
 /* The workload table (bench_work.c), NULL-terminated. */
 extern const bench_workload *const bench_workloads[];
 /* The workloads with their own source file. */
-extern const bench_workload bench_w_bfs, bench_w_jacobi;
+extern const bench_workload bench_w_bfs, bench_w_jacobi, bench_w_fmath;
 
 /* ---- building instances (bench_work.c) ---- */
 uint32_t bench_lcg(uint32_t *s);

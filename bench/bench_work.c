@@ -181,7 +181,7 @@ static const bench_workload w_diverge = {
 
 const bench_workload *const bench_workloads[] = {
     &w_stream, &w_vecadd, &w_matmul, &w_matmul_tiled, &w_reduce, &w_diverge,
-    &bench_w_bfs, &bench_w_jacobi, NULL};
+    &bench_w_bfs, &bench_w_jacobi, &bench_w_fmath, NULL};
 
 uint64_t bench_buf_bytes(const bench_inst *b) {
   uint64_t n = 0;

@@ -25,7 +25,7 @@ expect 0 "" "--help" "$b" --help
 grep -q -- "--timing-scale F" "$tmp/out" && ok "--help names --timing-scale" ||
   bad "--help lacks --timing-scale"
 expect 0 "" "--list" "$b" --list
-for w in stream vecadd matmul matmul_tiled reduce diverge bfs jacobi; do
+for w in stream vecadd matmul matmul_tiled reduce diverge bfs jacobi fmath; do
   grep -q "^$w " "$tmp/out" || bad "--list lacks $w"
 done
 
