@@ -77,7 +77,7 @@ int bench_assemble(const char *srcdir, const bench_workload *w, const char *elf,
  * log is written there; with `timing` the launches run under the timing
  * model. */
 typedef struct {
-  double secs;
+  double secs, cpu_secs; /* wall and process CPU time of the timed part */
   uint64_t warp_insns, thread_insns;
   uint64_t cycles;    /* timing mode: simulated cycles of all launches */
   uint32_t launches;
@@ -89,7 +89,7 @@ int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, int timing, bench
 
 /* Native baseline: seconds per call of b->w->native, calls batched so one
  * measurement lasts at least min_secs (*calls says how many). */
-double bench_run_native(bench_inst *b, double min_secs, long *calls);
+double bench_run_native(bench_inst *b, double min_secs, long *calls, double *cpu_secs);
 
 /* ---- host memory (bench_mem.c) ---- */
 /* Resets the process's resident-set high-water mark and returns the
@@ -102,5 +102,8 @@ int64_t bench_mem_peak(void);
 double bench_median(double *v, int n);
 /* Monotonic clock in seconds. */
 double bench_now(void);
+/* CPU time of the process in seconds: on a shared machine it shows what
+ * the run itself cost, whatever else the cores were doing. */
+double bench_cpu_now(void);
 
 #endif

@@ -16,6 +16,12 @@ double bench_now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+double bench_cpu_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -68,7 +74,7 @@ static int launch(vt_device *d, const vt_launch *l, FILE *trace, double *secs, v
 /* The timed part: the launches and the host loop between them. */
 static int launches(bench_inst *b, vt_device *d, const vt_launch *l, FILE *trace,
                     bench_sim_run *r, vt_error *e) {
-  double t0 = bench_now();
+  double t0 = bench_now(), c0 = bench_cpu_now();
   for (;;) {
     double t;
     if (launch(d, l, trace, &t, e)) return -1;
@@ -80,6 +86,7 @@ static int launches(bench_inst *b, vt_device *d, const vt_launch *l, FILE *trace
       return vt_fail(e, VT_ERR_STEP_LIMIT, "host loop still running after %u launches", r->launches);
   }
   r->secs = bench_now() - t0;
+  r->cpu_secs = bench_cpu_now() - c0;
   return 0;
 }
 
@@ -122,14 +129,15 @@ int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, int timing, bench
   return rc;
 }
 
-double bench_run_native(bench_inst *b, double min_secs, long *calls) {
+double bench_run_native(bench_inst *b, double min_secs, long *calls, double *cpu_secs) {
   long k = *calls > 0 ? *calls : 1;
   for (;;) {
-    double t0 = bench_now();
+    double t0 = bench_now(), c0 = bench_cpu_now();
     for (long i = 0; i < k; i++) b->w->native(b);
     double t = bench_now() - t0;
     if (t >= min_secs || *calls > 0) {
       *calls = k;
+      *cpu_secs = (bench_cpu_now() - c0) / (double)k;
       return t / (double)k;
     }
     k *= 2;

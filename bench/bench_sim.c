@@ -196,10 +196,12 @@ static int measure(const bench_options *o, const bench_workload *w, bench_mode m
   r->reps = o->reps;
   r->ok = 1;
   for (int i = 0; i < o->reps; i++) {
-    r->native[i] = bench_run_native(&b, o->native_min, &r->native_calls); /* also fills b.ref */
+    r->native[i] = bench_run_native(&b, o->native_min, &r->native_calls,
+                                    &r->native_cpu[i]); /* also fills b.ref */
     bench_sim_run s;
     if (bench_run_sim(&b, elf, trace, mode == BENCH_TIMING, &s, &e)) goto out;
     r->sim[i] = s.secs;
+    r->cpu[i] = s.cpu_secs;
     r->ok &= s.ok;
     r->warp_insns = s.warp_insns;
     r->thread_insns = s.thread_insns;
@@ -219,6 +221,8 @@ static int measure(const bench_options *o, const bench_workload *w, bench_mode m
   r->sim_max = r->sim[r->reps - 1];
   r->native_med = bench_median(r->native, r->reps);
   r->base_med = bench_median(r->base, r->reps);
+  r->cpu_med = bench_median(r->cpu, r->reps);
+  r->native_cpu_med = bench_median(r->native_cpu, r->reps);
   rc = 0;
 out:
   if (rc) {
