@@ -139,6 +139,12 @@ static int parse(int argc, char **argv, bench_options *o) {
             MAX_SCALE);
     return -1;
   }
+  char start[1024];
+  snprintf(start, sizeof start, "%s/kernels/lib/start.S", o->srcdir);
+  if (access(start, R_OK)) {
+    fprintf(stderr, "bench_sim: --src %s: no readable kernels/lib/start.S there\n", o->srcdir);
+    return -1;
+  }
   if (o->quick) {
     o->reps = 1;
     o->native_min = 0;

@@ -20,6 +20,7 @@ expect 2 "--trace: no workload 'nope'" "trace unknown" "$b" --trace nope
 expect 2 "--trace takes one workload or none" "trace list" "$b" --trace stream,vecadd
 expect 2 "unknown option --bogus (see --help)" "unknown option" "$b" --bogus
 expect 2 "--scale needs a value" "missing value" "$b" --scale
+expect 2 "--src $tmp: no readable kernels/lib/start.S there" "src without kernels" "$b" --src "$tmp"
 
 expect 0 "" "--help" "$b" --help
 grep -q -- "--timing-scale F" "$tmp/out" && ok "--help names --timing-scale" ||
