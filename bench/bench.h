@@ -40,12 +40,12 @@ struct bench_inst {
   const bench_workload *w;
   vt_karg args[BENCH_MAX_ARGS]; /* args[i].init owned */
   size_t nargs;
-  vt_ndrange nd;   /* geometry; elf/kernel/args filled by the runner */
-  size_t out_arg;  /* argument whose buffer holds the result */
-  uint8_t *ref;    /* native result, args[out_arg].size bytes, owned */
-  uint32_t iters;  /* launches of a fixed host loop (jacobi), else 0 */
-  void *scratch;   /* the native baseline's work space, owned */
-  char size[64];   /* problem size, for the table */
+  vt_ndrange nd;  /* geometry; elf/kernel/args filled by the runner */
+  size_t out_arg; /* argument whose buffer holds the result */
+  uint8_t *ref;   /* native result, args[out_arg].size bytes, owned */
+  uint32_t iters; /* launches of a fixed host loop (jacobi), else 0 */
+  void *scratch;  /* the native baseline's work space, owned */
+  char size[64];  /* problem size, for the table */
 };
 
 /* The workload table (bench_work.c), NULL-terminated. */
@@ -79,7 +79,7 @@ int bench_assemble(const char *srcdir, const bench_workload *w, const char *elf,
 typedef struct {
   double secs, cpu_secs; /* wall and process CPU time of the timed part */
   uint64_t warp_insns, thread_insns;
-  uint64_t cycles;    /* timing mode: simulated cycles of all launches */
+  uint64_t cycles; /* timing mode: simulated cycles of all launches */
   uint32_t launches;
   int64_t peak_bytes; /* host memory growth while set up and launched, -1 = unknown */
   int ok;

@@ -39,6 +39,7 @@ static void native_fmath(bench_inst *b) {
 }
 
 const bench_workload bench_w_fmath = {
-    "fmath", "bench/kernels/fmath.S", "fmath",
-    "fp32 exp/sqrt/divide iteration: SFU-heavy, uniform loop",
-    1.0 / 128, make_fmath, native_fmath, NULL};
+    "fmath",      "bench/kernels/fmath.S",
+    "fmath",      "fp32 exp/sqrt/divide iteration: SFU-heavy, uniform loop",
+    1.0 / 128,    make_fmath,
+    native_fmath, NULL};

@@ -74,6 +74,11 @@ static int next_bfs(bench_inst *b, vt_device *d, uint32_t done, int *again, vt_e
 }
 
 const bench_workload bench_w_bfs = {
-    "bfs", "bench/kernels/bfs.S", "bfs",
+    "bfs",
+    "bench/kernels/bfs.S",
+    "bfs",
     "level-synchronous BFS, one launch per level: divergent edge loops, scattered loads",
-    1.0 / 128, make_bfs, native_bfs, next_bfs};
+    1.0 / 128,
+    make_bfs,
+    native_bfs,
+    next_bfs};

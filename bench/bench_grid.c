@@ -59,6 +59,7 @@ static int next_jacobi(bench_inst *b, vt_device *d, uint32_t done, int *again, v
 }
 
 const bench_workload bench_w_jacobi = {
-    "jacobi", "bench/kernels/jacobi.S", "jacobi",
-    "5-point fp32 Jacobi stencil, one launch per sweep: 2-D grid, border divergence",
-    1.0 / 8, make_jacobi, native_jacobi, next_jacobi};
+    "jacobi",      "bench/kernels/jacobi.S",
+    "jacobi",      "5-point fp32 Jacobi stencil, one launch per sweep: 2-D grid, border divergence",
+    1.0 / 8,       make_jacobi,
+    native_jacobi, next_jacobi};

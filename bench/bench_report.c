@@ -105,11 +105,10 @@ void bench_print_json(const bench_options *o, const bench_row *rows, int n, cons
            i ? "," : "", r->name, mode_name(r->mode), r->mode == BENCH_TRACED ? "true" : "false",
            r->scale, r->size, r->launches, r->sim_med, r->sim_min, r->sim_max,
            (unsigned long long)r->warp_insns, (unsigned long long)r->thread_insns,
-           (double)r->warp_insns / r->sim_med, (double)r->thread_insns / r->sim_med,
-           r->native_med, r->native_calls, r->sim_med / r->native_med, r->cpu_med,
+           (double)r->warp_insns / r->sim_med, (double)r->thread_insns / r->sim_med, r->native_med,
+           r->native_calls, r->sim_med / r->native_med, r->cpu_med,
            (double)r->thread_insns / r->cpu_med, r->native_cpu_med, r->cpu_med / r->native_cpu_med,
-           (long long)r->peak_bytes,
-           (unsigned long long)r->buf_bytes, r->ok ? "true" : "false");
+           (long long)r->peak_bytes, (unsigned long long)r->buf_bytes, r->ok ? "true" : "false");
     if (r->mode == BENCH_TIMING) printf(", \"cycles\": %llu", (unsigned long long)r->cycles);
     if (r->mode == BENCH_TRACED)
       printf(", \"untraced_median_s\": %.6f, \"trace_cost\": %.2f", r->base_med,

@@ -26,8 +26,8 @@ typedef struct {
   double sim_med, sim_min, sim_max, native_med, base_med, cpu_med, native_cpu_med;
   uint64_t warp_insns, thread_insns, cycles;
   uint32_t launches;
-  int64_t peak_bytes;   /* largest over the reps, -1 = unknown */
-  uint64_t buf_bytes;   /* the kernel's buffers: what it can touch */
+  int64_t peak_bytes; /* largest over the reps, -1 = unknown */
+  uint64_t buf_bytes; /* the kernel's buffers: what it can touch */
   long native_calls;
 } bench_row;
 

@@ -72,8 +72,8 @@ static int launch(vt_device *d, const vt_launch *l, FILE *trace, double *secs, v
 #define BENCH_MAX_LAUNCHES 100000u
 
 /* The timed part: the launches and the host loop between them. */
-static int launches(bench_inst *b, vt_device *d, const vt_launch *l, FILE *trace,
-                    bench_sim_run *r, vt_error *e) {
+static int launches(bench_inst *b, vt_device *d, const vt_launch *l, FILE *trace, bench_sim_run *r,
+                    vt_error *e) {
   double t0 = bench_now(), c0 = bench_cpu_now();
   for (;;) {
     double t;
@@ -83,7 +83,8 @@ static int launches(bench_inst *b, vt_device *d, const vt_launch *l, FILE *trace
     if (b->w->next && b->w->next(b, d, r->launches, &again, e)) return -1;
     if (!again) break;
     if (r->launches >= BENCH_MAX_LAUNCHES)
-      return vt_fail(e, VT_ERR_STEP_LIMIT, "host loop still running after %u launches", r->launches);
+      return vt_fail(e, VT_ERR_STEP_LIMIT, "host loop still running after %u launches",
+                     r->launches);
   }
   r->secs = bench_now() - t0;
   r->cpu_secs = bench_cpu_now() - c0;

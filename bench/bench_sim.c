@@ -77,11 +77,45 @@ static int known(const char *opt, const char *list) {
   return 1;
 }
 
+/* An option taking a value (parse() lists them): 0 set, -1 bad value (said so). */
+static int value_option(bench_options *o, const char *a, const char *v) {
+  double x;
+  if (!strcmp(a, "--reps")) {
+    if (number(a, v, 0, BENCH_MAX_REPS, &x)) return -1;
+    if (x != (int)x) {
+      fprintf(stderr, "bench_sim: --reps %s: expected a whole number 1..%d (see --help)\n", v,
+              BENCH_MAX_REPS);
+      return -1;
+    }
+    o->reps = (int)x;
+    return 0;
+  }
+  if (!strcmp(a, "--scale")) return number(a, v, 0, MAX_SCALE, &o->scale);
+  if (!strcmp(a, "--trace-scale")) return number(a, v, 0, MAX_SCALE, &o->trace_scale);
+  if (!strcmp(a, "--timing-scale")) return number(a, v, 0, MAX_SCALE, &o->timing_scale);
+  if (!strcmp(a, "--native-min")) return number(a, v, 1, 60, &o->native_min);
+  if (!strcmp(a, "--only")) {
+    if (!known(a, v)) return -1;
+    o->only = v;
+    return 0;
+  }
+  if (!strcmp(a, "--trace")) {
+    if (strcmp(v, "none") && strchr(v, ',')) {
+      fprintf(stderr, "bench_sim: --trace takes one workload or none\n");
+      return -1;
+    }
+    if (strcmp(v, "none") && !known(a, v)) return -1;
+    o->trace = v;
+    return 0;
+  }
+  o->srcdir = v; /* --src */
+  return 0;
+}
+
 static int parse(int argc, char **argv, bench_options *o) {
   *o = (bench_options){5, 0, 0, 1.0, 0.05, 0.125, 0.25, NULL, "stream", VT_SOURCE_DIR};
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    double x;
+    const char *a = argv[i];
     if (!strcmp(a, "--json"))
       o->json = 1;
     else if (!strcmp(a, "--quick"))
@@ -95,47 +129,26 @@ static int parse(int argc, char **argv, bench_options *o) {
     } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       usage(stdout);
       exit(0);
-    } else if (strcmp(a, "--reps") && strcmp(a, "--scale") && strcmp(a, "--trace-scale") &&
-               strcmp(a, "--timing-scale") && strcmp(a, "--native-min") && strcmp(a, "--only") &&
-               strcmp(a, "--trace") && strcmp(a, "--src")) {
-      fprintf(stderr, "bench_sim: unknown option %s (see --help)\n", a);
-      return -1;
-    } else if (!v) {
-      fprintf(stderr, "bench_sim: %s needs a value (see --help)\n", a);
-      return -1;
-    } else if (i++, !strcmp(a, "--reps")) {
-      if (number(a, v, 0, BENCH_MAX_REPS, &x)) return -1;
-      if (x != (int)x) {
-        fprintf(stderr, "bench_sim: --reps %s: expected a whole number 1..%d (see --help)\n", v,
-                BENCH_MAX_REPS);
+    } else {
+      static const char *const with_value[] = {"--reps",         "--scale",      "--trace-scale",
+                                               "--timing-scale", "--native-min", "--only",
+                                               "--trace",        "--src"};
+      size_t k = 0, n = sizeof with_value / sizeof with_value[0];
+      while (k < n && strcmp(a, with_value[k])) k++;
+      if (k == n) {
+        fprintf(stderr, "bench_sim: unknown option %s (see --help)\n", a);
         return -1;
       }
-      o->reps = (int)x;
-    } else if (!strcmp(a, "--scale")) {
-      if (number(a, v, 0, MAX_SCALE, &o->scale)) return -1;
-    } else if (!strcmp(a, "--trace-scale")) {
-      if (number(a, v, 0, MAX_SCALE, &o->trace_scale)) return -1;
-    } else if (!strcmp(a, "--timing-scale")) {
-      if (number(a, v, 0, MAX_SCALE, &o->timing_scale)) return -1;
-    } else if (!strcmp(a, "--native-min")) {
-      if (number(a, v, 1, 60, &o->native_min)) return -1;
-    } else if (!strcmp(a, "--only")) {
-      if (!known(a, v)) return -1;
-      o->only = v;
-    } else if (!strcmp(a, "--trace")) {
-      if (strcmp(v, "none") && (strchr(v, ',') || !known(a, v))) {
-        if (strchr(v, ',')) fprintf(stderr, "bench_sim: --trace takes one workload or none\n");
+      if (i + 1 >= argc) {
+        fprintf(stderr, "bench_sim: %s needs a value (see --help)\n", a);
         return -1;
       }
-      o->trace = v;
+      if (value_option(o, a, argv[++i])) return -1;
     }
-    else
-      o->srcdir = v;
   }
   if (o->scale * (o->trace_scale > o->timing_scale ? o->trace_scale : o->timing_scale) >
       MAX_SCALE * (1 + 1e-9)) {
-    fprintf(stderr,
-            "bench_sim: --scale times --trace-scale or --timing-scale must be at most %g\n",
+    fprintf(stderr, "bench_sim: --scale times --trace-scale or --timing-scale must be at most %g\n",
             MAX_SCALE);
     return -1;
   }
@@ -171,14 +184,14 @@ static const char *mode_suffix(bench_mode m) {
 }
 
 /* Runs one workload in one mode into r; prints progress on stderr. */
-static int measure(const bench_options *o, const bench_workload *w, bench_mode mode,
-                   bench_row *r) {
+static int measure(const bench_options *o, const bench_workload *w, bench_mode mode, bench_row *r) {
   memset(r, 0, sizeof *r);
   snprintf(r->name, sizeof r->name, "%s", w->name);
   snprintf(r->label, sizeof r->label, "%s%s", w->name, mode_suffix(mode));
   r->mode = mode;
-  r->scale = (o->quick ? w->quick : 1.0) *
-             (mode == BENCH_TRACED ? o->trace_scale : mode == BENCH_TIMING ? o->timing_scale : 1);
+  r->scale = (o->quick ? w->quick : 1.0) * (mode == BENCH_TRACED   ? o->trace_scale
+                                            : mode == BENCH_TIMING ? o->timing_scale
+                                                                   : 1);
   r->peak_bytes = -1;
   char elf[256];
   snprintf(elf, sizeof elf, "%s/bench_sim_%s_%d.elf", P_tmpdir, w->name, (int)getpid());

@@ -155,33 +155,39 @@ static void native_diverge(bench_inst *b) {
 }
 
 static const bench_workload w_stream = {
-    "stream", "bench/kernels/stream.S", "stream",
-    "grid-stride fp32 add loop: 9-instruction body, no SIMT region",
-    1.0 / 256, make_stream, native_fadd, NULL};
+    "stream",    "bench/kernels/stream.S",
+    "stream",    "grid-stride fp32 add loop: 9-instruction body, no SIMT region",
+    1.0 / 256,   make_stream,
+    native_fadd, NULL};
 static const bench_workload w_vecadd = {
-    "vecadd", "kernels/examples/vecadd.S", "vecadd",
-    "one fp32 add per work-item: start-up code and dispatch dominate",
-    1.0 / 256, make_vecadd, native_fadd, NULL};
+    "vecadd",    "kernels/examples/vecadd.S",
+    "vecadd",    "one fp32 add per work-item: start-up code and dispatch dominate",
+    1.0 / 256,   make_vecadd,
+    native_fadd, NULL};
 static const bench_workload w_matmul = {
-    "matmul", "kernels/examples/matmul.S", "matmul",
-    "int32 matrix product, uniform loop over K with gathers",
-    0.1, make_matmul, native_matmul, NULL};
+    "matmul",      "kernels/examples/matmul.S",
+    "matmul",      "int32 matrix product, uniform loop over K with gathers",
+    0.1,           make_matmul,
+    native_matmul, NULL};
 static const bench_workload w_matmul_tiled = {
-    "matmul_tiled", "bench/kernels/matmul_tiled.S", "matmul_tiled",
-    "int32 matrix product, 16x16 tiles in local memory, barriers",
-    0.15, make_matmul_tiled, native_matmul, NULL};
+    "matmul_tiled", "bench/kernels/matmul_tiled.S",
+    "matmul_tiled", "int32 matrix product, 16x16 tiles in local memory, barriers",
+    0.15,           make_matmul_tiled,
+    native_matmul,  NULL};
 static const bench_workload w_reduce = {
-    "reduce", "kernels/examples/reduce.S", "reduce",
-    "local-memory tree sum: barriers, divergent steps",
-    1.0 / 256, make_reduce, native_reduce, NULL};
+    "reduce",      "kernels/examples/reduce.S",
+    "reduce",      "local-memory tree sum: barriers, divergent steps",
+    1.0 / 256,     make_reduce,
+    native_reduce, NULL};
 static const bench_workload w_diverge = {
-    "diverge", "kernels/examples/diverge.S", "diverge",
-    "Collatz counts: nested divergence, divergent loop",
-    1.0 / 64, make_diverge, native_diverge, NULL};
+    "diverge",      "kernels/examples/diverge.S",
+    "diverge",      "Collatz counts: nested divergence, divergent loop",
+    1.0 / 64,       make_diverge,
+    native_diverge, NULL};
 
 const bench_workload *const bench_workloads[] = {
-    &w_stream, &w_vecadd, &w_matmul, &w_matmul_tiled, &w_reduce, &w_diverge,
-    &bench_w_bfs, &bench_w_jacobi, &bench_w_fmath, NULL};
+    &w_stream,  &w_vecadd,    &w_matmul,       &w_matmul_tiled, &w_reduce,
+    &w_diverge, &bench_w_bfs, &bench_w_jacobi, &bench_w_fmath,  NULL};
 
 uint64_t bench_buf_bytes(const bench_inst *b) {
   uint64_t n = 0;
