@@ -7,11 +7,18 @@
 #include "asm.h"
 #include "bench.h"
 #include "heap.h"
+#include "timing.h"
 #include "trace_fmt.h"
 
 double bench_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+double bench_cpu_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
@@ -60,13 +67,40 @@ static int launch(vt_device *d, const vt_launch *l, FILE *trace, double *secs, v
   return rc;
 }
 
-int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, bench_sim_run *r, vt_error *e) {
+/* Upper bound on a host loop's launches (a BFS has at most n levels; this
+ * only stops a broken kernel from looping for ever). */
+#define BENCH_MAX_LAUNCHES 100000u
+
+/* The timed part: the launches and the host loop between them. */
+static int launches(bench_inst *b, vt_device *d, const vt_launch *l, FILE *trace, bench_sim_run *r,
+                    vt_error *e) {
+  double t0 = bench_now(), c0 = bench_cpu_now();
+  for (;;) {
+    double t;
+    if (launch(d, l, trace, &t, e)) return -1;
+    r->launches++;
+    int again = 0;
+    if (b->w->next && b->w->next(b, d, r->launches, &again, e)) return -1;
+    if (!again) break;
+    if (r->launches >= BENCH_MAX_LAUNCHES)
+      return vt_fail(e, VT_ERR_STEP_LIMIT, "host loop still running after %u launches",
+                     r->launches);
+  }
+  r->secs = bench_now() - t0;
+  r->cpu_secs = bench_cpu_now() - c0;
+  return 0;
+}
+
+int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, int timing, bench_sim_run *r,
+                  vt_error *e) {
   memset(r, 0, sizeof *r);
   vt_config c;
   vt_config_defaults(&c);
   c.max_steps = 0;
+  int64_t rss0 = bench_mem_mark();
   vt_device *d = vt_device_create(&c, e);
   if (!d) return -1;
+  vt_timing *tm = timing ? vt_timing_attach(d, e) : NULL;
   vt_heap h;
   vt_heap_init(&h);
   b->nd.elf = elf;
@@ -74,8 +108,10 @@ int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, bench_sim_run *r,
   b->nd.args = b->args;
   b->nd.nargs = b->nargs;
   vt_launch l;
-  int rc = vt_ndrange_setup(d, &h, &b->nd, &l, e);
-  if (!rc) rc = launch(d, &l, trace, &r->secs, e);
+  int rc = timing && !tm ? -1 : vt_ndrange_setup(d, &h, &b->nd, &l, e);
+  if (!rc) rc = launches(b, d, &l, trace, r, e);
+  int64_t hwm = bench_mem_peak();
+  r->peak_bytes = rss0 < 0 || hwm < 0 ? -1 : hwm - rss0;
   const vt_karg *out = &b->args[b->out_arg];
   uint8_t *got = rc ? NULL : malloc(out->size);
   if (!rc && !got) rc = vt_fail(e, VT_ERR_NOMEM, "out of memory");
@@ -84,22 +120,25 @@ int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, bench_sim_run *r,
     const vt_stats *st = vt_device_stats(d);
     r->warp_insns = st->warp_insns;
     r->thread_insns = st->thread_insns;
+    r->cycles = tm ? vt_timing_get_stats(tm)->cycles : 0;
     r->ok = !memcmp(got, b->ref, out->size);
   }
   free(got);
   vt_heap_fini(&h);
+  vt_timing_free(tm);
   vt_device_destroy(d);
   return rc;
 }
 
-double bench_run_native(bench_inst *b, double min_secs, long *calls) {
+double bench_run_native(bench_inst *b, double min_secs, long *calls, double *cpu_secs) {
   long k = *calls > 0 ? *calls : 1;
   for (;;) {
-    double t0 = bench_now();
+    double t0 = bench_now(), c0 = bench_cpu_now();
     for (long i = 0; i < k; i++) b->w->native(b);
     double t = bench_now() - t0;
     if (t >= min_secs || *calls > 0) {
       *calls = k;
+      *cpu_secs = (bench_cpu_now() - c0) / (double)k;
       return t / (double)k;
     }
     k *= 2;

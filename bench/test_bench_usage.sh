@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# bench_sim's command line: every bad option gives one line on stderr and
+# exit status 2; --help, --list and a tiny --quick --json run work.
+# Usage: test_bench_usage.sh BENCH_SIM SOURCE_DIR (registered by
+# bench/CMakeLists.txt as bench_usage).
+set -u
+. "$2/tests/cli/lib.sh" "$@"
+b=$ventus
+
+expect 2 "--reps 0: expected a number > 0 and <= 101" "reps 0" "$b" --reps 0
+expect 2 "--reps 2.5: expected a whole number 1..101" "reps not whole" "$b" --reps 2.5
+expect 2 "--reps 102: expected a number > 0 and <= 101" "reps too many" "$b" --reps 102
+expect 2 "--scale 17: expected a number > 0 and <= 16" "scale too large" "$b" --scale 17
+expect 2 "--scale x: expected a number > 0" "scale not a number" "$b" --scale x
+expect 2 "--native-min -1: expected a number >= 0" "native-min negative" "$b" --native-min -1
+expect 2 "--scale times --trace-scale or --timing-scale must be at most 16" "scale product" \
+  "$b" --scale 8 --timing-scale 4
+expect 2 "--only: no workload 'nope' (see --list)" "only unknown" "$b" --only stream,nope
+expect 2 "--trace: no workload 'nope'" "trace unknown" "$b" --trace nope
+expect 2 "--trace takes one workload or none" "trace list" "$b" --trace stream,vecadd
+expect 2 "unknown option --bogus (see --help)" "unknown option" "$b" --bogus
+expect 2 "--scale needs a value" "missing value" "$b" --scale
+expect 2 "--src $tmp: no readable kernels/lib/start.S there" "src without kernels" "$b" --src "$tmp"
+
+expect 0 "" "--help" "$b" --help
+grep -q -- "--timing-scale F" "$tmp/out" && ok "--help names --timing-scale" ||
+  bad "--help lacks --timing-scale"
+expect 0 "" "--list" "$b" --list
+for w in stream vecadd matmul matmul_tiled reduce diverge bfs jacobi fmath; do
+  grep -q "^$w " "$tmp/out" || bad "--list lacks $w"
+done
+
+# one small workload in every mode, as JSON: three rows, each checked ok
+"$b" --quick --only stream --trace stream --json >"$tmp/out" 2>"$tmp/err"
+rc=$?
+rows=$(grep -c '"name": "stream"' "$tmp/out")
+okrows=$(grep -c '"result_ok": true' "$tmp/out")
+if [ $rc = 0 ] && [ "$rows" = 3 ] && [ "$okrows" = 3 ] &&
+  grep -q '"mode": "timing"' "$tmp/out" && grep -q '"cycles": [1-9]' "$tmp/out" &&
+  grep -q '"mode": "traced"' "$tmp/out"; then
+  ok "--quick --json: functional, timing and traced rows, all ok"
+else
+  bad "--quick --json: exit $rc, $rows rows, $okrows ok: $(head -c 400 "$tmp/out")"
+fi
+
+exit $fail
