@@ -45,6 +45,10 @@ if [ -d "$corp" ]; then
     same_dump "${c#"$corp"/}" -c warps_per_sm=32 "$c"
   done
   [ "$n" -ge 17 ] || [ -n "${VT_VALGRIND:-}" ] || bad "only $n corpus cases found"
+  # the Verilog RTL's parameter set models fetch, MSHRs, the L2 and the flush
+  for c in "$corp"/verilog-tc/*/4x8 "$corp"/verilog-tc/*/*w4t; do
+    [ -e "$c" ] && same_dump "verilog-rtl.cfg: ${c#"$corp"/}" --config "$src/configs/verilog-rtl.cfg" "$c"
+  done
 else
   echo "SKIP: ../shared/corpora not found: the corpus part of this test did not run"
 fi
@@ -86,4 +90,15 @@ expect 3 "address is in the padding after a buffer's requested size" "fault unde
 expect 4 "lat_alu must be 1..100000 cycles" "lat_alu=0 refused" "$ventus" run --timing -c lat_alu=0 "${v[@]}"
 expect 4 "l1d_sets must be a power of two" "l1d_sets=3 refused" "$ventus" run --timing -c l1d_sets=3 "${v[@]}"
 expect 4 "timing must be 0 or 1" "timing=2 refused" "$ventus" run -c timing=2 "${v[@]}"
+expect 4 "l1i_sets must be a power of two, 0 (off), 1..65536" "l1i_sets=6 refused" \
+  "$ventus" run --timing -c l1i_sets=6 "${v[@]}"
+expect 4 "l2_mshrs must be 1..1024" "l2_mshrs=0 refused" "$ventus" run --timing -c l2_mshrs=0 "${v[@]}"
+expect 4 "ibuffer_depth must be num_fetch..64" "ibuffer_depth=1 refused" \
+  "$ventus" run --timing -c ibuffer_depth=1 "${v[@]}"
+# the modelled front end and memory system report their counters
+"$ventus" run -q --timing --config "$src/configs/verilog-rtl.cfg" --stats "${v[@]}" >"$tmp/out" 2>&1
+for key in '^sm0\.l1i_misses = [1-9]' '^sm0\.stall_fetch = [1-9]' '^l2_misses = [1-9]' '^dram_writes = [1-9]' \
+    '^sm0\.coalescing = [0-9.]+$'; do
+  grep -Eq "$key" "$tmp/out" && ok "verilog-rtl.cfg --stats has $key" || bad "verilog-rtl.cfg --stats lacks $key"
+done
 exit $fail
