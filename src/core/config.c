@@ -43,6 +43,7 @@ void vt_config_defaults(vt_config *c) {
   c->num_fetch = 2;
   c->ibuffer_depth = 2;
   c->lat_fetch = 3;
+  c->fetch_interval = 1;
   c->l2_sets = 64;
   c->l2_ways = 16;
   c->l2_line = 128;
@@ -79,6 +80,7 @@ static const cfg_key keys[] = {
     K32(l2_line, 0),          K32(l2_banks, 0),        K32(l2_mshrs, 0),
     K32(lat_l2, 0),           K32(dram_bytes_per_cycle, 0), K32(lat_flush, 0),
     K32(lat_launch, 0),       K32(lds_banks, 0),       K32(l2_set_blocking, 0),
+    K32(fetch_interval, 0),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -277,6 +279,8 @@ int vt_config_check(const vt_config *c, vt_error *e) {
     return vt_fail(e, VT_ERR_CONFIG, "num_fetch instructions (4 bytes each) must fit in l1i_line");
   if (c->ibuffer_depth < c->num_fetch || c->ibuffer_depth > 64)
     return vt_fail(e, VT_ERR_CONFIG, "ibuffer_depth must be num_fetch..64");
+  if (c->fetch_interval < 1 || c->fetch_interval > 1000)
+    return vt_fail(e, VT_ERR_CONFIG, "fetch_interval must be 1..1000 cycles");
   if (c->l2_banks < 1 || c->l2_banks > 64) return vt_fail(e, VT_ERR_CONFIG, "l2_banks must be 1..64");
   if (c->l2_set_blocking > 1) return vt_fail(e, VT_ERR_CONFIG, "l2_set_blocking must be 0 or 1");
   if (c->lds_banks < 1 || c->lds_banks > 64) return vt_fail(e, VT_ERR_CONFIG, "lds_banks must be 1..64");

@@ -57,6 +57,7 @@ typedef struct vt_config {
   uint32_t num_fetch;         /* instructions per fetch, from one aligned block (2) */
   uint32_t ibuffer_depth;     /* instruction buffer entries per warp (2) */
   uint32_t lat_fetch;         /* cycles from an I-cache hit to the instruction buffer (3) */
+  uint32_t fetch_interval;    /* cycles from one fetch of an SM to its next (1) */
   uint32_t l2_sets;           /* L2 sets (64), power of two; shared by all SMs */
   uint32_t l2_ways;           /* ... ways (16), LRU, write-back, write-allocate */
   uint32_t l2_line;           /* ... line bytes (128), power of two */

@@ -80,7 +80,8 @@ static int fetch_one(vt_timing *t, sm_t *sm, vt_sm_timing *ss, warp_t *w, uint64
 void fe_fetch(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake) {
   const vt_config *cf = &t->cfg;
   sm_t *sm = &t->sms[smi];
-  int used = 0;
+  int used = sm->fport_free > now; /* fetch_interval: the port is still busy */
+  if (used) lower(wake, sm->fport_free);
   for (uint32_t k = 0; k < cf->warps_per_sm; k++) {
     uint32_t s = (sm->fcur + k) % cf->warps_per_sm;
     if (sm->state[s] != VT_WS_READY) continue; /* empty, or at a barrier: an issue elsewhere releases it */
@@ -99,11 +100,12 @@ void fe_fetch(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake) {
       lower(wake, w->fwait);
       continue;
     }
-    if (used) { /* the port is taken this cycle */
-      lower(wake, now + 1);
+    if (used) { /* the port is taken */
+      lower(wake, sm->fport_free > now ? sm->fport_free : now + 1);
       break;
     }
     used = 1;
+    sm->fport_free = now + cf->fetch_interval;
     int hit = fetch_one(t, sm, &t->st.sm[smi], w, now, wake);
     /* greedy: stay with a warp that hit and has room, else switch */
     sm->fcur = hit && !w->flock && w->ib_n < cf->ibuffer_depth ? s : (s + 1) % cf->warps_per_sm;

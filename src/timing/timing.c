@@ -243,6 +243,7 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
     sm->busy_until = 0;
     sm->rr = cf->warps_per_sm - 1;
     sm->fcur = 0;
+    sm->fport_free = 0;
     /* the RTL invalidates L1 at the end of every launch: each starts cold */
     cache_invalidate(&sm->l1d);
     if (t->frontend) cache_invalidate(&sm->l1i);

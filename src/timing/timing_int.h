@@ -39,6 +39,7 @@ typedef struct {
   uint64_t unit_free[UNIT_COUNT];
   uint32_t rr;        /* slot issued last */
   uint32_t fcur;      /* slot the greedy fetch serves */
+  uint64_t fport_free; /* first cycle the fetch port takes the next fetch */
   uint64_t busy_until; /* last completion of an instruction issued here (stores: their ack) */
   vt_cache l1d, l1i;
 } sm_t;

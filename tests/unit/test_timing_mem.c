@@ -109,6 +109,17 @@ static void test_fetch_misses(void **state) {
   assert_int_equal(st->sm[0].stall[VT_STALL_FETCH], 83 - 5 - 4); /* the last 4: the drain */
   vt_timing_free(t);
   vt_device_destroy(d);
+  /* one fetch per 4 cycles: line 0 is fetched at 23 (the port was taken at
+   * 0), line 1 requested at 27 instead of 26 (back at 50, issues at 53 and
+   * 54), line 2 requested at 54, fetched at 77, endprg issues at 80: 85 */
+  c.fetch_interval = 4;
+  d = mkdev(&c);
+  t = vt_timing_attach(d, &e);
+  assert_non_null(t);
+  assert_int_equal(run(d, &p, &l, &e), 0);
+  assert_int_equal(vt_timing_get_stats(t)->cycles, 85);
+  vt_timing_free(t);
+  vt_device_destroy(d);
 }
 
 int main(void) {
