@@ -33,7 +33,9 @@ static int is_control(vt_device *d, uint32_t pc) {
 /* One fetch for warp slot s: a hit moves up to num_fetch instructions of the
  * aligned block into the ibuffer; a miss (or a line still in flight) parks
  * the warp until the fill. Returns 1 on a hit. */
-static int fetch_one(vt_timing *t, sm_t *sm, vt_sm_timing *ss, warp_t *w, uint64_t now, uint64_t *wake) {
+static int fetch_one(vt_timing *t, uint32_t smi, uint32_t slot, warp_t *w, uint64_t now, uint64_t *wake) {
+  sm_t *sm = &t->sms[smi];
+  vt_sm_timing *ss = &t->st.sm[smi];
   const vt_config *cf = &t->cfg;
   uint32_t pc = w->fpc;
   long i = cache_find(&sm->l1i, pc);
@@ -73,6 +75,7 @@ static int fetch_one(vt_timing *t, sm_t *sm, vt_sm_timing *ss, warp_t *w, uint64
       w->fwait = r;
     }
   }
+  if (t->tl && w->fwait > now) tl_span(t, smi, slot, "fetch", now, w->fwait, NULL, "I-cache miss");
   lower(wake, w->fwait);
   return 0;
 }
@@ -106,7 +109,7 @@ void fe_fetch(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake) {
     }
     used = 1;
     sm->fport_free = now + cf->fetch_interval;
-    int hit = fetch_one(t, sm, &t->st.sm[smi], w, now, wake);
+    int hit = fetch_one(t, smi, s, w, now, wake);
     /* greedy: stay with a warp that hit and has room, else switch */
     sm->fcur = hit && !w->flock && w->ib_n < cf->ibuffer_depth ? s : (s + 1) % cf->warps_per_sm;
   }

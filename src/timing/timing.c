@@ -195,6 +195,12 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
   default: lat = cf->lat_alu; break;
   }
   lat += fold - 1;
+  if (t->tl && unit == UNIT_LSU && lat > cf->lat_lsu_l1_hit && !(flags & IF_STORE))
+    tl_span(t, smi, s, "memory", now, now + lat, NULL, "load %u cycles", lat);
+  w->issued++;
+  if (t->tl && rc == 1)
+    tl_span(t, smi, s, "warp", w->since, now + 1, NULL, "wg %u warp %u: %llu instructions", w->wg, w->wid,
+            (unsigned long long)w->issued);
   sm->unit_free[unit] = now + occupy;
   uint64_t done = now + lat;
   const reg_ops *r = &t->ops[in.id];
@@ -216,6 +222,7 @@ static void after_issue(vt_timing *t, uint32_t smi, uint32_t s, uint32_t flags, 
   warp_t *w = &t->sms[smi].warps[s];
   if (w->bar_since) { /* released: its re-check just issued */
     t->st.sm[smi].barrier_wait += now - w->bar_since;
+    if (t->tl) tl_span(t, smi, s, "barrier", w->bar_since, now, NULL, "barrier");
     w->bar_since = 0;
   }
   sm_t *sm = &t->sms[smi];
@@ -282,6 +289,7 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
           w->wid = v.wid;
           fe_reset_warp(w, v.pc);
           w->fwait = now;
+          w->since = now;
         }
         if (picked) continue;
         block_t b;
@@ -331,6 +339,10 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
       vt_sm_timing *ss = &t->st.sm[smi];
       ss->cycles += end;
       ss->stall[VT_STALL_IDLE] += end - (now + 1); /* the drain after the last issue */
+    }
+    if (t->tl) {
+      tl_span(t, cf->num_sm, 0, "launch", 0, end, NULL, "launch %llu", (unsigned long long)t->st.launches);
+      t->tl_base += end;
     }
     t->st.cycles += end;
     t->st.launches++;

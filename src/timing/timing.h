@@ -57,6 +57,12 @@ void vt_timing_free(vt_timing *t);
 const vt_timing_stats *vt_timing_get_stats(const vt_timing *t);
 void vt_timing_reset_stats(vt_timing *t);
 const char *vt_stall_name(vt_stall s);
+/* From the next launch on, writes a Chrome/Perfetto trace-event timeline
+ * of warp activity to f (opened and closed by the caller; docs/timing.md);
+ * vt_timing_end_timeline completes the JSON. Both return -1 on a write
+ * error of f. */
+int vt_timing_set_timeline(vt_timing *t, FILE *f);
+int vt_timing_end_timeline(vt_timing *t);
 void vt_timing_print(const vt_timing_stats *s, FILE *f);      /* "key = value" lines */
 void vt_timing_print_json(const vt_timing_stats *s, FILE *f); /* one JSON object */
 

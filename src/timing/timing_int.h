@@ -30,6 +30,7 @@ typedef struct {
   uint64_t unlock_at; /* when the issued control op resolves (NEVER: not issued yet) */
   uint32_t ib_head, ib_n;
   ib_entry ib[IB_MAX];
+  uint64_t since, issued; /* timeline: cycle it was first seen, instructions issued */
 } warp_t;
 
 typedef struct {
@@ -61,6 +62,8 @@ struct vt_timing {
   vt_memsys ms;
   reg_ops ops[ISA_COUNT];
   vt_timing_stats st;
+  FILE *tl;           /* the timeline being written, NULL = none */
+  uint64_t tl_base;   /* cycles of the launches before this one */
 };
 
 /* Ops after which fetch waits until they resolve (no branch prediction). */
@@ -77,5 +80,10 @@ void fe_reset_warp(warp_t *w, uint32_t pc);
 struct vt_commit;
 void lsu_timing(vt_timing *t, uint32_t smi, const struct vt_commit *c, uint32_t flags, uint64_t now,
                 uint32_t *lat, uint32_t *occupy);
+
+/* timeline.c: one complete event [from, to) of this launch on SM pid's
+ * slot tid (pid num_sm: the launches); args is a JSON member list or NULL. */
+void tl_span(vt_timing *t, uint32_t pid, uint32_t tid, const char *cat, uint64_t from, uint64_t to, const char *args,
+             const char *fmt, ...) __attribute__((format(printf, 8, 9)));
 
 #endif

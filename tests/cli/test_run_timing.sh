@@ -81,6 +81,32 @@ fi
 "$ventus" run -q -c timing=1 "${v[@]}" --stats >"$tmp/out" 2>&1
 grep -q '^# timing$' "$tmp/out" && ok "config key timing = 1 selects the model" || bad "timing = 1 ignored"
 
+# --timeline: Chrome/Perfetto trace-event JSON of warp activity, per SM and slot
+if "$ventus" run -q --timeline "$tmp/tl.json" --config "$src/configs/verilog-rtl.cfg" "${v[@]}" 2>"$tmp/err" &&
+  python3 - "$tmp/tl.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+x = [e for e in ev if e["ph"] == "X"]
+cats = {e["cat"] for e in x}
+assert {"warp", "fetch", "memory", "launch"} <= cats, cats
+warps = [e for e in x if e["cat"] == "warp"]
+assert len(warps) == 8, len(warps)  # 256 items in groups of 64: 4 groups x 2 warps
+assert all(e["dur"] > 0 and e["ts"] >= 0 and e["pid"] in (0, 1) for e in x if e["cat"] != "launch")
+launch = [e for e in x if e["cat"] == "launch"][0]
+assert all(e["ts"] + e["dur"] <= launch["dur"] for e in warps)
+PY
+then
+  ok "--timeline writes trace events (warps, fetch misses, loads, the launch)"
+else
+  bad "--timeline: $(cat "$tmp/err")"
+fi
+"$ventus" run --help | grep -q -- '--timeline FILE' && ok "--help names --timeline" || bad "--help lacks --timeline"
+expect 4 "$tmp/none/tl.json" "--timeline into a missing directory" \
+  "$ventus" run --timeline "$tmp/none/tl.json" "${v[@]}"
+expect 3 "step limit of 100 warp-instructions reached" "a failed timed run" \
+  "$ventus" run --timeline "$tmp/tl2.json" --max-steps 100 "${v[@]}"
+[ -e "$tmp/tl2.json" ] && bad "a failed run left a timeline behind" || ok "a failed run leaves no timeline"
+
 # faults keep the functional mode's message and exit status
 expect 3 "step limit of 100 warp-instructions reached [kernel 0 wg" "step limit under --timing" \
   "$ventus" run --timing --max-steps 100 "${v[@]}"
