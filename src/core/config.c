@@ -67,7 +67,7 @@ static const cfg_key keys[] = {
     K32(num_sm, 0),           K32(warps_per_sm, 0),    K32(wg_slots_per_sm, 0),
     K32(max_threads, 0),      K32(lds_bytes_per_sm, 0), K32(simt_stack_depth, 0),
     K64(max_steps),           K32(lds_base, 1),        K32(lds_window, 1),
-    K32(barrier_counts_ended, 0), K32(lds_sparse_limit, 1),
+    K32(barrier_counts_ended, 0), K32(lds_sparse_limit, 1), K32(vgprs_per_sm, 0), K32(sgprs_per_sm, 0),
     K32(writable_code, 0),    K32(strict_bounds, 0),
     K32(timing, 0),           K32(num_lanes, 0),       K32(num_sfu, 0),
     K32(lat_alu, 0),          K32(lat_valu, 0),        K32(lat_vfpu, 0),

@@ -27,6 +27,8 @@ typedef struct vt_config {
   uint32_t lds_window;        /* local-memory window size (0x10000000) */
   uint32_t barrier_counts_ended; /* 1 (ISS): ended warps count as arrived at a barrier;
                                     0 (RTL): they do not, so an early endprg deadlocks */
+  uint32_t vgprs_per_sm;      /* vector registers per SM a launch's work-groups share (0 = no budget) */
+  uint32_t sgprs_per_sm;      /* scalar registers per SM ... (0 = no budget) */
   uint32_t lds_sparse_limit;  /* bytes of local-window pages beyond the groups' local sizes
                                  that all resident groups may hold (64 MiB) */
   uint32_t writable_code;     /* 1: the ELF loader maps executable segments writable too
@@ -125,6 +127,8 @@ typedef struct vt_launch {
   uint32_t pds_base;    /* private memory base */
   uint32_t print_addr;  /* print buffer (CSR_PRINT initial value), 0 = none */
   uint32_t ctx;         /* context the kernel runs for (VT_CTX_NONE: shared memory only) */
+  uint32_t vgprs, sgprs; /* vector/scalar registers per warp the kernel uses (metadata
+                            vgprUsage/sgprUsage; 0 = not known: no register budget) */
 } vt_launch;
 
 /* Runs the launch to completion (all work-groups dispatched to SMs as warp

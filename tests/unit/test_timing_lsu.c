@@ -1,6 +1,9 @@
 /* The timing model's LSU and work-group placement on hand-computed
  * programs: a coalesced against a scattered global load (lines, MSHRs),
- * shared-memory bank conflicts, and occupancy limited by local memory. */
+ * shared-memory bank conflicts, and occupancy limited by local memory and
+ * by the register budget. */
+#include <string.h>
+
 #include "host_kernels.h"
 #include "test_core_prog.h"
 #include "timing.h"
@@ -105,6 +108,42 @@ static void test_occupancy_by_local_memory(void **state) {
   assert_int_equal(timed(&c, &p, &l, NULL), 43);
   l.lds_size = 0x2000;
   assert_int_equal(timed(&c, &p, &l, NULL), 78);
+  /* the same with the register budget: 128 vector registers per SM hold
+   * two groups of 64 per warp, one of 128 */
+  l.lds_size = 0x1000;
+  c.vgprs_per_sm = 128;
+  l.vgprs = 64;
+  assert_int_equal(timed(&c, &p, &l, NULL), 43);
+  l.vgprs = 128;
+  assert_int_equal(timed(&c, &p, &l, NULL), 78);
+  c.sgprs_per_sm = 100; /* scalar: 64 fit once, not twice */
+  l.vgprs = 0;
+  l.sgprs = 64;
+  assert_int_equal(timed(&c, &p, &l, NULL), 78);
+}
+
+/* A group that needs more registers than an SM has is refused with the key
+ * to raise; without a budget (0) the usage is not checked. */
+static void test_register_budget_too_small(void **state) {
+  (void)state;
+  static prog p;
+  p.n = 0;
+  E0(&p, endprg);
+  vt_config c;
+  vt_config_defaults(&c);
+  c.vgprs_per_sm = 1024;
+  vt_launch l = mklaunch(1, 1, 1, 32, 4);
+  l.vgprs = 512;
+  vt_device *d = mkdev(&c);
+  vt_error e;
+  assert_int_equal(run(d, &p, &l, &e), -1);
+  assert_non_null(strstr(e.msg, "a work-group needs 2048 vector registers (512 per warp x 4 warps), an SM has "
+                                "1024: set vgprs_per_sm to at least 2048"));
+  vt_device_destroy(d);
+  c.vgprs_per_sm = 0;
+  d = mkdev(&c);
+  assert_int_equal(run(d, &p, &l, &e), 0);
+  vt_device_destroy(d);
 }
 
 int main(void) {
@@ -112,6 +151,7 @@ int main(void) {
       cmocka_unit_test(test_coalesced_and_scattered),
       cmocka_unit_test(test_bank_conflicts),
       cmocka_unit_test(test_occupancy_by_local_memory),
+      cmocka_unit_test(test_register_budget_too_small),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
