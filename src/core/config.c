@@ -36,6 +36,8 @@ void vt_config_defaults(vt_config *c) {
   c->l1d_ways = 2;
   c->l1d_line = 128;
   c->l1d_mshrs = 4;
+  c->l1d_mshr_subs = 2;
+  c->l1d_wshrs = 4;
   c->l1i_sets = 0; /* ideal front end; configs/chisel-2025.cfg models fetch */
   c->l1i_ways = 2;
   c->l1i_line = 128;
@@ -80,7 +82,7 @@ static const cfg_key keys[] = {
     K32(l2_line, 0),          K32(l2_banks, 0),        K32(l2_mshrs, 0),
     K32(lat_l2, 0),           K32(dram_bytes_per_cycle, 0), K32(lat_flush, 0),
     K32(lat_launch, 0),       K32(lds_banks, 0),       K32(l2_set_blocking, 0),
-    K32(fetch_interval, 0),
+    K32(fetch_interval, 0),   K32(l1d_mshr_subs, 0),   K32(l1d_wshrs, 0),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -279,6 +281,9 @@ int vt_config_check(const vt_config *c, vt_error *e) {
     return vt_fail(e, VT_ERR_CONFIG, "num_fetch instructions (4 bytes each) must fit in l1i_line");
   if (c->ibuffer_depth < c->num_fetch || c->ibuffer_depth > 64)
     return vt_fail(e, VT_ERR_CONFIG, "ibuffer_depth must be num_fetch..64");
+  if (c->l1d_mshr_subs < 1 || c->l1d_mshr_subs > 255)
+    return vt_fail(e, VT_ERR_CONFIG, "l1d_mshr_subs must be 1..255");
+  if (c->l1d_wshrs < 1 || c->l1d_wshrs > 1024) return vt_fail(e, VT_ERR_CONFIG, "l1d_wshrs must be 1..1024");
   if (c->fetch_interval < 1 || c->fetch_interval > 1000)
     return vt_fail(e, VT_ERR_CONFIG, "fetch_interval must be 1..1000 cycles");
   if (c->l2_banks < 1 || c->l2_banks > 64) return vt_fail(e, VT_ERR_CONFIG, "l2_banks must be 1..64");

@@ -16,8 +16,9 @@ int cache_init(vt_cache *c, const char *what, uint32_t sets, uint32_t ways, uint
   c->used = calloc(n, sizeof *c->used);
   c->ready = calloc(n, sizeof *c->ready);
   c->dirty = calloc(n, sizeof *c->dirty);
+  c->merged = calloc(n, sizeof *c->merged);
   c->mshr = calloc(c->nmshr, sizeof *c->mshr);
-  if (!c->tag || !c->used || !c->ready || !c->dirty || !c->mshr) {
+  if (!c->tag || !c->used || !c->ready || !c->dirty || !c->merged || !c->mshr) {
     cache_free(c);
     return vt_fail(e, VT_ERR_NOMEM, "out of memory for the %s model (%u sets x %u ways)", what, sets, ways);
   }
@@ -29,6 +30,7 @@ void cache_free(vt_cache *c) {
   free(c->used);
   free(c->ready);
   free(c->dirty);
+  free(c->merged);
   free(c->mshr);
   memset(c, 0, sizeof *c);
 }
@@ -68,6 +70,7 @@ long cache_alloc(vt_cache *c, uint32_t addr, uint64_t ready, uint32_t *victim) {
   c->used[v] = ++c->clock;
   c->ready[v] = ready;
   c->dirty[v] = 0;
+  c->merged[v] = 0;
   return (long)v;
 }
 

@@ -15,6 +15,7 @@ typedef struct vt_cache {
   uint64_t *used;   /* [sets * ways]: LRU stamp */
   uint64_t *ready;  /* [sets * ways]: cycle the line's fill arrives */
   uint8_t *dirty;   /* [sets * ways] */
+  uint8_t *merged;  /* [sets * ways]: requests merged into the line's fill so far */
   uint64_t clock;
   uint32_t nmshr;
   uint64_t *mshr;   /* [nmshr]: cycle each miss-status register frees */

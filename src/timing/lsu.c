@@ -1,8 +1,10 @@
 /* The LSU's timing: lane addresses coalesced into L1 lines, sent one per
- * cycle; loads look up the L1 data cache (misses take a miss-status register
- * or merge into one in flight, and go to the L2); stores write through to
- * the L2 without allocating in L1 (the RTL's WSHR); AMOs are performed at the
- * L2; the local window goes to the banked shared memory. */
+ * cycle in order; loads look up the L1 data cache (misses take a
+ * miss-status register or merge into one in flight, and go to the L2);
+ * stores write through to the L2 without allocating in L1, each holding a
+ * write-status register until the L2 acknowledges it (the RTL's WSHR);
+ * AMOs are performed at the L2; the local window goes to the banked shared
+ * memory. */
 #include "timing_int.h"
 
 /* Cycles the local-memory lanes need: the most distinct 4-byte words any
@@ -42,35 +44,45 @@ void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, 
       if (j == n) lines[n++] = ends[k];
     }
   }
-  uint64_t wait = 0; /* the slowest line's cycles beyond an L1 hit */
+  /* the D-cache takes the lines in order, one per cycle, and stalls a line
+   * it cannot take yet: a miss without a free MSHR, a merge without a free
+   * sub-entry, a store without a free write-status register */
+  uint64_t tj = now, last = now; /* the line's cycle; the latest data arrival */
   int store = (flags & IF_STORE) && !(flags & IF_AMO);
-  for (uint32_t j = 0; j < n; j++) {
-    uint64_t tj = now + j;
+  for (uint32_t j = 0; j < n; j++, tj++) {
     uint32_t addr = lines[j] << l1->line_shift, victim, k;
     long i = cache_find(l1, addr);
-    uint64_t extra = 0;
+    uint64_t arrive = tj;
     if (flags & IF_AMO) {
       ss->l1_misses++;
-      extra = ms_access(&t->ms, tj, addr, 1) - tj;
+      arrive = ms_access(&t->ms, tj, addr, 1);
     } else if (store) {
       if (i >= 0) ss->l1_hits++;
       else ss->l1_misses++;
+      uint64_t free_at = sm->wshr[0];
+      k = 0;
+      for (uint32_t w = 1; w < cf->l1d_wshrs; w++)
+        if (sm->wshr[w] < free_at) free_at = sm->wshr[w], k = w;
+      if (free_at > tj) tj = arrive = free_at;
       uint64_t ack = ms_access(&t->ms, tj, addr, 1);
+      sm->wshr[k] = ack;
       if (ack > sm->busy_until) sm->busy_until = ack;
     } else if (i >= 0 && l1->ready[i] <= tj) {
       ss->l1_hits++;
     } else if (i >= 0) {
       ss->l1_merges++;
-      extra = l1->ready[i] - tj;
+      if (l1->merged[i] < cf->l1d_mshr_subs) l1->merged[i]++;
+      else tj = l1->ready[i]; /* no free sub-entry: wait for the fill, then hit */
+      arrive = l1->ready[i];
     } else {
       ss->l1_misses++;
-      uint64_t s = cache_mshr_free(l1, tj, &k);
-      uint64_t r = ms_access(&t->ms, s, addr, 0);
-      cache_alloc(l1, addr, r, &victim); /* write-through: never dirty */
-      l1->mshr[k] = r;
-      extra = r - tj;
+      uint64_t free_at = cache_mshr_free(l1, tj, &k);
+      if (free_at > tj) tj = free_at;
+      arrive = ms_access(&t->ms, tj, addr, 0);
+      cache_alloc(l1, addr, arrive, &victim); /* write-through: never dirty */
+      l1->mshr[k] = arrive;
     }
-    if (extra > wait) wait = extra;
+    if (arrive > last) last = arrive;
   }
   if (n) {
     ss->gmem_insns++;
@@ -82,7 +94,7 @@ void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, 
     ss->shared_accesses++;
     ss->bank_conflicts += passes - 1;
   }
-  uint32_t busy = n + (passes ? passes : 0);
-  *occupy = busy ? busy : 1;
-  *lat = cf->lat_lsu_l1_hit + (uint32_t)wait + (busy > 1 ? busy - 1 : 0);
+  uint64_t busy = (n ? tj - now : 0) + passes;
+  *occupy = busy ? (uint32_t)busy : 1;
+  *lat = cf->lat_lsu_l1_hit + (uint32_t)(last - now) + (passes > 1 ? passes - 1 : 0);
 }

@@ -57,7 +57,7 @@ vt_timing *vt_timing_attach(vt_device *d, vt_error *e) {
     sm_t *sm = &t->sms[s];
     uint32_t w = t->cfg.warps_per_sm;
     if (!(sm->warps = calloc(w, sizeof *sm->warps)) || !(sm->state = calloc(w, 1)) ||
-        !(sm->pc = calloc(w, sizeof *sm->pc)))
+        !(sm->pc = calloc(w, sizeof *sm->pc)) || !(sm->wshr = calloc(t->cfg.l1d_wshrs, sizeof *sm->wshr)))
       goto oom;
     const vt_config *c = &t->cfg;
     if (cache_init(&sm->l1d, "L1 data cache", c->l1d_sets, c->l1d_ways, c->l1d_line, c->l1d_mshrs, e)) goto fail;
@@ -82,6 +82,7 @@ void vt_timing_free(vt_timing *t) {
     free(t->sms[s].warps);
     free(t->sms[s].state);
     free(t->sms[s].pc);
+    free(t->sms[s].wshr);
     cache_free(&t->sms[s].l1d);
     cache_free(&t->sms[s].l1i);
   }
@@ -251,6 +252,7 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
     sm->rr = cf->warps_per_sm - 1;
     sm->fcur = 0;
     sm->fport_free = 0;
+    memset(sm->wshr, 0, cf->l1d_wshrs * sizeof *sm->wshr);
     /* the RTL invalidates L1 at the end of every launch: each starts cold */
     cache_invalidate(&sm->l1d);
     if (t->frontend) cache_invalidate(&sm->l1i);

@@ -43,6 +43,7 @@ typedef struct {
   uint64_t fport_free; /* first cycle the fetch port takes the next fetch */
   uint64_t busy_until; /* last completion of an instruction issued here (stores: their ack) */
   vt_cache l1d, l1i;
+  uint64_t *wshr;     /* [l1d_wshrs]: cycle each write-status register frees */
 } sm_t;
 
 /* Register operands of one instruction kind: field and file (0 = x/f, which

@@ -62,6 +62,59 @@ static void test_coalesced_and_scattered(void **state) {
   assert_int_equal(cb - ca, 43);
 }
 
+/* A store of 8 lanes 128 bytes apart: 8 lines written through to the L2,
+ * each acknowledged 40 cycles after it is sent (an L2 miss: write-allocate).
+ * With 8 write-status registers the lines go at 0..7 and the last ack comes
+ * at 47; with 4, lines 4-7 wait for the first acks (40..43) and the last
+ * comes at 83. The launch ends with the last ack: 36 cycles later. */
+static void test_store_wshrs(void **state) {
+  (void)state;
+  static prog p;
+  p.n = 0;
+  emit_li(&p, T0, DATA_BASE);
+  E(&p, vid_v, 1, 1);
+  E(&p, vsll_vi, 5, 1, 7, 1);
+  E(&p, vadd_vx, 5, 5, T0, 1);
+  E(&p, vsw12_v, 1, 0, 5);
+  E0(&p, endprg);
+  vt_config c;
+  vt_config_defaults(&c);
+  vt_launch l = mklaunch(1, 1, 1, 8, 1);
+  c.l1d_wshrs = 8;
+  uint64_t c8 = timed(&c, &p, &l, NULL);
+  c.l1d_wshrs = 4;
+  assert_int_equal(timed(&c, &p, &l, NULL) - c8, 36);
+}
+
+/* One warp: three loads of one line, then a load of another line. The
+ * first misses (back after 40 cycles), the second merges into its MSHR.
+ * With 2 sub-entries the third merges too, and the fourth line's miss goes
+ * out at once (cycle 3: done at 3 + 11 + 40). With 1 the third waits in
+ * the D-cache for the fill (cycle 40), holding the LSU until 41: the fourth
+ * goes out at 41 and is done at 41 + 51 = 92, 38 cycles later. */
+static void test_mshr_subentries(void **state) {
+  (void)state;
+  static prog p;
+  p.n = 0;
+  emit_li(&p, T0, DATA_BASE);
+  E(&p, lw, A0, 0, T0);
+  E(&p, lw, A1, 4, T0);
+  E(&p, lw, A2, 8, T0);
+  E(&p, lw, A3, 256, T0);
+  E0(&p, endprg);
+  vt_config c;
+  vt_config_defaults(&c);
+  vt_launch l = mklaunch(1, 1, 1, 8, 1);
+  vt_sm_timing a, b;
+  c.l1d_mshr_subs = 2;
+  uint64_t c2 = timed(&c, &p, &l, &a);
+  c.l1d_mshr_subs = 1;
+  assert_int_equal(timed(&c, &p, &l, &b) - c2, 38);
+  assert_int_equal(a.l1_merges, 2);
+  assert_int_equal(b.l1_merges, 2);
+  assert_int_equal(b.l1_misses, 2);
+}
+
 /* Local memory with 32 banks of 4-byte words: words 4 bytes apart are in
  * 8 banks (one pass); 128 bytes apart all in bank 0 (8 passes: 7 extra
  * cycles). With 2 banks the 8 consecutive words take 4 passes. */
@@ -150,6 +203,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_coalesced_and_scattered),
       cmocka_unit_test(test_bank_conflicts),
+      cmocka_unit_test(test_store_wshrs),
+      cmocka_unit_test(test_mshr_subentries),
       cmocka_unit_test(test_occupancy_by_local_memory),
       cmocka_unit_test(test_register_budget_too_small),
   };
