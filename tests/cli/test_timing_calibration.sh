@@ -16,12 +16,16 @@ if [ ! -d "$corp/timing" ]; then
   echo "SKIP: ../shared/corpora not found: the calibration test did not run"
   exit 0
 fi
-if sh "$src/bench/calibrate-verilog.sh" --bound "$BOUND" --allow "$ALLOW" "$ventus" "$corp" >"$tmp/table" 2>"$tmp/err"; then
+if sh "$src/bench/calibrate-verilog.sh" --bound "$BOUND" --allow "$ALLOW" --svg "$tmp/c.svg" "$ventus" "$corp" \
+    >"$tmp/table" 2>"$tmp/err"; then
   ok "every verilog-tc case within $BOUND% of the RTL, $ALLOW% ($(tail -1 "$tmp/table"))"
 else
   bad "calibration: $(cat "$tmp/err")"
   cat "$tmp/table"
 fi
+python3 -c 'import sys, xml.dom.minidom as m
+d = m.parse(sys.argv[1]); assert len(d.getElementsByTagName("rect")) == 28' "$tmp/c.svg" &&
+  ok "--svg draws two bars per case" || bad "--svg: no valid chart of 14 cases"
 n=$(grep -c '^| [a-z]*/' "$tmp/table")
 [ "$n" -eq 14 ] && ok "14 cases compared" || bad "$n cases compared, expected 14"
 exit $fail
