@@ -46,7 +46,9 @@ if [ -d "$corp" ]; then
   done
   [ "$n" -ge 17 ] || [ -n "${VT_VALGRIND:-}" ] || bad "only $n corpus cases found"
   # the Verilog RTL's parameter set models fetch, MSHRs, the L2 and the flush
-  for c in "$corp"/verilog-tc/*/4x8 "$corp"/verilog-tc/*/*w4t; do
+  vcases=("$corp"/verilog-tc/*/*)
+  [ -n "${VT_VALGRIND:-}" ] && vcases=("$corp"/verilog-tc/bfs/4x8 "$corp"/verilog-tc/gaussian/4x4)
+  for c in "${vcases[@]}"; do
     [ -e "$c" ] && same_dump "verilog-rtl.cfg: ${c#"$corp"/}" --config "$src/configs/verilog-rtl.cfg" "$c"
   done
 else
