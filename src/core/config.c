@@ -30,11 +30,29 @@ void vt_config_defaults(vt_config *c) {
   c->lat_mul = 6;
   c->lat_sfu = 26;
   c->lat_lsu_l1_hit = 11;
-  c->lat_dram = 40;
+  c->lat_dram = 30;
   c->lat_branch = 3;
   c->l1d_sets = 256;
   c->l1d_ways = 2;
   c->l1d_line = 128;
+  c->l1d_mshrs = 4;
+  c->l1d_mshr_subs = 2;
+  c->l1d_wshrs = 4;
+  c->l1i_sets = 0; /* ideal front end; configs/chisel-2025.cfg models fetch */
+  c->l1i_ways = 2;
+  c->l1i_line = 128;
+  c->l1i_mshrs = 4;
+  c->num_fetch = 2;
+  c->ibuffer_depth = 2;
+  c->lat_fetch = 3;
+  c->fetch_interval = 1;
+  c->l2_sets = 64;
+  c->l2_ways = 16;
+  c->l2_line = 128;
+  c->l2_banks = 1;
+  c->l2_mshrs = 32;
+  c->lat_l2 = 10;
+  c->lds_banks = 32;
 }
 
 /* One table drives set, print and JSON so a new key is added in one place. */
@@ -51,13 +69,20 @@ static const cfg_key keys[] = {
     K32(num_sm, 0),           K32(warps_per_sm, 0),    K32(wg_slots_per_sm, 0),
     K32(max_threads, 0),      K32(lds_bytes_per_sm, 0), K32(simt_stack_depth, 0),
     K64(max_steps),           K32(lds_base, 1),        K32(lds_window, 1),
-    K32(barrier_counts_ended, 0), K32(lds_sparse_limit, 1),
+    K32(barrier_counts_ended, 0), K32(lds_sparse_limit, 1), K32(vgprs_per_sm, 0), K32(sgprs_per_sm, 0),
     K32(writable_code, 0),    K32(strict_bounds, 0),
     K32(timing, 0),           K32(num_lanes, 0),       K32(num_sfu, 0),
     K32(lat_alu, 0),          K32(lat_valu, 0),        K32(lat_vfpu, 0),
     K32(lat_mul, 0),          K32(lat_sfu, 0),         K32(lat_lsu_l1_hit, 0),
     K32(lat_dram, 0),         K32(lat_branch, 0),      K32(l1d_sets, 0),
-    K32(l1d_ways, 0),         K32(l1d_line, 0),
+    K32(l1d_ways, 0),         K32(l1d_line, 0),        K32(l1d_mshrs, 0),
+    K32(l1i_sets, 0),         K32(l1i_ways, 0),        K32(l1i_line, 0),
+    K32(l1i_mshrs, 0),        K32(num_fetch, 0),       K32(ibuffer_depth, 0),
+    K32(lat_fetch, 0),        K32(l2_sets, 0),         K32(l2_ways, 0),
+    K32(l2_line, 0),          K32(l2_banks, 0),        K32(l2_mshrs, 0),
+    K32(lat_l2, 0),           K32(dram_bytes_per_cycle, 0), K32(lat_flush, 0),
+    K32(lat_launch, 0),       K32(lds_banks, 0),       K32(l2_set_blocking, 0),
+    K32(fetch_interval, 0),   K32(l1d_mshr_subs, 0),   K32(l1d_wshrs, 0),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -209,6 +234,19 @@ int vt_config_load(vt_config *c, const char *path, vt_error *e) {
   return rc;
 }
 
+/* One cache's geometry: sets a power of two (0 allowed where it switches
+ * the cache's model off), ways, line a power of two, MSHRs. */
+static int check_cache(vt_error *e, const char *n, uint32_t sets, uint32_t ways, uint32_t line, uint32_t mshrs,
+                       int zero_ok) {
+  if ((!sets && !zero_ok) || sets > 65536 || (sets & (sets - 1)))
+    return vt_fail(e, VT_ERR_CONFIG, "%s_sets must be a power of two, %s..65536", n, zero_ok ? "0 (off), 1" : "1");
+  if (ways < 1 || ways > 64) return vt_fail(e, VT_ERR_CONFIG, "%s_ways must be 1..64", n);
+  if (line < 4 || line > 4096 || (line & (line - 1)))
+    return vt_fail(e, VT_ERR_CONFIG, "%s_line must be a power of two, 4..4096 bytes", n);
+  if (mshrs < 1 || mshrs > 1024) return vt_fail(e, VT_ERR_CONFIG, "%s_mshrs must be 1..1024", n);
+  return 0;
+}
+
 int vt_config_check(const vt_config *c, vt_error *e) {
   if (c->num_sm < 1 || c->num_sm > 1024) return vt_fail(e, VT_ERR_CONFIG, "num_sm must be 1..1024");
   if (c->warps_per_sm < 1 || c->warps_per_sm > 1024)
@@ -233,11 +271,28 @@ int vt_config_check(const vt_config *c, vt_error *e) {
     if (*lat[i] < 1 || *lat[i] > 100000) return vt_fail(e, VT_ERR_CONFIG, "%s must be 1..100000 cycles", latn[i]);
   if (c->lat_dram > 100000 || c->lat_branch > 100000)
     return vt_fail(e, VT_ERR_CONFIG, "lat_dram and lat_branch must be 0..100000 cycles");
-  if (!c->l1d_sets || c->l1d_sets > 65536 || (c->l1d_sets & (c->l1d_sets - 1)))
-    return vt_fail(e, VT_ERR_CONFIG, "l1d_sets must be a power of two, 1..65536");
-  if (c->l1d_ways < 1 || c->l1d_ways > 64) return vt_fail(e, VT_ERR_CONFIG, "l1d_ways must be 1..64");
-  if (c->l1d_line < 4 || c->l1d_line > 4096 || (c->l1d_line & (c->l1d_line - 1)))
-    return vt_fail(e, VT_ERR_CONFIG, "l1d_line must be a power of two, 4..4096 bytes");
+  if (check_cache(e, "l1d", c->l1d_sets, c->l1d_ways, c->l1d_line, c->l1d_mshrs, 0) ||
+      check_cache(e, "l1i", c->l1i_sets, c->l1i_ways, c->l1i_line, c->l1i_mshrs, 1) ||
+      check_cache(e, "l2", c->l2_sets, c->l2_ways, c->l2_line, c->l2_mshrs, 0))
+    return -1;
+  if (c->num_fetch < 1 || c->num_fetch > 16 || (c->num_fetch & (c->num_fetch - 1)))
+    return vt_fail(e, VT_ERR_CONFIG, "num_fetch must be a power of two, 1..16");
+  if (c->num_fetch * 4 > c->l1i_line && c->l1i_sets)
+    return vt_fail(e, VT_ERR_CONFIG, "num_fetch instructions (4 bytes each) must fit in l1i_line");
+  if (c->ibuffer_depth < c->num_fetch || c->ibuffer_depth > 64)
+    return vt_fail(e, VT_ERR_CONFIG, "ibuffer_depth must be num_fetch..64");
+  if (c->l1d_mshr_subs < 1 || c->l1d_mshr_subs > 255)
+    return vt_fail(e, VT_ERR_CONFIG, "l1d_mshr_subs must be 1..255");
+  if (c->l1d_wshrs < 1 || c->l1d_wshrs > 1024) return vt_fail(e, VT_ERR_CONFIG, "l1d_wshrs must be 1..1024");
+  if (c->fetch_interval < 1 || c->fetch_interval > 1000)
+    return vt_fail(e, VT_ERR_CONFIG, "fetch_interval must be 1..1000 cycles");
+  if (c->l2_banks < 1 || c->l2_banks > 64) return vt_fail(e, VT_ERR_CONFIG, "l2_banks must be 1..64");
+  if (c->l2_set_blocking > 1) return vt_fail(e, VT_ERR_CONFIG, "l2_set_blocking must be 0 or 1");
+  if (c->lds_banks < 1 || c->lds_banks > 64) return vt_fail(e, VT_ERR_CONFIG, "lds_banks must be 1..64");
+  const uint32_t *cyc[] = {&c->lat_fetch, &c->lat_l2, &c->dram_bytes_per_cycle, &c->lat_flush, &c->lat_launch};
+  const char *cycn[] = {"lat_fetch", "lat_l2", "dram_bytes_per_cycle", "lat_flush", "lat_launch"};
+  for (size_t i = 0; i < sizeof cyc / sizeof cyc[0]; i++)
+    if (*cyc[i] > 100000) return vt_fail(e, VT_ERR_CONFIG, "%s must be 0..100000", cycn[i]);
   return 0;
 }
 

@@ -84,6 +84,7 @@ struct vt_wg {
   /* local store of this work-group (the window at lds_base) */
   uint8_t *lds;
   uint32_t lds_alloc;   /* flat part: [lds_base, lds_base + lds_alloc) */
+  uint32_t vgprs, sgprs; /* registers it holds of its SM's budget */
   vt_sparse lds_far;    /* rest of the window, sparse, zero-filled */
 };
 
@@ -91,6 +92,7 @@ typedef struct vt_sm {
   vt_warp *warps;       /* [warps_per_sm] */
   vt_wg *wgs;           /* [wg_slots_per_sm] */
   uint32_t free_warps, free_wgs, lds_used;
+  uint32_t vgprs_used, sgprs_used;
 } vt_sm;
 
 /* One predecoded static instruction (keyed by pc and the prefix word). */

@@ -27,6 +27,8 @@ typedef struct vt_config {
   uint32_t lds_window;        /* local-memory window size (0x10000000) */
   uint32_t barrier_counts_ended; /* 1 (ISS): ended warps count as arrived at a barrier;
                                     0 (RTL): they do not, so an early endprg deadlocks */
+  uint32_t vgprs_per_sm;      /* vector registers per SM a launch's work-groups share (0 = no budget) */
+  uint32_t sgprs_per_sm;      /* scalar registers per SM ... (0 = no budget) */
   uint32_t lds_sparse_limit;  /* bytes of local-window pages beyond the groups' local sizes
                                  that all resident groups may hold (64 MiB) */
   uint32_t writable_code;     /* 1: the ELF loader maps executable segments writable too
@@ -44,11 +46,33 @@ typedef struct vt_config {
   uint32_t lat_mul;           /* ... integer multiplies (6) */
   uint32_t lat_sfu;           /* ... divide/sqrt per SFU lane group (26) */
   uint32_t lat_lsu_l1_hit;    /* ... a load hitting L1 or local memory (11) */
-  uint32_t lat_dram;          /* extra cycles of an L1 miss (fixed-latency L2/DRAM) (40) */
+  uint32_t lat_dram;          /* DRAM latency of one line, L2 miss to fill (30) */
   uint32_t lat_branch;        /* fetch bubble after a taken branch or a SIMT op (3) */
   uint32_t l1d_sets;          /* L1 data cache sets (256), power of two */
   uint32_t l1d_ways;          /* ... ways (2), LRU */
   uint32_t l1d_line;          /* ... line bytes (128), power of two */
+  uint32_t l1d_mshrs;         /* ... miss-status registers (4); misses to a line in flight merge */
+  uint32_t l1d_mshr_subs;     /* ... requests one MSHR can merge (2) */
+  uint32_t l1d_wshrs;         /* ... write-status registers: stores in flight to the L2 (4) */
+  uint32_t l1i_sets;          /* L1 instruction cache sets; 0 = ideal front end (no fetch model) */
+  uint32_t l1i_ways;          /* ... ways (2), LRU */
+  uint32_t l1i_line;          /* ... line bytes (128), power of two */
+  uint32_t l1i_mshrs;         /* ... miss-status registers (4) */
+  uint32_t num_fetch;         /* instructions per fetch, from one aligned block (2) */
+  uint32_t ibuffer_depth;     /* instruction buffer entries per warp (2) */
+  uint32_t lat_fetch;         /* cycles from an I-cache hit to the instruction buffer (3) */
+  uint32_t fetch_interval;    /* cycles from one fetch of an SM to its next (1) */
+  uint32_t l2_sets;           /* L2 sets (64), power of two; shared by all SMs */
+  uint32_t l2_ways;           /* ... ways (16), LRU, write-back, write-allocate */
+  uint32_t l2_line;           /* ... line bytes (128), power of two */
+  uint32_t l2_banks;          /* ... banks (1); the crossbar takes one request per bank and cycle */
+  uint32_t l2_mshrs;          /* ... miss-status registers (32) */
+  uint32_t l2_set_blocking;   /* 1: a miss blocks its set until its fill (and writeback) is done (0) */
+  uint32_t lat_l2;            /* cycles from an L1 miss to its data when the L2 hits (10) */
+  uint32_t dram_bytes_per_cycle; /* DRAM bandwidth (0 = unlimited) */
+  uint32_t lat_flush;         /* cycles of the end-of-launch L1 invalidate and L2 flush handshake (0) */
+  uint32_t lat_launch;        /* cycles from the launch request to the first warp's fetch (0) */
+  uint32_t lds_banks;         /* local-memory banks of 4-byte words (32) */
 } vt_config;
 
 void vt_config_defaults(vt_config *c);
@@ -105,6 +129,8 @@ typedef struct vt_launch {
   uint32_t pds_base;    /* private memory base */
   uint32_t print_addr;  /* print buffer (CSR_PRINT initial value), 0 = none */
   uint32_t ctx;         /* context the kernel runs for (VT_CTX_NONE: shared memory only) */
+  uint32_t vgprs, sgprs; /* vector/scalar registers per warp the kernel uses (metadata
+                            vgprUsage/sgprUsage; 0 = not known: no register budget) */
 } vt_launch;
 
 /* Runs the launch to completion (all work-groups dispatched to SMs as warp

@@ -93,6 +93,18 @@ static int check_launch(vt_device *d, const vt_launch *l, vt_error *e) {
                    (unsigned long long)need, c->lds_bytes_per_sm, (unsigned long long)need,
                    (unsigned long long)need);
   d->lds_alloc = (uint32_t)need;
+  /* the CTA scheduler's register budget (runtime.md: per-WG total = per-warp usage x warps) */
+  const char *file[2] = {"vector", "scalar"}, *key[2] = {"vgprs_per_sm", "sgprs_per_sm"};
+  uint32_t per[2] = {l->vgprs, l->sgprs}, have[2] = {c->vgprs_per_sm, c->sgprs_per_sm};
+  for (int k = 0; k < 2; k++) {
+    uint64_t regs = (uint64_t)per[k] * l->num_warps;
+    if (have[k] && regs > have[k])
+      return vt_fail(e, VT_ERR_CONFIG,
+                     "launch: a work-group needs %llu %s registers (%u per warp x %u warps), an SM has %u: "
+                     "set %s to at least %llu",
+                     (unsigned long long)regs, file[k], per[k], l->num_warps, have[k], key[k],
+                     (unsigned long long)regs);
+  }
   return check_private(d, l, e);
 }
 
@@ -109,6 +121,8 @@ static void wg_release(vt_device *d, vt_wg *wg) {
   sm->free_warps += wg->nwarps;
   sm->free_wgs++;
   sm->lds_used -= wg->lds_alloc;
+  sm->vgprs_used -= wg->vgprs;
+  sm->sgprs_used -= wg->sgprs;
   d->lds_far_pages -= wg->lds_far.n;
   sparse_clear(&wg->lds_far);
   wg->active = 0;
@@ -124,13 +138,17 @@ static uint32_t resident_groups(const vt_device *d) {
 static int dispatch(vt_device *d, uint64_t *next, uint64_t total, vt_error *e) {
   const vt_config *c = &d->cfg;
   const vt_launch *l = &d->l;
+  /* registers a group holds: only where a budget is set (check_launch made it fit one SM) */
+  uint32_t vgprs = c->vgprs_per_sm ? l->vgprs * l->num_warps : 0;
+  uint32_t sgprs = c->sgprs_per_sm ? l->sgprs * l->num_warps : 0;
   while (*next < total) {
     if (d->pds_layout == VT_PDS_SHARED && resident_groups(d)) return 0;
     int best = -1;
     for (uint32_t s = 0; s < c->num_sm; s++) {
       vt_sm *sm = &d->sms[s];
       if (!sm->free_wgs || sm->free_warps < l->num_warps ||
-          sm->lds_used + d->lds_alloc > c->lds_bytes_per_sm)
+          sm->lds_used + d->lds_alloc > c->lds_bytes_per_sm ||
+          (vgprs && sm->vgprs_used + vgprs > c->vgprs_per_sm) || (sgprs && sm->sgprs_used + sgprs > c->sgprs_per_sm))
         continue;
       if (best < 0 || sm->free_warps > d->sms[best].free_warps) best = (int)s;
     }
@@ -167,6 +185,10 @@ static int dispatch(vt_device *d, uint64_t *next, uint64_t total, vt_error *e) {
     sm->free_warps -= l->num_warps;
     sm->free_wgs--;
     sm->lds_used += wg->lds_alloc;
+    wg->vgprs = vgprs;
+    wg->sgprs = sgprs;
+    sm->vgprs_used += vgprs;
+    sm->sgprs_used += sgprs;
     d->stats.warps += l->num_warps;
     (*next)++;
   }

@@ -243,6 +243,8 @@ void vt_testvec_launch(vt_device *d, const vt_testvec *tv, vt_launch *l) {
   l->lds_size = tv->lds_size;
   l->pds_size = tv->pds_size;
   l->pds_base = tv->pds_base;
+  l->vgprs = tv->vgpr_usage;
+  l->sgprs = tv->sgpr_usage;
   uint32_t pa = 0;
   if (tv->knl && vt_mem_is_mapped(d, tv->knl + 48, 4)) {
     vt_error ig;

@@ -250,6 +250,8 @@ int vt_start(vt_device_h h, void *metaData, uint64_t taskID) {
   l.knl = (uint32_t)f[6];
   l.lds_size = (uint32_t)f[7];
   l.pds_size = (uint32_t)f[8];
+  l.sgprs = (uint32_t)f[9];
+  l.vgprs = (uint32_t)f[10];
   l.pds_base = (uint32_t)f[11];
   vt_error e;
   uint32_t pa = 0;

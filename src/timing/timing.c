@@ -1,52 +1,14 @@
-/* The timing model's SM pipeline: per-warp in-order issue under a register
- * scoreboard, one round-robin issue per SM and cycle, execution units with
- * fixed latencies and folding over the lanes, an L1 data cache with
- * coalescing of lane addresses into lines (docs/timing.md). */
-#include "timing.h"
-
+/* The timing model's SM pipeline: per-warp in-order issue from the
+ * instruction buffers under a register scoreboard, one round-robin issue per
+ * SM and cycle, execution units with fixed latencies and folding over the
+ * lanes; the launch loop with the end-of-launch cache flush
+ * (docs/timing.md). Fetch: frontend.c; memory: lsu.c, memsys.c. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "l1cache.h"
+#include "timing_int.h"
 
-#define NREG 256
-#define NEVER UINT64_MAX
-
-/* Register operands of one instruction kind: field and file (0 = x/f, which
- * the ISS mirrors into each other, 1 = v). */
-typedef struct {
-  uint8_t n;
-  uint8_t field[ISA_MAX_OPNDS]; /* 0 rd, 1 rs1, 2 rs2, 3 rs3 */
-  uint8_t file[ISA_MAX_OPNDS];
-  uint8_t dest[ISA_MAX_OPNDS];
-} reg_ops;
-
-typedef struct {
-  int seen;           /* the slot's warp (wg, wid) is known */
-  uint32_t wg, wid;
-  uint64_t ready[2][NREG]; /* cycle a register's pending write completes */
-  uint8_t from_mem[2][NREG];
-  uint64_t fetch_at;  /* first cycle after a fetch bubble */
-  uint64_t bar_since; /* cycle it started waiting at a barrier, 0 = not waiting */
-} warp_t;
-
-typedef struct {
-  warp_t *warps;
-  uint64_t unit_free[UNIT_COUNT];
-  uint32_t rr;        /* slot issued last */
-  uint64_t busy_until; /* last completion of an instruction issued here */
-  vt_l1 l1;
-} sm_t;
-
-struct vt_timing {
-  vt_device *d;
-  vt_config cfg;
-  sm_t *sms;
-  reg_ops ops[ISA_COUNT];
-  vt_timing_stats st;
-};
-
-static const char *const stall_names[VT_STALL_COUNT] = {"scoreboard", "memory", "structural",
+static const char *const stall_names[VT_STALL_COUNT] = {"scoreboard", "memory",  "structural", "fetch",
                                                         "barrier",    "control", "idle"};
 const char *vt_stall_name(vt_stall s) { return s < VT_STALL_COUNT ? stall_names[s] : "?"; }
 
@@ -89,9 +51,19 @@ vt_timing *vt_timing_attach(vt_device *d, vt_error *e) {
   t->sms = calloc(t->cfg.num_sm, sizeof *t->sms);
   t->st.sm = calloc(t->cfg.num_sm, sizeof *t->st.sm);
   if (!t->sms || !t->st.sm) goto oom;
+  t->frontend = t->cfg.l1i_sets > 0;
+  if (ms_init(&t->ms, &t->cfg, e)) goto fail;
   for (uint32_t s = 0; s < t->cfg.num_sm; s++) {
-    if (!(t->sms[s].warps = calloc(t->cfg.warps_per_sm, sizeof *t->sms[s].warps))) goto oom;
-    if (l1_init(&t->sms[s].l1, t->cfg.l1d_sets, t->cfg.l1d_ways, t->cfg.l1d_line, e)) goto fail;
+    sm_t *sm = &t->sms[s];
+    uint32_t w = t->cfg.warps_per_sm;
+    if (!(sm->warps = calloc(w, sizeof *sm->warps)) || !(sm->state = calloc(w, 1)) ||
+        !(sm->pc = calloc(w, sizeof *sm->pc)) || !(sm->wshr = calloc(t->cfg.l1d_wshrs, sizeof *sm->wshr)))
+      goto oom;
+    const vt_config *c = &t->cfg;
+    if (cache_init(&sm->l1d, "L1 data cache", c->l1d_sets, c->l1d_ways, c->l1d_line, c->l1d_mshrs, e)) goto fail;
+    if (t->frontend &&
+        cache_init(&sm->l1i, "L1 instruction cache", c->l1i_sets, c->l1i_ways, c->l1i_line, c->l1i_mshrs, e))
+      goto fail;
   }
   build_ops(t);
   vt_device_set_launcher(d, timing_launch, t);
@@ -108,8 +80,13 @@ void vt_timing_free(vt_timing *t) {
   if (t->d) vt_device_set_launcher(t->d, NULL, NULL);
   for (uint32_t s = 0; t->sms && s < t->cfg.num_sm; s++) {
     free(t->sms[s].warps);
-    l1_free(&t->sms[s].l1);
+    free(t->sms[s].state);
+    free(t->sms[s].pc);
+    free(t->sms[s].wshr);
+    cache_free(&t->sms[s].l1d);
+    cache_free(&t->sms[s].l1i);
   }
+  ms_free(&t->ms);
   free(t->sms);
   free(t->st.sm);
   free(t);
@@ -120,6 +97,8 @@ const vt_timing_stats *vt_timing_get_stats(const vt_timing *t) { return &t->st; 
 void vt_timing_reset_stats(vt_timing *t) {
   t->st.cycles = t->st.launches = 0;
   memset(t->st.sm, 0, t->cfg.num_sm * sizeof *t->st.sm);
+  memset(&t->st.mem, 0, sizeof t->st.mem);
+  memset(&t->ms.st, 0, sizeof t->ms.st);
 }
 
 /* ---- one launch ------------------------------------------------------------------- */
@@ -130,14 +109,23 @@ typedef struct {
 
 /* 0 when warp w can issue its next instruction (view v) at cycle now on sm,
  * else why not and when that might change. */
-static int blocked(const vt_timing *t, const sm_t *sm, const warp_t *w, const vt_warp_view *v,
-                   uint64_t now, block_t *b) {
+static int blocked(const vt_timing *t, const sm_t *sm, warp_t *w, const vt_warp_view *v, uint64_t now,
+                   block_t *b) {
   if (v->state == VT_WS_BARRIER) {
     b->wake = NEVER;
     b->why = VT_STALL_BARRIER;
     return 1;
   }
-  if (w->fetch_at > now) {
+  if (t->frontend) {
+    if (w->ib_n && w->ib[w->ib_head].pc != v->pc) /* cannot happen with exact fetch; refetch to be safe */
+      fe_reset_warp(w, v->pc);
+    if (!w->ib_n || w->ib[w->ib_head].ready > now) {
+      /* an empty ibuffer waits for the fetch stage, which reports its own wake-up */
+      b->wake = w->ib_n ? w->ib[w->ib_head].ready : NEVER;
+      b->why = w->flock && !w->ib_n ? VT_STALL_CONTROL : VT_STALL_FETCH;
+      return 1;
+    }
+  } else if (w->fetch_at > now) {
     b->wake = w->fetch_at;
     b->why = VT_STALL_CONTROL;
     return 1;
@@ -173,38 +161,6 @@ static int blocked(const vt_timing *t, const sm_t *sm, const warp_t *w, const vt
 
 static uint32_t div_up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
-/* Timing of the memory accesses of one instruction: distinct lines (the
- * coalesced requests) through the L1, or the local window's fixed latency. */
-static void mem_timing(vt_timing *t, sm_t *sm, vt_sm_timing *ss, const vt_commit *c, uint32_t flags,
-                       uint32_t *lat, uint32_t *occupy) {
-  const vt_config *cf = &t->cfg;
-  uint32_t lines[VT_MAX_LANES * 2], n = 0;
-  int shared = 0, miss = 0;
-  for (int i = 0; i < c->nmem; i++) {
-    uint32_t a = c->mem[i].addr;
-    if (a - cf->lds_base < cf->lds_window) {
-      shared = 1;
-      continue;
-    }
-    uint32_t ends[2] = {a >> sm->l1.line_shift, (a + c->mem[i].size - 1) >> sm->l1.line_shift};
-    for (int k = 0; k < 2; k++) {
-      uint32_t j = 0;
-      while (j < n && lines[j] != ends[k]) j++;
-      if (j == n) lines[n++] = ends[k];
-    }
-  }
-  int load = !(flags & IF_STORE) || (flags & IF_AMO);
-  for (uint32_t j = 0; j < n; j++) {
-    int hit = !(flags & IF_AMO) && l1_access(&sm->l1, lines[j] << sm->l1.line_shift, load);
-    if (hit) ss->l1_hits++;
-    else ss->l1_misses++;
-    miss |= !hit;
-  }
-  if (shared) ss->shared_accesses++;
-  *occupy = n ? n : 1;
-  *lat = cf->lat_lsu_l1_hit + (miss ? cf->lat_dram : 0) + (n > 1 ? n - 1 : 0);
-}
-
 /* Issues the next instruction of warp slot s on SM sm at cycle now. Returns
  * the core's step result. */
 static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, uint64_t now, vt_error *e) {
@@ -219,6 +175,10 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
   int rc = vt_step_exec(t->d, smi, s, &c, e);
   if (rc < 0) return -1;
   ss->issued++;
+  if (t->frontend) {
+    w->ib_head = (w->ib_head + 1) % IB_MAX;
+    w->ib_n--;
+  }
   uint32_t lanes = cf->num_lanes ? cf->num_lanes : v->threads;
   uint32_t fold = (flags & IF_VEC) ? div_up(v->threads, lanes) : 1;
   uint32_t lat, occupy = fold;
@@ -232,10 +192,16 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
     occupy = (flags & IF_VEC) ? div_up(v->threads, sfu) : 1;
     break;
   }
-  case UNIT_LSU: mem_timing(t, sm, ss, c, flags, &lat, &occupy); break;
+  case UNIT_LSU: lsu_timing(t, smi, c, flags, now, &lat, &occupy); break;
   default: lat = cf->lat_alu; break;
   }
   lat += fold - 1;
+  if (t->tl && unit == UNIT_LSU && lat > cf->lat_lsu_l1_hit && !(flags & IF_STORE))
+    tl_span(t, smi, s, "memory", now, now + lat, NULL, "load %u cycles", lat);
+  w->issued++;
+  if (t->tl && rc == 1)
+    tl_span(t, smi, s, "warp", w->since, now + 1, NULL, "wg %u warp %u: %llu instructions", w->wg, w->wid,
+            (unsigned long long)w->issued);
   sm->unit_free[unit] = now + occupy;
   uint64_t done = now + lat;
   const reg_ops *r = &t->ops[in.id];
@@ -257,14 +223,22 @@ static void after_issue(vt_timing *t, uint32_t smi, uint32_t s, uint32_t flags, 
   warp_t *w = &t->sms[smi].warps[s];
   if (w->bar_since) { /* released: its re-check just issued */
     t->st.sm[smi].barrier_wait += now - w->bar_since;
+    if (t->tl) tl_span(t, smi, s, "barrier", w->bar_since, now, NULL, "barrier");
     w->bar_since = 0;
   }
-  if (!(flags & (IF_BRANCH | IF_JUMP | IF_VBRANCH | IF_JOIN | IF_BARRIER))) return;
+  sm_t *sm = &t->sms[smi];
+  if (!(flags & CONTROL_FLAGS) && !t->frontend) return;
   vt_warp_view nv;
-  if (vt_step_peek(t->d, smi, s, &nv, e) || nv.state == VT_WS_EMPTY) return;
-  if (nv.state == VT_WS_BARRIER) w->bar_since = now + 1;
-  else if ((flags & (IF_VBRANCH | IF_JOIN)) || ((flags & (IF_BRANCH | IF_JUMP)) && nv.pc != pc + 4))
+  if (vt_step_peek(t->d, smi, s, &nv, e)) nv.state = VT_WS_EMPTY; /* the next scan reports the fault */
+  sm->state[s] = (uint8_t)nv.state;
+  sm->pc[s] = nv.pc;
+  if (nv.state == VT_WS_EMPTY) return;
+  if (nv.state == VT_WS_BARRIER && (flags & IF_BARRIER)) w->bar_since = now + 1;
+  if (t->frontend) { /* fetch resumes when the op resolves, taken or not */
+    if (flags & CONTROL_FLAGS) w->unlock_at = now + 1 + t->cfg.lat_branch;
+  } else if ((flags & (IF_VBRANCH | IF_JOIN)) || ((flags & (IF_BRANCH | IF_JUMP)) && nv.pc != pc + 4)) {
     w->fetch_at = now + 1 + t->cfg.lat_branch;
+  }
 }
 
 static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error *e) {
@@ -276,10 +250,17 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
     memset(sm->unit_free, 0, sizeof sm->unit_free);
     sm->busy_until = 0;
     sm->rr = cf->warps_per_sm - 1;
-    l1_invalidate(&sm->l1); /* the RTL invalidates L1 at the end of every launch */
+    sm->fcur = 0;
+    sm->fport_free = 0;
+    memset(sm->wshr, 0, cf->l1d_wshrs * sizeof *sm->wshr);
+    /* the RTL invalidates L1 at the end of every launch: each starts cold */
+    cache_invalidate(&sm->l1d);
+    if (t->frontend) cache_invalidate(&sm->l1i);
     for (uint32_t w = 0; w < cf->warps_per_sm; w++) sm->warps[w].seen = 0;
+    t->st.sm[s].stall[VT_STALL_IDLE] += cf->lat_launch;
   }
-  uint64_t now = 0, last_issue = 0;
+  ms_begin(&t->ms);
+  uint64_t now = cf->lat_launch, last_issue = now;
   vt_stall *why = calloc(cf->num_sm, sizeof *why);
   if (!why) {
     vt_step_abort(d);
@@ -293,10 +274,14 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
       sm_t *sm = &t->sms[smi];
       vt_stall best = VT_STALL_IDLE;
       int picked = 0;
-      for (uint32_t k = 1; k <= cf->warps_per_sm && !picked; k++) {
-        uint32_t s = (sm->rr + k) % cf->warps_per_sm;
+      /* the front end needs every slot's state; without it the scan stops at the pick */
+      uint32_t rr0 = sm->rr;
+      for (uint32_t k = 1; k <= cf->warps_per_sm && (!picked || t->frontend); k++) {
+        uint32_t s = (rr0 + k) % cf->warps_per_sm;
         vt_warp_view v;
         if (vt_step_peek(d, smi, s, &v, e)) goto fail;
+        sm->state[s] = (uint8_t)v.state;
+        sm->pc[s] = v.pc;
         if (v.state == VT_WS_EMPTY) continue;
         warp_t *w = &sm->warps[s];
         if (!w->seen || w->wg != v.wg || w->wid != v.wid) { /* a newly dispatched warp */
@@ -304,7 +289,11 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
           w->seen = 1;
           w->wg = v.wg;
           w->wid = v.wid;
+          fe_reset_warp(w, v.pc);
+          w->fwait = now;
+          w->since = now;
         }
+        if (picked) continue;
         block_t b;
         if (blocked(t, sm, w, &v, now, &b)) {
           if (b.why < best) best = b.why;
@@ -319,6 +308,7 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
         sm->rr = s;
         picked = 1;
       }
+      if (t->frontend) fe_fetch(t, smi, now, &wake);
       if (picked) issued_any = 1, last_issue = now;
       else t->st.sm[smi].stall[best]++;
       why[smi] = picked ? VT_STALL_COUNT : best;
@@ -344,10 +334,17 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
     uint64_t end = last_issue + 1;
     for (uint32_t smi = 0; smi < cf->num_sm; smi++)
       if (t->sms[smi].busy_until > end) end = t->sms[smi].busy_until;
+    /* as the RTL, the launch ends after the L1 invalidate and the L2 flush */
+    end = ms_flush(&t->ms, end) + cf->lat_flush;
+    t->st.mem = t->ms.st;
     for (uint32_t smi = 0; smi < cf->num_sm; smi++) {
       vt_sm_timing *ss = &t->st.sm[smi];
       ss->cycles += end;
       ss->stall[VT_STALL_IDLE] += end - (now + 1); /* the drain after the last issue */
+    }
+    if (t->tl) {
+      tl_span(t, cf->num_sm, 0, "launch", 0, end, NULL, "launch %llu", (unsigned long long)t->st.launches);
+      t->tl_base += end;
     }
     t->st.cycles += end;
     t->st.launches++;

@@ -10,14 +10,16 @@
 #include <stdio.h>
 
 #include "device.h"
+#include "memsys.h"
 
 /* Why an SM issued nothing in a cycle (one reason per SM and cycle). */
 typedef enum {
   VT_STALL_SCOREBOARD, /* a source or destination register awaits an ALU/FPU/... result */
   VT_STALL_MEMORY,     /* ... awaits a load */
   VT_STALL_STRUCTURAL, /* the execution unit is busy (folding, coalesced lines) */
+  VT_STALL_FETCH,      /* the next instruction is not in the instruction buffer yet (I-cache) */
   VT_STALL_BARRIER,    /* every candidate warp waits at a barrier */
-  VT_STALL_CONTROL,    /* fetch bubble after a taken branch or SIMT op */
+  VT_STALL_CONTROL,    /* a branch, jump or SIMT op has not resolved: fetch waits for it */
   VT_STALL_IDLE,       /* no resident warp, or only the pipeline drain is left */
   VT_STALL_COUNT
 } vt_stall;
@@ -26,8 +28,13 @@ typedef struct vt_sm_timing {
   uint64_t cycles;     /* cycles of the launches it took part in */
   uint64_t issued;     /* warp-instructions issued (a barrier arrival and its release count as two) */
   uint64_t stall[VT_STALL_COUNT];
-  uint64_t l1_hits, l1_misses; /* cache lines looked up by loads and stores */
+  uint64_t l1_hits, l1_misses; /* L1 data cache lines looked up by loads and stores */
+  uint64_t l1_merges;          /* ... load misses on a line already in flight (MSHR merge) */
+  uint64_t l1i_hits, l1i_misses, l1i_merges; /* instruction fetches (front end modelled) */
+  uint64_t gmem_insns, gmem_lanes; /* global memory instructions and their lane accesses ... */
+  uint64_t gmem_lines;         /* ... and the L1 lines they coalesced into */
   uint64_t shared_accesses;    /* memory instructions to the local window */
+  uint64_t bank_conflicts;     /* extra local-memory cycles from lanes sharing a bank */
   uint64_t barrier_wait;       /* warp-cycles spent waiting at barriers */
 } vt_sm_timing;
 
@@ -36,12 +43,13 @@ typedef struct vt_timing_stats {
   uint64_t launches;
   uint32_t num_sm;
   vt_sm_timing *sm;    /* [num_sm] */
+  vt_mem_stats mem;    /* the shared L2 and DRAM */
 } vt_timing_stats;
 
 typedef struct vt_timing vt_timing;
 
 /* Attaches a timing model built from the device's configuration (lat_*,
- * num_lanes, l1d_*): from now on vt_device_launch runs under it. */
+ * num_lanes, the cache keys): from now on vt_device_launch runs under it. */
 vt_timing *vt_timing_attach(vt_device *d, vt_error *e);
 /* Detaches (the device runs functionally again) and frees; call it before
  * destroying the device. NULL is a no-op. */
@@ -49,6 +57,12 @@ void vt_timing_free(vt_timing *t);
 const vt_timing_stats *vt_timing_get_stats(const vt_timing *t);
 void vt_timing_reset_stats(vt_timing *t);
 const char *vt_stall_name(vt_stall s);
+/* From the next launch on, writes a Chrome/Perfetto trace-event timeline
+ * of warp activity to f (opened and closed by the caller; docs/timing.md);
+ * vt_timing_end_timeline completes the JSON. Both return -1 on a write
+ * error of f. */
+int vt_timing_set_timeline(vt_timing *t, FILE *f);
+int vt_timing_end_timeline(vt_timing *t);
 void vt_timing_print(const vt_timing_stats *s, FILE *f);      /* "key = value" lines */
 void vt_timing_print_json(const vt_timing_stats *s, FILE *f); /* one JSON object */
 

@@ -145,6 +145,9 @@ cat_case C08 4 "/dev/zero" "$ventus" config --config /dev/zero
 "$ventus" config --config c09.ini >c09.out 2>&1
 grep -q "num_sm = 2" c09.out || { echo "FAIL C09: a long comment's tail was applied"; fail=1; }
 cat_case C10 4 "warps_per_sm" "$ventus" config -c warps_per_sm=0
+cat_case C11 4 "l1i_sets must be a power of two, 0 (off), 1..65536" "$ventus" config -c l1i_sets=6
+cat_case C12 4 "l2_line must be a power of two, 4..4096 bytes" "$ventus" config -c l2_line=12
+cat_case C13 4 "ibuffer_depth must be num_fetch..64" "$ventus" config -c num_fetch=4 -c ibuffer_depth=2
 
 # ---- test vectors (.metadata / .data / kernels.txt / expected files) ------------------
 # metadata writer: start id gx gy gz wf wg knl lds pds sgpr vgpr pdsbase then buffers

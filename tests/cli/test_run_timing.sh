@@ -45,6 +45,12 @@ if [ -d "$corp" ]; then
     same_dump "${c#"$corp"/}" -c warps_per_sm=32 "$c"
   done
   [ "$n" -ge 17 ] || [ -n "${VT_VALGRIND:-}" ] || bad "only $n corpus cases found"
+  # the Verilog RTL's parameter set models fetch, MSHRs, the L2 and the flush
+  vcases=("$corp"/verilog-tc/*/*)
+  [ -n "${VT_VALGRIND:-}" ] && vcases=("$corp"/verilog-tc/bfs/4x8 "$corp"/verilog-tc/gaussian/4x4)
+  for c in "${vcases[@]}"; do
+    [ -e "$c" ] && same_dump "verilog-rtl.cfg: ${c#"$corp"/}" --config "$src/configs/verilog-rtl.cfg" "$c"
+  done
 else
   echo "SKIP: ../shared/corpora not found: the corpus part of this test did not run"
 fi
@@ -77,6 +83,32 @@ fi
 "$ventus" run -q -c timing=1 "${v[@]}" --stats >"$tmp/out" 2>&1
 grep -q '^# timing$' "$tmp/out" && ok "config key timing = 1 selects the model" || bad "timing = 1 ignored"
 
+# --timeline: Chrome/Perfetto trace-event JSON of warp activity, per SM and slot
+if "$ventus" run -q --timeline "$tmp/tl.json" --config "$src/configs/verilog-rtl.cfg" "${v[@]}" 2>"$tmp/err" &&
+  python3 - "$tmp/tl.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+x = [e for e in ev if e["ph"] == "X"]
+cats = {e["cat"] for e in x}
+assert {"warp", "fetch", "memory", "launch"} <= cats, cats
+warps = [e for e in x if e["cat"] == "warp"]
+assert len(warps) == 8, len(warps)  # 256 items in groups of 64: 4 groups x 2 warps
+assert all(e["dur"] > 0 and e["ts"] >= 0 and e["pid"] in (0, 1) for e in x if e["cat"] != "launch")
+launch = [e for e in x if e["cat"] == "launch"][0]
+assert all(e["ts"] + e["dur"] <= launch["dur"] for e in warps)
+PY
+then
+  ok "--timeline writes trace events (warps, fetch misses, loads, the launch)"
+else
+  bad "--timeline: $(cat "$tmp/err")"
+fi
+"$ventus" run --help | grep -q -- '--timeline FILE' && ok "--help names --timeline" || bad "--help lacks --timeline"
+expect 4 "$tmp/none/tl.json" "--timeline into a missing directory" \
+  "$ventus" run --timeline "$tmp/none/tl.json" "${v[@]}"
+expect 3 "step limit of 100 warp-instructions reached" "a failed timed run" \
+  "$ventus" run --timeline "$tmp/tl2.json" --max-steps 100 "${v[@]}"
+[ -e "$tmp/tl2.json" ] && bad "a failed run left a timeline behind" || ok "a failed run leaves no timeline"
+
 # faults keep the functional mode's message and exit status
 expect 3 "step limit of 100 warp-instructions reached [kernel 0 wg" "step limit under --timing" \
   "$ventus" run --timing --max-steps 100 "${v[@]}"
@@ -86,4 +118,15 @@ expect 3 "address is in the padding after a buffer's requested size" "fault unde
 expect 4 "lat_alu must be 1..100000 cycles" "lat_alu=0 refused" "$ventus" run --timing -c lat_alu=0 "${v[@]}"
 expect 4 "l1d_sets must be a power of two" "l1d_sets=3 refused" "$ventus" run --timing -c l1d_sets=3 "${v[@]}"
 expect 4 "timing must be 0 or 1" "timing=2 refused" "$ventus" run -c timing=2 "${v[@]}"
+expect 4 "l1i_sets must be a power of two, 0 (off), 1..65536" "l1i_sets=6 refused" \
+  "$ventus" run --timing -c l1i_sets=6 "${v[@]}"
+expect 4 "l2_mshrs must be 1..1024" "l2_mshrs=0 refused" "$ventus" run --timing -c l2_mshrs=0 "${v[@]}"
+expect 4 "ibuffer_depth must be num_fetch..64" "ibuffer_depth=1 refused" \
+  "$ventus" run --timing -c ibuffer_depth=1 "${v[@]}"
+# the modelled front end and memory system report their counters
+"$ventus" run -q --timing --config "$src/configs/verilog-rtl.cfg" --stats "${v[@]}" >"$tmp/out" 2>&1
+for key in '^sm0\.l1i_misses = [1-9]' '^sm0\.stall_fetch = [1-9]' '^l2_misses = [1-9]' '^dram_writes = [1-9]' \
+    '^sm0\.coalescing = [0-9.]+$'; do
+  grep -Eq "$key" "$tmp/out" && ok "verilog-rtl.cfg --stats has $key" || bad "verilog-rtl.cfg --stats lacks $key"
+done
 exit $fail

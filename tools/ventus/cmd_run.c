@@ -63,6 +63,8 @@ static const char usage_text[] =
     "  --json                the same as one JSON object\n"
     "  --timing              run under the timing model (config key timing = 1): cycles on the\n"
     "                        closing line; with --stats/--json per-SM cycles, IPC and stalls\n"
+    "  --timeline FILE       with the timing model (implies --timing): warp activity as a\n"
+    "                        Chrome/Perfetto trace-event JSON file (1 us = 1 cycle)\n"
     "  --quiet               no progress and no summary line\n"
     "  --help                this text\n"
     "\n"
@@ -71,7 +73,7 @@ static const char usage_text[] =
 #define MAX_RANGES 32
 
 typedef struct {
-  const char *input, *config, *trace, *trace_dir, *dump, *expect;
+  const char *input, *config, *trace, *trace_dir, *dump, *expect, *timeline;
   const char *overrides[64];
   int noverrides;
   uint32_t rng_addr[MAX_RANGES], rng_size[MAX_RANGES];
@@ -174,7 +176,7 @@ static int after_launch(void *user, size_t i, const vt_launch *l, vt_error *e) {
 }
 
 /* Options that take one value and may be given only once. */
-static const char *const single_opts[] = {"--config", "--trace", "--trace-dir", "--dump",  "--expect",
+static const char *const single_opts[] = {"--config", "--trace", "--trace-dir", "--dump",  "--expect", "--timeline",
                                           "--max-steps", "--kernel", "--global", "--local", "--offset",
                                           "--threads", "--warps", "--pds-size", "--lds-size", "--print-size"};
 #define NSINGLE (sizeof single_opts / sizeof single_opts[0])
@@ -239,6 +241,10 @@ static int parse_args(int argc, char **argv, run_opts *o) {
       o->stats = 1;
     } else if (!strcmp(a, "--json")) {
       o->json = 1;
+    } else if (!strcmp(a, "--timeline")) {
+      NEED_VAL();
+      o->timeline = argv[++i];
+      o->timing = 1;
     } else if (!strcmp(a, "--timing")) {
       o->timing = 1;
     } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
@@ -367,6 +373,8 @@ int cmd_run(int argc, char **argv) {
   cfg.max_steps = 200000000u;
   vt_device *d = NULL;
   vt_timing *tm = NULL;
+  vt_outfile tl_out; /* --timeline */
+  FILE *tl = NULL;
   vt_case cs;
   memset(&cs, 0, sizeof cs);
   vt_heap heap;
@@ -407,6 +415,10 @@ int cmd_run(int argc, char **argv) {
   if (!(d = vt_device_create(&cfg, &e))) goto fail;
   c.d = d;
   if (cfg.timing && !(tm = vt_timing_attach(d, &e))) goto fail;
+  if (o.timeline && (!(tl = vt_outfile_fopen(&tl_out, o.timeline, &e)) || vt_timing_set_timeline(tm, tl))) {
+    if (tl) vt_fail(&e, VT_ERR_IO, "%s: write error", o.timeline);
+    goto fail;
+  }
   vt_device_set_print(d, print_print, NULL);
   c.progress = !o.quiet && isatty(2);
   if (c.progress) vt_device_set_progress(d, on_progress, &c);
@@ -448,6 +460,13 @@ int cmd_run(int argc, char **argv) {
         e.msg[sizeof e.msg - 1] = 0;
         goto fail;
       }
+  }
+  if (tl) { /* complete, or not there at all */
+    int r = vt_timing_end_timeline(tm);
+    if (fclose(tl)) r = -1;
+    tl = NULL;
+    if (r) vt_fail(&e, VT_ERR_IO, "%s: write error", o.timeline);
+    if (vt_outfile_finish(&tl_out, r, &e) || r) goto fail;
   }
   if (c.tw && !o.trace_dir) {
     vt_trace_writer_free(c.tw);
@@ -541,6 +560,12 @@ out:
   if (c.tw) {
     if (d) vt_device_set_trace(d, NULL, NULL);
     vt_trace_writer_free(c.tw);
+  }
+  if (tl) { /* a failed run leaves no partial timeline */
+    vt_timing_set_timeline(tm, NULL);
+    fclose(tl);
+    vt_error ig;
+    vt_outfile_finish(&tl_out, 1, &ig);
   }
   if (c.launch_file) fclose(c.launch_file);
   if (c.trace_file) fclose(c.trace_file);

@@ -1,0 +1,73 @@
+#!/bin/sh
+# Runs every verilog-tc case of the upstream corpus under the timing model
+# with configs/verilog-rtl.cfg and prints ours against the Verilog RTL's
+# README cycle counts (../shared/corpora/timing, docs/timing.md) as a
+# Markdown table. With --bound P it exits 1 if any case is more than P
+# percent off; --allow CASE=P gives one case (e.g. vecadd/4x8) its own
+# bound; --set KEY=VALUE (repeatable) overrides a configuration key;
+# --svg FILE also draws the table as a bar chart (RTL and ours per case,
+# each case's bars scaled to the larger of the two).
+usage="usage: bench/calibrate-verilog.sh [--bound P] [--allow CASE=P]... [--set K=V]... [--svg FILE] [VENTUS [CORPORA]]"
+set -eu
+bound="" sets="" allow=" " svg=""
+while :; do
+  case "${1-}" in
+  -h | --help) echo "$usage"; exit 0 ;;
+  --svg) svg=$2; shift 2 ;;
+  --bound) bound=$2; shift 2 ;;
+  --allow) allow="$allow$2 "; shift 2 ;;
+  --set) sets="$sets -c $2"; shift 2 ;;
+  *) break ;;
+  esac
+done
+here=$(cd "$(dirname "$0")/.." && pwd)
+ventus=${1:-$here/build/ventus}
+corpora=${2:-$here/../shared/corpora}
+csv=$corpora/timing/ventus-gpgpu-verilog/readme_cycles_with_instr_counts.csv
+[ -r "$csv" ] || { echo "calibrate-verilog: $csv not found" >&2; exit 4; }
+echo "| case | warp-instr | RTL cycles | ours | error |"
+echo "| --- | --- | --- | --- | --- |"
+# fields: kernel, corpus dir, warp-instr, README cycles, in the corpus
+[ -z "$svg" ] || : >"$svg.rows"
+rc=0
+awk -F, 'NR > 1 && $14 == "yes" { print $1, $3, $8, $11 }' "$csv" | {
+  worst=0
+  while read -r k dir instr rtl; do
+    out=$("$ventus" run --timing --config "$here/configs/verilog-rtl.cfg" $sets "$corpora/verilog-tc/$k/$dir" 2>&1) || {
+      echo "calibrate-verilog: $k/$dir failed: $out" >&2; exit 4; }
+    ours=$(printf '%s\n' "$out" | sed -n 's/.* in \([0-9]*\) cycles.*/\1/p')
+    err=$(awk -v o="$ours" -v r="$rtl" 'BEGIN { printf "%+.0f", (o - r) * 100 / r }')
+    echo "| $k/$dir | $instr | $rtl | $ours | $err% |"
+    [ -z "$svg" ] || echo "$k/$dir $rtl $ours $err" >>"$svg.rows"
+    a=${err#[+-]}
+    [ "$a" -gt "$worst" ] && worst=$a
+    b=$bound
+    case "$allow" in *" $k/$dir="*) b=${allow#*" $k/$dir="}; b=${b%% *} ;; esac
+    if [ -n "$b" ] && [ "$a" -gt "$b" ]; then
+      echo "calibrate-verilog: $k/$dir is $err% off the RTL, more than its bound of $b%" >&2
+      over=1
+    fi
+  done
+  echo "worst: $worst%"
+  exit "${over:-0}"
+} || rc=$?
+if [ -n "$svg" ]; then
+  # one row per case: name, then two bars as a share of the larger value
+  awk 'BEGIN { w = 640; rowh = 26; x0 = 130; bw = 380 }
+    { name[NR] = $1; r[NR] = $2; o[NR] = $3; e[NR] = $4 }
+    END {
+      h = 60 + NR * rowh
+      printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", w, h
+      printf "<text x=\"10\" y=\"18\" font-size=\"13\">Cycles: Verilog RTL (grey) and the timing model (blue), configs/verilog-rtl.cfg</text>\n"
+      for (i = 1; i <= NR; i++) {
+        y = 34 + (i - 1) * rowh; m = r[i] > o[i] ? r[i] : o[i]
+        printf "<text x=\"10\" y=\"%d\">%s</text>\n", y + 15, name[i]
+        printf "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"10\" fill=\"#999\"/>\n", x0, y + 2, bw * r[i] / m
+        printf "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"10\" fill=\"#36c\"/>\n", x0, y + 12, bw * o[i] / m
+        printf "<text x=\"%d\" y=\"%d\">%d / %d (%s%%)</text>\n", x0 + bw + 8, y + 15, r[i], o[i], e[i]
+      }
+      print "</svg>"
+    }' "$svg.rows" >"$svg"
+  rm -f "$svg.rows"
+fi
+exit $rc

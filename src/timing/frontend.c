@@ -1,0 +1,116 @@
+/* The front end: greedy fetch through the L1 instruction cache into per-warp
+ * instruction buffers (seed 004 "warp 调度", "取指": the fetch keeps its warp
+ * until an I-cache miss or a full ibuffer, then switches). There is no branch
+ * prediction: after fetching a branch, jump, SIMT op, barrier or endprg a
+ * warp fetches nothing more until that op has resolved, so the fetched path
+ * is always the executed one. */
+#include <string.h>
+
+#include "timing_int.h"
+
+void fe_reset_warp(warp_t *w, uint32_t pc) {
+  w->fpc = pc;
+  w->fwait = 0;
+  w->flock = 0;
+  w->unlock_at = 0;
+  w->ib_head = w->ib_n = 0;
+}
+
+static void lower(uint64_t *wake, uint64_t t) {
+  if (t < *wake) *wake = t;
+}
+
+/* Is the word at pc a control op? An unreadable word is not: the core
+ * faults on it when it executes. */
+static int is_control(vt_device *d, uint32_t pc) {
+  uint32_t word;
+  vt_error e;
+  if (vt_mem_read(d, pc, &word, 4, &e)) return 0;
+  isa_id id = isa_lookup(word);
+  return id != ISA_INVALID && (isa_table[id].flags & CONTROL_FLAGS);
+}
+
+/* One fetch for warp slot s: a hit moves up to num_fetch instructions of the
+ * aligned block into the ibuffer; a miss (or a line still in flight) parks
+ * the warp until the fill. Returns 1 on a hit. */
+static int fetch_one(vt_timing *t, uint32_t smi, uint32_t slot, warp_t *w, uint64_t now, uint64_t *wake) {
+  sm_t *sm = &t->sms[smi];
+  vt_sm_timing *ss = &t->st.sm[smi];
+  const vt_config *cf = &t->cfg;
+  uint32_t pc = w->fpc;
+  long i = cache_find(&sm->l1i, pc);
+  if (i >= 0 && sm->l1i.ready[i] <= now) {
+    ss->l1i_hits++;
+    uint32_t block = cf->num_fetch * 4;
+    uint32_t n = (block - (pc & (block - 1))) / 4, room = cf->ibuffer_depth - w->ib_n;
+    if (n > room) n = room;
+    for (uint32_t j = 0; j < n; j++) {
+      ib_entry *en = &w->ib[(w->ib_head + w->ib_n++) % IB_MAX];
+      en->pc = pc;
+      en->ready = now + cf->lat_fetch;
+      pc += 4;
+      if (is_control(t->d, en->pc)) {
+        w->flock = 1;
+        w->unlock_at = NEVER;
+        break;
+      }
+    }
+    w->fpc = pc;
+    lower(wake, now + (cf->lat_fetch ? cf->lat_fetch : 1));
+    return 1;
+  }
+  if (i >= 0) { /* in flight for another warp: wait for the same fill */
+    ss->l1i_merges++;
+    w->fwait = sm->l1i.ready[i];
+  } else {
+    uint32_t k, victim;
+    uint64_t free_at = cache_mshr_free(&sm->l1i, now, &k);
+    if (free_at > now) {
+      w->fwait = free_at; /* every MSHR busy: retry when one frees */
+    } else {
+      ss->l1i_misses++;
+      uint64_t r = ms_access(&t->ms, now, pc & ~((1u << sm->l1i.line_shift) - 1), 0);
+      cache_alloc(&sm->l1i, pc, r, &victim);
+      sm->l1i.mshr[k] = r;
+      w->fwait = r;
+    }
+  }
+  if (t->tl && w->fwait > now) tl_span(t, smi, slot, "fetch", now, w->fwait, NULL, "I-cache miss");
+  lower(wake, w->fwait);
+  return 0;
+}
+
+void fe_fetch(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake) {
+  const vt_config *cf = &t->cfg;
+  sm_t *sm = &t->sms[smi];
+  int used = sm->fport_free > now; /* fetch_interval: the port is still busy */
+  if (used) lower(wake, sm->fport_free);
+  for (uint32_t k = 0; k < cf->warps_per_sm; k++) {
+    uint32_t s = (sm->fcur + k) % cf->warps_per_sm;
+    if (sm->state[s] != VT_WS_READY) continue; /* empty, or at a barrier: an issue elsewhere releases it */
+    warp_t *w = &sm->warps[s];
+    if (w->flock) {
+      if (w->unlock_at == NEVER) continue; /* the control op is still in the ibuffer */
+      if (w->unlock_at > now) {
+        lower(wake, w->unlock_at);
+        continue;
+      }
+      w->flock = 0;
+      w->fpc = sm->pc[s];
+    }
+    if (w->ib_n >= cf->ibuffer_depth) continue; /* its issue frees room */
+    if (w->fwait > now) {
+      lower(wake, w->fwait);
+      continue;
+    }
+    if (used) { /* the port is taken */
+      lower(wake, sm->fport_free > now ? sm->fport_free : now + 1);
+      break;
+    }
+    used = 1;
+    sm->fport_free = now + cf->fetch_interval;
+    int hit = fetch_one(t, smi, s, w, now, wake);
+    /* greedy: stay with a warp that hit and has room, else switch */
+    sm->fcur = hit && !w->flock && w->ib_n < cf->ibuffer_depth ? s : (s + 1) % cf->warps_per_sm;
+  }
+}

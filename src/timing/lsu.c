@@ -1,0 +1,100 @@
+/* The LSU's timing: lane addresses coalesced into L1 lines, sent one per
+ * cycle in order; loads look up the L1 data cache (misses take a
+ * miss-status register or merge into one in flight, and go to the L2);
+ * stores write through to the L2 without allocating in L1, each holding a
+ * write-status register until the L2 acknowledges it (the RTL's WSHR);
+ * AMOs are performed at the L2; the local window goes to the banked shared
+ * memory. */
+#include "timing_int.h"
+
+/* Cycles the local-memory lanes need: the most distinct 4-byte words any
+ * one bank serves (lanes reading the same word share it). */
+static uint32_t lds_passes(const vt_commit *c, const vt_config *cf) {
+  uint32_t words[VT_MAX_LANES], n = 0, worst = 0;
+  for (int i = 0; i < c->nmem; i++) {
+    uint32_t a = c->mem[i].addr;
+    if (a - cf->lds_base >= cf->lds_window) continue;
+    uint32_t wd = a >> 2, j = 0;
+    while (j < n && words[j] != wd) j++;
+    if (j == n) words[n++] = wd;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t same = 0;
+    for (uint32_t j = 0; j < n; j++) same += words[j] % cf->lds_banks == words[i] % cf->lds_banks;
+    if (same > worst) worst = same;
+  }
+  return worst;
+}
+
+void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, uint64_t now, uint32_t *lat,
+                uint32_t *occupy) {
+  const vt_config *cf = &t->cfg;
+  sm_t *sm = &t->sms[smi];
+  vt_sm_timing *ss = &t->st.sm[smi];
+  vt_cache *l1 = &sm->l1d;
+  uint32_t lines[VT_MAX_LANES * 2], n = 0, lanes = 0;
+  for (int i = 0; i < c->nmem; i++) {
+    uint32_t a = c->mem[i].addr;
+    if (a - cf->lds_base < cf->lds_window) continue;
+    lanes++;
+    uint32_t ends[2] = {a >> l1->line_shift, (a + c->mem[i].size - 1) >> l1->line_shift};
+    for (int k = 0; k < 2; k++) {
+      uint32_t j = 0;
+      while (j < n && lines[j] != ends[k]) j++;
+      if (j == n) lines[n++] = ends[k];
+    }
+  }
+  /* the D-cache takes the lines in order, one per cycle, and stalls a line
+   * it cannot take yet: a miss without a free MSHR, a merge without a free
+   * sub-entry, a store without a free write-status register */
+  uint64_t tj = now, last = now; /* the line's cycle; the latest data arrival */
+  int store = (flags & IF_STORE) && !(flags & IF_AMO);
+  for (uint32_t j = 0; j < n; j++, tj++) {
+    uint32_t addr = lines[j] << l1->line_shift, victim, k;
+    long i = cache_find(l1, addr);
+    uint64_t arrive = tj;
+    if (flags & IF_AMO) {
+      ss->l1_misses++;
+      arrive = ms_access(&t->ms, tj, addr, 1);
+    } else if (store) {
+      if (i >= 0) ss->l1_hits++;
+      else ss->l1_misses++;
+      uint64_t free_at = sm->wshr[0];
+      k = 0;
+      for (uint32_t w = 1; w < cf->l1d_wshrs; w++)
+        if (sm->wshr[w] < free_at) free_at = sm->wshr[w], k = w;
+      if (free_at > tj) tj = arrive = free_at;
+      uint64_t ack = ms_access(&t->ms, tj, addr, 1);
+      sm->wshr[k] = ack;
+      if (ack > sm->busy_until) sm->busy_until = ack;
+    } else if (i >= 0 && l1->ready[i] <= tj) {
+      ss->l1_hits++;
+    } else if (i >= 0) {
+      ss->l1_merges++;
+      if (l1->merged[i] < cf->l1d_mshr_subs) l1->merged[i]++;
+      else tj = l1->ready[i]; /* no free sub-entry: wait for the fill, then hit */
+      arrive = l1->ready[i];
+    } else {
+      ss->l1_misses++;
+      uint64_t free_at = cache_mshr_free(l1, tj, &k);
+      if (free_at > tj) tj = free_at;
+      arrive = ms_access(&t->ms, tj, addr, 0);
+      cache_alloc(l1, addr, arrive, &victim); /* write-through: never dirty */
+      l1->mshr[k] = arrive;
+    }
+    if (arrive > last) last = arrive;
+  }
+  if (n) {
+    ss->gmem_insns++;
+    ss->gmem_lanes += lanes;
+    ss->gmem_lines += n;
+  }
+  uint32_t passes = lds_passes(c, cf);
+  if (passes) {
+    ss->shared_accesses++;
+    ss->bank_conflicts += passes - 1;
+  }
+  uint64_t busy = (n ? tj - now : 0) + passes;
+  *occupy = busy ? (uint32_t)busy : 1;
+  *lat = cf->lat_lsu_l1_hit + (uint32_t)(last - now) + (passes > 1 ? passes - 1 : 0);
+}

@@ -1,0 +1,90 @@
+/* The timing model's internal state, shared by its pipeline parts:
+ * timing.c (issue, the launch loop), frontend.c (fetch), lsu.c (memory). */
+#ifndef VT_TIMING_INT_H
+#define VT_TIMING_INT_H
+
+#include "cache.h"
+#include "memsys.h"
+#include "timing.h"
+
+#define NREG 256
+#define NEVER UINT64_MAX
+#define IB_MAX 64 /* ibuffer_depth's limit */
+
+typedef struct {
+  uint32_t pc;
+  uint64_t ready; /* cycle it can issue (fetch and decode done) */
+} ib_entry;
+
+typedef struct {
+  int seen;           /* the slot's warp (wg, wid) is known */
+  uint32_t wg, wid;
+  uint64_t ready[2][NREG]; /* cycle a register's pending write completes */
+  uint8_t from_mem[2][NREG];
+  uint64_t fetch_at;  /* ideal front end: first cycle after a fetch bubble */
+  uint64_t bar_since; /* cycle it started waiting at a barrier, 0 = not waiting */
+  /* modelled front end */
+  uint32_t fpc;       /* next pc to fetch */
+  uint64_t fwait;     /* no fetch before (an I-cache fill, no free MSHR) */
+  int flock;          /* a fetched control op has not resolved: fetch waits */
+  uint64_t unlock_at; /* when the issued control op resolves (NEVER: not issued yet) */
+  uint32_t ib_head, ib_n;
+  ib_entry ib[IB_MAX];
+  uint64_t since, issued; /* timeline: cycle it was first seen, instructions issued */
+} warp_t;
+
+typedef struct {
+  warp_t *warps;
+  uint8_t *state;     /* [warps_per_sm]: each slot's vt_warp_state this cycle */
+  uint32_t *pc;       /* [warps_per_sm]: ... and its next pc */
+  uint64_t unit_free[UNIT_COUNT];
+  uint32_t rr;        /* slot issued last */
+  uint32_t fcur;      /* slot the greedy fetch serves */
+  uint64_t fport_free; /* first cycle the fetch port takes the next fetch */
+  uint64_t busy_until; /* last completion of an instruction issued here (stores: their ack) */
+  vt_cache l1d, l1i;
+  uint64_t *wshr;     /* [l1d_wshrs]: cycle each write-status register frees */
+} sm_t;
+
+/* Register operands of one instruction kind: field and file (0 = x/f, which
+ * the ISS mirrors into each other, 1 = v). */
+typedef struct {
+  uint8_t n;
+  uint8_t field[ISA_MAX_OPNDS]; /* 0 rd, 1 rs1, 2 rs2, 3 rs3 */
+  uint8_t file[ISA_MAX_OPNDS];
+  uint8_t dest[ISA_MAX_OPNDS];
+} reg_ops;
+
+struct vt_timing {
+  vt_device *d;
+  vt_config cfg;
+  int frontend;       /* l1i_sets > 0: fetch through the I-cache */
+  sm_t *sms;
+  vt_memsys ms;
+  reg_ops ops[ISA_COUNT];
+  vt_timing_stats st;
+  FILE *tl;           /* the timeline being written, NULL = none */
+  uint64_t tl_base;   /* cycles of the launches before this one */
+};
+
+/* Ops after which fetch waits until they resolve (no branch prediction). */
+#define CONTROL_FLAGS (IF_BRANCH | IF_JUMP | IF_VBRANCH | IF_JOIN | IF_BARRIER | IF_ENDPRG)
+
+/* frontend.c: the fetch of SM smi in cycle now (one fetch per SM and cycle,
+ * greedy). Lowers *wake to the next cycle fetch could change anything. */
+void fe_fetch(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake);
+void fe_reset_warp(warp_t *w, uint32_t pc);
+
+/* lsu.c: timing of one memory instruction's accesses (commit record c)
+ * issued at now: *lat is its issue-to-result latency, *occupy the cycles
+ * the LSU stays busy. */
+struct vt_commit;
+void lsu_timing(vt_timing *t, uint32_t smi, const struct vt_commit *c, uint32_t flags, uint64_t now,
+                uint32_t *lat, uint32_t *occupy);
+
+/* timeline.c: one complete event [from, to) of this launch on SM pid's
+ * slot tid (pid num_sm: the launches); args is a JSON member list or NULL. */
+void tl_span(vt_timing *t, uint32_t pid, uint32_t tid, const char *cat, uint64_t from, uint64_t to, const char *args,
+             const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
+#endif
