@@ -57,7 +57,7 @@ static const cfg_key keys[] = {
     K32(lat_alu, 0),          K32(lat_valu, 0),        K32(lat_vfpu, 0),
     K32(lat_mul, 0),          K32(lat_sfu, 0),         K32(lat_lsu_l1_hit, 0),
     K32(lat_dram, 0),         K32(lat_branch, 0),      K32(l1d_sets, 0),
-    K32(l1d_ways, 0),         K32(l1d_line, 0),
+    K32(l1d_ways, 0),         K32(l1d_line, 0),        K32(isa, 0),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -99,6 +99,7 @@ static const char *shown(const char *s, char *buf, size_t len) {
 
 int vt_config_set(vt_config *c, const char *key, const char *value, vt_error *e) {
   char kb[200], vb[200];
+  if (!strcmp(key, "isa") && !strcmp(value, "base")) value = "0"; /* the revision's name */
   for (size_t i = 0; i < NKEYS; i++) {
     if (strcmp(keys[i].key, key)) continue;
     uint64_t v;
@@ -235,6 +236,8 @@ int vt_config_check(const vt_config *c, vt_error *e) {
     return vt_fail(e, VT_ERR_CONFIG, "lat_dram and lat_branch must be 0..100000 cycles");
   if (!c->l1d_sets || c->l1d_sets > 65536 || (c->l1d_sets & (c->l1d_sets - 1)))
     return vt_fail(e, VT_ERR_CONFIG, "l1d_sets must be a power of two, 1..65536");
+  if (c->isa != 0 && c->isa != 2025)
+    return vt_fail(e, VT_ERR_CONFIG, "isa must be 0 (or base: the upstream baseline) or 2025");
   if (c->l1d_ways < 1 || c->l1d_ways > 64) return vt_fail(e, VT_ERR_CONFIG, "l1d_ways must be 1..64");
   if (c->l1d_line < 4 || c->l1d_line > 4096 || (c->l1d_line & (c->l1d_line - 1)))
     return vt_fail(e, VT_ERR_CONFIG, "l1d_line must be a power of two, 4..4096 bytes");
@@ -256,7 +259,8 @@ static uint64_t get(const vt_config *c, const cfg_key *k) {
 void vt_config_print(const vt_config *c, FILE *f) {
   for (size_t i = 0; i < NKEYS; i++) {
     uint64_t v = get(c, &keys[i]);
-    if (keys[i].hex) fprintf(f, "%s = 0x%08llx\n", keys[i].key, (unsigned long long)v);
+    if (!strcmp(keys[i].key, "isa") && v == 0) fprintf(f, "isa = base\n"); /* the revision's name */
+    else if (keys[i].hex) fprintf(f, "%s = 0x%08llx\n", keys[i].key, (unsigned long long)v);
     else fprintf(f, "%s = %llu\n", keys[i].key, (unsigned long long)v);
   }
 }

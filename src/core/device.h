@@ -49,6 +49,8 @@ typedef struct vt_config {
   uint32_t l1d_sets;          /* L1 data cache sets (256), power of two */
   uint32_t l1d_ways;          /* ... ways (2), LRU */
   uint32_t l1d_line;          /* ... line bytes (128), power of two */
+  uint32_t isa;               /* ISA revision: 0 = upstream baseline, 2025 = the seed
+                               * manual's extensions (docs/isa-extensions.md) */
 } vt_config;
 
 void vt_config_defaults(vt_config *c);

@@ -41,7 +41,22 @@ enum {
   IF_BARRIER = 1u << 13,
   IF_PRIVATE = 1u << 14, /* private-memory address formula */
   IF_CUSTOMV = 1u << 15, /* Ventus custom vector op: ignores v0, only SIMT mask */
+  /* ISA revision (docs/isa-extensions.md): an entry with neither bit is in
+   * every revision; the seed extensions are only in 2025, and the baseline
+   * encodings the 2025 revision reuses only in the baseline */
+  IF_REV_BASE = 1u << 16, /* baseline revision only */
+  IF_REV_2025 = 1u << 17, /* 2025 revision only */
 };
+
+/* ISA revisions: the upstream-compatible baseline (docs/isa.md §2, what
+ * compiled kernels use; the default) and the seeds' 2025 manual. */
+typedef enum { ISA_REV_BASE = 0, ISA_REV_2025 = 1, ISA_REV_COUNT } isa_rev;
+const char *isa_rev_name(isa_rev r);          /* "base", "2025" */
+int isa_parse_rev(const char *s, isa_rev *r); /* "base"/"0", "2025"; 0 ok, -1 unknown */
+/* Whether table entry `id` exists in revision `r`. */
+static inline int isa_in_rev(uint32_t flags, isa_rev r) {
+  return !(flags & (r == ISA_REV_2025 ? IF_REV_BASE : IF_REV_2025));
+}
 
 typedef enum {
 #define INSN(id, mn, match, mask, syn, unit, flags) ISA_##id,
@@ -100,6 +115,7 @@ enum { ISA_MEM_NO = 0, ISA_MEM_OFF = 1, ISA_MEM_BASE = 2, ISA_MEM_BARE = 3 };
 typedef struct {
   uint8_t kind; /* isa_opk */
   uint8_t mem;
+  uint8_t pair; /* register pair (token suffix 'p'): the even low register */
 } isa_opnd;
 
 #define ISA_MAX_OPNDS 6
@@ -127,12 +143,16 @@ typedef struct {
                      number for Zicsr; zimm5/uimm5 stay in rs1 as well */
 } isa_inst;
 
-/* Looks up the table entry of a word (no prefix applied). */
+/* Looks up the table entry of a word (no prefix applied) in the baseline
+ * revision, or in revision r. */
 isa_id isa_lookup(uint32_t word);
+isa_id isa_lookup_rev(uint32_t word, isa_rev r);
 
 /* Decodes `word`. `prefix` is the word of an immediately preceding
- * regext/regexti instruction, or 0. Returns the id (ISA_INVALID if none). */
+ * regext/regexti instruction (or, in 2025, any prefix instruction), or 0.
+ * Returns the id (ISA_INVALID if none). isa_decode is the baseline. */
 isa_id isa_decode(uint32_t word, uint32_t prefix, isa_inst *out);
+isa_id isa_decode_rev(uint32_t word, uint32_t prefix, isa_rev r, isa_inst *out);
 
 /* Operand values of a decoded instruction, one per slot (registers as
  * indices, immediates as values); returns the slot count. */
@@ -186,6 +206,8 @@ int isa_disasm(const isa_inst *in, char *buf, size_t len);
  * that position (".word 0x..." for what has no such spelling). Returns the
  * length written (snprintf semantics). */
 int isa_disasm_next(uint32_t w, uint32_t prev, isa_inst *in, char *buf, size_t len);
+int isa_disasm_next_rev(uint32_t w, uint32_t prev, isa_rev r, isa_inst *in, char *buf,
+                        size_t len);
 
 /* Pc-relative target of a branch/jump, or 0 with *has=0. */
 uint32_t isa_branch_target(const isa_inst *in, uint32_t pc, int *has);

@@ -33,6 +33,15 @@ const isa_info isa_table[ISA_COUNT] = {
 #undef CTRL
 #undef TENSOR
 
+const char *isa_rev_name(isa_rev r) { return r == ISA_REV_2025 ? "2025" : "base"; }
+
+int isa_parse_rev(const char *s, isa_rev *r) {
+  if (!strcmp(s, "base") || !strcmp(s, "0")) *r = ISA_REV_BASE;
+  else if (!strcmp(s, "2025")) *r = ISA_REV_2025;
+  else return -1;
+  return 0;
+}
+
 const char *isa_unit_name(isa_unit u) {
   static const char *const names[UNIT_COUNT] = {
       "alu", "valu", "vfpu", "mul", "sfu", "lsu", "csr", "simt", "ctrl", "tensor"};
@@ -63,6 +72,17 @@ static isa_opk token_kind(const char *s, size_t n) {
   return OPK_NONE;
 }
 
+/* One syntax token: a kind, or a register kind with the pair suffix 'p'. */
+static isa_opnd token_opnd(const char *s, size_t n, uint8_t mem) {
+  isa_opk k = token_kind(s, n);
+  if (k == OPK_NONE && n > 1 && s[n - 1] == 'p') {
+    k = token_kind(s, n - 1);
+    if (isa_opk_is_xreg(k) || isa_opk_is_vreg(k)) return (isa_opnd){(uint8_t)k, mem, 1};
+    k = OPK_NONE;
+  }
+  return (isa_opnd){(uint8_t)k, mem, 0};
+}
+
 int isa_operands(isa_id id, isa_opnd out[ISA_MAX_OPNDS]) {
   if ((unsigned)id >= ISA_COUNT) return 0;
   const char *p = isa_table[id].syntax;
@@ -72,12 +92,11 @@ int isa_operands(isa_id id, isa_opnd out[ISA_MAX_OPNDS]) {
     while (*e && *e != ',' && *e != '(') e++;
     if (*e == '(') { /* imm(base) or (base) */
       const char *b = e + 1, *be = strchr(b, ')');
-      if (e > p) out[n++] = (isa_opnd){(uint8_t)token_kind(p, (size_t)(e - p)), ISA_MEM_OFF};
-      out[n++] = (isa_opnd){(uint8_t)token_kind(b, (size_t)(be - b)),
-                            e > p ? ISA_MEM_BASE : ISA_MEM_BARE};
+      if (e > p) out[n++] = token_opnd(p, (size_t)(e - p), ISA_MEM_OFF);
+      out[n++] = token_opnd(b, (size_t)(be - b), e > p ? ISA_MEM_BASE : ISA_MEM_BARE);
       e = be + 1;
     } else {
-      out[n++] = (isa_opnd){(uint8_t)token_kind(p, (size_t)(e - p)), ISA_MEM_NO};
+      out[n++] = token_opnd(p, (size_t)(e - p), ISA_MEM_NO);
     }
     p = *e == ',' ? e + 1 : e;
   }
