@@ -138,3 +138,16 @@ HANDLER(vfexp_v) {
   trace_vreg(x, in->rd);
   return 0;
 }
+
+/* ISA 2025 register-pair prefixes: like regext/regexti, the decoder applies
+ * them to the next instruction (exec_memext.c). */
+HANDLER(regpair) {
+  (void)x;
+  (void)in;
+  return 0;
+}
+HANDLER(regpairi) {
+  (void)x;
+  (void)in;
+  return 0;
+}

@@ -117,7 +117,8 @@ static int icache_fill(vt_device *d, vt_warp *w, vt_icache_entry *ic, uint32_t *
   ic->prefix = w->prefix;
   ic->gen = d->icache_gen;
   ic->in = in;
-  ic->fn = vt_exec_table[id];
+  vt_exec_fn fn = rev == ISA_REV_2025 ? exec_select_2025(&in) : NULL;
+  ic->fn = fn ? fn : vt_exec_table[id];
   ic->flags = isa_table[id].flags;
   ic->unit = (uint8_t)isa_table[id].unit;
   return 0;

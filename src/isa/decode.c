@@ -34,8 +34,8 @@ isa_id isa_lookup(uint32_t word) { return isa_lookup_rev(word, ISA_REV_BASE); }
 enum { PFX_NONE, PFX_EXT, PFX_EXTI };
 static int prefix_class(isa_id pid) {
   switch (pid) {
-  case ISA_regext: return PFX_EXT;
-  case ISA_regexti: return PFX_EXTI;
+  case ISA_regext: case ISA_regpair: return PFX_EXT;
+  case ISA_regexti: case ISA_regpairi: return PFX_EXTI;
   default: return PFX_NONE;
   }
 }
@@ -130,6 +130,7 @@ isa_id isa_decode_rev(uint32_t word, uint32_t prefix, isa_rev r, isa_inst *out) 
     isa_id pid = prefix_id(prefix);
     int pc = prefix_class(pid);
     uint32_t p = prefix >> 20;
+    if (pid == ISA_regpair || pid == ISA_regpairi) out->pfx = ISA_PFX_PAIR;
     if (pc == PFX_EXT) {
       out->rd = (uint8_t)(out->rd | (p & 7) << 5);
       out->rs1 = (uint8_t)(out->rs1 | ((p >> 3) & 7) << 5);

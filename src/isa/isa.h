@@ -141,7 +141,18 @@ typedef struct {
   uint8_t aqrl;   /* bits [26:25] for AMOs */
   int32_t imm;    /* the syntax's immediate, sign-extended where signed; CSR
                      number for Zicsr; zimm5/uimm5 stay in rs1 as well */
+  /* what an ISA 2025 prefix before it asks (docs/isa-extensions.md); all 0
+   * without one, and always in the baseline */
+  uint8_t pfx;    /* ISA_PFX_* */
+  uint8_t absneg; /* PREFIX: ABS bits [5:3], NEG bits [2:0] (bit 0 = src1) */
+  uint8_t mspace; /* PREFIX_MEMORY: 0 default, 1 global, 2 private, 3 local */
+  uint8_t mwidth; /* PREFIX_MEMORY: 0..3 = 32, 64, 96, 128 bits */
 } isa_inst;
+enum {
+  ISA_PFX_PAIR = 1, /* even registers of the next instruction are 64-bit pairs */
+  ISA_PFX_MEM = 2,  /* a PREFIX_MEMORY: mspace, mwidth */
+  ISA_PFX_MOD = 4,  /* PREFIX/PREFIXI with ABS or NEG bits */
+};
 
 /* Looks up the table entry of a word (no prefix applied) in the baseline
  * revision, or in revision r. */
