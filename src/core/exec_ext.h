@@ -41,5 +41,7 @@ static inline uint64_t get_vpair(const vt_exec *x, unsigned r, uint32_t i) {
 /* Loads and stores under a 2025 prefix or with the 2025 flat address check
  * (exec_memext.c); any other instruction runs its own handler. */
 int exec_memext(vt_exec *x, const isa_inst *in);
+/* An instruction under PREFIX/PREFIXI ABS/NEG bits (exec_modifier.c). */
+int exec_modified(vt_exec *x, const isa_inst *in);
 
 #endif

@@ -41,6 +41,18 @@ static int describe(isa_id id, mdesc *m) {
       {ISA_vlw12d_v, {1, 0, 4, 0, SP_IDENT, 1}}, {ISA_vlbu12d_v, {1, 0, 1, 0, SP_IDENT, 1}},
       {ISA_vlhu12d_v, {1, 0, 2, 0, SP_IDENT, 1}}, {ISA_vsb12d_v, {1, 1, 1, 0, SP_IDENT, 1}},
       {ISA_vsh12d_v, {1, 1, 2, 0, SP_IDENT, 1}}, {ISA_vsw12d_v, {1, 1, 4, 0, SP_IDENT, 1}},
+      {ISA_vlb_global_v, {1, 0, 1, 1, SP_GLOBAL, 0}}, {ISA_vlh_global_v, {1, 0, 2, 1, SP_GLOBAL, 0}},
+      {ISA_vlw_global_v, {1, 0, 4, 0, SP_GLOBAL, 0}}, {ISA_vlbu_global_v, {1, 0, 1, 0, SP_GLOBAL, 0}},
+      {ISA_vlhu_global_v, {1, 0, 2, 0, SP_GLOBAL, 0}}, {ISA_vsb_global_v, {1, 1, 1, 0, SP_GLOBAL, 0}},
+      {ISA_vsh_global_v, {1, 1, 2, 0, SP_GLOBAL, 0}}, {ISA_vsw_global_v, {1, 1, 4, 0, SP_GLOBAL, 0}},
+      {ISA_vlb_local_v, {1, 0, 1, 1, SP_LOCAL, 0}}, {ISA_vlh_local_v, {1, 0, 2, 1, SP_LOCAL, 0}},
+      {ISA_vlw_local_v, {1, 0, 4, 0, SP_LOCAL, 0}}, {ISA_vlbu_local_v, {1, 0, 1, 0, SP_LOCAL, 0}},
+      {ISA_vlhu_local_v, {1, 0, 2, 0, SP_LOCAL, 0}}, {ISA_vsb_local_v, {1, 1, 1, 0, SP_LOCAL, 0}},
+      {ISA_vsh_local_v, {1, 1, 2, 0, SP_LOCAL, 0}}, {ISA_vsw_local_v, {1, 1, 4, 0, SP_LOCAL, 0}},
+      {ISA_vlb_private_v, {1, 0, 1, 1, SP_PRIVATE, 0}}, {ISA_vlh_private_v, {1, 0, 2, 1, SP_PRIVATE, 0}},
+      {ISA_vlw_private_v, {1, 0, 4, 0, SP_PRIVATE, 0}}, {ISA_vlbu_private_v, {1, 0, 1, 0, SP_PRIVATE, 0}},
+      {ISA_vlhu_private_v, {1, 0, 2, 0, SP_PRIVATE, 0}}, {ISA_vsb_private_v, {1, 1, 1, 0, SP_PRIVATE, 0}},
+      {ISA_vsh_private_v, {1, 1, 2, 0, SP_PRIVATE, 0}}, {ISA_vsw_private_v, {1, 1, 4, 0, SP_PRIVATE, 0}},
   };
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
     if (t[i].id == id) {
@@ -152,5 +164,20 @@ vt_exec_fn exec_select_2025(const isa_inst *in) {
   mdesc m;
   int mem = describe((isa_id)in->id, &m);
   if (mem && ((in->pfx & (ISA_PFX_PAIR | ISA_PFX_MEM)) || m.space == SP_FLAT)) return exec_memext;
-  return NULL;
+  if (!mem && (in->pfx & ISA_PFX_MOD)) return exec_modified;
+  return NULL; /* no prefix, or one that is void for this instruction */
 }
+
+/* The address-space families (seed 002): their own space, every prefix. */
+#define SPACE_HANDLERS(sp)                                                                 \
+  HANDLER(vlb_##sp##_v) { return exec_memext(x, in); }                                     \
+  HANDLER(vlh_##sp##_v) { return exec_memext(x, in); }                                     \
+  HANDLER(vlw_##sp##_v) { return exec_memext(x, in); }                                     \
+  HANDLER(vlbu_##sp##_v) { return exec_memext(x, in); }                                    \
+  HANDLER(vlhu_##sp##_v) { return exec_memext(x, in); }                                    \
+  HANDLER(vsb_##sp##_v) { return exec_memext(x, in); }                                     \
+  HANDLER(vsh_##sp##_v) { return exec_memext(x, in); }                                     \
+  HANDLER(vsw_##sp##_v) { return exec_memext(x, in); }
+SPACE_HANDLERS(global)
+SPACE_HANDLERS(local)
+SPACE_HANDLERS(private)

@@ -34,9 +34,9 @@ isa_id isa_lookup(uint32_t word) { return isa_lookup_rev(word, ISA_REV_BASE); }
 enum { PFX_NONE, PFX_EXT, PFX_EXTI };
 static int prefix_class(isa_id pid) {
   switch (pid) {
-  case ISA_regext: case ISA_regpair: return PFX_EXT;
-  case ISA_regexti: case ISA_regpairi: return PFX_EXTI;
-  default: return PFX_NONE;
+  case ISA_regext: case ISA_regpair: case ISA_prefix: return PFX_EXT;
+  case ISA_regexti: case ISA_regpairi: case ISA_prefixi: return PFX_EXTI;
+  default: return pid >= ISA_pre_m_32 && pid <= ISA_pre_m_local_128 ? PFX_EXT : PFX_NONE;
   }
 }
 static isa_id prefix_id(uint32_t word) {
@@ -90,6 +90,10 @@ static uint32_t put_imm(isa_opk k, uint32_t v) {
   case OPK_SUCC: return (v & 15) << 20;
   case OPK_VM: return (v & 1) << 25;
   case OPK_RM: return (v & 7) << 12;
+  case OPK_PAIRBIT: return (v & 1) << 15;
+  case OPK_ABS: return (v & 7) << 12;
+  case OPK_NEG: return (v & 7) << 7;
+  case OPK_CH: return (v & 3) << 13;
   default: return 0;
   }
 }
@@ -131,6 +135,15 @@ isa_id isa_decode_rev(uint32_t word, uint32_t prefix, isa_rev r, isa_inst *out) 
     int pc = prefix_class(pid);
     uint32_t p = prefix >> 20;
     if (pid == ISA_regpair || pid == ISA_regpairi) out->pfx = ISA_PFX_PAIR;
+    if (pid == ISA_prefix || pid == ISA_prefixi) {
+      out->absneg = (uint8_t)(bits(prefix, 14, 12) << 3 | bits(prefix, 9, 7));
+      out->pfx = (uint8_t)((bits(prefix, 15, 15) ? ISA_PFX_PAIR : 0) | (out->absneg ? ISA_PFX_MOD : 0));
+    } else if (pid >= ISA_pre_m_32 && pid <= ISA_pre_m_local_128) {
+      /* OPCODE4 = [10:7]: address space in its high bits, width in its low */
+      out->mspace = (uint8_t)bits(prefix, 10, 9);
+      out->mwidth = (uint8_t)bits(prefix, 8, 7);
+      out->pfx = (uint8_t)(ISA_PFX_MEM | (bits(prefix, 15, 15) ? ISA_PFX_PAIR : 0));
+    }
     if (pc == PFX_EXT) {
       out->rd = (uint8_t)(out->rd | (p & 7) << 5);
       out->rs1 = (uint8_t)(out->rs1 | ((p >> 3) & 7) << 5);
@@ -165,6 +178,10 @@ int isa_operand_values(const isa_inst *in, isa_opnd o[ISA_MAX_OPNDS],
     case OPK_RM: v[i] = in->rm; break;
     case OPK_PRED: v[i] = (in->imm >> 4) & 15; break;
     case OPK_SUCC: v[i] = in->imm & 15; break;
+    case OPK_PAIRBIT: v[i] = bits(in->word, 15, 15); break;
+    case OPK_ABS: v[i] = bits(in->word, 14, 12); break;
+    case OPK_NEG: v[i] = bits(in->word, 9, 7); break;
+    case OPK_CH: v[i] = bits(in->word, 14, 13); break;
     default: v[i] = in->imm; break;
     }
   }

@@ -105,6 +105,11 @@ typedef enum {
   OPK_PRED,     /* fence [27:24] */
   OPK_SUCC,     /* fence [23:20] */
   OPK_FRD, OPK_FRS1, OPK_FRS2,         /* f registers in rd/rs1/rs2 field */
+  /* fields of the ISA 2025 prefixes (docs/isa-extensions.md) */
+  OPK_PAIRBIT,  /* [15] pair */
+  OPK_ABS,      /* [14:12] ABS of src1..src3 */
+  OPK_NEG,      /* [9:7] NEG of src1..src3 */
+  OPK_CH,       /* [14:13] cache hint */
   OPK_COUNT
 } isa_opk;
 

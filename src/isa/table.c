@@ -63,7 +63,8 @@ static const struct {
     {"rm", OPK_RM},           {"vtypei11", OPK_VTYPEI11}, {"vtypei10", OPK_VTYPEI10},
     {"simm11", OPK_SIMM11},   {"simm11s", OPK_SIMM11S}, {"pred", OPK_PRED},
     {"succ", OPK_SUCC},       {"frd", OPK_FRD},         {"frs1", OPK_FRS1},
-    {"frs2", OPK_FRS2},
+    {"frs2", OPK_FRS2},       {"pair", OPK_PAIRBIT},   {"abs", OPK_ABS},
+    {"neg", OPK_NEG},         {"ch", OPK_CH},
 };
 
 static isa_opk token_kind(const char *s, size_t n) {
@@ -132,6 +133,9 @@ void isa_opk_range(isa_opk k, int64_t *lo, int64_t *hi) {
   case OPK_VTYPEI10: *hi = 1023; break;
   case OPK_SIMM11: case OPK_SIMM11S: *lo = -1024; *hi = 1023; break;
   case OPK_PRED: case OPK_SUCC: *hi = 15; break;
+  case OPK_PAIRBIT: *hi = 1; break;
+  case OPK_ABS: case OPK_NEG: *hi = 7; break;
+  case OPK_CH: *hi = 3; break;
   default: *hi = 0; break;
   }
 }

@@ -98,6 +98,8 @@ cat_case A24 1 "a24.S:2:1: error: 'vlw.v' is not in ISA revision 2025" "$ventus"
 asm a25.S '.text\nvlw12d.v v1, 0(v3)\n'
 cat_case A25 1 "vlw12d.v: operand 3: register 3 is odd; a register pair starts at an even register" "$ventus" as --isa 2025 -o o.elf a25.S
 cat_case A26 2 "ventus as: --isa needs a revision: base or 2025" "$ventus" as --isa 1999 -o o.elf a23.S
+asm a27.S '.text\npre_m_64 0, 2, 0\n'
+cat_case A27 1 "a27.S:2:13: error: immediate 2 out of range [0, 1]" "$ventus" as --isa 2025 -o o.elf a27.S
 
 # ---- objdump -----------------------------------------------------------------------
 printf 'not an elf at all\n' >notelf.bin
@@ -241,6 +243,12 @@ kernel hi64 'li t0, 0x90000000\nvmv.v.x v2, t0\nvmv.v.i v3, 1\n.word 0x0001222b\
 cat_case F15 3 "64-bit address 0x0000000190000000 is beyond the 32-bit device address space" "$ventus" run hi64.elf --kernel k --global 1 --isa 2025
 kernel odd64 '.word 0x0001a22b\nret\n'
 cat_case F16 3 "v3 is odd: a register pair starts at an even register" "$ventus" run odd64.elf --kernel k --global 1 --isa 2025
+printf '.text\n.globl k\nk:\nprefix 0, 0, 0, 1\nadd a2, a0, a0\nret\n' >pfx.S
+"$ventus" as --isa 2025 -o pfx.elf "${LIB[@]}" pfx.S || { echo "FAIL assembling pfx"; fail=1; }
+cat_case F17 3 "the prefix gives x10 different ABS/NEG modifiers as two sources of one instruction" "$ventus" run pfx.elf --kernel k --global 1 --isa 2025
+printf '.text\n.globl k\nk:\npre_m_64 0, 0, 0\nlb a2, 0(a0)\nret\n' >wide.S
+"$ventus" as --isa 2025 -o wide.elf "${LIB[@]}" wide.S || { echo "FAIL assembling wide"; fail=1; }
+cat_case F18 3 "a 64/96/128-bit access needs a word load or store" "$ventus" run wide.elf --kernel k --global 1 --isa 2025
 
 # ---- the catalogue and docs/errors.md list the same ids ---------------------------------
 doc_ids=$(grep -oE '^\| [A-OQ-Z][0-9]{2} ' "$src/docs/errors.md" | tr -d '| ' | sort)

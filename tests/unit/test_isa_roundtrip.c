@@ -147,13 +147,21 @@ static uint32_t random_word(rng *r, isa_id id, isa_rev rev) {
   return isa_table[id].match;
 }
 
-/* A regext/regexti word; its 3-bit register groups are mostly 0 or 1, so
- * most following instructions use registers below 64, as code does. */
-static uint32_t random_prefix(rng *r) {
+/* A prefix word (regext/regexti, and in 2025 every prefix entry) with
+ * random field bits; its 3-bit register groups are mostly 0 or 1, so most
+ * following instructions use registers below 64, as code does. */
+static uint32_t random_prefix(rng *r, isa_rev rev) {
   isa_id id = next(r) % 2 ? ISA_regext : ISA_regexti;
+  if (rev == ISA_REV_2025 && next(r) % 2) {
+    isa_id p[ISA_COUNT];
+    int np = 0;
+    for (int i = 0; i < ISA_COUNT; i++)
+      if ((isa_table[i].flags & IF_PREFIX) && isa_in_rev(isa_table[i].flags, rev)) p[np++] = (isa_id)i;
+    id = p[next(r) % (uint32_t)np];
+  }
   uint32_t imm = next(r) & 0xfff;
   if (next(r) % 4) imm &= 0x249 | (next(r) % 2 ? 0xfc0 : 0); /* groups 0/1, wide bits sometimes */
-  return isa_table[id].match | imm << 20 | (next(r) & 0x1f) << 15 | (next(r) & 0x1f) << 7;
+  return (random_word(r, id, rev) & 0x000fffffu) | imm << 20;
 }
 
 /* objdump's text (isa_disasm_next over a word stream) re-assembles to the
@@ -165,10 +173,10 @@ static void stream_roundtrip(isa_id id, isa_rev rev, rng *r) {
   int nw = 0;
   for (int k = 0; k < N; k++) {
     int npre = (int)(next(r) % 4); /* 0, 1 or 2 prefixes (3: one) */
-    for (int p = 0; p < (npre == 3 ? 1 : npre); p++) words[nw++] = random_prefix(r);
+    for (int p = 0; p < (npre == 3 ? 1 : npre); p++) words[nw++] = random_prefix(r, rev);
     words[nw++] = random_word(r, id, rev);
   }
-  if (next(r) % 2) words[nw++] = random_prefix(r); /* a prefix at the end */
+  if (next(r) % 2) words[nw++] = random_prefix(r, rev); /* a prefix at the end */
   size_t cap = (size_t)nw * 100 + 1, len = 0;
   char *src = malloc(cap);
   char (*lines)[100] = malloc(sizeof *lines * (size_t)nw);

@@ -196,9 +196,9 @@ static void test_rev2025(void **state) {
   static listing l;
   l.n = 0;
   for (int id = 0; id < ISA_COUNT; id++) {
-    uint32_t op = isa_table[id].match & 0x7f;
-    if (!(isa_table[id].flags & IF_REV_2025) || op == 0x0b || op == 0x2b || op == 0x5b ||
-        op == 0x7b)
+    uint32_t op = isa_table[id].match & 0x7f; /* the standard major opcodes only */
+    if (!(isa_table[id].flags & IF_REV_2025) ||
+        !(op == 0x03 || op == 0x1b || op == 0x23 || op == 0x2f || op == 0x3b || op == 0x57))
       continue;
     for (uint32_t seed = 0; seed < 4; seed++) {
       isa_opnd o[ISA_MAX_OPNDS];
