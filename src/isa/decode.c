@@ -94,6 +94,8 @@ static uint32_t put_imm(isa_opk k, uint32_t v) {
   case OPK_ABS: return (v & 7) << 12;
   case OPK_NEG: return (v & 7) << 7;
   case OPK_CH: return (v & 3) << 13;
+  case OPK_AL: return (v & 1) << 14;
+  case OPK_BL: return (v & 1) << 13;
   default: return 0;
   }
 }
@@ -182,6 +184,8 @@ int isa_operand_values(const isa_inst *in, isa_opnd o[ISA_MAX_OPNDS],
     case OPK_ABS: v[i] = bits(in->word, 14, 12); break;
     case OPK_NEG: v[i] = bits(in->word, 9, 7); break;
     case OPK_CH: v[i] = bits(in->word, 14, 13); break;
+    case OPK_AL: v[i] = bits(in->word, 14, 14); break;
+    case OPK_BL: v[i] = bits(in->word, 13, 13); break;
     default: v[i] = in->imm; break;
     }
   }

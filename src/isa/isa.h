@@ -110,6 +110,8 @@ typedef enum {
   OPK_ABS,      /* [14:12] ABS of src1..src3 */
   OPK_NEG,      /* [9:7] NEG of src1..src3 */
   OPK_CH,       /* [14:13] cache hint */
+  OPK_AL,       /* [14] MMA: A column-major */
+  OPK_BL,       /* [13] MMA: B row-major */
   OPK_COUNT
 } isa_opk;
 

@@ -64,7 +64,8 @@ static const struct {
     {"simm11", OPK_SIMM11},   {"simm11s", OPK_SIMM11S}, {"pred", OPK_PRED},
     {"succ", OPK_SUCC},       {"frd", OPK_FRD},         {"frs1", OPK_FRS1},
     {"frs2", OPK_FRS2},       {"pair", OPK_PAIRBIT},   {"abs", OPK_ABS},
-    {"neg", OPK_NEG},         {"ch", OPK_CH},
+    {"neg", OPK_NEG},         {"ch", OPK_CH},           {"al", OPK_AL},
+    {"bl", OPK_BL},
 };
 
 static isa_opk token_kind(const char *s, size_t n) {
@@ -136,6 +137,7 @@ void isa_opk_range(isa_opk k, int64_t *lo, int64_t *hi) {
   case OPK_PAIRBIT: *hi = 1; break;
   case OPK_ABS: case OPK_NEG: *hi = 7; break;
   case OPK_CH: *hi = 3; break;
+  case OPK_AL: case OPK_BL: *hi = 1; break;
   default: *hi = 0; break;
   }
 }
