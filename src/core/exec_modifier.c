@@ -11,9 +11,11 @@
 #include "exec_ext.h"
 
 /* the instructions the modifiers apply to: computation, no memory or
- * control flow; for the others the prefix only extends registers */
+ * control flow, no MMA (its operands are register groups); for the others
+ * the prefix only extends registers */
 static int modifiable(isa_id id) {
   const isa_info *t = &isa_table[id];
+  if (id >= ISA_mma_m8n8k16_s8 && id <= ISA_mma_m16n8k16_bf16) return 0; /* register groups */
   if (t->flags & (IF_LOAD | IF_STORE | IF_BRANCH | IF_JUMP | IF_AMO | IF_CSR | IF_VBRANCH |
                   IF_JOIN | IF_PREFIX | IF_ENDPRG | IF_BARRIER))
     return 0;
