@@ -249,6 +249,9 @@ cat_case F17 3 "the prefix gives x10 different ABS/NEG modifiers as two sources 
 printf '.text\n.globl k\nk:\npre_m_64 0, 0, 0\nlb a2, 0(a0)\nret\n' >wide.S
 "$ventus" as --isa 2025 -o wide.elf "${LIB[@]}" wide.S || { echo "FAIL assembling wide"; fail=1; }
 cat_case F18 3 "a 64/96/128-bit access needs a word load or store" "$ventus" run wide.elf --kernel k --global 1 --isa 2025
+printf '.text\n.globl k\nk:\nli t0, 0x70000000\nvmv.v.x v3, t0\nvmv.v.i v4, 9\ncp_dma.8 v3, v2, v4\nret\n' >dma.S
+"$ventus" as --isa 2025 -o dma.elf "${LIB[@]}" dma.S || { echo "FAIL assembling dma"; fail=1; }
+cat_case F19 3 "cp_dma: srcsize 9 is larger than the copy size 8" "$ventus" run dma.elf --kernel k --global 1 --isa 2025
 
 # ---- the catalogue and docs/errors.md list the same ids ---------------------------------
 doc_ids=$(grep -oE '^\| [A-OQ-Z][0-9]{2} ' "$src/docs/errors.md" | tr -d '| ' | sort)
