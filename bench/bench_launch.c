@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
   snprintf(p[1], sizeof p[1], "%s/bench/kernels/empty.S", src);
   snprintf(elf, sizeof elf, "/tmp/bench_launch_%ld.elf", (long)getpid());
   const char *paths[2] = {p[0], p[1]};
-  asm_options opt = {0, ASM_DEFAULT_TEXT_ADDR, 0};
+  asm_options opt = {0, ASM_DEFAULT_TEXT_ADDR, 0, 0};
   vt_error e;
   if (asm_assemble_files(paths, 2, &opt, elf, NULL, &e)) return fail(e.msg, -1);
   double *t = calloc((size_t)reps, sizeof *t);

@@ -39,7 +39,7 @@ int bench_assemble(const char *srcdir, const bench_workload *w, const char *elf,
   snprintf(p[1], sizeof p[1], "%s/kernels/lib/workitem.S", srcdir);
   snprintf(p[2], sizeof p[2], "%s/%s", srcdir, w->src);
   const char *paths[3] = {p[0], p[1], p[2]};
-  asm_options opt = {0, ASM_DEFAULT_TEXT_ADDR, 0};
+  asm_options opt = {0, ASM_DEFAULT_TEXT_ADDR, 0, 0};
   asm_diags d = {0};
   int rc = asm_assemble_files(paths, 3, &opt, elf, &d, e);
   if (rc && d.n) { /* the first diagnostic says more than the count */

@@ -1,5 +1,5 @@
 /* Execution of random instruction streams: the input's first byte picks
- * the launch shape, the rest is the code at 0x80000000 (a 64 KiB RWX
+ * the launch shape (bit 6: ISA revision 2025), the rest is the code at 0x80000000 (a 64 KiB RWX
  * region) on a one-SM device with a data region, a print buffer and a
  * step limit. Whatever the guest does, the host must only touch the
  * simulated memory (ASan and UBSan watch every access) and the launch
@@ -38,6 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   c.simt_stack_depth = 8;
   c.max_steps = MAX_STEPS;
   c.barrier_counts_ended = (shape >> 4) & 1;
+  c.isa = (shape >> 6) & 1 ? 2025 : 0; /* the ISA 2025 extensions too */
   vt_error e = {0};
   vt_device *d = vt_device_create(&c, &e);
   if (!d || vt_mem_map(d, CODE_BASE, CODE_SIZE, VT_PERM_RWX, &e) ||

@@ -83,6 +83,7 @@ static const cfg_key keys[] = {
     K32(lat_l2, 0),           K32(dram_bytes_per_cycle, 0), K32(lat_flush, 0),
     K32(lat_launch, 0),       K32(lds_banks, 0),       K32(l2_set_blocking, 0),
     K32(fetch_interval, 0),   K32(l1d_mshr_subs, 0),   K32(l1d_wshrs, 0),
+    K32(isa, 0),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -124,6 +125,7 @@ static const char *shown(const char *s, char *buf, size_t len) {
 
 int vt_config_set(vt_config *c, const char *key, const char *value, vt_error *e) {
   char kb[200], vb[200];
+  if (!strcmp(key, "isa") && !strcmp(value, "base")) value = "0"; /* the revision's name */
   for (size_t i = 0; i < NKEYS; i++) {
     if (strcmp(keys[i].key, key)) continue;
     uint64_t v;
@@ -293,6 +295,8 @@ int vt_config_check(const vt_config *c, vt_error *e) {
   const char *cycn[] = {"lat_fetch", "lat_l2", "dram_bytes_per_cycle", "lat_flush", "lat_launch"};
   for (size_t i = 0; i < sizeof cyc / sizeof cyc[0]; i++)
     if (*cyc[i] > 100000) return vt_fail(e, VT_ERR_CONFIG, "%s must be 0..100000", cycn[i]);
+  if (c->isa != 0 && c->isa != 2025)
+    return vt_fail(e, VT_ERR_CONFIG, "isa must be 0 (or base: the upstream baseline) or 2025");
   return 0;
 }
 
@@ -311,7 +315,8 @@ static uint64_t get(const vt_config *c, const cfg_key *k) {
 void vt_config_print(const vt_config *c, FILE *f) {
   for (size_t i = 0; i < NKEYS; i++) {
     uint64_t v = get(c, &keys[i]);
-    if (keys[i].hex) fprintf(f, "%s = 0x%08llx\n", keys[i].key, (unsigned long long)v);
+    if (!strcmp(keys[i].key, "isa") && v == 0) fprintf(f, "isa = base\n"); /* the revision's name */
+    else if (keys[i].hex) fprintf(f, "%s = 0x%08llx\n", keys[i].key, (unsigned long long)v);
     else fprintf(f, "%s = %llu\n", keys[i].key, (unsigned long long)v);
   }
 }

@@ -138,3 +138,43 @@ HANDLER(vfexp_v) {
   trace_vreg(x, in->rd);
   return 0;
 }
+
+/* ISA 2025 register-pair prefixes: like regext/regexti, the decoder applies
+ * them to the next instruction (exec_memext.c). */
+HANDLER(regpair) {
+  (void)x;
+  (void)in;
+  return 0;
+}
+HANDLER(regpairi) {
+  (void)x;
+  (void)in;
+  return 0;
+}
+
+/* ISA 2025 compute and memory prefixes: applied at decode time to the next
+ * instruction (exec_memext.c, exec_modifier.c). */
+#define PREFIX_HANDLER(n)                                                                  \
+  HANDLER(n) {                                                                             \
+    (void)x;                                                                               \
+    (void)in;                                                                              \
+    return 0;                                                                              \
+  }
+PREFIX_HANDLER(prefix)
+PREFIX_HANDLER(prefixi)
+PREFIX_HANDLER(pre_m_32)
+PREFIX_HANDLER(pre_m_64)
+PREFIX_HANDLER(pre_m_96)
+PREFIX_HANDLER(pre_m_128)
+PREFIX_HANDLER(pre_m_global_32)
+PREFIX_HANDLER(pre_m_global_64)
+PREFIX_HANDLER(pre_m_global_96)
+PREFIX_HANDLER(pre_m_global_128)
+PREFIX_HANDLER(pre_m_private_32)
+PREFIX_HANDLER(pre_m_private_64)
+PREFIX_HANDLER(pre_m_private_96)
+PREFIX_HANDLER(pre_m_private_128)
+PREFIX_HANDLER(pre_m_local_32)
+PREFIX_HANDLER(pre_m_local_64)
+PREFIX_HANDLER(pre_m_local_96)
+PREFIX_HANDLER(pre_m_local_128)

@@ -12,7 +12,7 @@
  *       (docs/isa.md §7), exactly as the ISS and the RTL. */
 #include <stdio.h>
 
-#include "exec.h"
+#include "exec_ext.h"
 
 /* The local window beyond the group's flat part: a new page counts against
  * the device's lds_sparse_limit (AUDIT R23: 16 groups each touching the
@@ -151,10 +151,8 @@ HANDLER(sw) { return sstore(x, in, 4); }
 
 /* ---- A: the simulator is single-threaded per device, so each AMO is atomic
  * with respect to every other warp and work-group. ------------------------ */
-enum { AMO_SWAP, AMO_ADD, AMO_XOR, AMO_AND, AMO_OR, AMO_MIN, AMO_MAX, AMO_MINU, AMO_MAXU };
-
-static int amo(vt_exec *x, const isa_inst *in, int op) {
-  uint32_t addr = XR(in->rs1), b = XR(in->rs2);
+int amo_at(vt_exec *x, const isa_inst *in, uint32_t addr, int op) {
+  uint32_t b = XR(in->rs2);
   uint8_t *h = route(x, addr, 4, ACC_R | ACC_W, 0, -1);
   if (!h) return -1;
   uint32_t a = ld_u32(h), r;
@@ -178,6 +176,8 @@ static int amo(vt_exec *x, const isa_inst *in, int op) {
   return 0;
 }
 
+static int amo(vt_exec *x, const isa_inst *in, int op) { return amo_at(x, in, XR(in->rs1), op); }
+
 HANDLER(amoswap_w) { return amo(x, in, AMO_SWAP); }
 HANDLER(amoadd_w) { return amo(x, in, AMO_ADD); }
 HANDLER(amoxor_w) { return amo(x, in, AMO_XOR); }
@@ -191,8 +191,7 @@ HANDLER(amomaxu_w) { return amo(x, in, AMO_MAXU); }
 /* LR/SC per the RISC-V spec, not the ISS (which drops every reservation at
  * each warp switch): one reservation per warp on the word; a store, AMO or
  * successful SC by another warp to that word breaks it; any SC clears it. */
-HANDLER(lr_w) {
-  uint32_t addr = XR(in->rs1);
+int lr_at(vt_exec *x, const isa_inst *in, uint32_t addr) {
   const uint8_t *h = route(x, addr, 4, ACC_R, 0, -1);
   if (!h) return -1;
   vt_warp *w = x->w;
@@ -204,8 +203,10 @@ HANDLER(lr_w) {
   return 0;
 }
 
-HANDLER(sc_w) {
-  uint32_t addr = XR(in->rs1), v = XR(in->rs2);
+HANDLER(lr_w) { return lr_at(x, in, XR(in->rs1)); }
+
+int sc_at(vt_exec *x, const isa_inst *in, uint32_t addr) {
+  uint32_t v = XR(in->rs2);
   uint8_t *h = route(x, addr, 4, ACC_W, 0, -1);
   if (!h) return -1;
   vt_warp *w = x->w;
@@ -223,6 +224,8 @@ HANDLER(sc_w) {
   x->d->stats.atomics++;
   return 0;
 }
+
+HANDLER(sc_w) { return sc_at(x, in, XR(in->rs1)); }
 
 /* ---- vector ------------------------------------------------------------------- */
 enum { VA_OFF12, VA_PRIVATE, VA_UNIT, VA_STRIDED, VA_INDEXED };

@@ -103,16 +103,22 @@ static int icache_fill(vt_device *d, vt_warp *w, vt_icache_entry *ic, uint32_t *
   uint32_t word = ld_u32(h);
   *word_out = word;
   isa_inst in;
-  isa_id id = isa_decode(word, w->prefix, &in);
+  isa_rev rev = d->cfg.isa == 2025 ? ISA_REV_2025 : ISA_REV_BASE;
+  isa_id id = isa_decode_rev(word, w->prefix, rev, &in);
   if (id == ISA_INVALID) {
-    vt_fail(e, VT_ERR_ILLEGAL, "illegal instruction 0x%08x", word);
+    if (rev == ISA_REV_BASE && isa_lookup_rev(word, ISA_REV_2025) != ISA_INVALID)
+      vt_fail(e, VT_ERR_ILLEGAL, "illegal instruction 0x%08x (%s exists only in ISA revision 2025: isa = 2025)",
+              word, isa_table[isa_lookup_rev(word, ISA_REV_2025)].mnemonic);
+    else
+      vt_fail(e, VT_ERR_ILLEGAL, "illegal instruction 0x%08x", word);
     return -1;
   }
   ic->pc = pc;
   ic->prefix = w->prefix;
   ic->gen = d->icache_gen;
   ic->in = in;
-  ic->fn = vt_exec_table[id];
+  vt_exec_fn fn = rev == ISA_REV_2025 ? exec_select_2025(&in) : NULL;
+  ic->fn = fn ? fn : vt_exec_table[id];
   ic->flags = isa_table[id].flags;
   ic->unit = (uint8_t)isa_table[id].unit;
   return 0;

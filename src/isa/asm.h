@@ -15,6 +15,7 @@ typedef struct {
   int relocatable;    /* -c: ET_REL with .rela sections, no layout */
   uint32_t text_addr; /* executables: address of the first code section */
   int max_errors;     /* diagnostics kept (0 = 50) */
+  int isa_rev;        /* isa_rev: which revision's instructions exist (0 = baseline) */
 } asm_options;
 
 /* Preprocessing of .S/.sx sources (and where .include/#include look). */
@@ -80,5 +81,7 @@ int asm_symbol_value(const asm_object *o, const char *name, uint32_t *value);
  * .text at `pc` and copies up to max words of .text into words. Returns the
  * word count, or -1 with the first diagnostic in e. */
 int asm_words(const char *text, uint32_t pc, uint32_t *words, int max, vt_error *e);
+/* The same in ISA revision rev (an isa_rev). */
+int asm_words_rev(const char *text, uint32_t pc, int rev, uint32_t *words, int max, vt_error *e);
 
 #endif

@@ -446,6 +446,13 @@ int asm_insn(asm_object *o, const char *mn, const char *mn_end, const char *ops)
   uint32_t aqrl;
   isa_id id = asm_find_mnemonic(name, &aqrl);
   if (id == ISA_INVALID) return asm_error(o, mn, "unknown instruction '%s'", name);
+  if (!isa_in_rev(isa_table[id].flags, (isa_rev)o->opt.isa_rev))
+    return asm_error(o, mn,
+                     o->opt.isa_rev == ISA_REV_2025
+                         ? "'%s' is not in ISA revision 2025: its encoding belongs to another "
+                           "instruction there (docs/isa-extensions.md)"
+                         : "'%s' is an ISA 2025 instruction (assemble with --isa 2025)",
+                     name);
   const char *ob[16], *oe[16];
   int n = asm_split_operands(ops, ob, oe, 16);
   if (n < 0) return asm_error(o, ops, n == -2 ? "unterminated quote" : "too many operands");

@@ -572,8 +572,12 @@ int asm_assemble_files_ex(const char *const *paths, int n, const asm_options *op
 }
 
 int asm_words(const char *text, uint32_t pc, uint32_t *words, int max, vt_error *e) {
+  return asm_words_rev(text, pc, ISA_REV_BASE, words, max, e);
+}
+
+int asm_words_rev(const char *text, uint32_t pc, int rev, uint32_t *words, int max, vt_error *e) {
   asm_source s = {"<input>", text};
-  asm_options opt = {0, pc, 1};
+  asm_options opt = {0, pc, 1, rev};
   asm_object *o;
   asm_diags d = {0};
   if (asm_assemble(&s, 1, &opt, &o, &d, e)) {

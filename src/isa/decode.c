@@ -15,13 +15,33 @@ static inline int32_t sext(uint32_t v, int width) {
   return (int32_t)((v ^ m) - m);
 }
 
-isa_id isa_lookup(uint32_t word) {
+isa_id isa_lookup_rev(uint32_t word, isa_rev r) {
   unsigned op = word & 0x7f;
   for (unsigned i = decode_bucket_start[op]; i < decode_bucket_start[op + 1]; i++) {
     unsigned id = decode_bucket_ids[i];
-    if ((word & isa_table[id].mask) == isa_table[id].match) return (isa_id)id;
+    if ((word & isa_table[id].mask) == isa_table[id].match && isa_in_rev(isa_table[id].flags, r))
+      return (isa_id)id;
   }
   return ISA_INVALID;
+}
+
+isa_id isa_lookup(uint32_t word) { return isa_lookup_rev(word, ISA_REV_BASE); }
+
+/* How a prefix word extends the next instruction's fields: like regext
+ * (four 3-bit register groups) or like regexti (rd, rs2 and the high bits
+ * of a 5-bit immediate). No prefix encoding collides with a non-prefix one
+ * in any revision, so a prefix is recognised in the widest revision. */
+enum { PFX_NONE, PFX_EXT, PFX_EXTI };
+static int prefix_class(isa_id pid) {
+  switch (pid) {
+  case ISA_regext: case ISA_regpair: case ISA_prefix: return PFX_EXT;
+  case ISA_regexti: case ISA_regpairi: case ISA_prefixi: return PFX_EXTI;
+  default: return pid >= ISA_pre_m_32 && pid <= ISA_pre_m_local_128 ? PFX_EXT : PFX_NONE;
+  }
+}
+static isa_id prefix_id(uint32_t word) {
+  isa_id id = isa_lookup_rev(word, ISA_REV_2025);
+  return prefix_class(id) ? id : ISA_INVALID;
 }
 
 /* Raw value of an immediate kind in a word (no prefix). */
@@ -70,6 +90,12 @@ static uint32_t put_imm(isa_opk k, uint32_t v) {
   case OPK_SUCC: return (v & 15) << 20;
   case OPK_VM: return (v & 1) << 25;
   case OPK_RM: return (v & 7) << 12;
+  case OPK_PAIRBIT: return (v & 1) << 15;
+  case OPK_ABS: return (v & 7) << 12;
+  case OPK_NEG: return (v & 7) << 7;
+  case OPK_CH: return (v & 3) << 13;
+  case OPK_AL: return (v & 1) << 14;
+  case OPK_BL: return (v & 1) << 13;
   default: return 0;
   }
 }
@@ -86,9 +112,13 @@ static isa_opk main_imm_kind(const isa_opnd *o, int n) {
 }
 
 isa_id isa_decode(uint32_t word, uint32_t prefix, isa_inst *out) {
+  return isa_decode_rev(word, prefix, ISA_REV_BASE, out);
+}
+
+isa_id isa_decode_rev(uint32_t word, uint32_t prefix, isa_rev r, isa_inst *out) {
   memset(out, 0, sizeof *out);
   out->word = word;
-  isa_id id = isa_lookup(word);
+  isa_id id = isa_lookup_rev(word, r);
   out->id = (uint16_t)id;
   out->rd = (uint8_t)bits(word, 11, 7);
   out->rs1 = (uint8_t)bits(word, 19, 15);
@@ -103,14 +133,25 @@ isa_id isa_decode(uint32_t word, uint32_t prefix, isa_inst *out) {
   isa_opk k = main_imm_kind(o, n);
   out->imm = imm_field(k, word);
   if (prefix) {
-    isa_id pid = isa_lookup(prefix);
+    isa_id pid = prefix_id(prefix);
+    int pc = prefix_class(pid);
     uint32_t p = prefix >> 20;
-    if (pid == ISA_regext) {
+    if (pid == ISA_regpair || pid == ISA_regpairi) out->pfx = ISA_PFX_PAIR;
+    if (pid == ISA_prefix || pid == ISA_prefixi) {
+      out->absneg = (uint8_t)(bits(prefix, 14, 12) << 3 | bits(prefix, 9, 7));
+      out->pfx = (uint8_t)((bits(prefix, 15, 15) ? ISA_PFX_PAIR : 0) | (out->absneg ? ISA_PFX_MOD : 0));
+    } else if (pid >= ISA_pre_m_32 && pid <= ISA_pre_m_local_128) {
+      /* OPCODE4 = [10:7]: address space in its high bits, width in its low */
+      out->mspace = (uint8_t)bits(prefix, 10, 9);
+      out->mwidth = (uint8_t)bits(prefix, 8, 7);
+      out->pfx = (uint8_t)(ISA_PFX_MEM | (bits(prefix, 15, 15) ? ISA_PFX_PAIR : 0));
+    }
+    if (pc == PFX_EXT) {
       out->rd = (uint8_t)(out->rd | (p & 7) << 5);
       out->rs1 = (uint8_t)(out->rs1 | ((p >> 3) & 7) << 5);
       out->rs2 = (uint8_t)(out->rs2 | ((p >> 6) & 7) << 5);
       out->rs3 = (uint8_t)(out->rs3 | ((p >> 9) & 7) << 5);
-    } else if (pid == ISA_regexti) {
+    } else if (pc == PFX_EXTI) {
       out->rd = (uint8_t)(out->rd | (p & 7) << 5);
       out->rs2 = (uint8_t)(out->rs2 | ((p >> 3) & 7) << 5);
       uint32_t wide = (p >> 6) << 5 | bits(word, 19, 15);
@@ -139,6 +180,12 @@ int isa_operand_values(const isa_inst *in, isa_opnd o[ISA_MAX_OPNDS],
     case OPK_RM: v[i] = in->rm; break;
     case OPK_PRED: v[i] = (in->imm >> 4) & 15; break;
     case OPK_SUCC: v[i] = in->imm & 15; break;
+    case OPK_PAIRBIT: v[i] = bits(in->word, 15, 15); break;
+    case OPK_ABS: v[i] = bits(in->word, 14, 12); break;
+    case OPK_NEG: v[i] = bits(in->word, 9, 7); break;
+    case OPK_CH: v[i] = bits(in->word, 14, 13); break;
+    case OPK_AL: v[i] = bits(in->word, 14, 14); break;
+    case OPK_BL: v[i] = bits(in->word, 13, 13); break;
     default: v[i] = in->imm; break;
     }
   }
@@ -169,7 +216,7 @@ static int regext_pos(isa_opk k) {
  * regexti leaves rs1 and rs3 alone). */
 static uint32_t prefix_reg_hi(uint32_t prefix, isa_opk k) {
   uint32_t p = prefix >> 20;
-  if (isa_lookup(prefix) == ISA_regext) return (p >> regext_pos(k)) & 7;
+  if (prefix_class(prefix_id(prefix)) == PFX_EXT) return (p >> regext_pos(k)) & 7;
   int pos = regext_pos(k);
   return pos == 0 ? (p & 7) : pos == 6 ? ((p >> 3) & 7) : 0;
 }
@@ -189,7 +236,7 @@ static int encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
   uint32_t ext = 0;        /* regext immediate */
   int need_ext = 0, wide_imm = 0;
   uint32_t wide_hi = 0;
-  const char *pname = under ? isa_table[isa_lookup(*under)].mnemonic : "";
+  const char *pname = under ? isa_table[prefix_id(*under)].mnemonic : "";
   for (int i = 0; i < n; i++) {
     isa_opk k = (isa_opk)o[i].kind;
     int64_t v = vals[i], lo, hi;
@@ -204,6 +251,12 @@ static int encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
       return -1;
     }
     int sh = field_shift(k);
+    if (sh >= 0 && o[i].pair && (v & 1)) {
+      if (err)
+        snprintf(err, errlen, "operand %d: register %lld is odd; a register pair starts at an even register",
+                 i + 1, (long long)v);
+      return -1;
+    }
     if (sh >= 0) {
       w |= (uint32_t)(v & 31) << sh;
       if (under && (uint32_t)(v >> 5) != prefix_reg_hi(*under, k)) {
@@ -223,7 +276,7 @@ static int encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
       int wide = (k == OPK_SIMM5 && (v < -16 || v > 15)) || (k == OPK_UIMM5 && v > 31);
       if (under && (k == OPK_SIMM5 || k == OPK_UIMM5)) {
         /* under regexti the slot is 11 bits {prefix imm[11:6], imm5} */
-        int ti = isa_lookup(*under) == ISA_regexti;
+        int ti = prefix_class(prefix_id(*under)) == PFX_EXTI;
         uint32_t got = (uint32_t)(((uint64_t)v >> 5) & 0x3f), want = *under >> 26;
         if (ti ? got != want : wide) {
           if (err)
@@ -265,9 +318,8 @@ int isa_encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl, uint
 
 int isa_encode_under(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
                      uint32_t prefix, uint32_t *word, char *err, size_t errlen) {
-  isa_id pid = isa_lookup(prefix);
-  if (pid != ISA_regext && pid != ISA_regexti) {
-    if (err) snprintf(err, errlen, "0x%08x is not a regext/regexti word", prefix);
+  if (prefix_id(prefix) == ISA_INVALID) {
+    if (err) snprintf(err, errlen, "0x%08x is not a prefix word (regext, regexti, ...)", prefix);
     return -1;
   }
   return encode(id, vals, aqrl, &prefix, word, NULL, err, errlen);

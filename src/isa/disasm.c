@@ -185,11 +185,16 @@ uint32_t isa_branch_target(const isa_inst *in, uint32_t pc, int *has) {
  * show, or fields with no spelling (a reserved rounding mode) is printed
  * as `.word`. */
 int isa_disasm_next(uint32_t w, uint32_t prev, isa_inst *in, char *text, size_t len) {
-  isa_id pid = prev ? isa_lookup(prev) : ISA_INVALID;
-  isa_id id = isa_lookup(w);
-  int governed = (pid == ISA_regext || pid == ISA_regexti) && id != ISA_INVALID &&
-                 !(isa_table[id].flags & IF_PREFIX);
-  isa_decode(w, governed ? prev : 0, in);
+  return isa_disasm_next_rev(w, prev, ISA_REV_BASE, in, text, len);
+}
+
+int isa_disasm_next_rev(uint32_t w, uint32_t prev, isa_rev r, isa_inst *in, char *text,
+                        size_t len) {
+  isa_id pid = prev ? isa_lookup_rev(prev, r) : ISA_INVALID;
+  isa_id id = isa_lookup_rev(w, r);
+  int governed = pid != ISA_INVALID && (isa_table[pid].flags & IF_PREFIX) &&
+                 id != ISA_INVALID && !(isa_table[id].flags & IF_PREFIX);
+  isa_decode_rev(w, governed ? prev : 0, r, in);
   if (id != ISA_INVALID) { /* bits the syntax does not show, no spelling */
     isa_opnd o[ISA_MAX_OPNDS];
     int64_t v[ISA_MAX_OPNDS];

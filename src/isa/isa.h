@@ -41,7 +41,22 @@ enum {
   IF_BARRIER = 1u << 13,
   IF_PRIVATE = 1u << 14, /* private-memory address formula */
   IF_CUSTOMV = 1u << 15, /* Ventus custom vector op: ignores v0, only SIMT mask */
+  /* ISA revision (docs/isa-extensions.md): an entry with neither bit is in
+   * every revision; the seed extensions are only in 2025, and the baseline
+   * encodings the 2025 revision reuses only in the baseline */
+  IF_REV_BASE = 1u << 16, /* baseline revision only */
+  IF_REV_2025 = 1u << 17, /* 2025 revision only */
 };
+
+/* ISA revisions: the upstream-compatible baseline (docs/isa.md §2, what
+ * compiled kernels use; the default) and the seeds' 2025 manual. */
+typedef enum { ISA_REV_BASE = 0, ISA_REV_2025 = 1, ISA_REV_COUNT } isa_rev;
+const char *isa_rev_name(isa_rev r);          /* "base", "2025" */
+int isa_parse_rev(const char *s, isa_rev *r); /* "base"/"0", "2025"; 0 ok, -1 unknown */
+/* Whether table entry `id` exists in revision `r`. */
+static inline int isa_in_rev(uint32_t flags, isa_rev r) {
+  return !(flags & (r == ISA_REV_2025 ? IF_REV_BASE : IF_REV_2025));
+}
 
 typedef enum {
 #define INSN(id, mn, match, mask, syn, unit, flags) ISA_##id,
@@ -90,6 +105,13 @@ typedef enum {
   OPK_PRED,     /* fence [27:24] */
   OPK_SUCC,     /* fence [23:20] */
   OPK_FRD, OPK_FRS1, OPK_FRS2,         /* f registers in rd/rs1/rs2 field */
+  /* fields of the ISA 2025 prefixes (docs/isa-extensions.md) */
+  OPK_PAIRBIT,  /* [15] pair */
+  OPK_ABS,      /* [14:12] ABS of src1..src3 */
+  OPK_NEG,      /* [9:7] NEG of src1..src3 */
+  OPK_CH,       /* [14:13] cache hint */
+  OPK_AL,       /* [14] MMA: A column-major */
+  OPK_BL,       /* [13] MMA: B row-major */
   OPK_COUNT
 } isa_opk;
 
@@ -100,6 +122,7 @@ enum { ISA_MEM_NO = 0, ISA_MEM_OFF = 1, ISA_MEM_BASE = 2, ISA_MEM_BARE = 3 };
 typedef struct {
   uint8_t kind; /* isa_opk */
   uint8_t mem;
+  uint8_t pair; /* register pair (token suffix 'p'): the even low register */
 } isa_opnd;
 
 #define ISA_MAX_OPNDS 6
@@ -125,14 +148,29 @@ typedef struct {
   uint8_t aqrl;   /* bits [26:25] for AMOs */
   int32_t imm;    /* the syntax's immediate, sign-extended where signed; CSR
                      number for Zicsr; zimm5/uimm5 stay in rs1 as well */
+  /* what an ISA 2025 prefix before it asks (docs/isa-extensions.md); all 0
+   * without one, and always in the baseline */
+  uint8_t pfx;    /* ISA_PFX_* */
+  uint8_t absneg; /* PREFIX: ABS bits [5:3], NEG bits [2:0] (bit 0 = src1) */
+  uint8_t mspace; /* PREFIX_MEMORY: 0 default, 1 global, 2 private, 3 local */
+  uint8_t mwidth; /* PREFIX_MEMORY: 0..3 = 32, 64, 96, 128 bits */
 } isa_inst;
+enum {
+  ISA_PFX_PAIR = 1, /* even registers of the next instruction are 64-bit pairs */
+  ISA_PFX_MEM = 2,  /* a PREFIX_MEMORY: mspace, mwidth */
+  ISA_PFX_MOD = 4,  /* PREFIX/PREFIXI with ABS or NEG bits */
+};
 
-/* Looks up the table entry of a word (no prefix applied). */
+/* Looks up the table entry of a word (no prefix applied) in the baseline
+ * revision, or in revision r. */
 isa_id isa_lookup(uint32_t word);
+isa_id isa_lookup_rev(uint32_t word, isa_rev r);
 
 /* Decodes `word`. `prefix` is the word of an immediately preceding
- * regext/regexti instruction, or 0. Returns the id (ISA_INVALID if none). */
+ * regext/regexti instruction (or, in 2025, any prefix instruction), or 0.
+ * Returns the id (ISA_INVALID if none). isa_decode is the baseline. */
 isa_id isa_decode(uint32_t word, uint32_t prefix, isa_inst *out);
+isa_id isa_decode_rev(uint32_t word, uint32_t prefix, isa_rev r, isa_inst *out);
 
 /* Operand values of a decoded instruction, one per slot (registers as
  * indices, immediates as values); returns the slot count. */
@@ -186,6 +224,8 @@ int isa_disasm(const isa_inst *in, char *buf, size_t len);
  * that position (".word 0x..." for what has no such spelling). Returns the
  * length written (snprintf semantics). */
 int isa_disasm_next(uint32_t w, uint32_t prev, isa_inst *in, char *buf, size_t len);
+int isa_disasm_next_rev(uint32_t w, uint32_t prev, isa_rev r, isa_inst *in, char *buf,
+                        size_t len);
 
 /* Pc-relative target of a branch/jump, or 0 with *has=0. */
 uint32_t isa_branch_target(const isa_inst *in, uint32_t pc, int *has);

@@ -33,6 +33,15 @@ const isa_info isa_table[ISA_COUNT] = {
 #undef CTRL
 #undef TENSOR
 
+const char *isa_rev_name(isa_rev r) { return r == ISA_REV_2025 ? "2025" : "base"; }
+
+int isa_parse_rev(const char *s, isa_rev *r) {
+  if (!strcmp(s, "base") || !strcmp(s, "0")) *r = ISA_REV_BASE;
+  else if (!strcmp(s, "2025")) *r = ISA_REV_2025;
+  else return -1;
+  return 0;
+}
+
 const char *isa_unit_name(isa_unit u) {
   static const char *const names[UNIT_COUNT] = {
       "alu", "valu", "vfpu", "mul", "sfu", "lsu", "csr", "simt", "ctrl", "tensor"};
@@ -54,13 +63,26 @@ static const struct {
     {"rm", OPK_RM},           {"vtypei11", OPK_VTYPEI11}, {"vtypei10", OPK_VTYPEI10},
     {"simm11", OPK_SIMM11},   {"simm11s", OPK_SIMM11S}, {"pred", OPK_PRED},
     {"succ", OPK_SUCC},       {"frd", OPK_FRD},         {"frs1", OPK_FRS1},
-    {"frs2", OPK_FRS2},
+    {"frs2", OPK_FRS2},       {"pair", OPK_PAIRBIT},   {"abs", OPK_ABS},
+    {"neg", OPK_NEG},         {"ch", OPK_CH},           {"al", OPK_AL},
+    {"bl", OPK_BL},
 };
 
 static isa_opk token_kind(const char *s, size_t n) {
   for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++)
     if (strlen(tokens[i].tok) == n && memcmp(tokens[i].tok, s, n) == 0) return tokens[i].kind;
   return OPK_NONE;
+}
+
+/* One syntax token: a kind, or a register kind with the pair suffix 'p'. */
+static isa_opnd token_opnd(const char *s, size_t n, uint8_t mem) {
+  isa_opk k = token_kind(s, n);
+  if (k == OPK_NONE && n > 1 && s[n - 1] == 'p') {
+    k = token_kind(s, n - 1);
+    if (isa_opk_is_xreg(k) || isa_opk_is_vreg(k)) return (isa_opnd){(uint8_t)k, mem, 1};
+    k = OPK_NONE;
+  }
+  return (isa_opnd){(uint8_t)k, mem, 0};
 }
 
 int isa_operands(isa_id id, isa_opnd out[ISA_MAX_OPNDS]) {
@@ -72,12 +94,11 @@ int isa_operands(isa_id id, isa_opnd out[ISA_MAX_OPNDS]) {
     while (*e && *e != ',' && *e != '(') e++;
     if (*e == '(') { /* imm(base) or (base) */
       const char *b = e + 1, *be = strchr(b, ')');
-      if (e > p) out[n++] = (isa_opnd){(uint8_t)token_kind(p, (size_t)(e - p)), ISA_MEM_OFF};
-      out[n++] = (isa_opnd){(uint8_t)token_kind(b, (size_t)(be - b)),
-                            e > p ? ISA_MEM_BASE : ISA_MEM_BARE};
+      if (e > p) out[n++] = token_opnd(p, (size_t)(e - p), ISA_MEM_OFF);
+      out[n++] = token_opnd(b, (size_t)(be - b), e > p ? ISA_MEM_BASE : ISA_MEM_BARE);
       e = be + 1;
     } else {
-      out[n++] = (isa_opnd){(uint8_t)token_kind(p, (size_t)(e - p)), ISA_MEM_NO};
+      out[n++] = token_opnd(p, (size_t)(e - p), ISA_MEM_NO);
     }
     p = *e == ',' ? e + 1 : e;
   }
@@ -113,6 +134,10 @@ void isa_opk_range(isa_opk k, int64_t *lo, int64_t *hi) {
   case OPK_VTYPEI10: *hi = 1023; break;
   case OPK_SIMM11: case OPK_SIMM11S: *lo = -1024; *hi = 1023; break;
   case OPK_PRED: case OPK_SUCC: *hi = 15; break;
+  case OPK_PAIRBIT: *hi = 1; break;
+  case OPK_ABS: case OPK_NEG: *hi = 7; break;
+  case OPK_CH: *hi = 3; break;
+  case OPK_AL: case OPK_BL: *hi = 1; break;
   default: *hi = 0; break;
   }
 }

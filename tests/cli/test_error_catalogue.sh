@@ -90,6 +90,16 @@ cp a19.S same.S
 cat_case A21 2 "same.S" "$ventus" as -o same.S same.S
 cmp -s a19.S same.S || { echo "FAIL A21: the source was overwritten"; fail=1; }
 cat_case A22 2 "unknown option '--bogus'" "$ventus" as --bogus a19.S
+# ISA revisions (docs/isa-extensions.md)
+asm a23.S '.text\nvlw12d.v v1, 0(v2)\n'
+cat_case A23 1 "a23.S:2:1: error: 'vlw12d.v' is an ISA 2025 instruction (assemble with --isa 2025)" "$ventus" as -o o.elf a23.S
+asm a24.S '.text\nvlw.v v1, 0(v2)\n'
+cat_case A24 1 "a24.S:2:1: error: 'vlw.v' is not in ISA revision 2025" "$ventus" as --isa 2025 -o o.elf a24.S
+asm a25.S '.text\nvlw12d.v v1, 0(v3)\n'
+cat_case A25 1 "vlw12d.v: operand 3: register 3 is odd; a register pair starts at an even register" "$ventus" as --isa 2025 -o o.elf a25.S
+cat_case A26 2 "ventus as: --isa needs a revision: base or 2025" "$ventus" as --isa 1999 -o o.elf a23.S
+asm a27.S '.text\npre_m_64 0, 2, 0\n'
+cat_case A27 1 "a27.S:2:13: error: immediate 2 out of range [0, 1]" "$ventus" as --isa 2025 -o o.elf a27.S
 
 # ---- objdump -----------------------------------------------------------------------
 printf 'not an elf at all\n' >notelf.bin
@@ -148,6 +158,7 @@ cat_case C10 4 "warps_per_sm" "$ventus" config -c warps_per_sm=0
 cat_case C11 4 "l1i_sets must be a power of two, 0 (off), 1..65536" "$ventus" config -c l1i_sets=6
 cat_case C12 4 "l2_line must be a power of two, 4..4096 bytes" "$ventus" config -c l2_line=12
 cat_case C13 4 "ibuffer_depth must be num_fetch..64" "$ventus" config -c num_fetch=4 -c ibuffer_depth=2
+cat_case C14 4 "config error: isa must be 0 (or base: the upstream baseline) or 2025" "$ventus" config -c isa=7
 
 # ---- test vectors (.metadata / .data / kernels.txt / expected files) ------------------
 # metadata writer: start id gx gy gz wf wg knl lds pds sgpr vgpr pdsbase then buffers
@@ -229,6 +240,21 @@ cat_case F11 3 "illegal instruction" "$ventus" run vill.elf --kernel k --global 
 kernel ovr 'lw t0, 0(a0)\nsw zero, 8(t0)\nret\n'
 cat_case F12 3 "address is in the padding after a buffer's requested size (strict_bounds = 1)" "$ventus" run ovr.elf --kernel k --global 1 --arg buf:u32:2 -c strict_bounds=1
 cat_case F13 0 "" "$ventus" run ovr.elf --kernel k --global 1 --arg buf:u32:2
+kernel x25 '.word 0x0000602b\nret\n'
+cat_case F14 3 "illegal instruction 0x0000602b (vsw12d.v exists only in ISA revision 2025: isa = 2025)" "$ventus" run x25.elf --kernel k --global 1
+kernel hi64 'li t0, 0x90000000\nvmv.v.x v2, t0\nvmv.v.i v3, 1\n.word 0x0001222b\nret\n'
+cat_case F15 3 "64-bit address 0x0000000190000000 is beyond the 32-bit device address space" "$ventus" run hi64.elf --kernel k --global 1 --isa 2025
+kernel odd64 '.word 0x0001a22b\nret\n'
+cat_case F16 3 "v3 is odd: a register pair starts at an even register" "$ventus" run odd64.elf --kernel k --global 1 --isa 2025
+printf '.text\n.globl k\nk:\nprefix 0, 0, 0, 1\nadd a2, a0, a0\nret\n' >pfx.S
+"$ventus" as --isa 2025 -o pfx.elf "${LIB[@]}" pfx.S || { echo "FAIL assembling pfx"; fail=1; }
+cat_case F17 3 "the prefix gives x10 different ABS/NEG modifiers as two sources of one instruction" "$ventus" run pfx.elf --kernel k --global 1 --isa 2025
+printf '.text\n.globl k\nk:\npre_m_64 0, 0, 0\nlb a2, 0(a0)\nret\n' >wide.S
+"$ventus" as --isa 2025 -o wide.elf "${LIB[@]}" wide.S || { echo "FAIL assembling wide"; fail=1; }
+cat_case F18 3 "a 64/96/128-bit access needs a word load or store" "$ventus" run wide.elf --kernel k --global 1 --isa 2025
+printf '.text\n.globl k\nk:\nli t0, 0x70000000\nvmv.v.x v3, t0\nvmv.v.i v4, 9\ncp_dma.8 v3, v2, v4\nret\n' >dma.S
+"$ventus" as --isa 2025 -o dma.elf "${LIB[@]}" dma.S || { echo "FAIL assembling dma"; fail=1; }
+cat_case F19 3 "cp_dma: srcsize 9 is larger than the copy size 8" "$ventus" run dma.elf --kernel k --global 1 --isa 2025
 
 # ---- the catalogue and docs/errors.md list the same ids ---------------------------------
 doc_ids=$(grep -oE '^\| [A-OQ-Z][0-9]{2} ' "$src/docs/errors.md" | tr -d '| ' | sort)

@@ -21,7 +21,7 @@
 static int words_named(const char *name, const char *text, const asm_pp_options *pp,
                        uint32_t *w, int max, char *msg, size_t msglen) {
   asm_source s = {name, text};
-  asm_options opt = {0, 0x80000000u, 10};
+  asm_options opt = {0, 0x80000000u, 10, 0};
   asm_object *o;
   asm_diags d = {0};
   vt_error e = {0};
@@ -169,7 +169,7 @@ static void test_synthesised_symbols(void **state) {
   const char *src = "_start: la gp, __global_pointer$\nla a0, _edata\nla a1, _end\n"
                     "la a2, __bss_start\n.data\n.word 1, 2, 3\n.bss\n.space 32\n";
   asm_source s = {"t.s", src};
-  asm_options opt = {0, 0x80000000u, 10};
+  asm_options opt = {0, 0x80000000u, 10, 0};
   asm_object *o;
   vt_error e = {0};
   if (asm_assemble(&s, 1, &opt, &o, NULL, &e)) fail_msg("%s", e.msg);

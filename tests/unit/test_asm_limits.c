@@ -21,7 +21,7 @@
 static void expect_error_at(const char *name, const char *src, uint32_t text_addr,
                             const char *msg) {
   asm_source s = {name, src};
-  asm_options opt = {0, text_addr, 0};
+  asm_options opt = {0, text_addr, 0, 0};
   asm_object *o = NULL;
   asm_diags d = {0};
   vt_error e = {0};
@@ -167,7 +167,7 @@ static void test_address_space_wrap(void **state) {
                   "section '.data' at 0x100000000 (0x4 bytes) does not fit");
   /* ending exactly at 4 GiB is fine */
   asm_source s = {"<input>", "nop\n"};
-  asm_options opt = {0, 0xfffffffcu, 0};
+  asm_options opt = {0, 0xfffffffcu, 0, 0};
   asm_object *o = NULL;
   vt_error e = {0};
   if (asm_assemble(&s, 1, &opt, &o, NULL, &e)) fail_msg("%s", e.msg);

@@ -177,7 +177,7 @@ typedef int (*scenario)(vt_error *e, int *ndiags, uint8_t **bytes, size_t *nbyte
  * the ELF writer. The result is the output file. */
 static int files_exec(vt_error *e, int *ndiags, uint8_t **bytes, size_t *nbytes) {
   const char *paths[] = {p_main, p_second, p_ext};
-  asm_options opt = {0, ASM_DEFAULT_TEXT_ADDR, 0};
+  asm_options opt = {0, ASM_DEFAULT_TEXT_ADDR, 0, 0};
   asm_diags d = {0};
   unlink(p_out);
   int rc = asm_assemble_files_ex(paths, 3, &opt, &pp, p_out, &d, e);
@@ -197,7 +197,7 @@ static int files_exec(vt_error *e, int *ndiags, uint8_t **bytes, size_t *nbytes)
  * the .text bytes. */
 static int memory_reloc(vt_error *e, int *ndiags, uint8_t **bytes, size_t *nbytes) {
   asm_source src[] = {{p_main, main_S}, {p_second, second_s}};
-  asm_options opt = {1, 0, 0};
+  asm_options opt = {1, 0, 0, 0};
   asm_object *o = NULL;
   asm_diags d = {0};
   int rc = asm_assemble_ex(src, 2, &opt, &pp, &o, &d, e);

@@ -66,7 +66,7 @@ static void test_sections_and_symbols(void **state) {
       ".section .ventus.resource.k,\"aw\",@progbits\n.half 1, 2\n"
       ".bss\nb: .space 16\n";
   asm_source s = {"t.S", src};
-  asm_options opt = {0, 0x80000000u, 10};
+  asm_options opt = {0, 0x80000000u, 10, 0};
   asm_object *o;
   asm_diags d = {0};
   vt_error e = {0};

@@ -807,7 +807,7 @@ typedef struct {
 
 static asm_object *assemble(const char *src, char *err, size_t len) {
   asm_source s = {"diff.S", src};
-  asm_options o = {0, CODE_BASE, 0};
+  asm_options o = {0, CODE_BASE, 0, 0};
   asm_object *obj = NULL;
   asm_diags d = {0};
   vt_error e;

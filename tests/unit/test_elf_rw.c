@@ -43,7 +43,7 @@ static void write_prog(char *path, int relocatable) {
   assert_true(fd >= 0);
   close(fd);
   asm_source s = {"prog.S", prog};
-  asm_options opt = {relocatable, 0x80000000u, 10};
+  asm_options opt = {relocatable, 0x80000000u, 10, 0};
   asm_object *o;
   asm_diags d = {0};
   vt_error e = {0};

@@ -1,6 +1,7 @@
-/* For every table entry: random operands -> isa_encode -> isa_decode (with
- * the prefix) -> same operand values -> isa_disasm -> assembler -> same
- * words. Also: every entry's MATCH decodes to that entry. */
+/* For every table entry, in each ISA revision that has it: random operands
+ * -> isa_encode -> isa_decode (with the prefix) -> same operand values ->
+ * isa_disasm -> assembler -> same words. Also: every entry's MATCH decodes
+ * to that entry. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -41,6 +42,10 @@ static void random_operands(rng *r, isa_id id, int64_t vals[ISA_MAX_OPNDS]) {
     int64_t lo, hi;
     isa_opk_range(k, &lo, &hi);
     if ((isa_table[id].flags & IF_PREFIX) && isa_opk_is_reg(k)) hi = 31;
+    if (o[i].pair) { /* an even register */
+      vals[i] = pick(r, lo, hi) & ~(int64_t)1;
+      continue;
+    }
     int64_t v = pick(r, lo, hi);
     if (k == OPK_BIMM || k == OPK_JIMM) v &= ~(int64_t)1;
     if (k == OPK_RM) {
@@ -51,10 +56,15 @@ static void random_operands(rng *r, isa_id id, int64_t vals[ISA_MAX_OPNDS]) {
   }
 }
 
+/* The revision an entry is checked in first: the baseline where it exists. */
+static isa_rev rev_of(isa_id id) {
+  return isa_in_rev(isa_table[id].flags, ISA_REV_BASE) ? ISA_REV_BASE : ISA_REV_2025;
+}
+
 static void test_match_decodes_to_itself(void **state) {
   (void)state;
   for (int id = 0; id < ISA_COUNT; id++) {
-    isa_id got = isa_lookup(isa_table[id].match);
+    isa_id got = isa_lookup_rev(isa_table[id].match, rev_of((isa_id)id));
     if (got != (isa_id)id)
       fail_msg("MATCH of %s (0x%08x) decodes to %s", isa_table[id].name, isa_table[id].match,
                got == ISA_INVALID ? "nothing" : isa_table[got].name);
@@ -62,7 +72,7 @@ static void test_match_decodes_to_itself(void **state) {
   }
 }
 
-static void roundtrip_entry(isa_id id, rng *r) {
+static void roundtrip_entry(isa_id id, isa_rev rev, rng *r) {
   size_t cap = SAMPLES * 96 + 16;
   char *src = malloc(cap);
   uint32_t *expect = malloc(sizeof(uint32_t) * SAMPLES * 2);
@@ -83,7 +93,7 @@ static void roundtrip_entry(isa_id id, rng *r) {
     char err[128];
     if (isa_encode(id, vals, aqrl, &w, &pre, err, sizeof err)) continue; /* e.g. regexti + rs1 */
     isa_inst in;
-    assert_int_equal(isa_decode(w, pre, &in), id);
+    assert_int_equal(isa_decode_rev(w, pre, rev, &in), id);
     isa_opnd o[ISA_MAX_OPNDS];
     int n = isa_operand_values(&in, o, back);
     for (int i = 0; i < n; i++)
@@ -104,7 +114,7 @@ static void roundtrip_entry(isa_id id, rng *r) {
   }
   uint32_t got[SAMPLES * 2 + 8];
   vt_error e = {0};
-  int n = asm_words(src, 0x80000000u, got, SAMPLES * 2 + 8, &e);
+  int n = asm_words_rev(src, 0x80000000u, rev, got, SAMPLES * 2 + 8, &e);
   if (n < 0) fail_msg("%s: assembling the disassembly failed: %s", isa_table[id].name, e.msg);
   for (int i = 0, k = 0; i < nw && i < n; i++) {
     while (k + 1 < SAMPLES && line_word[k + 1] <= i) k++;
@@ -122,41 +132,51 @@ static void roundtrip_entry(isa_id id, rng *r) {
 static void test_roundtrip_all(void **state) {
   (void)state;
   rng r = {0x5eedull};
-  for (int id = 0; id < ISA_COUNT; id++) roundtrip_entry((isa_id)id, &r);
+  for (int id = 0; id < ISA_COUNT; id++)
+    for (int rev = 0; rev < ISA_REV_COUNT; rev++)
+      if (isa_in_rev(isa_table[id].flags, (isa_rev)rev)) roundtrip_entry((isa_id)id, (isa_rev)rev, &r);
 }
 
 /* A word that decodes to `id`, with random bits outside its MATCH/MASK. */
-static uint32_t random_word(rng *r, isa_id id) {
+static uint32_t random_word(rng *r, isa_id id, isa_rev rev) {
   for (int t = 0; t < 64; t++) {
     uint32_t w = isa_table[id].match | (next(r) << 1 & ~isa_table[id].mask) | (next(r) & 1);
     w = (w & ~isa_table[id].mask) | isa_table[id].match;
-    if (isa_lookup(w) == id) return w;
+    if (isa_lookup_rev(w, rev) == id) return w;
   }
   return isa_table[id].match;
 }
 
-/* A regext/regexti word; its 3-bit register groups are mostly 0 or 1, so
- * most following instructions use registers below 64, as code does. */
-static uint32_t random_prefix(rng *r) {
+/* A prefix word (regext/regexti, and in 2025 every prefix entry) with
+ * random field bits; its 3-bit register groups are mostly 0 or 1, so most
+ * following instructions use registers below 64, as code does. */
+static uint32_t random_prefix(rng *r, isa_rev rev) {
   isa_id id = next(r) % 2 ? ISA_regext : ISA_regexti;
+  if (rev == ISA_REV_2025 && next(r) % 2) {
+    isa_id p[ISA_COUNT];
+    int np = 0;
+    for (int i = 0; i < ISA_COUNT; i++)
+      if ((isa_table[i].flags & IF_PREFIX) && isa_in_rev(isa_table[i].flags, rev)) p[np++] = (isa_id)i;
+    id = p[next(r) % (uint32_t)np];
+  }
   uint32_t imm = next(r) & 0xfff;
   if (next(r) % 4) imm &= 0x249 | (next(r) % 2 ? 0xfc0 : 0); /* groups 0/1, wide bits sometimes */
-  return isa_table[id].match | imm << 20 | (next(r) & 0x1f) << 15 | (next(r) & 0x1f) << 7;
+  return (random_word(r, id, rev) & 0x000fffffu) | imm << 20;
 }
 
 /* objdump's text (isa_disasm_next over a word stream) re-assembles to the
  * same words: every entry with random field bits, alone, after one or two
  * explicit prefixes of random content, and with a prefix at the end. */
-static void stream_roundtrip(isa_id id, rng *r) {
+static void stream_roundtrip(isa_id id, isa_rev rev, rng *r) {
   enum { N = 96 };
   uint32_t words[N * 3 + 1];
   int nw = 0;
   for (int k = 0; k < N; k++) {
     int npre = (int)(next(r) % 4); /* 0, 1 or 2 prefixes (3: one) */
-    for (int p = 0; p < (npre == 3 ? 1 : npre); p++) words[nw++] = random_prefix(r);
-    words[nw++] = random_word(r, id);
+    for (int p = 0; p < (npre == 3 ? 1 : npre); p++) words[nw++] = random_prefix(r, rev);
+    words[nw++] = random_word(r, id, rev);
   }
-  if (next(r) % 2) words[nw++] = random_prefix(r); /* a prefix at the end */
+  if (next(r) % 2) words[nw++] = random_prefix(r, rev); /* a prefix at the end */
   size_t cap = (size_t)nw * 100 + 1, len = 0;
   char *src = malloc(cap);
   char (*lines)[100] = malloc(sizeof *lines * (size_t)nw);
@@ -164,13 +184,13 @@ static void stream_roundtrip(isa_id id, rng *r) {
   assert_non_null(lines);
   for (int i = 0; i < nw; i++) {
     isa_inst in;
-    int tl = isa_disasm_next(words[i], i ? words[i - 1] : 0, &in, lines[i], sizeof lines[i]);
+    int tl = isa_disasm_next_rev(words[i], i ? words[i - 1] : 0, rev, &in, lines[i], sizeof lines[i]);
     assert_true(tl > 0 && tl < (int)sizeof lines[i]);
     len += (size_t)snprintf(src + len, cap - len, "%s\n", lines[i]);
   }
   uint32_t got[N * 3 + 8];
   vt_error e = {0};
-  int n = asm_words(src, 0x80000000u, got, N * 3 + 8, &e);
+  int n = asm_words_rev(src, 0x80000000u, rev, got, N * 3 + 8, &e);
   if (n < 0) fail_msg("%s: assembling the disassembly failed: %s", isa_table[id].name, e.msg);
   for (int i = 0; i < nw && i < n; i++)
     if (got[i] != words[i])
@@ -184,7 +204,9 @@ static void stream_roundtrip(isa_id id, rng *r) {
 static void test_stream_roundtrip_all(void **state) {
   (void)state;
   rng r = {0xc0ffeeull};
-  for (int id = 0; id < ISA_COUNT; id++) stream_roundtrip((isa_id)id, &r);
+  for (int id = 0; id < ISA_COUNT; id++)
+    for (int rev = 0; rev < ISA_REV_COUNT; rev++)
+      if (isa_in_rev(isa_table[id].flags, (isa_rev)rev)) stream_roundtrip((isa_id)id, (isa_rev)rev, &r);
 }
 
 int main(void) {

@@ -33,9 +33,11 @@ static int has_freg(isa_id id) {
   return 0;
 }
 
+/* Custom opcodes, and the ISA 2025 entries (checked by test_rev2025). */
 static int is_custom(isa_id id) {
   uint32_t op = isa_table[id].match & 0x7f;
-  return op == 0x0b || op == 0x2b || op == 0x5b || op == 0x7b;
+  return op == 0x0b || op == 0x2b || op == 0x5b || op == 0x7b ||
+         !isa_in_rev(isa_table[id].flags, ISA_REV_BASE);
 }
 
 /* A sample both assemblers accept: registers <= 31, simm5 in -16..15 (LLVM
@@ -93,7 +95,7 @@ static void sample(isa_id id, uint32_t seed, int vec_fp, char *out, size_t len) 
   snprintf(out, len, "nop");
 }
 
-static int run_llvm_mc(const char *mattr, const listing *l, uint32_t *words) {
+static int run_llvm_mc(const char *triple, const char *mattr, const listing *l, uint32_t *words) {
   char dir[] = "/tmp/vt_llvm_mc_XXXXXX";
   if (!mkdtemp(dir)) return -1;
   char path[128], cmd[512];
@@ -102,7 +104,8 @@ static int run_llvm_mc(const char *mattr, const listing *l, uint32_t *words) {
   if (!f) return -1;
   for (int i = 0; i < l->n; i++) fprintf(f, "%s\n", l->text[i]);
   fclose(f);
-  snprintf(cmd, sizeof cmd, "llvm-mc-19 -triple=riscv32 -mattr=%s -show-encoding %s 2>&1", mattr, path);
+  snprintf(cmd, sizeof cmd, "llvm-mc-19 -triple=%s -mattr=%s -show-encoding %s 2>&1", triple, mattr,
+           path);
   FILE *p = popen(cmd, "r");
   if (!p) return -1;
   char line[512];
@@ -121,19 +124,21 @@ static int run_llvm_mc(const char *mattr, const listing *l, uint32_t *words) {
   return n;
 }
 
-static void compare(const char *mattr, const listing *l) {
+static void compare_rev(const char *triple, const char *mattr, isa_rev rev, const listing *l) {
   static uint32_t ref[MAXL], got[MAXL];
-  int n = run_llvm_mc(mattr, l, ref);
+  int n = run_llvm_mc(triple, mattr, l, ref);
   assert_int_equal(n, l->n);
   for (int i = 0; i < l->n; i++) {
     vt_error e = {0};
-    int k = asm_words(l->text[i], 0, &got[i], 1, &e);
+    int k = asm_words_rev(l->text[i], 0, rev, &got[i], 1, &e);
     if (k != 1) fail_msg("'%s': %s", l->text[i], k < 0 ? e.msg : "not one word");
     if (got[i] != ref[i])
       fail_msg("'%s': ventus 0x%08x, llvm-mc 0x%08x", l->text[i], got[i], ref[i]);
   }
-  print_message("%d instructions agree with llvm-mc-19 (-mattr=%s)\n", l->n, mattr);
+  print_message("%d instructions agree with llvm-mc-19 (-triple=%s -mattr=%s)\n", l->n, triple, mattr);
 }
+
+static void compare(const char *mattr, const listing *l) { compare_rev("riscv32", mattr, ISA_REV_BASE, l); }
 
 /* Ends the test as skipped (ctest: SKIP) when llvm-mc-19 is not installed. */
 static void skip_without_llvm_mc(void) {
@@ -181,11 +186,54 @@ static void test_vector(void **state) {
   compare("+m,+a,+f,+zve32f", &l);
 }
 
+/* The ISA 2025 entries with standard encodings (RV64I W forms, ld/sd,
+ * RV64A .d, RVV widening) against llvm-mc-19 for riscv64: pairs are even
+ * registers, and the widening destination does not overlap its sources
+ * (LLVM checks that). */
+static void test_rev2025(void **state) {
+  (void)state;
+  skip_without_llvm_mc();
+  static listing l;
+  l.n = 0;
+  for (int id = 0; id < ISA_COUNT; id++) {
+    uint32_t op = isa_table[id].match & 0x7f; /* the standard major opcodes only */
+    if (!(isa_table[id].flags & IF_REV_2025) ||
+        !(op == 0x03 || op == 0x1b || op == 0x23 || op == 0x2f || op == 0x3b || op == 0x57))
+      continue;
+    for (uint32_t seed = 0; seed < 4; seed++) {
+      isa_opnd o[ISA_MAX_OPNDS];
+      int n = isa_operands((isa_id)id, o);
+      int64_t v[ISA_MAX_OPNDS];
+      for (int i = 0; i < n; i++) {
+        uint32_t r = (seed * 7 + (uint32_t)i * 5) % 8;
+        switch ((isa_opk)o[i].kind) {
+        case OPK_RD: case OPK_RS1: case OPK_RS2: v[i] = o[i].pair ? 2 * (r + 4) : 5 + r; break;
+        case OPK_VD: v[i] = 16 + 2 * (seed % 4); break;   /* v16..v23 */
+        case OPK_VS1: case OPK_VS2: v[i] = 2 * r; break; /* v0..v14 */
+        case OPK_VM: v[i] = seed & 1; break;
+        case OPK_SIMM12: case OPK_SIMM12S: v[i] = (int64_t)(seed * 977 % 4096) - 2048; break;
+        case OPK_SHAMT: v[i] = seed * 9 % 32; break;
+        default: v[i] = 0; break;
+        }
+      }
+      uint32_t w, pre;
+      uint32_t aqrl = (isa_table[id].flags & IF_AQRL) ? seed % 4 : 0;
+      assert_int_equal(isa_encode((isa_id)id, v, aqrl, &w, &pre, NULL, 0), 0);
+      isa_inst in;
+      assert_int_equal(isa_decode_rev(w, 0, ISA_REV_2025, &in), id);
+      isa_disasm(&in, l.text[l.n++], sizeof l.text[0]);
+    }
+  }
+  assert_true(l.n >= 4 * 50);
+  compare_rev("riscv64", "+m,+a,+v", ISA_REV_2025, &l);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_scalar),
       cmocka_unit_test(test_vector),
       cmocka_unit_test(test_freg),
+      cmocka_unit_test(test_rev2025),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

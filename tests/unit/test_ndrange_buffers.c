@@ -27,7 +27,7 @@ static void zero_buffers_cost_nothing(void **state) {
   snprintf(p1, sizeof p1, "%s/kernels/lib/workitem.S", VT_SOURCE_DIR);
   snprintf(p2, sizeof p2, "%s/kernels/examples/vecadd.S", VT_SOURCE_DIR);
   const char *paths[] = {p0, p1, p2};
-  asm_options opt = {0, ASM_DEFAULT_TEXT_ADDR, 0};
+  asm_options opt = {0, ASM_DEFAULT_TEXT_ADDR, 0, 0};
   asm_diags dg = {0};
   vt_error e;
   assert_int_equal(asm_assemble_files(paths, 3, &opt, elf, &dg, &e), 0);

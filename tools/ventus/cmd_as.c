@@ -5,17 +5,20 @@
 #include <sys/stat.h>
 
 #include "asm.h"
+#include "isa.h"
 #include "commands.h"
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: ventus as [-o out] [-c] [--text-addr A] [-I dir] [-D name[=value]] file.S...\n"
+          "usage: ventus as [-o out] [-c] [--text-addr A] [--isa REV] [-I dir] [-D name[=value]] file.S...\n"
           "\n"
           "Assembles the files as one unit (like GNU as) into an ELF32 RISC-V file.\n"
           "  -o FILE          output file (default a.out)\n"
           "  -c               write a relocatable object (.rela sections) instead of an executable\n"
           "  --text-addr A    executables: address of the first code section (default 0x80000000);\n"
           "                   read-only data follows at the next 4 KiB page, then .data/.bss\n"
+          "  --isa REV        ISA revision: base (default, the upstream encodings) or 2025 (the\n"
+          "                   seed manual's extensions; docs/isa-extensions.md)\n"
           "  -I DIR           add DIR to the .include/#include search path (after the\n"
           "                   including file's directory)\n"
           "  -D NAME[=VALUE]  define a preprocessor macro for .S/.sx files (VALUE defaults to 1)\n"
@@ -24,7 +27,7 @@ static void usage(FILE *f) {
 }
 
 int cmd_as(int argc, char **argv) {
-  asm_options opt = {0, ASM_DEFAULT_TEXT_ADDR, 50};
+  asm_options opt = {0, ASM_DEFAULT_TEXT_ADDR, 50, 0};
   const char *out = "a.out";
   const char **files = calloc((size_t)argc + 1, sizeof *files);
   const char **incs = calloc((size_t)argc + 1, sizeof *incs);
@@ -45,6 +48,14 @@ int cmd_as(int argc, char **argv) {
     } else if ((a[0] == '-' && (a[1] == 'I' || a[1] == 'D') && a[2])) {
       if (a[1] == 'I') incs[nincs++] = a + 2;
       else defs[ndefs++] = a + 2;
+    } else if (!strcmp(a, "--isa")) {
+      isa_rev r;
+      if (i + 1 >= argc || isa_parse_rev(argv[i + 1], &r)) {
+        fprintf(stderr, "ventus as: --isa needs a revision: base or 2025\n");
+        goto done;
+      }
+      opt.isa_rev = (int)r;
+      i++;
     } else if (!strcmp(a, "-o") || !strcmp(a, "--text-addr") || !strcmp(a, "-I") || !strcmp(a, "-D")) {
       if (i + 1 >= argc) {
         fprintf(stderr, "ventus as: %s needs a value\n", a);

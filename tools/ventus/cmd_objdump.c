@@ -14,16 +14,18 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: ventus objdump [-d] [--start-address A] [--stop-address A] file.elf\n"
-          "       ventus objdump --word W [W...]\n"
-          "       ventus objdump --raw file.bin [--base A]\n"
+          "usage: ventus objdump [-d] [--isa REV] [--start-address A] [--stop-address A] file.elf\n"
+          "       ventus objdump [--isa REV] --word W [W...]\n"
+          "       ventus objdump [--isa REV] --raw file.bin [--base A]\n"
           "\n"
           "Disassembles the code sections of an ELF32 RISC-V file (address, word, text,\n"
           "<symbol>: labels, branch targets as <symbol+off>). A regext/regexti prefix is\n"
           "printed as itself and applied to the next instruction; words that decode to\n"
           "nothing are printed as .word. The text re-assembles to the same words.\n"
           "  --word W...   disassemble these 32-bit words (hex or decimal)\n"
-          "  --raw FILE    disassemble a file of little-endian 32-bit words at --base (default 0)\n");
+          "  --raw FILE    disassemble a file of little-endian 32-bit words at --base (default 0)\n"
+          "  --isa REV     ISA revision: base (default, the upstream encodings) or 2025 (the\n"
+          "                seed manual's extensions; docs/isa-extensions.md)\n");
 }
 
 static int parse_u32(const char *s, uint32_t *v) {
@@ -38,6 +40,7 @@ static int parse_u32(const char *s, uint32_t *v) {
 typedef struct {
   const vt_elf_file *f;
   size_t sec;
+  isa_rev rev;
 } ctx;
 
 /* Best symbol at or before addr in the section (function/object/notype). */
@@ -74,7 +77,7 @@ static void disasm_words(const ctx *c, const uint8_t *p, uint32_t n, uint32_t ba
       }
     isa_inst in;
     char text[160];
-    isa_disasm_next(w, prev, &in, text, sizeof text);
+    isa_disasm_next_rev(w, prev, c->rev, &in, text, sizeof text);
     printf("%8x: %08x     \t%s", pc, w, text);
     int has;
     uint32_t t = isa_branch_target(&in, pc, &has);
@@ -106,7 +109,7 @@ static int is_dir(const char *path) {
   return 1;
 }
 
-static int dump_elf(const char *path, uint32_t start, uint32_t stop) {
+static int dump_elf(const char *path, uint32_t start, uint32_t stop, isa_rev rev) {
   vt_elf_file f;
   vt_error e = {0};
   if (is_dir(path)) return vt_err_exit_code(VT_ERR_IO);
@@ -119,14 +122,14 @@ static int dump_elf(const char *path, uint32_t start, uint32_t stop) {
     const vt_elf_section *s = &f.secs[i];
     if (!(s->flags & SHF_EXECINSTR) || s->type != SHT_PROGBITS) continue;
     printf("\nDisassembly of section %s:\n", s->name);
-    ctx c = {&f, i};
+    ctx c = {&f, i, rev};
     disasm_words(&c, s->data, s->size, s->addr, start, stop);
   }
   vt_elf_free(&f);
   return 0;
 }
 
-static int dump_raw(const char *path, uint32_t base, uint32_t start, uint32_t stop) {
+static int dump_raw(const char *path, uint32_t base, uint32_t start, uint32_t stop, isa_rev rev) {
   size_t n;
   vt_error e;
   if (is_dir(path)) return vt_err_exit_code(VT_ERR_IO);
@@ -135,7 +138,7 @@ static int dump_raw(const char *path, uint32_t base, uint32_t start, uint32_t st
     fprintf(stderr, "ventus objdump: %s\n", e.msg);
     return vt_err_exit_code(e.kind);
   }
-  ctx c = {NULL, 0};
+  ctx c = {NULL, 0, rev};
   disasm_words(&c, buf, (uint32_t)n, base, start, stop);
   free(buf);
   return 0;
@@ -145,6 +148,7 @@ int cmd_objdump(int argc, char **argv) {
   uint32_t start = 0, stop = 0xffffffffu, base = 0;
   const char *file = NULL, *raw = NULL;
   int words_from = 0;
+  isa_rev rev = ISA_REV_BASE;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -157,9 +161,9 @@ int cmd_objdump(int argc, char **argv) {
       break;
     }
     const char *val = NULL;
-    const char *opts[] = {"--start-address", "--stop-address", "--raw", "--base"};
+    const char *opts[] = {"--start-address", "--stop-address", "--raw", "--base", "--isa"};
     int which = -1;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
       size_t n = strlen(opts[k]);
       if (!strncmp(a, opts[k], n) && (a[n] == '=' || !a[n])) {
         which = k;
@@ -184,6 +188,13 @@ int cmd_objdump(int argc, char **argv) {
     }
     if (which == 2) {
       raw = val;
+      continue;
+    }
+    if (which == 4) {
+      if (isa_parse_rev(val, &rev)) {
+        fprintf(stderr, "ventus objdump: bad --isa '%s' (base or 2025)\n", val);
+        return 2;
+      }
       continue;
     }
     uint32_t v;
@@ -212,7 +223,7 @@ int cmd_objdump(int argc, char **argv) {
       }
       for (int k = 0; k < 4; k++) buf[4 * i + k] = (uint8_t)(w >> (8 * k));
     }
-    ctx c = {NULL, 0};
+    ctx c = {NULL, 0, rev};
     disasm_words(&c, buf, (uint32_t)n * 4, base, 0, 0xffffffffu);
     free(buf);
     return 0;
@@ -222,10 +233,10 @@ int cmd_objdump(int argc, char **argv) {
             start, stop);
     return 2;
   }
-  if (raw) return dump_raw(raw, base, start, stop);
+  if (raw) return dump_raw(raw, base, start, stop, rev);
   if (!file) {
     fprintf(stderr, "ventus objdump: no input file (see 'ventus objdump --help')\n");
     return 2;
   }
-  return dump_elf(file, start, stop);
+  return dump_elf(file, start, stop, rev);
 }

@@ -61,6 +61,8 @@ static const char usage_text[] =
     "  --expect FILE         compare memory with '<address> <word>' lines: exit 1 on mismatch\n"
     "  --stats               statistics and the effective configuration (stdout)\n"
     "  --json                the same as one JSON object\n"
+    "  --isa REV             ISA revision: base (default) or 2025 (config key isa;\n"
+    "                        docs/isa-extensions.md)\n"
     "  --timing              run under the timing model (config key timing = 1): cycles on the\n"
     "                        closing line; with --stats/--json per-SM cycles, IPC and stalls\n"
     "  --timeline FILE       with the timing model (implies --timing): warp activity as a\n"
@@ -73,7 +75,7 @@ static const char usage_text[] =
 #define MAX_RANGES 32
 
 typedef struct {
-  const char *input, *config, *trace, *trace_dir, *dump, *expect, *timeline;
+  const char *input, *config, *trace, *trace_dir, *dump, *expect, *timeline, *isa;
   const char *overrides[64];
   int noverrides;
   uint32_t rng_addr[MAX_RANGES], rng_size[MAX_RANGES];
@@ -178,7 +180,8 @@ static int after_launch(void *user, size_t i, const vt_launch *l, vt_error *e) {
 /* Options that take one value and may be given only once. */
 static const char *const single_opts[] = {"--config", "--trace", "--trace-dir", "--dump",  "--expect", "--timeline",
                                           "--max-steps", "--kernel", "--global", "--local", "--offset",
-                                          "--threads", "--warps", "--pds-size", "--lds-size", "--print-size"};
+                                          "--threads", "--warps", "--pds-size", "--lds-size", "--print-size",
+                                          "--isa"};
 #define NSINGLE (sizeof single_opts / sizeof single_opts[0])
 
 static int parse_args(int argc, char **argv, run_opts *o) {
@@ -247,6 +250,9 @@ static int parse_args(int argc, char **argv, run_opts *o) {
       o->timing = 1;
     } else if (!strcmp(a, "--timing")) {
       o->timing = 1;
+    } else if (!strcmp(a, "--isa")) {
+      NEED_VAL();
+      o->isa = argv[++i];
     } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
       o->quiet = 1;
     } else if (!strcmp(a, "--kernel")) {
@@ -388,6 +394,7 @@ int cmd_run(int argc, char **argv) {
     if (vt_config_override(&cfg, o.overrides[i], &e)) goto fail;
   if (o.have_max_steps) cfg.max_steps = o.max_steps;
   if (o.timing) cfg.timing = 1;
+  if (o.isa && vt_config_set(&cfg, "isa", o.isa, &e)) goto fail;
   if (vt_config_check(&cfg, &e)) goto fail;
   if (o.expect && vt_memwords_read(o.expect, &expect, &e)) goto fail;
 

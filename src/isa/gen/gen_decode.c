@@ -37,6 +37,8 @@ static const entry table[] = {
 #define IF_BARRIER 0
 #define IF_PRIVATE 0
 #define IF_CUSTOMV 0
+#define IF_REV_BASE 0
+#define IF_REV_2025 0
 #define INSN(id, mn, match, mask, syn, unit, flags) {__LINE__, match, mask},
 #include "../insns.def"
 #undef INSN

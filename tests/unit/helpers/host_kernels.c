@@ -21,7 +21,7 @@ void build_example_kernel(const char *name, char *elf, size_t len) {
   snprintf(p2, sizeof p2, "%s/kernels/examples/%s.S", VT_SOURCE_DIR, name);
   snprintf(elf, len, "%s/example_%s_%d.elf", VT_BINARY_DIR, name, (int)getpid());
   const char *paths[] = {p0, p1, p2};
-  asm_options opt = {0, ASM_DEFAULT_TEXT_ADDR, 0};
+  asm_options opt = {0, ASM_DEFAULT_TEXT_ADDR, 0, 0};
   asm_diags d = {0};
   vt_error e;
   int rc = asm_assemble_files(paths, 3, &opt, elf, &d, &e);
