@@ -1,0 +1,79 @@
+// Control-flow kernels of the compiler's test suite: divergent if/else,
+// loops with per-work-item trip counts, uniform loops, 3-D ids.
+
+__kernel void diverge_ifelse(__global const int *in, __global int *out, uint n) {
+  uint i = get_global_id(0);
+  if (i < n) {
+    int x = in[i], y;
+    if (x & 1)
+      y = 3 * x + 1;
+    else
+      y = x >> 1;
+    if (y > 100)
+      y -= 100;
+    else if (y < 10)
+      y *= 2;
+    else
+      y = -y;
+    out[i] = y;
+  }
+}
+
+__kernel void loop_trip(__global const uint *in, __global uint *out, uint n) {
+  uint i = get_global_id(0);
+  if (i >= n) return;
+  uint sum = 0;
+  for (uint k = 0; k < in[i]; k++) sum += (k * k) ^ i;
+  out[i] = sum;
+}
+
+__kernel void collatz(__global const uint *in, __global uint *out, uint n) {
+  uint i = get_global_id(0);
+  if (i >= n) return;
+  uint x = in[i], steps = 0;
+  while (x > 1) {
+    if (x & 1)
+      x = 3 * x + 1;
+    else
+      x >>= 1;
+    steps++;
+  }
+  out[i] = steps;
+}
+
+__kernel void uniform_loop(__global const int *in, __global int *out, uint n, uint m) {
+  uint i = get_global_id(0);
+  int acc = 0;
+  for (uint j = 0; j < m; j++) {
+    int v = in[(i + j) % n];
+    if (v > 0)
+      acc += v * (int)(j + 1);
+    else
+      acc -= v;
+  }
+  if (i < n) out[i] = acc;
+}
+
+// every work-item writes its ids, packed, at its global linear position
+__kernel void ids3d(__global uint *out) {
+  uint gx = get_global_id(0), gy = get_global_id(1), gz = get_global_id(2);
+  uint w = get_global_size(0), h = get_global_size(1);
+  uint lin = (gz * h + gy) * w + gx;
+  __global uint *o = out + 4 * lin;
+  o[0] = gx | gy << 8 | gz << 16 | get_work_dim() << 24;
+  o[1] = get_local_id(0) | get_local_id(1) << 8 | get_local_id(2) << 16;
+  o[2] = get_group_id(0) | get_group_id(1) << 8 | get_group_id(2) << 16;
+  o[3] = get_local_size(0) | get_local_size(1) << 4 | get_local_size(2) << 8 | get_num_groups(0) << 12 |
+         get_num_groups(1) << 16 | get_num_groups(2) << 20;
+}
+
+__kernel void nested_loops(__global const uint *in, __global uint *out, uint n) {
+  uint i = get_global_id(0);
+  if (i >= n) return;
+  uint r = 0, lim = in[i] % 9u;
+  for (uint a = 0; a < lim; a++)
+    for (uint b = a; b < lim; b++)
+      if ((a + b + i) % 3u == 0) r += a * 10u + b;
+      else r ^= b;
+  out[i] = r;
+}
