@@ -344,6 +344,98 @@ static void test_nested_loops(void **state) {
   same_words(out, want, N, "nested_loops");
 }
 
+static void test_early_return(void **state) {
+  rig *r = *state;
+  enum { N = 120 };
+  int32_t in[N], out[N], want[N];
+  uint32_t s = 12;
+  for (int i = 0; i < N; i++) in[i] = (int32_t)(lcg(&s) % 120) - 20;
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_CONTROL, "early_return", nd1(N, 32), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    int x = in[i];
+    want[i] = x < 0 ? -1 : 1000 + x;
+    for (int k = 0; x >= 0 && k < x; k++)
+      if (k * k > x) {
+        want[i] = k;
+        break;
+      }
+  }
+  same_words(out, want, N, "early_return");
+}
+
+static void test_break_continue(void **state) {
+  rig *r = *state;
+  enum { N = 100 };
+  uint32_t in[N], out[N], want[N];
+  uint32_t s = 13;
+  for (int i = 0; i < N; i++) in[i] = lcg(&s) % 7000;
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_CONTROL, "break_continue", nd1(N, 32), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  for (uint32_t i = 0; i < N; i++) {
+    uint32_t sum = 0, j;
+    for (j = 0; j < 64; j++) {
+      if ((j + i) % 5 == 0) continue;
+      if (sum > in[i]) break;
+      sum += j * 3 + 1;
+    }
+    want[i] = sum * 100 + j;
+  }
+  same_words(out, want, N, "break_continue");
+}
+
+static void test_switch_case(void **state) {
+  rig *r = *state;
+  enum { N = 140 };
+  int32_t in[N], out[N], want[N];
+  for (int i = 0; i < N; i++) in[i] = i * 5 - 300;
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_CONTROL, "switch_case", nd1(N, 32), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    int x = in[i], v = 0;
+    switch (x % 7) {
+    case 0: v = 10; break;
+    case 1: v = x * 2; /* fall through */
+    case 2: v += 5; break;
+    case 3:
+    case 4: v = -x; break;
+    case -1: v = 77; break;
+    default: v = x + 1000;
+    }
+    want[i] = v;
+  }
+  same_words(out, want, N, "switch_case");
+}
+
+static void test_loop_exits(void **state) {
+  rig *r = *state;
+  enum { N = 96 };
+  uint32_t in[N], out[N], want[N];
+  uint32_t s = 14;
+  for (int i = 0; i < N; i++) in[i] = lcg(&s);
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_CONTROL, "loop_exits", nd1(N, 32), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    uint32_t v = 0, x = in[i];
+    if (x & 1)
+      for (;;) {
+        x = x * 1103515245u + 12345u;
+        v++;
+        if ((x >> 16) % 13 == 0) break;
+        if (v >= 40) {
+          v += 1000;
+          break;
+        }
+      }
+    want[i] = v;
+  }
+  same_words(out, want, N, "loop_exits");
+}
+
 /* ---- memory.cl ------------------------------------------------------------------- */
 
 static void test_reduce_local(void **state) {
@@ -476,6 +568,7 @@ int main(void) {
       T(test_diverge_ifelse), T(test_loop_trip),  T(test_collatz),      T(test_uniform_loop),
       T(test_ids3d),        T(test_nested_loops), T(test_reduce_local), T(test_matmul),
       T(test_transpose),    T(test_bytes),        T(test_ctable),       T(test_examples),
+      T(test_early_return), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

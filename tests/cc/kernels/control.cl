@@ -77,3 +77,66 @@ __kernel void nested_loops(__global const uint *in, __global uint *out, uint n) 
       else r ^= b;
   out[i] = r;
 }
+
+// early returns on per-work-item conditions, one inside a loop
+__kernel void early_return(__global const int *in, __global int *out, uint n) {
+  uint i = get_global_id(0);
+  if (i >= n) return;
+  int x = in[i];
+  out[i] = -1;
+  if (x < 0) return;
+  for (int k = 0; k < x; k++) {
+    if (k * k > x) {
+      out[i] = k;
+      return;
+    }
+  }
+  out[i] = 1000 + x;
+}
+
+__kernel void break_continue(__global const uint *in, __global uint *out, uint n) {
+  uint i = get_global_id(0);
+  if (i >= n) return;
+  uint limit = in[i], sum = 0, j;
+  for (j = 0; j < 64; j++) {
+    if ((j + i) % 5 == 0) continue;
+    if (sum > limit) break;
+    sum += j * 3 + 1;
+  }
+  out[i] = sum * 100 + j;
+}
+
+__kernel void switch_case(__global const int *in, __global int *out, uint n) {
+  uint i = get_global_id(0);
+  if (i >= n) return;
+  int x = in[i], r = 0;
+  switch (x % 7) {
+  case 0: r = 10; break;
+  case 1: r = x * 2;
+  case 2: r += 5; break;
+  case 3:
+  case 4: r = -x; break;
+  case -1: r = 77; break;
+  default: r = x + 1000;
+  }
+  out[i] = r;
+}
+
+// a while(1) with two exits, the loop nested in a divergent if
+__kernel void loop_exits(__global const uint *in, __global uint *out, uint n) {
+  uint i = get_global_id(0);
+  uint r = 0;
+  if (i < n && (in[i] & 1)) {
+    uint x = in[i];
+    while (1) {
+      x = x * 1103515245u + 12345u;
+      r++;
+      if ((x >> 16) % 13 == 0) break;
+      if (r >= 40) {
+        r += 1000;
+        break;
+      }
+    }
+  }
+  if (i < n) out[i] = r;
+}
