@@ -84,6 +84,10 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
     argv[n++] = "-Xclang";
     argv[n++] = "-disable-O0-optnone";
   }
+  /* one work-item per lane: LLVM's own vectorisers would only build
+   * vectors that the back end has to split again */
+  argv[n++] = "-fno-vectorize";
+  argv[n++] = "-fno-slp-vectorize";
   argv[n++] = "-cl-kernel-arg-info";
   argv[n++] = "-gline-tables-only";
   argv[n++] = "-fno-color-diagnostics";

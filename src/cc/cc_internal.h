@@ -73,6 +73,7 @@ typedef struct {
   cc_map val;      /* LLVMValueRef -> value number */
   uint8_t *div;    /* per value number: divergent */
   int *vreg;       /* per value number: its virtual register, -1 none yet */
+  int **grp;       /* per value number of an LLVM vector (float4, ...): one register per element */
   int nval;
   uint8_t *folded; /* per value number: compare folded into its branch */
   /* machine code */
@@ -87,6 +88,7 @@ typedef struct {
   cc_map *lds_off; /* global -> byte offset from s0 (module-wide) */
   cc_map *gsyms;   /* program-scope data the kernel addresses -> number */
   uint32_t lds_bytes;
+  uint32_t pds_bytes; /* private frame per work-item (allocas), from tp */
 } cc_fn;
 
 /* cc_uniform.c */

@@ -113,6 +113,8 @@ static int const_bits(cc_fn *f, LLVMValueRef v, int32_t *out) {
 }
 
 static int sel_gep(cc_fn *f, LLVMValueRef g, int vec);
+static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v, int vec);
+static int vec_len(LLVMTypeRef t);
 
 /* a global variable's address */
 static int global_addr(cc_fn *f, LLVMValueRef g) {
@@ -648,20 +650,43 @@ static int mem_width(cc_fn *f, LLVMValueRef in, LLVMTypeRef t) {
   return w;
 }
 
-static int check_space(cc_fn *f, LLVMValueRef in, LLVMValueRef ptr) {
+/* 0 private, 1 global/local/constant (one address space for the
+ * instructions: the address decides), -1 refused */
+static int space_of(cc_fn *f, LLVMValueRef in, LLVMValueRef ptr) {
   unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(ptr));
-  if (as == 0)
-    return cc_unsupported(f, in, "private memory (a work-item's own array, struct or address-taken variable) is not supported yet");
   if (as > 4) return cc_unsupported(f, in, "address space %u", as);
-  return 0;
+  return as == 0 ? 0 : 1;
+}
+
+/* A private variable: an offset in the work-item's private frame at tp.
+ * vlw.v/vsw.v turn it into the interleaved address themselves
+ * (docs/kernels.md §4), so every lane uses the same offset. */
+static int sel_alloca(cc_fn *f, LLVMValueRef in) {
+  LLVMValueRef cnt = LLVMGetOperand(in, 0);
+  if (!LLVMIsAConstantInt(cnt)) return cc_unsupported(f, in, "a private array of variable size");
+  uint64_t size = LLVMABISizeOfType(f->td, LLVMGetAllocatedType(in)) * LLVMConstIntGetZExtValue(cnt);
+  uint32_t al = LLVMGetAlignment(in);
+  if (al < 4) al = 4;
+  uint32_t off = (f->pds_bytes + al - 1) & ~(al - 1);
+  if (off + size > 1024) return cc_unsupported(f, in, "more than 1 KiB of private variables per work-item");
+  f->pds_bytes = off + (uint32_t)((size + 3) & ~3u);
+  int s = cc_new_vreg(f, CC_S), d = defreg(f, in);
+  if (s < 0 || d < 0 || CC_EMIT(f, "addi %0, tp, %1", 1, cc_r(s), cc_imm((int32_t)off))) return -1;
+  return CC_EMIT(f, "vmv.v.x %0, %1", 1, cc_r(d), cc_r(s));
 }
 
 static int sel_load(cc_fn *f, LLVMValueRef in, int vec) {
   LLVMValueRef p = LLVMGetOperand(in, 0);
-  int w = mem_width(f, in, LLVMTypeOf(in));
-  if (w < 0 || check_space(f, in, p)) return -1;
+  if (vec_len(LLVMTypeOf(in))) return sel_vec_mem(f, in, p, NULL, vec);
+  int w = mem_width(f, in, LLVMTypeOf(in)), sp = space_of(f, in, p);
+  if (w < 0 || sp < 0) return -1;
   int d = defreg(f, in);
   if (d < 0) return -1;
+  if (!sp) {
+    int a = cc_vec(f, p);
+    const char *fm = w == 8 ? "vlbu.v %0, 0(%1)" : w == 16 ? "vlhu.v %0, 0(%1)" : "vlw.v %0, 0(%1)";
+    return a < 0 ? -1 : CC_EMIT(f, fm, 1, cc_r(d), cc_r(a));
+  }
   if (!vec) {
     int a = cc_sreg(f, p);
     const char *fm = w == 8 ? "lbu %0, 0(%1)" : w == 16 ? "lhu %0, 0(%1)" : "lw %0, 0(%1)";
@@ -674,14 +699,156 @@ static int sel_load(cc_fn *f, LLVMValueRef in, int vec) {
 
 static int sel_store(cc_fn *f, LLVMValueRef in, int vec) {
   LLVMValueRef v = LLVMGetOperand(in, 0), p = LLVMGetOperand(in, 1);
-  int w = mem_width(f, in, LLVMTypeOf(v));
-  if (w < 0 || check_space(f, in, p)) return -1;
-  vec = vec || is_div(f, v) || is_div(f, p);
+  if (vec_len(LLVMTypeOf(v))) return sel_vec_mem(f, in, p, v, vec);
+  int w = mem_width(f, in, LLVMTypeOf(v)), sp = space_of(f, in, p);
+  if (w < 0 || sp < 0) return -1;
+  vec = vec || is_div(f, v) || is_div(f, p) || !sp;
   int rv = operand(f, v, vec, 0), a = vec ? cc_vec(f, p) : cc_sreg(f, p);
   if (rv < 0 || a < 0) return -1;
-  const char *fm = vec ? (w == 8 ? "vsb12.v %0, 0(%1)" : w == 16 ? "vsh12.v %0, 0(%1)" : "vsw12.v %0, 0(%1)")
+  const char *fm = !sp ? (w == 8 ? "vsb.v %0, 0(%1)" : w == 16 ? "vsh.v %0, 0(%1)" : "vsw.v %0, 0(%1)")
+                 : vec ? (w == 8 ? "vsb12.v %0, 0(%1)" : w == 16 ? "vsh12.v %0, 0(%1)" : "vsw12.v %0, 0(%1)")
                        : (w == 8 ? "sb %0, 0(%1)" : w == 16 ? "sh %0, 0(%1)" : "sw %0, 0(%1)");
   return CC_EMIT(f, fm, 0, cc_r(rv), cc_r(a));
+}
+
+/* ---- LLVM vectors (float4, int2, ...): one register per element ------------------- */
+
+static int vec_len(LLVMTypeRef t) { return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? (int)LLVMGetVectorSize(t) : 0; }
+
+/* the element registers of vector value v, in the form vec asks for (a new
+ * array the caller frees, or NULL after an error) */
+static int *group_of(cc_fn *f, LLVMValueRef v, int vec) {
+  int n = vec_len(LLVMTypeOf(v));
+  int *g = calloc((size_t)n + 1, sizeof *g), k = cc_map_get(&f->val, v);
+  if (!g) {
+    oom(f);
+    return NULL;
+  }
+  for (int i = 0; i < n; i++) {
+    if (k >= 0) {
+      if (!f->grp[k]) {
+        free(g);
+        vt_fail(f->e, VT_ERR_INTERNAL, "kernel %s: a vector value used before it is defined", f->name);
+        return NULL;
+      }
+      g[i] = f->grp[k][i];
+      if (vec && f->rclass[g[i]] == CC_S) {
+        int b = cc_new_vreg(f, CC_V);
+        if (b < 0 || CC_EMIT(f, "vmv.v.x %0, %1", 1, cc_r(b), cc_r(g[i]))) goto fail;
+        g[i] = b;
+      }
+    } else {
+      LLVMValueRef el = LLVMGetAggregateElement(v, (unsigned)i);
+      g[i] = el ? (vec ? cc_vec(f, el) : cc_sreg(f, el)) : -1;
+      if (!el) cc_unsupported(f, NULL, "a vector constant of an unknown shape");
+    }
+    if (g[i] < 0) goto fail;
+  }
+  return g;
+fail:
+  free(g);
+  return NULL;
+}
+
+static int set_group(cc_fn *f, LLVMValueRef in, int *g) {
+  int k = cc_map_get(&f->val, in);
+  free(f->grp[k]);
+  f->grp[k] = g;
+  return 0;
+}
+
+/* one element of a vector load or store: p + i*size, in the right space */
+static int elem_access(cc_fn *f, int priv, int vec, int w, int addr, int off, int store, int val) {
+  static const char *const ld[3][3] = {{"vlbu.v %0, %2(%1)", "vlhu.v %0, %2(%1)", "vlw.v %0, %2(%1)"},
+                                       {"vlbu12.v %0, %2(%1)", "vlhu12.v %0, %2(%1)", "vlw12.v %0, %2(%1)"},
+                                       {"lbu %0, %2(%1)", "lhu %0, %2(%1)", "lw %0, %2(%1)"}};
+  static const char *const st[3][3] = {{"vsb.v %0, %2(%1)", "vsh.v %0, %2(%1)", "vsw.v %0, %2(%1)"},
+                                       {"vsb12.v %0, %2(%1)", "vsh12.v %0, %2(%1)", "vsw12.v %0, %2(%1)"},
+                                       {"sb %0, %2(%1)", "sh %0, %2(%1)", "sw %0, %2(%1)"}};
+  int form = priv ? 0 : vec ? 1 : 2, k = w == 8 ? 0 : w == 16 ? 1 : 2;
+  if (store) return CC_EMIT(f, st[form][k], 0, cc_r(val), cc_r(addr), cc_imm(off));
+  int d = cc_new_vreg(f, vec || priv ? CC_V : CC_S);
+  return d < 0 || CC_EMIT(f, ld[form][k], 1, cc_r(d), cc_r(addr), cc_imm(off)) ? -1 : d;
+}
+
+static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v, int vec) {
+  LLVMTypeRef t = LLVMTypeOf(v ? v : in);
+  int n = vec_len(t), w = cc_int_width(LLVMGetElementType(t)), sp = space_of(f, in, p);
+  if (w == 1) w = 8;
+  if (sp < 0) return -1;
+  if (w != 8 && w != 16 && w != 32) return cc_unsupported(f, in, "a vector of 64-bit elements");
+  int esz = w / 8;
+  if (n * esz > 1024) return cc_unsupported(f, in, "a vector access of more than 1 KiB");
+  vec = vec || !sp || is_div(f, p) || (v && is_div(f, v));
+  int a = vec || !sp ? cc_vec(f, p) : cc_sreg(f, p);
+  if (a < 0) return -1;
+  if (v) {
+    int *g = group_of(f, v, vec || !sp);
+    if (!g) return -1;
+    for (int i = 0; i < n; i++)
+      if (elem_access(f, !sp, vec, w, a, i * esz, 1, g[i])) {
+        free(g);
+        return -1;
+      }
+    free(g);
+    return 0;
+  }
+  int *g = calloc((size_t)n + 1, sizeof *g);
+  if (!g) return oom(f);
+  for (int i = 0; i < n; i++)
+    if ((g[i] = elem_access(f, !sp, vec, w, a, i * esz, 0, 0)) < 0) {
+      free(g);
+      return -1;
+    }
+  return set_group(f, in, g);
+}
+
+static int sel_vec_op(cc_fn *f, LLVMValueRef in, LLVMOpcode op, int vec) {
+  int k = cc_map_get(&f->val, in);
+  if (op == LLVMExtractElement) {
+    LLVMValueRef idx = LLVMGetOperand(in, 1);
+    if (!LLVMIsAConstantInt(idx)) return cc_unsupported(f, in, "a vector element chosen at run time");
+    int *g = group_of(f, LLVMGetOperand(in, 0), vec);
+    if (!g) return -1;
+    unsigned i = (unsigned)LLVMConstIntGetZExtValue(idx);
+    f->vreg[k] = i < (unsigned)vec_len(LLVMTypeOf(LLVMGetOperand(in, 0))) ? g[i] : g[0];
+    free(g);
+    return 0;
+  }
+  int n = vec_len(LLVMTypeOf(in));
+  if (op == LLVMInsertElement) {
+    LLVMValueRef idx = LLVMGetOperand(in, 2);
+    if (!LLVMIsAConstantInt(idx)) return cc_unsupported(f, in, "a vector element chosen at run time");
+    int *g = group_of(f, LLVMGetOperand(in, 0), vec);
+    if (!g) return -1;
+    unsigned i = (unsigned)LLVMConstIntGetZExtValue(idx);
+    int r = operand(f, LLVMGetOperand(in, 1), vec, 0);
+    if (r < 0) {
+      free(g);
+      return -1;
+    }
+    if (i < (unsigned)n) g[i] = r;
+    return set_group(f, in, g);
+  }
+  if (op == LLVMShuffleVector) {
+    LLVMValueRef a = LLVMGetOperand(in, 0), b = LLVMGetOperand(in, 1);
+    int na = vec_len(LLVMTypeOf(a));
+    int *ga = group_of(f, a, vec), *gb = ga ? group_of(f, b, vec) : NULL, *g = calloc((size_t)n + 1, sizeof *g);
+    int rc = -1;
+    if (!ga || !gb || !g) goto done;
+    for (int i = 0; i < n; i++) {
+      int m = LLVMGetMaskValue(in, (unsigned)i);
+      g[i] = m < 0 ? ga[0] : m < na ? ga[m] : gb[m - na];
+    }
+    rc = set_group(f, in, g);
+    g = NULL;
+  done:
+    free(ga);
+    free(gb);
+    free(g);
+    return rc;
+  }
+  return cc_unsupported(f, in, "an operation on a whole vector value");
 }
 
 /* ---- control flow ------------------------------------------------------------------ */
@@ -887,15 +1054,13 @@ int cc_select(cc_fn *f) {
         case LLVMStore: rc = sel_store(f, in, f->inreg[b]); break;
         case LLVMCall: rc = cc_select_call(f, in, vec || f->inreg[b]); break;
         case LLVMFreeze: rc = alias(f, in, LLVMGetOperand(in, 0), vec); break;
-        case LLVMAlloca:
-          rc = cc_unsupported(f, in, "private memory (a work-item's own array, struct or address-taken variable) is not supported yet");
-          break;
+        case LLVMAlloca: rc = sel_alloca(f, in); break;
         case LLVMAtomicRMW:
         case LLVMAtomicCmpXchg: rc = cc_unsupported(f, in, "atomic operations are not supported yet"); break;
         case LLVMFence: rc = 0; break; /* the simulated memory is coherent: accesses retire in order */
         case LLVMExtractElement:
         case LLVMInsertElement:
-        case LLVMShuffleVector: rc = cc_unsupported(f, in, "vector types (float4, int2, ...) are not supported yet"); break;
+        case LLVMShuffleVector: rc = sel_vec_op(f, in, op, vec); break;
         default: rc = cc_unsupported(f, in, "an LLVM instruction of kind %d", (int)op);
         }
       if (rc) return -1;

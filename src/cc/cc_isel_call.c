@@ -11,7 +11,7 @@
 enum {
   B_NONE, B_GLOBAL_ID, B_LOCAL_ID, B_GROUP_ID, B_LOCAL_SIZE, B_GLOBAL_SIZE, B_NUM_GROUPS, B_GLOBAL_OFFSET,
   B_WORK_DIM, B_BARRIER, B_FENCE, B_NOP, B_SQRT, B_FABS, B_FMA, B_FMIN, B_FMAX, B_SMIN, B_SMAX, B_UMIN,
-  B_UMAX, B_RSQRT, B_FDIV, B_COPYSIGN, B_ABS, B_RECIP, B_EXP
+  B_UMAX, B_RSQRT, B_FDIV, B_COPYSIGN, B_ABS, B_RECIP, B_EXP, B_MEMCPY, B_MEMSET
 };
 
 static const struct {
@@ -26,6 +26,7 @@ static const struct {
     {"_Z9mem_fencej", B_FENCE, 0}, {"_Z14read_mem_fencej", B_FENCE, 0}, {"_Z15write_mem_fencej", B_FENCE, 0},
     {"llvm.lifetime.", B_NOP, 1}, {"llvm.dbg.", B_NOP, 1}, {"llvm.assume", B_NOP, 1},
     {"llvm.experimental.noalias.scope.decl", B_NOP, 1},
+    {"llvm.memcpy.", B_MEMCPY, 1}, {"llvm.memmove.", B_MEMCPY, 1}, {"llvm.memset.", B_MEMSET, 1},
     {"llvm.sqrt.f32", B_SQRT, 0}, {"_Z4sqrtf", B_SQRT, 0}, {"_Z11native_sqrtf", B_SQRT, 0}, {"_Z9half_sqrtf", B_SQRT, 0},
     {"llvm.fabs.f32", B_FABS, 0}, {"_Z4fabsf", B_FABS, 0},
     {"llvm.fmuladd.f32", B_FMA, 0}, {"llvm.fma.f32", B_FMA, 0}, {"_Z3fmafff", B_FMA, 0}, {"_Z3madfff", B_FMA, 0},
@@ -66,7 +67,9 @@ int cc_call_is_divergent(LLVMValueRef call) {
   case B_WORK_DIM:
   case B_BARRIER:
   case B_FENCE:
-  case B_NOP: return 0;
+  case B_NOP:
+  case B_MEMCPY:
+  case B_MEMSET: return 0;
   case -1:
   case B_GLOBAL_ID:
   case B_LOCAL_ID: return 1;
@@ -248,6 +251,58 @@ static int math(cc_fn *f, LLVMValueRef call, int kind, int vec) {
   return cc_unsupported(f, call, "an unknown builtin");
 }
 
+/* ---- memcpy / memmove / memset of a constant, small length ---------------------- */
+
+static unsigned param_align(LLVMValueRef call, unsigned arg) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("align", 5);
+  LLVMAttributeRef a = LLVMGetCallSiteEnumAttribute(call, arg + 1, kind);
+  return a ? (unsigned)LLVMGetEnumAttributeValue(a) : 1;
+}
+
+static int is_private(LLVMValueRef p) { return LLVMGetPointerAddressSpace(LLVMTypeOf(p)) == 0; }
+
+/* element i of width w (bytes) at p + i*w: loads into a new vector register / stores v */
+static int mem_elem(cc_fn *f, LLVMValueRef p, int addr, int w, int i, int store, int v) {
+  static const char *const pl[] = {"vlbu.v %0, %2(%1)", "vlhu.v %0, %2(%1)", "vlw.v %0, %2(%1)"};
+  static const char *const ps[] = {"vsb.v %0, %2(%1)", "vsh.v %0, %2(%1)", "vsw.v %0, %2(%1)"};
+  static const char *const gl[] = {"vlbu12.v %0, %2(%1)", "vlhu12.v %0, %2(%1)", "vlw12.v %0, %2(%1)"};
+  static const char *const gs[] = {"vsb12.v %0, %2(%1)", "vsh12.v %0, %2(%1)", "vsw12.v %0, %2(%1)"};
+  int k = w == 1 ? 0 : w == 2 ? 1 : 2, priv = is_private(p);
+  if (store) return CC_EMIT(f, priv ? ps[k] : gs[k], 0, cc_r(v), cc_r(addr), cc_imm(i * w));
+  int d = cc_new_vreg(f, CC_V);
+  return d < 0 || CC_EMIT(f, priv ? pl[k] : gl[k], 1, cc_r(d), cc_r(addr), cc_imm(i * w)) ? -1 : d;
+}
+
+static int sel_mem(cc_fn *f, LLVMValueRef call, int kind) {
+  LLVMValueRef dst = LLVMGetOperand(call, 0), src = LLVMGetOperand(call, 1), len = LLVMGetOperand(call, 2);
+  if (!LLVMIsAConstantInt(len) || LLVMConstIntGetZExtValue(len) > 256)
+    return cc_unsupported(f, call, "a memory copy or fill of a variable length or of more than 256 bytes");
+  int n = (int)LLVMConstIntGetZExtValue(len);
+  unsigned al = param_align(call, 0);
+  if (kind == B_MEMCPY && param_align(call, 1) < al) al = param_align(call, 1);
+  int w = al >= 4 && n % 4 == 0 ? 4 : al >= 2 && n % 2 == 0 ? 2 : 1;
+  int da = cc_vec(f, dst);
+  if (da < 0) return -1;
+  if (kind == B_MEMSET) {
+    int b = cc_sreg(f, src), m = cc_new_vreg(f, CC_S), x = cc_new_vreg(f, CC_S), v = cc_new_vreg(f, CC_V);
+    if (b < 0 || m < 0 || x < 0 || v < 0) return -1;
+    if (CC_EMIT(f, "li %0, 0x01010101", 1, cc_r(m)) || CC_EMIT(f, "mul %0, %1, %2", 1, cc_r(x), cc_r(b), cc_r(m)) ||
+        CC_EMIT(f, "vmv.v.x %0, %1", 1, cc_r(v), cc_r(x)))
+      return -1;
+    for (int i = 0; i < n / w; i++)
+      if (mem_elem(f, dst, da, w, i, 1, v)) return -1;
+    return 0;
+  }
+  int sa = cc_vec(f, src);
+  if (sa < 0) return -1;
+  int vals[256];
+  for (int i = 0; i < n / w; i++) /* all loads first: memmove may overlap */
+    if ((vals[i] = mem_elem(f, src, sa, w, i, 0, 0)) < 0) return -1;
+  for (int i = 0; i < n / w; i++)
+    if (mem_elem(f, dst, da, w, i, 1, vals[i])) return -1;
+  return 0;
+}
+
 int cc_select_call(cc_fn *f, LLVMValueRef call, int vec) {
   int kind = builtin_kind(call);
   int k = cc_val_num(f, call);
@@ -260,6 +315,7 @@ int cc_select_call(cc_fn *f, LLVMValueRef call, int vec) {
     return cc_unsupported(f, call, "the builtin function '%.*s' is not supported yet", (int)len, len ? name : "(indirect call)");
   }
   if (kind == B_NOP || kind == B_FENCE) return 0;
+  if (kind == B_MEMCPY || kind == B_MEMSET) return sel_mem(f, call, kind);
   if (kind == B_BARRIER) return CC_EMIT(f, "barrier zero, zero, 0", 0);
   int r = kind <= B_WORK_DIM ? workitem(f, call, kind) : math(f, call, kind, vec && f->div[k]);
   if (r < 0) return -1;

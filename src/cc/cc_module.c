@@ -15,10 +15,11 @@
 extern const char cc_start_s[];
 
 /* inlining first (calls are not supported yet), then the shape the back
- * end expects: SSA registers, no switch, one return, no critical edges */
+ * end expects: SSA registers, vectors split into their elements (the ISA's
+ * vectors are the work-items), no switch, one return, no critical edges */
 static const char *const pipeline =
-    "always-inline,function(sroa,mem2reg,instcombine,simplifycfg,lower-switch,lower-expect,"
-    "fix-irreducible,instcombine,mergereturn,break-crit-edges)";
+    "always-inline,function(sroa,mem2reg,instcombine,scalarizer,sroa,instcombine,simplifycfg,"
+    "lower-switch,lower-expect,fix-irreducible,instcombine,mergereturn,break-crit-edges)";
 
 static int is_kernel(LLVMValueRef fn) {
   return LLVMGetFunctionCallConv(fn) == LLVMSPIRKERNELCallConv && LLVMGetFirstBasicBlock(fn);
@@ -103,8 +104,8 @@ static void emit_metadata(LLVMContextRef ctx, LLVMTargetDataRef td, cc_fn *f, cc
     cc_puts(t, "\n        .balign 4\n");
   }
   /* resources: four u16 (VGPR, SGPR, LDS bytes, PDS bytes), runtime.md §3.2 */
-  cc_printf(t, "        .section .ventus.resource.%s, \"\", @progbits\n        .half   %d, %d, %u, 0\n", f->name,
-            f->vgprs, f->sgprs, f->lds_bytes);
+  cc_printf(t, "        .section .ventus.resource.%s, \"\", @progbits\n        .half   %d, %d, %u, %u\n", f->name,
+            f->vgprs, f->sgprs, f->lds_bytes, f->pds_bytes);
 }
 
 /* ---- program-scope data --------------------------------------------------------- */

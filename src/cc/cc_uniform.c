@@ -238,9 +238,10 @@ int cc_uniformity(cc_fn *f) {
   f->div = calloc((size_t)n + 1, 1);
   f->folded = calloc((size_t)n + 1, 1);
   f->vreg = alloc_ints(n, -1);
+  f->grp = calloc((size_t)n + 1, sizeof *f->grp);
   f->phidiv = calloc((size_t)nb + 1, 1);
   uint8_t *regions = calloc((size_t)nb * (size_t)nb + 1, 1); /* row b: region of divergent branch b */
-  if (!f->div || !f->folded || !f->vreg || !f->phidiv || !regions) {
+  if (!f->div || !f->folded || !f->vreg || !f->grp || !f->phidiv || !regions) {
     free(regions);
     goto oom;
   }
@@ -309,6 +310,8 @@ void cc_fn_free(cc_fn *f) {
   free(f->div);
   free(f->folded);
   free(f->vreg);
+  for (int i = 0; f->grp && i < f->nval; i++) free(f->grp[i]);
+  free(f->grp);
   if (f->mb)
     for (int i = 0; i < f->nbb; i++) free(f->mb[i].v);
   free(f->mb);

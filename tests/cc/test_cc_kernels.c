@@ -229,6 +229,40 @@ static void test_float_ops(void **state) {
   same_words(out, want, 10 * N, "float_ops");
 }
 
+static void test_vectors(void **state) {
+  rig *r = *state;
+  enum { N = 40 };
+  float a[4 * N], b[4 * N], c[4 * N], want[4 * N];
+  uint32_t s = 15;
+  for (int i = 0; i < 4 * N; i++) a[i] = rnd_float(&s), b[i] = rnd_float(&s);
+  uint32_t A = dev_buf(r, a, sizeof a), B = dev_buf(r, b, sizeof b), C = dev_buf(r, NULL, sizeof c);
+  launch(r, F_ARITH, "vec4", nd1(N, 32), (uint32_t[]){A, B, C, N}, 4);
+  get(r, C, c, sizeof c);
+  for (int i = 0; i < N; i++) {
+    const float *x = a + 4 * i, *y = b + 4 * i;
+    float z[4];
+    for (int e = 0; e < 4; e++) z[e] = fmaf(x[e], y[e], (float)(e + 1));
+    float *o = want + 4 * i;
+    o[0] = z[3] + x[0], o[1] = z[2] + x[0], o[2] = z[1] + x[1], o[3] = z[0] + x[1];
+  }
+  same_words(c, want, 4 * N, "vec4");
+
+  int32_t v[2 * N], ci[N], cw[N];
+  uint8_t d[4 * N], dw[4 * N];
+  for (int i = 0; i < 2 * N; i++) v[i] = (int32_t)(lcg(&s) % 600) - 300;
+  uint32_t V = dev_buf(r, v, sizeof v), CI = dev_buf(r, NULL, sizeof ci), D = dev_buf(r, NULL, sizeof d);
+  launch(r, F_ARITH, "int2_ops", nd1(N, 32), (uint32_t[]){V, CI, D, N}, 4);
+  get(r, CI, ci, sizeof ci);
+  get(r, D, d, sizeof d);
+  for (int i = 0; i < N; i++) {
+    int x = v[2 * i], y = v[2 * i + 1];
+    cw[i] = x * y - (x > y ? x : y);
+    dw[4 * i] = (uint8_t)x, dw[4 * i + 1] = (uint8_t)y, dw[4 * i + 2] = (uint8_t)(x + y), dw[4 * i + 3] = 7;
+  }
+  same_words(ci, cw, N, "int2_ops");
+  same_words(d, dw, N, "int2_ops uchar4");
+}
+
 /* ---- control.cl ----------------------------------------------------------------- */
 
 static void test_diverge_ifelse(void **state) {
@@ -516,6 +550,27 @@ static void test_ctable(void **state) {
   same_words(out, want, N, "ctable");
 }
 
+static void test_private_mem(void **state) {
+  rig *r = *state;
+  enum { N = 70 };
+  int32_t in[N], out[N], want[N];
+  uint32_t s = 16;
+  for (int i = 0; i < N; i++) in[i] = (int32_t)(lcg(&s) % 100000);
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_MEMORY, "private_mem", nd1(N, 32), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  static const int primes[6] = {2, 3, 5, 7, 11, 13};
+  for (uint32_t i = 0; i < N; i++) {
+    int hist[8] = {0}, acc = 0;
+    for (int k = 0; k < 16; k++) hist[(in[i] >> k) & 7]++;
+    for (int k = 0; k < 8; k++) acc += hist[k] * primes[(k + in[i]) % 6];
+    uint32_t k = i & 3;
+    int c = (int)k - 2; /* r[k].c[k % 3], written in the loop for every k */
+    want[i] = acc + in[(i + (uint32_t)(in[i] & 3)) % N] + (int)(4.0f * ((float)k * 0.5f)) + c;
+  }
+  same_words(out, want, N, "private_mem");
+}
+
 /* ---- examples.cl: the hand-written examples' semantics ------------------------ */
 
 static void test_examples(void **state) {
@@ -568,6 +623,7 @@ int main(void) {
       T(test_diverge_ifelse), T(test_loop_trip),  T(test_collatz),      T(test_uniform_loop),
       T(test_ids3d),        T(test_nested_loops), T(test_reduce_local), T(test_matmul),
       T(test_transpose),    T(test_bytes),        T(test_ctable),       T(test_examples),
+      T(test_vectors),      T(test_private_mem),
       T(test_early_return), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -58,3 +58,20 @@ __kernel void float_ops(__global const float *a, __global const float *b, __glob
   o[8] = -x * 0.5f + 3.0f;
   o[9] = (float)(i * 3u) / 7.0f;
 }
+
+// OpenCL vector types: loads, stores, swizzles, element-wise arithmetic
+__kernel void vec4(__global const float4 *a, __global const float4 *b, __global float4 *c, uint n) {
+  uint i = get_global_id(0);
+  if (i >= n) return;
+  float4 x = a[i], y = b[i];
+  float4 z = x * y + (float4)(1.0f, 2.0f, 3.0f, 4.0f);
+  c[i] = z.wzyx + x.xxyy;
+}
+
+__kernel void int2_ops(__global const int2 *a, __global int *c, __global uchar4 *d, uint n) {
+  uint i = get_global_id(0);
+  if (i >= n) return;
+  int2 v = a[i];
+  c[i] = v.x * v.y - (v.x > v.y ? v.x : v.y);
+  d[i] = (uchar4)((uchar)v.x, (uchar)v.y, (uchar)(v.x + v.y), 7);
+}

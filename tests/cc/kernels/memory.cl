@@ -48,3 +48,28 @@ __kernel void ctable(__global const uint *in, __global uint *out, uint n) {
   uint i = get_global_id(0);
   if (i < n) out[i] = table[in[i] & 15] * 100 + table[(in[i] >> 4) & 15];
 }
+
+// private arrays (indexed at run time) and an array of structs: the
+// work-item's own frame at tp, reached with vlw.v/vsw.v
+typedef struct {
+  int a;
+  float b;
+  short c[3];
+} rec;
+
+__kernel void private_mem(__global const int *in, __global int *out, uint n) {
+  uint i = get_global_id(0);
+  if (i >= n) return;
+  int hist[8] = {0};
+  int primes[6] = {2, 3, 5, 7, 11, 13};
+  for (int k = 0; k < 16; k++) hist[(in[i] >> k) & 7]++;
+  rec r[4];
+  for (int k = 0; k < 4; k++) {
+    r[k].a = in[(i + k) % n];
+    r[k].b = (float)k * 0.5f;
+    r[k].c[k % 3] = (short)(k - 2);
+  }
+  int acc = 0;
+  for (int k = 0; k < 8; k++) acc += hist[k] * primes[(k + in[i]) % 6];
+  out[i] = acc + r[in[i] & 3].a + (int)(4.0f * r[i & 3].b) + r[i & 3].c[(i & 3) % 3];
+}
