@@ -116,6 +116,10 @@ int cc_int_width(LLVMTypeRef t);         /* 1..32, 0 if not an integer/pointer/f
 int cc_select_call(cc_fn *f, LLVMValueRef call, int vec);
 int cc_call_is_divergent(LLVMValueRef call);
 
+/* cc_isel_atomic.c: -1 not an atomic builtin, 0 selected, -2 error */
+int cc_select_atomic_call(cc_fn *f, LLVMValueRef call, const char *name);
+int cc_select_atomicrmw(cc_fn *f, LLVMValueRef in);
+
 /* cc_regalloc.c */
 int cc_regalloc(cc_fn *f);
 

@@ -1055,8 +1055,8 @@ int cc_select(cc_fn *f) {
         case LLVMCall: rc = cc_select_call(f, in, vec || f->inreg[b]); break;
         case LLVMFreeze: rc = alias(f, in, LLVMGetOperand(in, 0), vec); break;
         case LLVMAlloca: rc = sel_alloca(f, in); break;
-        case LLVMAtomicRMW:
-        case LLVMAtomicCmpXchg: rc = cc_unsupported(f, in, "atomic operations are not supported yet"); break;
+        case LLVMAtomicRMW: rc = cc_select_atomicrmw(f, in); break;
+        case LLVMAtomicCmpXchg: rc = cc_unsupported(f, in, "the atomic_compare_exchange instruction (use atomic_cmpxchg)"); break;
         case LLVMFence: rc = 0; break; /* the simulated memory is coherent: accesses retire in order */
         case LLVMExtractElement:
         case LLVMInsertElement:

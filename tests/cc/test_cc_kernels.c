@@ -571,6 +571,62 @@ static void test_private_mem(void **state) {
   same_words(out, want, N, "private_mem");
 }
 
+static void test_atomics(void **state) {
+  rig *r = *state;
+  enum { N = 200 };
+  uint32_t in[N], bins[8] = {0}, seen[N];
+  int32_t misc[6] = {100000, 0, -1, 0, 1 << 30, 0};
+  uint32_t s = 17;
+  for (int i = 0; i < N; i++) in[i] = lcg(&s) % 9000;
+  uint32_t I = dev_buf(r, in, sizeof in), B = dev_buf(r, bins, sizeof bins), S = dev_buf(r, NULL, sizeof seen),
+           M = dev_buf(r, misc, sizeof misc);
+  launch(r, F_MEMORY, "atomics_global", nd1(N, 64), (uint32_t[]){I, B, S, M, N}, 5);
+  get(r, B, bins, sizeof bins);
+  get(r, S, seen, sizeof seen);
+  get(r, M, misc, sizeof misc);
+  /* each bin counts its items, and its items saw 0, 1, ..., count-1 once each */
+  uint32_t cnt[8] = {0}, mask[8][N] = {{0}};
+  for (int i = 0; i < N; i++) {
+    uint32_t b = in[i] % 8;
+    assert_true(seen[i] < N);
+    if (mask[b][seen[i]]++) fail_msg("atomics_global: value %u seen twice in bin %u", seen[i], b);
+    cnt[b]++;
+  }
+  same_words(bins, cnt, 8, "atomics_global bins");
+  int32_t want[6] = {100000, 0, -1, 0, 1 << 30, 0};
+  for (int i = 0; i < N; i++) {
+    want[0] -= i;
+    want[1] |= 1 << (i % 31);
+    want[2] &= ~(1 << (i % 29));
+    want[3] ^= (int32_t)in[i];
+    if ((int32_t)in[i] - 5000 < want[4]) want[4] = (int32_t)in[i] - 5000;
+    if (in[i] > (uint32_t)want[5]) want[5] = (int32_t)in[i];
+  }
+  same_words(misc, want, 6, "atomics_global misc");
+
+  enum { L = 64, G = 3 };
+  int32_t li[L * G], lo[5 * G], won[L * G];
+  for (int i = 0; i < L * G; i++) li[i] = (int32_t)(lcg(&s) % 1000) - 300;
+  uint32_t LI = dev_buf(r, li, sizeof li), LO = dev_buf(r, NULL, sizeof lo), W = dev_buf(r, NULL, sizeof won);
+  cy_ndrange nd = {.work_dim = 1, .global = {L * G}, .local = {L}, .threads = 16};
+  launch(r, F_MEMORY, "atomics_local", nd, (uint32_t[]){LI, LO, W}, 3);
+  get(r, LO, lo, sizeof lo);
+  get(r, W, won, sizeof won);
+  for (int g = 0; g < G; g++) {
+    int32_t c0 = 0, mx = 0, mn = 1 << 30, sum = 0, zeros = 0, winner = -1;
+    for (int l = 0; l < L; l++) {
+      int x = li[g * L + l];
+      c0 += x > 0, mx = x > mx ? x : mx, mn = x < mn ? x : mn, sum += x;
+      if (!won[g * L + l]) zeros++, winner = l;
+    }
+    int32_t w[5] = {c0, mx, mn, sum, winner + 1};
+    if (zeros != 1) fail_msg("atomics_local: group %d: %d work-items won the compare-and-swap", g, zeros);
+    for (int l = 0; l < L; l++)
+      if (won[g * L + l] && won[g * L + l] != winner + 1) fail_msg("atomics_local: a loser saw %d", won[g * L + l]);
+    same_words(lo + 5 * g, w, 5, "atomics_local");
+  }
+}
+
 /* ---- examples.cl: the hand-written examples' semantics ------------------------ */
 
 static void test_examples(void **state) {
@@ -623,7 +679,7 @@ int main(void) {
       T(test_diverge_ifelse), T(test_loop_trip),  T(test_collatz),      T(test_uniform_loop),
       T(test_ids3d),        T(test_nested_loops), T(test_reduce_local), T(test_matmul),
       T(test_transpose),    T(test_bytes),        T(test_ctable),       T(test_examples),
-      T(test_vectors),      T(test_private_mem),
+      T(test_vectors),      T(test_private_mem),  T(test_atomics),
       T(test_early_return), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);

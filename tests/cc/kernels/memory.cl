@@ -73,3 +73,33 @@ __kernel void private_mem(__global const int *in, __global int *out, uint n) {
   for (int k = 0; k < 8; k++) acc += hist[k] * primes[(k + in[i]) % 6];
   out[i] = acc + r[in[i] & 3].a + (int)(4.0f * r[i & 3].b) + r[i & 3].c[(i & 3) % 3];
 }
+
+// global atomics: a histogram; every work-item records the count it saw
+__kernel void atomics_global(__global const uint *in, __global uint *bins, __global uint *seen, __global int *misc,
+                             uint n) {
+  uint i = get_global_id(0);
+  if (i >= n) return;
+  seen[i] = atomic_inc(&bins[in[i] % 8]);
+  atomic_sub(&misc[0], (int)i);
+  atomic_or(&misc[1], 1 << (i % 31));
+  atomic_and(&misc[2], ~(1 << (i % 29)));
+  atomic_xor(&misc[3], (int)in[i]);
+  atomic_min(&misc[4], (int)in[i] - 5000);
+  atomic_max((__global uint *)&misc[5], in[i]);
+}
+
+// __local atomics per work-group, and one winner of a compare-and-swap
+__kernel void atomics_local(__global const int *in, __global int *out, __global int *won) {
+  __local int c[5];
+  uint l = get_local_id(0), g = get_group_id(0);
+  if (l < 5) c[l] = l == 2 ? 1 << 30 : 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int x = in[get_global_id(0)];
+  if (x > 0) atomic_inc(&c[0]);
+  atomic_max(&c[1], x);
+  atomic_min(&c[2], x);
+  atomic_add(&c[3], x);
+  won[get_global_id(0)] = atomic_cmpxchg(&c[4], 0, (int)l + 1);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l < 5) out[g * 5 + l] = c[l];
+}
