@@ -8,6 +8,8 @@
 
 #include "cc_internal.h"
 
+static int cc_vec_needed(cc_fn *f, LLVMValueRef v);
+
 enum {
   B_NONE, B_GLOBAL_ID, B_LOCAL_ID, B_GROUP_ID, B_LOCAL_SIZE, B_GLOBAL_SIZE, B_NUM_GROUPS, B_GLOBAL_OFFSET,
   B_WORK_DIM, B_BARRIER, B_FENCE, B_NOP, B_SQRT, B_FABS, B_FMA, B_FMIN, B_FMAX, B_SMIN, B_SMAX, B_UMIN,
@@ -41,6 +43,11 @@ static const struct {
     {"llvm.abs.i32", B_ABS, 0}, {"_Z3absi", B_ABS, 0},
     {"_Z10native_expf", B_EXP, 0}, {"_Z8half_expf", B_EXP, 0},
 };
+
+static int cc_vec_needed(cc_fn *f, LLVMValueRef v) {
+  int k = cc_val_num(f, v);
+  return k >= 0 && f->div[k];
+}
 
 static LLVMValueRef callee(LLVMValueRef call) { return LLVMGetCalledValue(call); }
 
@@ -119,15 +126,57 @@ static int group_id(cc_fn *f, int dim) {
   return r < 0 || CC_EMIT(f, gid_csr[dim], 1, cc_r(r)) ? -1 : r;
 }
 
+static int workitem_dim(cc_fn *f, LLVMValueRef call, int kind, int dim);
+
+/* a dimension known only at run time: all three values (and the one for
+ * dimensions above 2), chosen with dim == k ? v_k : rest as a branch-free
+ * select (v ^ ((v ^ rest) & (eq - 1))) */
+static int workitem_any_dim(cc_fn *f, LLVMValueRef call, int kind, LLVMValueRef dimv) {
+  int vec = kind == B_GLOBAL_ID || kind == B_LOCAL_ID || cc_vec_needed(f, dimv);
+  int d = vec ? cc_vec(f, dimv) : cc_sreg(f, dimv);
+  int one = kind == B_LOCAL_SIZE || kind == B_GLOBAL_SIZE || kind == B_NUM_GROUPS;
+  int r = cc_new_vreg(f, vec ? CC_V : CC_S);
+  if (d < 0 || r < 0 || CC_EMIT(f, vec ? "vmv.v.i %0, %1" : "li %0, %1", 1, cc_r(r), cc_imm(one))) return -1;
+  for (int k = 2; k >= 0; k--) {
+    int v = workitem_dim(f, call, kind, k);
+    if (v < 0) return -1;
+    if (vec && f->rclass[v] == CC_S) {
+      int b = cc_new_vreg(f, CC_V);
+      if (b < 0 || CC_EMIT(f, "vmv.v.x %0, %1", 1, cc_r(b), cc_r(v))) return -1;
+      v = b;
+    }
+    int eq = cc_new_vreg(f, vec ? CC_V : CC_S), m = cc_new_vreg(f, vec ? CC_V : CC_S);
+    int x = cc_new_vreg(f, vec ? CC_V : CC_S), y = cc_new_vreg(f, vec ? CC_V : CC_S), n = cc_new_vreg(f, vec ? CC_V : CC_S);
+    if (eq < 0 || m < 0 || x < 0 || y < 0 || n < 0) return -1;
+    if (vec ? CC_EMIT(f, "vmseq.vi %0, %1, %2", 1, cc_r(eq), cc_r(d), cc_imm(k))
+            : (CC_EMIT(f, "addi %0, %1, %2", 1, cc_r(x), cc_r(d), cc_imm(-k)) ||
+               CC_EMIT(f, "sltiu %0, %1, 1", 1, cc_r(eq), cc_r(x))))
+      return -1;
+    /* m = eq - 1: all ones where dim != k; n = v ^ ((v ^ r) & m) */
+    if (CC_EMIT(f, vec ? "vadd.vi %0, %1, -1" : "addi %0, %1, -1", 1, cc_r(m), cc_r(eq)) ||
+        CC_EMIT(f, vec ? "vxor.vv %0, %1, %2" : "xor %0, %1, %2", 1, cc_r(y), cc_r(v), cc_r(r)) ||
+        CC_EMIT(f, vec ? "vand.vv %0, %1, %2" : "and %0, %1, %2", 1, cc_r(x), cc_r(y), cc_r(m)) ||
+        CC_EMIT(f, vec ? "vxor.vv %0, %1, %2" : "xor %0, %1, %2", 1, cc_r(n), cc_r(v), cc_r(x)))
+      return -1;
+    r = n;
+  }
+  return r;
+}
+
 /* work-item functions: the result register (scalar for uniform ones) */
 static int workitem(cc_fn *f, LLVMValueRef call, int kind) {
   LLVMValueRef a = LLVMGetNumArgOperands(call) ? LLVMGetOperand(call, 0) : NULL;
   int dim = 0;
   if (kind != B_WORK_DIM) {
-    if (!a || !LLVMIsAConstantInt(a))
-      return cc_unsupported(f, call, "a work-item function whose dimension is not a constant");
+    if (!a) return cc_unsupported(f, call, "a work-item function without its dimension");
+    if (!LLVMIsAConstantInt(a)) return workitem_any_dim(f, call, kind, a);
     dim = (int)LLVMConstIntGetZExtValue(a);
   }
+  return workitem_dim(f, call, kind, dim);
+}
+
+static int workitem_dim(cc_fn *f, LLVMValueRef call, int kind, int dim) {
+  (void)call;
   if (dim > 2) { /* OpenCL: ids and offsets 0, sizes 1 */
     int one = kind == B_LOCAL_SIZE || kind == B_GLOBAL_SIZE || kind == B_NUM_GROUPS;
     int r = cc_new_vreg(f, CC_S);

@@ -260,7 +260,7 @@ int cc_compile(const char *path, const char *text, const cc_options *o, char **a
   }
   cc_fn data = {.name = "(program-scope data)", .e = e};
   if (emit_data(&data, m, td, &gsyms, &t)) goto done;
-  if (!nk) {
+  if (!nk && !o->allow_empty) {
     vt_fail(e, VT_ERR_ASM, "%s: no __kernel function to compile", text ? "program source" : path);
     goto done;
   }

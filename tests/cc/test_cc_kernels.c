@@ -358,6 +358,23 @@ static void test_ids3d(void **state) {
   free(want);
 }
 
+static void test_dims_runtime(void **state) {
+  rig *r = *state;
+  enum { W = 8, H = 6 };
+  uint32_t out[W * H * 8], want[W * H * 8];
+  uint32_t O = dev_buf(r, NULL, sizeof out);
+  cy_ndrange nd = {.work_dim = 2, .global = {W, H}, .local = {4, 3}, .threads = 4};
+  launch(r, F_CONTROL, "dims_runtime", nd, (uint32_t[]){O}, 1);
+  get(r, O, out, sizeof out);
+  const uint32_t ls[4] = {4, 3, 1, 1}, ng[4] = {2, 2, 1, 1};
+  for (uint32_t y = 0; y < H; y++)
+    for (uint32_t x = 0; x < W; x++) {
+      uint32_t *o = want + 8 * (x + W * y), id[4] = {x, y, 0, 0};
+      for (int d = 0; d < 4; d++) o[d] = id[d], o[4 + d] = ls[d] * 100 + ng[d];
+    }
+  same_words(out, want, W * H * 8, "dims_runtime");
+}
+
 static void test_nested_loops(void **state) {
   rig *r = *state;
   enum { N = 64 };
@@ -680,7 +697,7 @@ int main(void) {
       T(test_ids3d),        T(test_nested_loops), T(test_reduce_local), T(test_matmul),
       T(test_transpose),    T(test_bytes),        T(test_ctable),       T(test_examples),
       T(test_vectors),      T(test_private_mem),  T(test_atomics),
-      T(test_early_return), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
+      T(test_early_return), T(test_dims_runtime), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

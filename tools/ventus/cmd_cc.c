@@ -119,7 +119,7 @@ int cmd_cc(int argc, char **argv) {
       out = "a.out";
     }
   }
-  cc_options o = {cflags, ncf, opt};
+  cc_options o = {cflags, ncf, opt, 0};
   char *text = NULL, *log = NULL;
   vt_error e = {0};
   int r = cc_compile(in, NULL, &o, &text, &log, &e);

@@ -140,3 +140,12 @@ __kernel void loop_exits(__global const uint *in, __global uint *out, uint n) {
   }
   if (i < n) out[i] = r;
 }
+
+// work-item functions with a dimension known only at run time (including 3)
+__kernel void dims_runtime(__global uint *out) {
+  uint lin = get_global_id(0) + get_global_size(0) * get_global_id(1);
+  for (uint d = 0; d < 4; d++) {
+    out[lin * 8 + d] = get_global_id(d);
+    out[lin * 8 + 4 + d] = get_local_size(d) * 100 + get_num_groups(d);
+  }
+}
