@@ -521,15 +521,14 @@ static int sel_cast(cc_fn *f, LLVMValueRef in, int vec) {
     return 0;
   }
   case LLVMSExt: {
-    int r = operand(f, a, vec, 1); /* sign-extended to 32 bits */
-    int m = r < 0 ? -1 : mask_to(f, r, vec, wt);
-    if (m < 0) return -1;
+    int r = operand(f, a, vec, wf != 1), m; /* wider sources: sign-extended to 32 bits */
+    if (r < 0) return -1;
     if (wf == 1) { /* i1: 0/1 -> 0/-1 */
       int d = cc_new_vreg(f, vec ? CC_V : CC_S);
       if (d < 0 || CC_EMIT(f, vec ? "vrsub.vi %0, %1, 0" : "sub %0, zero, %1", 1, cc_r(d), cc_r(r))) return -1;
-      m = mask_to(f, d, vec, wt);
-      if (m < 0) return -1;
+      r = d;
     }
+    if ((m = mask_to(f, r, vec, wt)) < 0) return -1;
     f->vreg[cc_map_get(&f->val, in)] = m;
     return 0;
   }

@@ -13,7 +13,8 @@ static int cc_vec_needed(cc_fn *f, LLVMValueRef v);
 enum {
   B_NONE, B_GLOBAL_ID, B_LOCAL_ID, B_GROUP_ID, B_LOCAL_SIZE, B_GLOBAL_SIZE, B_NUM_GROUPS, B_GLOBAL_OFFSET,
   B_WORK_DIM, B_BARRIER, B_FENCE, B_NOP, B_SQRT, B_FABS, B_FMA, B_FMIN, B_FMAX, B_SMIN, B_SMAX, B_UMIN,
-  B_UMAX, B_RSQRT, B_FDIV, B_COPYSIGN, B_ABS, B_RECIP, B_EXP, B_MEMCPY, B_MEMSET
+  B_UMAX, B_RSQRT, B_FDIV, B_COPYSIGN, B_ABS, B_RECIP, B_EXP, B_MEMCPY, B_MEMSET, B_FLOOR, B_CEIL, B_TRUNC,
+  B_RINT, B_ROUND
 };
 
 static const struct {
@@ -42,6 +43,10 @@ static const struct {
     {"llvm.copysign.f32", B_COPYSIGN, 0}, {"_Z8copysignff", B_COPYSIGN, 0},
     {"llvm.abs.i32", B_ABS, 0}, {"_Z3absi", B_ABS, 0},
     {"_Z10native_expf", B_EXP, 0}, {"_Z8half_expf", B_EXP, 0},
+    {"llvm.floor.f32", B_FLOOR, 0}, {"_Z5floorf", B_FLOOR, 0}, {"llvm.ceil.f32", B_CEIL, 0}, {"_Z4ceilf", B_CEIL, 0},
+    {"llvm.trunc.f32", B_TRUNC, 0}, {"_Z5truncf", B_TRUNC, 0}, {"llvm.rint.f32", B_RINT, 0}, {"_Z4rintf", B_RINT, 0},
+    {"llvm.nearbyint.f32", B_RINT, 0}, {"llvm.roundeven.f32", B_RINT, 0}, {"llvm.round.f32", B_ROUND, 0},
+    {"_Z5roundf", B_ROUND, 0},
 };
 
 static int cc_vec_needed(cc_fn *f, LLVMValueRef v) {
@@ -79,7 +84,8 @@ int cc_call_is_divergent(LLVMValueRef call) {
   case B_MEMSET: return 0;
   case -1:
   case B_GLOBAL_ID:
-  case B_LOCAL_ID: return 1;
+  case B_LOCAL_ID:
+  case B_EXP: return 1; /* exp: computed by the vector unit only */
   default: return 0; /* pure functions of their operands */
   }
 }
@@ -229,11 +235,46 @@ static int is_div_val(cc_fn *f, LLVMValueRef v) {
 
 static int opnd(cc_fn *f, LLVMValueRef v, int vec) { return vec ? cc_vec(f, v) : cc_sreg(f, v); }
 
+/* floor, ceil, trunc, rint, round: convert to an integer with the matching
+ * rounding mode and back, keep the sign of x (-0.5 -> -0); |x| >= 2^23
+ * (already integral), infinities and NaNs are x itself. The vector
+ * conversion has no rounding-mode field: frm is set around it. */
+static int round_to_int(cc_fn *f, LLVMValueRef call, int kind, int vec) {
+  static const int frm[] = {2, 3, 1, 0, 4};
+  int m = kind - B_FLOOR, x = vec ? cc_vec(f, LLVMGetOperand(call, 0)) : cc_sreg(f, LLVMGetOperand(call, 0));
+  int cls = vec ? CC_V : CC_S, i = cc_new_vreg(f, cls), r = cc_new_vreg(f, cls), g = cc_new_vreg(f, cls);
+  int ax = cc_new_vreg(f, cls), lim = cc_new_vreg(f, CC_S), sm = cc_new_vreg(f, cls), mk = cc_new_vreg(f, cls);
+  int t = cc_new_vreg(f, cls), u = cc_new_vreg(f, cls), d = cc_new_vreg(f, cls), old = cc_new_vreg(f, CC_S);
+  if (x < 0 || i < 0 || r < 0 || g < 0 || ax < 0 || lim < 0 || sm < 0 || mk < 0 || t < 0 || u < 0 || d < 0 || old < 0)
+    return -1;
+  if (vec) {
+    if (CC_EMIT(f, "csrrwi %0, frm, %1", 1, cc_r(old), cc_imm(frm[m])) || CC_EMIT(f, "vfcvt.x.f.v %0, %1", 1, cc_r(i), cc_r(x)) ||
+        CC_EMIT(f, "csrw frm, %0", 0, cc_r(old)) || CC_EMIT(f, "vfcvt.f.x.v %0, %1", 1, cc_r(r), cc_r(i)) ||
+        CC_EMIT(f, "vfsgnj.vv %0, %1, %2", 1, cc_r(g), cc_r(r), cc_r(x)) ||
+        CC_EMIT(f, "vfsgnjx.vv %0, %1, %1", 1, cc_r(ax), cc_r(x)) || CC_EMIT(f, "li %0, 0x4b000000", 1, cc_r(lim)) ||
+        CC_EMIT(f, "vmflt.vf %0, %1, %2", 1, cc_r(sm), cc_r(ax), cc_r(lim)) ||
+        CC_EMIT(f, "vrsub.vi %0, %1, 0", 1, cc_r(mk), cc_r(sm)) || CC_EMIT(f, "vxor.vv %0, %1, %2", 1, cc_r(t), cc_r(x), cc_r(g)) ||
+        CC_EMIT(f, "vand.vv %0, %1, %2", 1, cc_r(u), cc_r(t), cc_r(mk)) || CC_EMIT(f, "vxor.vv %0, %1, %2", 1, cc_r(d), cc_r(x), cc_r(u)))
+      return -1;
+    return d;
+  }
+  const char *fmt = m == 0 ? "fcvt.w.s %0, %1, rdn" : m == 1 ? "fcvt.w.s %0, %1, rup" : m == 2 ? "fcvt.w.s %0, %1, rtz"
+                   : m == 3 ? "fcvt.w.s %0, %1, rne" : "fcvt.w.s %0, %1, rmm";
+  if (CC_EMIT(f, fmt, 1, cc_r(i), cc_r(x)) || CC_EMIT(f, "fcvt.s.w %0, %1", 1, cc_r(r), cc_r(i)) ||
+      CC_EMIT(f, "fsgnj.s %0, %1, %2", 1, cc_r(g), cc_r(r), cc_r(x)) || CC_EMIT(f, "fsgnjx.s %0, %1, %1", 1, cc_r(ax), cc_r(x)) ||
+      CC_EMIT(f, "li %0, 0x4b000000", 1, cc_r(lim)) || CC_EMIT(f, "flt.s %0, %1, %2", 1, cc_r(sm), cc_r(ax), cc_r(lim)) ||
+      CC_EMIT(f, "sub %0, zero, %1", 1, cc_r(mk), cc_r(sm)) || CC_EMIT(f, "xor %0, %1, %2", 1, cc_r(t), cc_r(x), cc_r(g)) ||
+      CC_EMIT(f, "and %0, %1, %2", 1, cc_r(u), cc_r(t), cc_r(mk)) || CC_EMIT(f, "xor %0, %1, %2", 1, cc_r(d), cc_r(x), cc_r(u)))
+    return -1;
+  return d;
+}
+
 static int math(cc_fn *f, LLVMValueRef call, int kind, int vec) {
   int n = (int)LLVMGetNumArgOperands(call);
   LLVMValueRef a = LLVMGetOperand(call, 0), b = n > 1 ? LLVMGetOperand(call, 1) : NULL;
   if (!cc_int_width(LLVMTypeOf(call))) return cc_unsupported(f, call, "a math builtin on vectors or doubles");
   if (kind == B_EXP && !vec) vec = 1; /* only the vector unit has exp */
+  if (kind >= B_FLOOR) return round_to_int(f, call, kind, vec);
   if (kind == B_FMA) {
     LLVMValueRef c = LLVMGetOperand(call, 2);
     if (!vec) {

@@ -22,8 +22,8 @@
 
 extern char **environ;
 
-enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, NFILES };
-static const char *const files[NFILES] = {"arith", "control", "memory", "examples"};
+enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, NFILES };
+static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins"};
 
 typedef struct {
   cy_device *d;
@@ -688,6 +688,228 @@ static void test_examples(void **state) {
   same_words(rout, rw, G, "examples reduce");
 }
 
+/* ---- rodinia.cl: Rodinia-style applications ------------------------------------- */
+
+static void test_bfs(void **state) {
+  rig *r = *state;
+  enum { N = 300, DEG = 3 };
+  int32_t row[N + 1], col[N * DEG], cost[N], want[N];
+  uint8_t front[N], next[N];
+  uint32_t s = 41;
+  for (int v = 0; v < N; v++) {
+    row[v] = v * DEG;
+    for (int e = 0; e < DEG; e++) col[v * DEG + e] = e == 0 ? (v + 1) % N : (int32_t)(lcg(&s) % N);
+  }
+  row[N] = N * DEG;
+  /* host: breadth-first distances from vertex 0 */
+  for (int v = 0; v < N; v++) want[v] = -1;
+  int queue[N], qh = 0, qt = 0;
+  want[0] = 0;
+  queue[qt++] = 0;
+  while (qh < qt) {
+    int v = queue[qh++];
+    for (int e = row[v]; e < row[v + 1]; e++)
+      if (want[col[e]] < 0) want[col[e]] = want[v] + 1, queue[qt++] = col[e];
+  }
+  for (int v = 0; v < N; v++) cost[v] = v ? -1 : 0, front[v] = v == 0;
+  uint32_t R = dev_buf(r, row, sizeof row), C = dev_buf(r, col, sizeof col), K = dev_buf(r, cost, sizeof cost);
+  uint32_t F = dev_buf(r, front, sizeof front), X = dev_buf(r, NULL, sizeof next), CH = dev_buf(r, NULL, 4);
+  for (int level = 0; level < N; level++) {
+    int32_t changed = 0;
+    memset(next, 0, sizeof next);
+    assert_int_equal(cy_write(r->d, X, next, sizeof next), 0);
+    assert_int_equal(cy_write(r->d, CH, &changed, 4), 0);
+    launch(r, F_RODINIA, "bfs_level", nd1(N, 64), (uint32_t[]){R, C, K, F, X, CH, N}, 7);
+    get(r, CH, &changed, 4);
+    if (!changed) break;
+    uint32_t t = F; /* the next frontier becomes the frontier */
+    F = X, X = t;
+  }
+  get(r, K, cost, sizeof cost);
+  same_words(cost, want, N, "bfs");
+}
+
+static void test_gaussian(void **state) {
+  rig *r = *state;
+  enum { S = 12 };
+  float a[S * S], b[S], m[S * S] = {0}, wa[S * S], wb[S], wm[S * S] = {0};
+  uint32_t s = 43;
+  for (int i = 0; i < S * S; i++) a[i] = rnd_float(&s) + (i % (S + 1) == 0 ? 500.0f : 0.0f);
+  for (int i = 0; i < S; i++) b[i] = rnd_float(&s);
+  memcpy(wa, a, sizeof a);
+  memcpy(wb, b, sizeof b);
+  uint32_t M = dev_buf(r, m, sizeof m), A = dev_buf(r, a, sizeof a), B = dev_buf(r, b, sizeof b);
+  for (int t = 0; t < S - 1; t++) {
+    launch(r, F_RODINIA, "fan1", nd1(S, 16), (uint32_t[]){M, A, S, (uint32_t)t}, 4);
+    cy_ndrange nd = {.work_dim = 2, .global = {16, 16}, .local = {4, 4}, .threads = 16};
+    launch(r, F_RODINIA, "fan2", nd, (uint32_t[]){M, A, B, S, (uint32_t)t}, 5);
+    for (int i = 0; i < S - 1 - t; i++) wm[S * (i + t + 1) + t] = wa[S * (i + t + 1) + t] / wa[S * t + t];
+    for (int x = 0; x < S - 1 - t; x++) {
+      for (int y = 0; y < S - t; y++) wa[S * (x + 1 + t) + (y + t)] -= wm[S * (x + 1 + t) + t] * wa[S * t + (y + t)];
+      wb[x + 1 + t] -= wm[S * (x + 1 + t) + t] * wb[t];
+    }
+  }
+  get(r, A, a, sizeof a);
+  get(r, B, b, sizeof b);
+  get(r, M, m, sizeof m);
+  same_words(m, wm, S * S, "gaussian m");
+  same_words(a, wa, S * S, "gaussian a");
+  same_words(b, wb, S, "gaussian b");
+}
+
+static void test_nn_kmeans(void **state) {
+  rig *r = *state;
+  enum { N = 150, K = 5, NF = 3 };
+  float loc[2 * N], dist[N], wd[N], feat[NF * N], cen[K * NF];
+  int32_t mem[N], wm[N];
+  uint32_t s = 47;
+  for (int i = 0; i < 2 * N; i++) loc[i] = rnd_float(&s);
+  float lat = 12.5f, lng = -3.25f;
+  uint32_t L = dev_buf(r, loc, sizeof loc), D = dev_buf(r, NULL, sizeof dist), la, lo;
+  memcpy(&la, &lat, 4);
+  memcpy(&lo, &lng, 4);
+  launch(r, F_RODINIA, "nn_dist", nd1(N, 32), (uint32_t[]){L, D, N, la, lo}, 5);
+  get(r, D, dist, sizeof dist);
+  for (int i = 0; i < N; i++) {
+    float dx = lat - loc[2 * i], dy = lng - loc[2 * i + 1];
+    wd[i] = sqrtf(dx * dx + dy * dy);
+  }
+  same_words(dist, wd, N, "nn");
+
+  for (int i = 0; i < NF * N; i++) feat[i] = rnd_float(&s);
+  for (int i = 0; i < K * NF; i++) cen[i] = rnd_float(&s);
+  uint32_t FT = dev_buf(r, feat, sizeof feat), CE = dev_buf(r, cen, sizeof cen), ME = dev_buf(r, NULL, sizeof mem);
+  launch(r, F_RODINIA, "kmeans_assign", nd1(N, 64), (uint32_t[]){FT, CE, ME, N, K, NF}, 6);
+  get(r, ME, mem, sizeof mem);
+  for (int p = 0; p < N; p++) {
+    int best = 0;
+    float bd = 3.0e38f;
+    for (int c = 0; c < K; c++) {
+      float d = 0.0f;
+      for (int f = 0; f < NF; f++) {
+        float diff = feat[f * N + p] - cen[c * NF + f];
+        d += diff * diff;
+      }
+      if (d < bd) bd = d, best = c;
+    }
+    wm[p] = best;
+  }
+  same_words(mem, wm, N, "kmeans");
+}
+
+static void test_backprop(void **state) {
+  rig *r = *state;
+  enum { NIN = 16, NOUT = 40 };
+  float in[NIN], w[(NIN + 1) * NOUT], out[NOUT], want[NOUT];
+  uint32_t s = 53;
+  for (int i = 0; i < NIN; i++) in[i] = rnd_float(&s) / 64.0f;
+  for (int i = 0; i < (NIN + 1) * NOUT; i++) w[i] = rnd_float(&s) / 128.0f;
+  uint32_t I = dev_buf(r, in, sizeof in), W = dev_buf(r, w, sizeof w), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_RODINIA, "bp_layer", nd1(NOUT, 32), (uint32_t[]){I, W, O, NIN, NOUT}, 5);
+  get(r, O, out, sizeof out);
+  for (int j = 0; j < NOUT; j++) {
+    float sum = w[j];
+    for (int i = 0; i < NIN; i++) sum += w[(i + 1) * NOUT + j] * in[i];
+    want[j] = 1.0f / (1.0f + (float)exp((double)-sum)); /* vfexp.v: exp in double, rounded (docs/isa.md §7.13) */
+  }
+  same_words(out, want, NOUT, "backprop");
+}
+
+static void test_hotspot_pathfinder(void **state) {
+  rig *r = *state;
+  enum { W = 16, H = 12 };
+  float t[W * H], p[W * H], o[W * H], want[W * H];
+  uint32_t s = 59;
+  for (int i = 0; i < W * H; i++) t[i] = 300.0f + rnd_float(&s) / 8.0f, p[i] = rnd_float(&s) / 256.0f;
+  const float cap = 0.5f, rx = 0.1f, ry = 0.125f, rz = 0.01f, amb = 80.0f;
+  uint32_t T = dev_buf(r, t, sizeof t), P = dev_buf(r, p, sizeof p), O = dev_buf(r, NULL, sizeof o), bits[5];
+  const float fl[5] = {cap, rx, ry, rz, amb};
+  memcpy(bits, fl, sizeof bits);
+  cy_ndrange nd = {.work_dim = 2, .global = {W, H}, .local = {8, 4}, .threads = 32};
+  launch(r, F_RODINIA, "hotspot_step", nd, (uint32_t[]){T, P, O, W, H, bits[0], bits[1], bits[2], bits[3], bits[4]}, 10);
+  get(r, O, o, sizeof o);
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++) {
+      int c = y * W + x;
+      float tc = t[c], n = t[(y > 0 ? y - 1 : y) * W + x], so = t[(y < H - 1 ? y + 1 : y) * W + x];
+      float e = t[y * W + (x < W - 1 ? x + 1 : x)], wv = t[y * W + (x > 0 ? x - 1 : x)];
+      want[c] = tc + cap * (p[c] + (n + so - 2.0f * tc) * ry + (e + wv - 2.0f * tc) * rx + (amb - tc) * rz);
+    }
+  same_words(o, want, W * H, "hotspot");
+
+  enum { COLS = 50, ROWS = 20 };
+  int32_t wall[ROWS * COLS], prev[COLS], cur[COLS], hw[COLS], hc[COLS];
+  for (int i = 0; i < ROWS * COLS; i++) wall[i] = (int32_t)(lcg(&s) % 10);
+  for (int x = 0; x < COLS; x++) prev[x] = hw[x] = wall[x];
+  uint32_t WA = dev_buf(r, wall, sizeof wall), PR = dev_buf(r, prev, sizeof prev), CU = dev_buf(r, NULL, sizeof cur);
+  for (int row = 1; row < ROWS; row++) {
+    launch(r, F_RODINIA, "pathfinder_row", nd1(COLS, 32), (uint32_t[]){WA, PR, CU, COLS, (uint32_t)row}, 5);
+    uint32_t tmp = PR;
+    PR = CU, CU = tmp;
+    for (int x = 0; x < COLS; x++) {
+      int b = hw[x];
+      if (x > 0 && hw[x - 1] < b) b = hw[x - 1];
+      if (x < COLS - 1 && hw[x + 1] < b) b = hw[x + 1];
+      hc[x] = b + wall[row * COLS + x];
+    }
+    memcpy(hw, hc, sizeof hw);
+  }
+  get(r, PR, cur, sizeof cur);
+  same_words(cur, hw, COLS, "pathfinder");
+}
+
+/* ---- builtins.cl ------------------------------------------------------------- */
+
+static void test_rounding(void **state) {
+  rig *r = *state;
+  enum { N = 64 };
+  float in[N], out[10 * N], want[10 * N];
+  const float special[] = {0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, -0.3f, 0.0f, -0.0f, 1e9f, -8388609.0f,
+                           8388607.5f, 4194303.5f, -4194304.5f, INFINITY, -INFINITY};
+  uint32_t s = 61;
+  for (int i = 0; i < N; i++) in[i] = i < 16 ? special[i] : rnd_float(&s) / 3.0f;
+  float u = -2.5f;
+  uint32_t ub;
+  memcpy(&ub, &u, 4);
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_BUILTINS, "rounding", nd1(N, 32), (uint32_t[]){I, O, ub, N}, 4);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    float x = in[i], *o = want + 10 * i;
+    o[0] = floorf(x), o[1] = ceilf(x), o[2] = truncf(x), o[3] = rintf(x), o[4] = roundf(x);
+    o[5] = floorf(u), o[6] = ceilf(u), o[7] = truncf(u), o[8] = rintf(u), o[9] = roundf(u);
+  }
+  same_words(out, want, 10 * N, "rounding");
+}
+
+static void test_math1(void **state) {
+  rig *r = *state;
+  enum { N = 70 };
+  float a[N], out[8 * N], want[8 * N];
+  int32_t b[N], iout[4 * N], iw[4 * N];
+  uint32_t s = 67;
+  for (int i = 0; i < N; i++) {
+    a[i] = rnd_float(&s) / 7.0f;
+    if (a[i] == 0.0f) a[i] = 0.75f;
+    b[i] = (int32_t)(lcg(&s) % 4000) - 2000;
+  }
+  uint32_t A = dev_buf(r, a, sizeof a), B = dev_buf(r, b, sizeof b), O = dev_buf(r, NULL, sizeof out),
+           IO = dev_buf(r, NULL, sizeof iout);
+  launch(r, F_BUILTINS, "math1", nd1(N, 32), (uint32_t[]){A, B, O, IO, N}, 5);
+  get(r, O, out, sizeof out);
+  get(r, IO, iout, sizeof iout);
+  for (int i = 0; i < N; i++) {
+    float x = a[i], *o = want + 8 * i;
+    int k = b[i], *p = iw + 4 * i;
+    o[0] = sqrtf(fabsf(x)), o[1] = fmaf(x, 3.0f, -1.0f), o[2] = fminf(x, 0.25f), o[3] = fmaxf(x, -0.25f);
+    o[4] = copysignf(2.0f, x), o[5] = 1.0f / x, o[6] = 1.0f / x, o[7] = 1.0f / sqrtf(fabsf(x) + 1.0f);
+    p[0] = k < 17 ? k : 17, p[1] = k > -3 ? k : -3, p[2] = k < 0 ? -k : k;
+    p[3] = (int32_t)((uint32_t)k > 1000u ? (uint32_t)k : 1000u);
+  }
+  same_words(out, want, 8 * N, "math1");
+  same_words(iout, iw, 4 * N, "math1 integers");
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void) {
@@ -697,7 +919,9 @@ int main(void) {
       T(test_ids3d),        T(test_nested_loops), T(test_reduce_local), T(test_matmul),
       T(test_transpose),    T(test_bytes),        T(test_ctable),       T(test_examples),
       T(test_vectors),      T(test_private_mem),  T(test_atomics),
-      T(test_early_return), T(test_dims_runtime), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
+      T(test_early_return), T(test_dims_runtime),
+      T(test_bfs),          T(test_gaussian),     T(test_nn_kmeans),    T(test_backprop),
+      T(test_hotspot_pathfinder), T(test_rounding), T(test_math1), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
