@@ -14,7 +14,7 @@ enum {
   B_NONE, B_GLOBAL_ID, B_LOCAL_ID, B_GROUP_ID, B_LOCAL_SIZE, B_GLOBAL_SIZE, B_NUM_GROUPS, B_GLOBAL_OFFSET,
   B_WORK_DIM, B_BARRIER, B_FENCE, B_NOP, B_SQRT, B_FABS, B_FMA, B_FMIN, B_FMAX, B_SMIN, B_SMAX, B_UMIN,
   B_UMAX, B_RSQRT, B_FDIV, B_COPYSIGN, B_ABS, B_RECIP, B_EXP, B_MEMCPY, B_MEMSET, B_FLOOR, B_CEIL, B_TRUNC,
-  B_RINT, B_ROUND
+  B_RINT, B_ROUND, B_SCLAMP, B_UCLAMP, B_FCLAMP
 };
 
 static const struct {
@@ -46,7 +46,8 @@ static const struct {
     {"llvm.floor.f32", B_FLOOR, 0}, {"_Z5floorf", B_FLOOR, 0}, {"llvm.ceil.f32", B_CEIL, 0}, {"_Z4ceilf", B_CEIL, 0},
     {"llvm.trunc.f32", B_TRUNC, 0}, {"_Z5truncf", B_TRUNC, 0}, {"llvm.rint.f32", B_RINT, 0}, {"_Z4rintf", B_RINT, 0},
     {"llvm.nearbyint.f32", B_RINT, 0}, {"llvm.roundeven.f32", B_RINT, 0}, {"llvm.round.f32", B_ROUND, 0},
-    {"_Z5roundf", B_ROUND, 0},
+    {"_Z5roundf", B_ROUND, 0}, {"_Z5clampiii", B_SCLAMP, 0}, {"_Z5clampjjj", B_UCLAMP, 0},
+    {"_Z5clampfff", B_FCLAMP, 0},
 };
 
 static int cc_vec_needed(cc_fn *f, LLVMValueRef v) {
@@ -269,12 +270,42 @@ static int round_to_int(cc_fn *f, LLVMValueRef call, int kind, int vec) {
   return d;
 }
 
+/* min/max of two scalar integers: x < y, then a branch-free select */
+static int scalar_minmax(cc_fn *f, int x, int y, int kind) {
+  int lt = kind == B_SMIN || kind == B_SMAX;
+  int c = sop(f, lt ? "slt %0, %1, %2" : "sltu %0, %1, %2", x, y); /* x < y */
+  if (c < 0) return -1;
+  int want_x = kind == B_SMIN || kind == B_UMIN; /* min: x when x < y */
+  int mk = cc_new_vreg(f, CC_S);
+  if (mk < 0 || CC_EMIT(f, want_x ? "sub %0, zero, %1" : "addi %0, %1, -1", 1, cc_r(mk), cc_r(c))) return -1;
+  int t = sop(f, "xor %0, %1, %2", x, y), u = t < 0 ? -1 : sop(f, "and %0, %1, %2", t, mk);
+  return u < 0 ? -1 : sop(f, "xor %0, %1, %2", y, u);
+}
+
 static int math(cc_fn *f, LLVMValueRef call, int kind, int vec) {
   int n = (int)LLVMGetNumArgOperands(call);
   LLVMValueRef a = LLVMGetOperand(call, 0), b = n > 1 ? LLVMGetOperand(call, 1) : NULL;
   if (!cc_int_width(LLVMTypeOf(call))) return cc_unsupported(f, call, "a math builtin on vectors or doubles");
   if (kind == B_EXP && !vec) vec = 1; /* only the vector unit has exp */
-  if (kind >= B_FLOOR) return round_to_int(f, call, kind, vec);
+  if (kind >= B_FLOOR && kind <= B_ROUND) return round_to_int(f, call, kind, vec);
+  if (kind >= B_SCLAMP) { /* clamp(x, lo, hi) = min(max(x, lo), hi) */
+    static const char *const mx[] = {"vmax.vv %0, %1, %2", "vmaxu.vv %0, %1, %2", "vfmax.vv %0, %1, %2"};
+    static const char *const mn[] = {"vmin.vv %0, %1, %2", "vminu.vv %0, %1, %2", "vfmin.vv %0, %1, %2"};
+    int c = kind - B_SCLAMP;
+    if (!vec) {
+      int x = cc_sreg(f, a), lo = cc_sreg(f, b), hi = cc_sreg(f, LLVMGetOperand(call, 2));
+      if (x < 0 || lo < 0 || hi < 0) return -1;
+      if (c == 2) {
+        int t = sop(f, "fmax.s %0, %1, %2", x, lo);
+        return t < 0 ? -1 : sop(f, "fmin.s %0, %1, %2", t, hi);
+      }
+      int t = scalar_minmax(f, x, lo, c ? B_UMAX : B_SMAX);
+      return t < 0 ? -1 : scalar_minmax(f, t, hi, c ? B_UMIN : B_SMIN);
+    }
+    int x = cc_vec(f, a), lo = cc_vec(f, b), hi = cc_vec(f, LLVMGetOperand(call, 2));
+    int t = x < 0 || lo < 0 ? -1 : vop(f, mx[c], x, lo);
+    return t < 0 || hi < 0 ? -1 : vop(f, mn[c], t, hi);
+  }
   if (kind == B_FMA) {
     LLVMValueRef c = LLVMGetOperand(call, 2);
     if (!vec) {
@@ -316,15 +347,7 @@ static int math(cc_fn *f, LLVMValueRef call, int kind, int vec) {
     if (m->kind != kind) continue;
     if (!vec && !m->s) { /* integer min/max on scalars: compare and select */
       int x = cc_sreg(f, a), y = cc_sreg(f, b);
-      if (x < 0 || y < 0) return -1;
-      int lt = kind == B_SMIN || kind == B_SMAX;
-      int c = sop(f, lt ? "slt %0, %1, %2" : "sltu %0, %1, %2", x, y); /* x < y */
-      if (c < 0) return -1;
-      int want_x = kind == B_SMIN || kind == B_UMIN; /* min: x when x < y */
-      int mk = cc_new_vreg(f, CC_S);
-      if (mk < 0 || CC_EMIT(f, want_x ? "sub %0, zero, %1" : "addi %0, %1, -1", 1, cc_r(mk), cc_r(c))) return -1;
-      int t = sop(f, "xor %0, %1, %2", x, y), u = t < 0 ? -1 : sop(f, "and %0, %1, %2", t, mk);
-      return u < 0 ? -1 : sop(f, "xor %0, %1, %2", y, u);
+      return x < 0 || y < 0 ? -1 : scalar_minmax(f, x, y, kind);
     }
     if (!b) {
       int x = opnd(f, a, vec), d = cc_new_vreg(f, vec ? CC_V : CC_S);

@@ -910,6 +910,32 @@ static void test_math1(void **state) {
   same_words(iout, iw, 4 * N, "math1 integers");
 }
 
+static void test_clamps(void **state) {
+  rig *r = *state;
+  enum { N = 50 };
+  int32_t a[N], out[3 * N], want[3 * N];
+  float fl[N], fo[2 * N], fw[2 * N];
+  uint32_t s = 71;
+  for (int i = 0; i < N; i++) a[i] = (int32_t)(lcg(&s) % 4000) - 1000, fl[i] = rnd_float(&s) / 40.0f;
+  int32_t lo = -7;
+  uint32_t A = dev_buf(r, a, sizeof a), F = dev_buf(r, fl, sizeof fl), O = dev_buf(r, NULL, sizeof out),
+           FO = dev_buf(r, NULL, sizeof fo);
+  launch(r, F_BUILTINS, "clamps", nd1(N, 32), (uint32_t[]){A, F, O, FO, (uint32_t)lo, N}, 6);
+  get(r, O, out, sizeof out);
+  get(r, FO, fo, sizeof fo);
+  for (int i = 0; i < N; i++) {
+    int x = a[i];
+    uint32_t u = (uint32_t)x;
+    want[3 * i] = x < lo ? lo : x > 50 ? 50 : x;
+    want[3 * i + 1] = (int32_t)(u < 10u ? 10u : u > 3000u ? 3000u : u);
+    want[3 * i + 2] = lo * 3 < -20 ? -20 : lo * 3 > 20 ? 20 : lo * 3;
+    fw[2 * i] = fminf(fmaxf(fl[i], -1.5f), 2.25f);
+    fw[2 * i + 1] = fminf(fmaxf((float)lo, 0.0f), 1.0f);
+  }
+  same_words(out, want, 3 * N, "clamps");
+  same_words(fo, fw, 2 * N, "clamps float");
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void) {
@@ -921,7 +947,7 @@ int main(void) {
       T(test_vectors),      T(test_private_mem),  T(test_atomics),
       T(test_early_return), T(test_dims_runtime),
       T(test_bfs),          T(test_gaussian),     T(test_nn_kmeans),    T(test_backprop),
-      T(test_hotspot_pathfinder), T(test_rounding), T(test_math1), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
+      T(test_hotspot_pathfinder), T(test_rounding), T(test_math1), T(test_clamps), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

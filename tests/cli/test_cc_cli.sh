@@ -41,6 +41,14 @@ fi
     --arg buf:i32:32 --arg i32:2 --show 1:3 --quiet 2>&1 | grep -q "^arg1 i32\[32\]: 0 2 4 " &&
   ok "-O0" || bad "-O0"
 
+# determinism: two runs of a compiled divergent kernel give the same commit log
+"$ventus" cc -o "$tmp/ex.elf" "$src/tests/cc/kernels/examples.cl" &&
+  for t in 1 2; do
+    "$ventus" run "$tmp/ex.elf" --kernel diverge --global 128 --local 64 --arg buf:u32:128:iota \
+      --arg buf:u32:128 --arg u32:120 --trace "$tmp/t$t.log" --quiet || exit 1
+  done && "$ventus" trace-diff "$tmp/t1.log" "$tmp/t2.log" >/dev/null &&
+  ok "compiled kernel: identical commit logs across runs (trace-diff)" || bad "compiled kernel: trace-diff"
+
 # -S: assembly with the metadata sections; -c: a relocatable object
 (cd "$tmp" && "$ventus" cc -S -DOFFSET=1 k.cl) && grep -q "vlw12.v" "$tmp/k.s" &&
   grep -q "section .ventus.args.scale" "$tmp/k.s" && grep -q "section .ventus.resource.scale" "$tmp/k.s" &&

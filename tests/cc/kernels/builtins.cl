@@ -41,3 +41,15 @@ __kernel void math1(__global const float *a, __global const int *b, __global flo
   p[2] = abs(k);
   p[3] = (int)max((uint)k, 1000u);
 }
+
+// clamp on int, uint and float, per work-item and uniform
+__kernel void clamps(__global const int *a, __global const float *f, __global int *out, __global float *fout,
+                     int lo, uint n) {
+  uint i = get_global_id(0);
+  if (i >= n) return;
+  out[3 * i] = clamp(a[i], lo, 50);
+  out[3 * i + 1] = (int)clamp((uint)a[i], 10u, 3000u);
+  out[3 * i + 2] = clamp(lo * 3, -20, 20);
+  fout[2 * i] = clamp(f[i], -1.5f, 2.25f);
+  fout[2 * i + 1] = clamp((float)lo, 0.0f, 1.0f);
+}
