@@ -26,6 +26,11 @@ expect 2 "unknown option '--frob'" "unknown option" "$ventus" cc --frob "$tmp/k.
 expect 2 "-o needs a value" "-o without a value" "$ventus" cc "$tmp/k.cl" -o
 expect 2 "exclude each other" "-S with -c" "$ventus" cc -S -c "$tmp/k.cl"
 expect 4 "cannot open $tmp/none.cl" "missing input file" "$ventus" cc "$tmp/none.cl"
+expect 4 "$tmp: not a regular file" "a directory as input" "$ventus" cc "$tmp"
+head -c 2000 /dev/zero | tr '\0' '\377' >"$tmp/junk.cl"
+"$ventus" cc -o "$tmp/junk.elf" "$tmp/junk.cl" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && tail -1 "$tmp/err" | grep -q "junk.cl: compilation failed" && ok "binary junk: clang's errors, exit 1" ||
+  bad "binary junk: $(tail -1 "$tmp/err")"
 
 # an executable that ventus run runs: out[i] = in[i] * 3 + 5 (in = iota)
 if "$ventus" cc -D OFFSET=5 -O1 -o "$tmp/k.elf" "$tmp/k.cl" &&

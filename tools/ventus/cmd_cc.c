@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #ifdef VT_HAVE_CC
@@ -99,9 +100,13 @@ int cmd_cc(int argc, char **argv) {
     fprintf(stderr, "ventus cc: -S and -c exclude each other\n");
     goto done;
   }
-  FILE *probe = fopen(in, "r"); /* a missing input is an input error, not a program error */
-  if (!probe) {
-    fprintf(stderr, "ventus cc: cannot open %s: %s\n", in, strerror(errno));
+  /* a missing or unreadable input is an input error, not a program error */
+  struct stat st;
+  FILE *probe = fopen(in, "r");
+  if (!probe || fstat(fileno(probe), &st) || !S_ISREG(st.st_mode)) {
+    if (probe) fprintf(stderr, "ventus cc: %s: not a regular file\n", in);
+    else fprintf(stderr, "ventus cc: cannot open %s: %s\n", in, strerror(errno));
+    if (probe) fclose(probe);
     rc = 4;
     goto done;
   }
