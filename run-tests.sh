@@ -18,6 +18,10 @@ vt_install_deps qemu-user || echo "qemu-user not installed: test_diff_qemu will 
 # optional: piglit's OpenCL API tests against our platform (about 2 GB
 # installed); without it cli_test_cl_piglit is skipped
 vt_install_deps piglit || echo "piglit not installed: cli_test_cl_piglit will be skipped"
+# optional: the OpenCL C compiler (ventus cc) builds on LLVM 19's C API and
+# runs clang-19; without them it and its tests (tests/cc) are skipped
+vt_install_deps llvm-19-dev clang-19 ||
+  echo "llvm-19-dev/clang-19 not installed: the OpenCL C compiler and tests/cc will be skipped"
 
 passed=0
 failed=0

@@ -15,8 +15,8 @@ static const char *const cy_device_extensions[5] = {
     "cl_khr_byte_addressable_store"};
 
 #define CY_CL_VERSION "0.1"
-/* EMBEDDED: the full profile requires an OpenCL C compiler, which this
- * platform does not have yet (CL_DEVICE_COMPILER_AVAILABLE is false). */
+/* EMBEDDED: the full profile requires the whole of OpenCL C (double,
+ * long, images, ...), which the compiler does not cover yet (docs/compiler.md). */
 #define CY_PROFILE "EMBEDDED_PROFILE"
 
 
@@ -201,7 +201,11 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_LOCAL_MEM_SIZE: CY_INFO(cl_ulong, cy_local_mem(c));
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
   case CL_DEVICE_HOST_UNIFIED_MEMORY:
-  case CL_DEVICE_COMPILER_AVAILABLE:
+#ifdef VT_HAVE_CC
+  case CL_DEVICE_COMPILER_AVAILABLE: CY_INFO(cl_bool, CL_TRUE);
+#else
+  case CL_DEVICE_COMPILER_AVAILABLE: CY_INFO(cl_bool, CL_FALSE);
+#endif
   case CL_DEVICE_LINKER_AVAILABLE: CY_INFO(cl_bool, CL_FALSE);
   case CL_DEVICE_ENDIAN_LITTLE:
   case CL_DEVICE_AVAILABLE:

@@ -1,17 +1,22 @@
 /* Programs: Ventus ELF executables (clCreateProgramWithBinary), sources
- * that cannot be built until a compiler exists, and the kernel list with
- * argument metadata and resources read from the ELF (cl_kernel_meta.c). */
+ * compiled by `ventus cc`'s compiler at clBuildProgram (when the build has
+ * it), and the kernel list with argument metadata and resources read from
+ * the ELF (cl_kernel_meta.c). */
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cl_api.h"
+#ifdef VT_HAVE_CC
+#include "cc.h"
+#endif
 
 #define CY_CODE_BASE 0x80000000u /* start.S: every warp starts here */
 
 #define CY_NO_COMPILER_LOG                                                                                     \
-  "chengying has no OpenCL C compiler yet: assemble the kernel with `ventus as` (start.S, workitem.S and the "  \
-  "kernel) and create the program with clCreateProgramWithBinary (docs/opencl.md)"
+  "this chengying build has no OpenCL C compiler (LLVM 19 was not found when it was configured): compile the "  \
+  "kernel with `ventus cc` or assemble it with `ventus as`, and create the program with "                    \
+  "clCreateProgramWithBinary (docs/opencl.md)"
 
 static void program_free(cl_program p) {
   cl_context ctx = p->ctx;
@@ -175,6 +180,38 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_de
   free(p->log);
   p->options = dup_str(options ? options : "");
   cl_int rc;
+#ifdef VT_HAVE_CC
+  if (p->source) { /* compile; the ELF then goes through the binary path */
+    vt_error e = {0};
+    uint8_t *img = NULL;
+    size_t n = 0;
+    char *log = NULL;
+    p->log = NULL;
+    p->built = 0;
+    vt_elf_free(&p->elf);
+    memset(&p->elf, 0, sizeof p->elf);
+    free(p->binary);
+    p->binary = NULL;
+    p->binary_size = 0;
+    if (cc_build(p->source, options, &img, &n, &log, &e)) {
+      rc = e.kind == VT_ERR_USAGE ? CL_INVALID_BUILD_OPTIONS
+           : e.kind == VT_ERR_NOMEM ? CL_OUT_OF_HOST_MEMORY
+                                    : CL_BUILD_PROGRAM_FAILURE;
+    } else if (vt_elf_read_mem(img, n, &p->elf, &e)) {
+      rc = CL_BUILD_PROGRAM_FAILURE;
+    } else {
+      p->binary = img;
+      p->binary_size = n;
+      img = NULL;
+      rc = cy_program_scan(p);
+    }
+    free(img);
+    if (!p->log) p->log = log ? log : dup_str("");
+    else free(log);
+    p->built = rc == CL_SUCCESS;
+    p->status = rc == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+  } else
+#endif
   if (p->source) {
     p->log = dup_str(CY_NO_COMPILER_LOG);
     p->status = CL_BUILD_ERROR;

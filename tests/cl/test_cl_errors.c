@@ -170,13 +170,17 @@ static void test_programs(void) {
   const char *src = "__kernel void k(__global int *p) { p[0] = 1; }";
   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
   CHECK(err);
-  EXPECT_ERR(clBuildProgram(p, 1, &dev, NULL, NULL, NULL), CL_COMPILER_NOT_AVAILABLE);
+  cl_bool cc = CL_FALSE; /* with the compiler, tests/cl/test_cl_build.c covers the build */
+  CHECK(clGetDeviceInfo(dev, CL_DEVICE_COMPILER_AVAILABLE, sizeof cc, &cc, NULL));
   char log[512];
-  cl_build_status bs;
-  CHECK(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
-  CHECK(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_STATUS, sizeof bs, &bs, NULL));
-  EXPECT(strstr(log, "no OpenCL C compiler") && bs == CL_BUILD_ERROR);
-  EXPECT(!clCreateKernel(p, "k", &err) && err == CL_INVALID_PROGRAM_EXECUTABLE);
+  if (!cc) {
+    EXPECT_ERR(clBuildProgram(p, 1, &dev, NULL, NULL, NULL), CL_COMPILER_NOT_AVAILABLE);
+    cl_build_status bs;
+    CHECK(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+    CHECK(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_STATUS, sizeof bs, &bs, NULL));
+    EXPECT(strstr(log, "no OpenCL C compiler") && bs == CL_BUILD_ERROR);
+    EXPECT(!clCreateKernel(p, "k", &err) && err == CL_INVALID_PROGRAM_EXECUTABLE);
+  }
   CHECK(clReleaseProgram(p));
 
   const unsigned char junk[] = "not an ELF file";

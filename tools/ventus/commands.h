@@ -7,5 +7,6 @@ int cmd_objdump(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_trace_diff(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_cc(int argc, char **argv);
 
 #endif

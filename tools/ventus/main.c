@@ -12,6 +12,7 @@ static const struct {
   int (*fn)(int, char **);
   const char *help;
 } commands[] = {
+    {"cc", cmd_cc, "compile OpenCL C kernels into a Ventus ELF"},
     {"as", cmd_as, "assemble Ventus assembly into an ELF32 RISC-V object or executable"},
     {"objdump", cmd_objdump, "disassemble an ELF file or raw instruction words"},
     {"run", cmd_run, "run a kernel ELF or an upstream test-vector case on the simulated GPGPU"},

@@ -1,0 +1,157 @@
+/* The front end: clang-19 run as a program. OpenCL C to LLVM bitcode for
+ * the `spir` target (32-bit pointers, the OpenCL address spaces numbered
+ * 0 private, 1 global, 2 constant, 3 local) with the default OpenCL
+ * header, kernel-argument metadata and line tables. Its diagnostics are
+ * collected unchanged. (Why a program and not libclang: docs/compiler.md.) */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cc_front.h"
+#include "vt_file.h"
+
+extern char **environ;
+
+static const char *tmpdir(void) {
+  const char *t = getenv("TMPDIR");
+  return t && *t ? t : "/tmp";
+}
+
+static int make_temp(char *buf, size_t len, const char *suffix, vt_error *e) {
+  snprintf(buf, len, "%s/ventus-cc-XXXXXX%s", tmpdir(), suffix);
+  int fd = mkstemps(buf, (int)strlen(suffix));
+  if (fd < 0) return vt_fail(e, VT_ERR_IO, "cannot create a temporary file in %s: %s", tmpdir(), VT_STRERROR(errno));
+  return fd;
+}
+
+static int write_all(int fd, const char *p, size_t n) {
+  while (n) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+int cc_run_clang(const char *path, const char *text, const cc_options *o, char **bc, size_t *bclen, char **log,
+                 vt_error *e) {
+  char src[4096] = "", out[4096];
+  int rc = -1, pfd[2] = {-1, -1};
+  *bc = NULL;
+  *log = NULL;
+  int ofd = make_temp(out, sizeof out, ".bc", e);
+  if (ofd < 0) return -1;
+  close(ofd);
+  if (text) {
+    int sfd = make_temp(src, sizeof src, ".cl", e);
+    if (sfd < 0) goto done;
+    if (write_all(sfd, text, strlen(text))) {
+      close(sfd);
+      vt_fail(e, VT_ERR_IO, "cannot write %s: %s", src, VT_STRERROR(errno));
+      goto done;
+    }
+    close(sfd);
+  }
+  const char *clang = getenv("CHENGYING_CLANG");
+  if (!clang || !*clang) clang = "clang-19";
+  const char *argv[96];
+  int n = 0, has_std = 0;
+  char optflag[8];
+  snprintf(optflag, sizeof optflag, "-O%d", o->opt);
+  argv[n++] = clang;
+  argv[n++] = "-x";
+  argv[n++] = "cl";
+  for (int i = 0; i < o->ncflags; i++)
+    if (!strncmp(o->cflags[i], "-cl-std=", 8)) has_std = 1;
+  if (!has_std) argv[n++] = "-cl-std=CL1.2";
+  argv[n++] = "-target";
+  argv[n++] = "spir";
+  argv[n++] = "-emit-llvm";
+  argv[n++] = "-c";
+  argv[n++] = optflag;
+  if (!o->opt) { /* -O0 would mark every function optnone: our passes must still run */
+    argv[n++] = "-Xclang";
+    argv[n++] = "-disable-O0-optnone";
+  }
+  /* one work-item per lane: LLVM's own vectorisers would only build
+   * vectors that the back end has to split again */
+  argv[n++] = "-fno-vectorize";
+  argv[n++] = "-fno-slp-vectorize";
+  argv[n++] = "-cl-kernel-arg-info";
+  argv[n++] = "-gline-tables-only";
+  argv[n++] = "-fno-color-diagnostics";
+  for (int i = 0; i < o->ncflags && n < 88; i++) argv[n++] = o->cflags[i];
+  argv[n++] = "-o";
+  argv[n++] = out;
+  argv[n++] = text ? src : path;
+  argv[n] = NULL;
+  if (pipe(pfd)) {
+    vt_fail(e, VT_ERR_IO, "cannot run %s: %s", clang, VT_STRERROR(errno));
+    goto done;
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
+  posix_spawn_file_actions_addclose(&fa, pfd[0]);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  pid_t pid;
+  int se = posix_spawnp(&pid, clang, &fa, NULL, (char *const *)argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(pfd[1]);
+  pfd[1] = -1;
+  if (se) {
+    vt_fail(e, VT_ERR_IO, "cannot run the OpenCL C front end '%s': %s (install clang-19, or set CHENGYING_CLANG)",
+            clang, VT_STRERROR(se));
+    goto done;
+  }
+  /* diagnostics: collected up to 1 MiB, the rest drained */
+  size_t cap = 0, len = 0;
+  char buf[4096];
+  for (;;) {
+    ssize_t r = read(pfd[0], buf, sizeof buf);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    if (len + (size_t)r + 1 > cap && len < (1u << 20)) {
+      size_t nc = cap ? cap * 2 : 8192;
+      while (nc < len + (size_t)r + 1) nc *= 2;
+      char *p = realloc(*log, nc);
+      if (!p) continue;
+      *log = p;
+      cap = nc;
+    }
+    if (len + (size_t)r + 1 <= cap) {
+      memcpy(*log + len, buf, (size_t)r);
+      len += (size_t)r;
+      (*log)[len] = 0;
+    }
+  }
+  int st;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+      vt_fail(e, VT_ERR_IO, "cannot run the OpenCL C front end '%s' (install clang-19, or set CHENGYING_CLANG)", clang);
+    else
+      vt_fail(e, VT_ERR_ASM, "%s: compilation failed (clang's diagnostics above)", text ? "program source" : path);
+    goto done;
+  }
+  *bc = vt_read_file(out, bclen, e);
+  if (!*bc) goto done;
+  rc = 0;
+done:
+  if (pfd[0] >= 0) close(pfd[0]);
+  unlink(out);
+  if (*src) unlink(src);
+  return rc;
+}

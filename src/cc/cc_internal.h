@@ -1,0 +1,130 @@
+/* The OpenCL C compiler's back end: shared types of its stages (docs/compiler.md).
+ *
+ * A kernel goes LLVM IR -> uniformity (cc_uniform.c) -> machine code on
+ * virtual registers (cc_isel*.c) -> physical registers (cc_regalloc.c) ->
+ * assembly text (cc_emit.c). Machine instructions are assembly templates:
+ * "%0".."%3" name the operands, the first ndefs of which are written. */
+#ifndef VT_CC_INTERNAL_H
+#define VT_CC_INTERNAL_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vt_error.h"
+
+enum { CC_OP_NONE, CC_OP_REG, CC_OP_IMM, CC_OP_LABEL, CC_OP_SYM };
+enum { CC_S = 0, CC_V = 1 }; /* register classes: scalar (sGPR), vector (vGPR) */
+
+typedef struct {
+  uint8_t kind;
+  int32_t v; /* vreg, immediate or block index */
+} cc_opnd;
+
+typedef struct {
+  const char *fmt;
+  cc_opnd op[4];
+  uint8_t nops, ndefs; /* operands past those the format names are extra uses */
+} cc_minst;
+
+typedef struct {
+  cc_minst *v;
+  int n, cap;
+} cc_mblock;
+
+/* growable text */
+typedef struct {
+  char *p;
+  size_t n, cap;
+  int oom;
+} cc_text;
+void cc_puts(cc_text *t, const char *s);
+void cc_printf(cc_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* pointer -> int map (LLVM values to their numbers) */
+typedef struct {
+  const void **k;
+  int *v;
+  size_t cap, n;
+} cc_map;
+int cc_map_put(cc_map *m, const void *k, int v); /* -1 out of memory */
+int cc_map_get(const cc_map *m, const void *k);  /* -1 if absent */
+void cc_map_free(cc_map *m);
+
+/* One kernel (function) being compiled. */
+typedef struct {
+  LLVMModuleRef mod;
+  LLVMTargetDataRef td;
+  LLVMValueRef fn;
+  const char *name;
+  vt_error *e;
+  /* CFG in layout order */
+  LLVMBasicBlockRef *bb;
+  int nbb;
+  int **succ, *nsucc;
+  int *ipdom;      /* immediate post-dominator, -1 = the function's exit */
+  uint8_t *divbr;  /* the block ends in a divergent (per-lane) branch */
+  uint8_t *inreg;  /* the block lies inside a divergent region */
+  uint8_t *isjoin; /* the block is where a divergent region reconverges */
+  uint8_t *phidiv; /* paths from two sides of a divergent branch meet here */
+  cc_map blk;      /* LLVMBasicBlockRef -> index */
+  /* values: instructions and arguments */
+  cc_map val;      /* LLVMValueRef -> value number */
+  uint8_t *div;    /* per value number: divergent */
+  int *vreg;       /* per value number: its virtual register, -1 none yet */
+  int **grp;       /* per value number of an LLVM vector (float4, ...): one register per element */
+  int nval;
+  uint8_t *folded; /* per value number: compare folded into its branch */
+  /* machine code */
+  cc_mblock *mb;
+  uint8_t *rclass; /* per vreg */
+  int nvreg, capvreg;
+  int *phys;       /* per vreg after allocation */
+  int cur;         /* block being selected */
+  int nlabel;      /* local labels for setrpc */
+  int vgprs, sgprs;
+  /* layout of static __local data and program-scope data */
+  cc_map *lds_off; /* global -> byte offset from s0 (module-wide) */
+  cc_map *gsyms;   /* program-scope data the kernel addresses -> number */
+  uint32_t lds_bytes;
+  uint32_t pds_bytes; /* private frame per work-item (allocas), from tp */
+} cc_fn;
+
+/* cc_uniform.c */
+int cc_build_cfg(cc_fn *f);
+int cc_uniformity(cc_fn *f);
+void cc_fn_free(cc_fn *f);
+
+/* cc_isel.c */
+int cc_select(cc_fn *f);
+int cc_new_vreg(cc_fn *f, int cls);
+int cc_emit_i(cc_fn *f, const char *fmt, int ndefs, int nops, const cc_opnd *ops);
+cc_opnd cc_r(int vreg);
+cc_opnd cc_imm(int32_t v);
+cc_opnd cc_lab(int blk);
+#define CC_EMIT(f, fmt, ndefs, ...)                                                          \
+  cc_emit_i((f), (fmt), (ndefs), (int)(sizeof((cc_opnd[]){__VA_ARGS__}) / sizeof(cc_opnd)), \
+            (cc_opnd[]){__VA_ARGS__})
+int cc_val_num(cc_fn *f, LLVMValueRef v);
+int cc_unsupported(cc_fn *f, LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int cc_sreg(cc_fn *f, LLVMValueRef v);  /* uniform value in a scalar register, -1 error */
+int cc_vec(cc_fn *f, LLVMValueRef v);   /* value in a vector register (broadcast if uniform) */
+int cc_int_width(LLVMTypeRef t);         /* 1..32, 0 if not an integer/pointer/float of <= 32 bits */
+
+/* cc_isel_call.c: OpenCL builtins and LLVM intrinsics */
+int cc_select_call(cc_fn *f, LLVMValueRef call, int vec);
+int cc_call_is_divergent(LLVMValueRef call);
+
+/* cc_isel_atomic.c: -1 not an atomic builtin, 0 selected, -2 error */
+int cc_select_atomic_call(cc_fn *f, LLVMValueRef call, const char *name);
+int cc_select_atomicrmw(cc_fn *f, LLVMValueRef in);
+
+/* cc_regalloc.c */
+int cc_regalloc(cc_fn *f);
+
+/* cc_emit.c */
+int cc_emit_kernel(cc_fn *f, cc_text *out);
+const char *cc_fn_label(cc_fn *f, int blk, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,303 @@
+/* The compiler driver: bitcode from clang, LLVM's passes, then every
+ * kernel through the back end, with the module's data and the metadata
+ * sections the OpenCL platform reads (docs/opencl.md §5.1, §5.2). */
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm.h"
+#include "cc.h"
+#include "cc_front.h"
+#include "cc_internal.h"
+
+extern const char cc_start_s[];
+
+/* inlining first (calls are not supported yet), then the shape the back
+ * end expects: SSA registers, vectors split into their elements (the ISA's
+ * vectors are the work-items), no switch, one return, no critical edges */
+static const char *const pipeline =
+    "always-inline,function(sroa,mem2reg,instcombine,scalarizer,sroa,instcombine,simplifycfg,"
+    "lower-switch,lower-expect,fix-irreducible,instcombine,mergereturn,break-crit-edges)";
+
+static int is_kernel(LLVMValueRef fn) {
+  return LLVMGetFunctionCallConv(fn) == LLVMSPIRKERNELCallConv && LLVMGetFirstBasicBlock(fn);
+}
+
+/* every device function is inlined: noinline/optnone (clang -O0) are
+ * replaced by alwaysinline */
+static void force_inline(LLVMContextRef ctx, LLVMModuleRef m) {
+  unsigned noinl = LLVMGetEnumAttributeKindForName("noinline", 8),
+           optnone = LLVMGetEnumAttributeKindForName("optnone", 7),
+           always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+    if (!LLVMGetFirstBasicBlock(fn)) continue;
+    LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, optnone);
+    LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, noinl);
+    if (!is_kernel(fn)) LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
+  }
+}
+
+/* ---- metadata ---------------------------------------------------------------- */
+
+static LLVMValueRef fn_md(LLVMContextRef ctx, LLVMValueRef fn, const char *kind) {
+  unsigned id = LLVMGetMDKindIDInContext(ctx, kind, (unsigned)strlen(kind));
+  size_t n;
+  LLVMValueMetadataEntry *ents = LLVMGlobalCopyAllMetadata(fn, &n);
+  LLVMValueRef v = NULL;
+  for (size_t i = 0; i < n; i++)
+    if (LLVMValueMetadataEntriesGetKind(ents, (unsigned)i) == id)
+      v = LLVMMetadataAsValue(ctx, LLVMValueMetadataEntriesGetMetadata(ents, (unsigned)i));
+  if (ents) LLVMDisposeValueMetadataEntries(ents);
+  return v;
+}
+
+/* operand i of a metadata node: a string into buf, or a number */
+static const char *md_str(LLVMValueRef node, unsigned i, char *buf, size_t len) {
+  buf[0] = 0;
+  if (!node || i >= LLVMGetMDNodeNumOperands(node)) return buf;
+  LLVMValueRef ops[128];
+  if (LLVMGetMDNodeNumOperands(node) > 128) return buf;
+  LLVMGetMDNodeOperands(node, ops);
+  unsigned l = 0;
+  const char *s = ops[i] ? LLVMGetMDString(ops[i], &l) : NULL;
+  if (s) snprintf(buf, len, "%.*s", (int)(l < len - 1 ? l : len - 1), s);
+  else if (ops[i] && LLVMIsAConstantInt(ops[i])) snprintf(buf, len, "%llu", LLVMConstIntGetZExtValue(ops[i]));
+  return buf;
+}
+
+static void quoted(cc_text *t, const char *s) {
+  cc_puts(t, "\"");
+  for (int i = 0; s[i] && i < 63; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\' || c < 32 || c > 126) cc_printf(t, "\\%03o", c);
+    else cc_printf(t, "%c", c);
+  }
+  cc_puts(t, "\"");
+}
+
+static void emit_metadata(LLVMContextRef ctx, LLVMTargetDataRef td, cc_fn *f, cc_text *t) {
+  LLVMValueRef as = fn_md(ctx, f->fn, "kernel_arg_addr_space"), ty = fn_md(ctx, f->fn, "kernel_arg_type"),
+               tq = fn_md(ctx, f->fn, "kernel_arg_type_qual"), nm = fn_md(ctx, f->fn, "kernel_arg_name");
+  unsigned n = LLVMCountParams(f->fn), i = 0;
+  cc_printf(t, "\n        .section .ventus.args.%s, \"\", @progbits\n        .word   1, %u\n", f->name, n);
+  for (LLVMValueRef a = LLVMGetFirstParam(f->fn); a; a = LLVMGetNextParam(a), i++) {
+    char sp[32], type[128], qual[128], name[128];
+    md_str(as, i, sp, sizeof sp);
+    md_str(ty, i, type, sizeof type);
+    md_str(tq, i, qual, sizeof qual);
+    md_str(nm, i, name, sizeof name);
+    int space = atoi(sp);
+    LLVMTypeRef at = LLVMTypeOf(a);
+    int ptr = LLVMGetTypeKind(at) == LLVMPointerTypeKind;
+    if (ptr) space = (int)LLVMGetPointerAddressSpace(at);
+    if (!ptr || space > 3) space = 0;
+    unsigned size = ptr ? 4 : (unsigned)LLVMABISizeOfType(td, at);
+    unsigned q = (strstr(qual, "const") ? 1 : 0) | (strstr(qual, "restrict") ? 2 : 0) | (strstr(qual, "volatile") ? 4 : 0);
+    if (!*name) snprintf(name, sizeof name, "arg%u", i);
+    if (!*type) snprintf(type, sizeof type, "%s", ptr ? "void*" : "uint");
+    cc_printf(t, "        .word   %d, %u, %u\n        .asciz  ", space, size, q);
+    quoted(t, name);
+    cc_puts(t, "\n        .asciz  ");
+    quoted(t, type);
+    cc_puts(t, "\n        .balign 4\n");
+  }
+  /* resources: four u16 (VGPR, SGPR, LDS bytes, PDS bytes), runtime.md §3.2 */
+  cc_printf(t, "        .section .ventus.resource.%s, \"\", @progbits\n        .half   %d, %d, %u, %u\n", f->name,
+            f->vgprs, f->sgprs, f->lds_bytes, f->pds_bytes);
+}
+
+/* ---- program-scope data --------------------------------------------------------- */
+
+static int emit_const(cc_fn *f, LLVMTargetDataRef td, LLVMValueRef c, cc_text *t) {
+  LLVMTypeRef ty = LLVMTypeOf(c);
+  uint64_t size = LLVMABISizeOfType(td, ty);
+  if (LLVMIsNull(c) || LLVMIsAUndefValue(c) || LLVMIsAPoisonValue(c)) {
+    if (size) cc_printf(t, "        .zero   %llu\n", (unsigned long long)size);
+    return 0;
+  }
+  switch (LLVMGetTypeKind(ty)) {
+  case LLVMIntegerTypeKind: {
+    unsigned w = LLVMGetIntTypeWidth(ty);
+    unsigned long long v = LLVMConstIntGetZExtValue(c);
+    if (w <= 8) cc_printf(t, "        .byte   %llu\n", v & 0xff);
+    else if (w <= 16) cc_printf(t, "        .half   %llu\n", v & 0xffff);
+    else if (w <= 32) cc_printf(t, "        .word   %llu\n", v & 0xffffffffull);
+    else cc_printf(t, "        .word   %llu, %llu\n", v & 0xffffffffull, v >> 32);
+    return 0;
+  }
+  case LLVMFloatTypeKind: {
+    LLVMBool lost;
+    float x = (float)LLVMConstRealGetDouble(c, &lost);
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    cc_printf(t, "        .word   0x%08x\n", u);
+    return 0;
+  }
+  case LLVMArrayTypeKind:
+  case LLVMVectorTypeKind: {
+    unsigned n = LLVMGetTypeKind(ty) == LLVMArrayTypeKind ? (unsigned)LLVMGetArrayLength2(ty) : LLVMGetVectorSize(ty);
+    uint64_t esz = LLVMABISizeOfType(td, LLVMGetElementType(ty)), used = 0;
+    for (unsigned i = 0; i < n; i++) {
+      LLVMValueRef el = LLVMGetAggregateElement(c, i);
+      if (!el || emit_const(f, td, el, t)) return -1;
+      used += esz;
+    }
+    if (size > used) cc_printf(t, "        .zero   %llu\n", (unsigned long long)(size - used));
+    return 0;
+  }
+  case LLVMStructTypeKind: {
+    unsigned n = LLVMCountStructElementTypes(ty);
+    uint64_t at = 0;
+    for (unsigned i = 0; i < n; i++) {
+      uint64_t off = LLVMOffsetOfElement(td, ty, i);
+      if (off > at) cc_printf(t, "        .zero   %llu\n", (unsigned long long)(off - at));
+      LLVMValueRef el = LLVMGetAggregateElement(c, i);
+      if (!el || emit_const(f, td, el, t)) return -1;
+      at = off + LLVMABISizeOfType(td, LLVMStructGetTypeAtIndex(ty, i));
+    }
+    if (size > at) cc_printf(t, "        .zero   %llu\n", (unsigned long long)(size - at));
+    return 0;
+  }
+  default: return cc_unsupported(f, NULL, "program-scope data of a type the compiler cannot lay out");
+  }
+}
+
+static int emit_data(cc_fn *f, LLVMModuleRef m, LLVMTargetDataRef td, cc_map *gsyms, cc_text *t) {
+  if (!gsyms->n) return 0;
+  cc_puts(t, "\n        .data\n");
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+    int k = cc_map_get(gsyms, g);
+    if (k < 0) continue;
+    LLVMValueRef init = LLVMGetInitializer(g);
+    unsigned al = LLVMGetAlignment(g);
+    cc_printf(t, "        .balign %u\n.Lcc_g%d:\n", al ? al : 4, k);
+    if (!init) {
+      cc_printf(t, "        .zero   %llu\n", (unsigned long long)LLVMABISizeOfType(td, LLVMGlobalGetValueType(g)));
+      continue;
+    }
+    if (emit_const(f, td, init, t)) return -1;
+  }
+  return 0;
+}
+
+/* static __local data: one layout for the module, above the warp stacks */
+static int layout_local(LLVMModuleRef m, LLVMTargetDataRef td, cc_map *off, uint32_t *total) {
+  uint32_t at = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 3) continue;
+    uint32_t al = LLVMGetAlignment(g);
+    if (al < 4) al = 4;
+    at = (at + al - 1) & ~(al - 1);
+    if (cc_map_put(off, g, (int)at)) return -1;
+    at += (uint32_t)LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+  }
+  *total = at;
+  return 0;
+}
+
+static int compile_kernel(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef fn, cc_map *lds, uint32_t lds_bytes,
+                          cc_map *gsyms, cc_text *t, vt_error *e) {
+  size_t len;
+  cc_fn f;
+  memset(&f, 0, sizeof f);
+  f.mod = m;
+  f.td = td;
+  f.fn = fn;
+  f.name = LLVMGetValueName2(fn, &len);
+  f.e = e;
+  f.lds_off = lds;
+  f.lds_bytes = lds_bytes;
+  f.gsyms = gsyms;
+  int rc = cc_build_cfg(&f) || cc_uniformity(&f) || cc_select(&f) || cc_regalloc(&f) || cc_emit_kernel(&f, t) ? -1 : 0;
+  if (!rc) emit_metadata(LLVMGetModuleContext(m), td, &f, t);
+  cc_fn_free(&f);
+  return rc;
+}
+
+int cc_compile(const char *path, const char *text, const cc_options *o, char **asm_out, char **log, vt_error *e) {
+  char *bc = NULL;
+  size_t bclen = 0;
+  *asm_out = NULL;
+  if (cc_run_clang(path, text, o, &bc, &bclen, log, e)) return -1;
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(bc, bclen, "kernel.bc");
+  free(bc);
+  LLVMModuleRef m = NULL;
+  LLVMTargetDataRef td = NULL;
+  cc_map lds = {0}, gsyms = {0};
+  cc_text t = {0};
+  int rc = -1;
+  if (LLVMParseBitcodeInContext2(ctx, mb, &m)) {
+    vt_fail(e, VT_ERR_FORMAT, "clang's bitcode could not be read");
+    LLVMDisposeMemoryBuffer(mb);
+    goto done;
+  }
+  LLVMDisposeMemoryBuffer(mb);
+  force_inline(ctx, m);
+  LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef err = LLVMRunPasses(m, pipeline, NULL, po);
+  LLVMDisposePassBuilderOptions(po);
+  if (err) {
+    char *msg = LLVMGetErrorMessage(err);
+    vt_fail(e, VT_ERR_INTERNAL, "LLVM passes failed: %s", msg);
+    LLVMDisposeErrorMessage(msg);
+    goto done;
+  }
+  td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
+  uint32_t lds_bytes = 0;
+  if (layout_local(m, td, &lds, &lds_bytes)) {
+    vt_fail(e, VT_ERR_NOMEM, "out of memory while compiling");
+    goto done;
+  }
+  cc_printf(&t, "# compiled by ventus cc (chengying) from %s\n", text ? "program source" : path);
+  int nk = 0;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+    if (!is_kernel(fn)) continue;
+    nk++;
+    if (compile_kernel(m, td, fn, &lds, lds_bytes, &gsyms, &t, e)) goto done;
+  }
+  cc_fn data = {.name = "(program-scope data)", .e = e};
+  if (emit_data(&data, m, td, &gsyms, &t)) goto done;
+  if (!nk && !o->allow_empty) {
+    vt_fail(e, VT_ERR_ASM, "%s: no __kernel function to compile", text ? "program source" : path);
+    goto done;
+  }
+  if (t.oom) {
+    vt_fail(e, VT_ERR_NOMEM, "out of memory while compiling");
+    goto done;
+  }
+  *asm_out = t.p;
+  t.p = NULL;
+  rc = 0;
+done:
+  free(t.p);
+  cc_map_free(&lds);
+  cc_map_free(&gsyms);
+  if (td) LLVMDisposeTargetData(td);
+  if (m) LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
+  return rc;
+}
+
+int cc_link_file(const char *asm_text, int relocatable, const char *out_path, vt_error *e) {
+  asm_source src[2] = {{"start.S", cc_start_s}, {"<compiled>", asm_text}};
+  asm_options opt = {relocatable, ASM_DEFAULT_TEXT_ADDR, 4};
+  asm_object *obj = NULL;
+  asm_diags d = {0};
+  int rc = asm_assemble(relocatable ? src + 1 : src, relocatable ? 1 : 2, &opt, &obj, &d, e);
+  if (rc) {
+    if (d.n) {
+      char line[512];
+      asm_diag_format(&d.v[0], line, sizeof line);
+      vt_fail(e, VT_ERR_INTERNAL, "the compiled kernel does not assemble (a compiler defect): %s", line);
+    }
+    asm_diags_free(&d);
+    return -1;
+  }
+  asm_diags_free(&d);
+  rc = asm_write_elf(obj, out_path, e);
+  asm_free(obj);
+  return rc;
+}

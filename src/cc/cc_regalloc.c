@@ -1,0 +1,169 @@
+/* Register allocation: liveness over the machine CFG, one live interval per
+ * virtual register in layout order, then linear scan over the scalar and
+ * vector files. No spilling yet: a kernel that needs more registers than a
+ * file has is refused with a clear message.
+ *
+ * SIMT detail: the two sides of a divergent branch run one after the other
+ * in an order the hardware picks, and a vector write changes only the
+ * active lanes. A vector register may therefore be shared between values of
+ * both sides, but a scalar one may not: a scalar live into a divergent
+ * region stays allocated over the whole region. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc_internal.h"
+
+/* allocatable registers: x5-x7 (t0-t2) are scratch of the emitter, x8 (s0)
+ * is the local-data base, x10 (a0) the argument buffer, x1-x4 ABI */
+static const int sgpr_pool[] = {9,  11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+                                29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+                                48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63};
+#define NSGPR ((int)(sizeof sgpr_pool / sizeof *sgpr_pool))
+#define NVGPR 255 /* v1..v255 */
+
+typedef struct {
+  int start, end;
+} ival;
+
+static int oom(cc_fn *f) { return vt_fail(f->e, VT_ERR_NOMEM, "out of memory while compiling kernel %s", f->name); }
+
+static void use_pos(ival *iv, int r, int pos) {
+  if (iv[r].start > pos) iv[r].start = pos;
+  if (iv[r].end < pos) iv[r].end = pos;
+}
+
+static void region(cc_fn *f, int b, uint8_t *mark) {
+  int *work = malloc(sizeof(int) * (size_t)(f->nbb * 2 + 2)), nw = 0;
+  if (!work) return;
+  for (int s = 0; s < f->nsucc[b]; s++) work[nw++] = f->succ[b][s];
+  while (nw) {
+    int x = work[--nw];
+    if (x == f->ipdom[b] || mark[x]) continue;
+    mark[x] = 1;
+    for (int s = 0; s < f->nsucc[x] && nw < f->nbb * 2; s++) work[nw++] = f->succ[x][s];
+  }
+  free(work);
+}
+
+int cc_regalloc(cc_fn *f) {
+  int nb = f->nbb, nv = f->nvreg, words = (nv + 63) / 64, rc = -1;
+  uint64_t *use = calloc((size_t)nb * (size_t)words + 1, 8), *def = calloc((size_t)nb * (size_t)words + 1, 8);
+  uint64_t *in = calloc((size_t)nb * (size_t)words + 1, 8), *out = calloc((size_t)nb * (size_t)words + 1, 8);
+  int *bstart = calloc((size_t)nb + 1, sizeof(int)), *bend = calloc((size_t)nb + 1, sizeof(int));
+  ival *iv = malloc(sizeof *iv * ((size_t)nv + 1));
+  int *order = malloc(sizeof(int) * ((size_t)nv + 1));
+  uint8_t *mark = calloc((size_t)nb + 1, 1);
+  f->phys = malloc(sizeof(int) * ((size_t)nv + 1));
+  if (!use || !def || !in || !out || !bstart || !bend || !iv || !order || !mark || !f->phys) {
+    oom(f);
+    goto done;
+  }
+#define BIT(set, b, r) ((set)[(size_t)(b) * (size_t)words + (size_t)(r) / 64] >> ((r) % 64) & 1)
+#define SET(set, b, r) ((set)[(size_t)(b) * (size_t)words + (size_t)(r) / 64] |= 1ull << ((r) % 64))
+  int pos = 0;
+  for (int r = 0; r < nv; r++) iv[r] = (ival){1 << 30, -1};
+  for (int b = 0; b < nb; b++) {
+    bstart[b] = pos;
+    for (int i = 0; i < f->mb[b].n; i++, pos++) {
+      cc_minst *m = &f->mb[b].v[i];
+      for (int o = m->ndefs; o < m->nops; o++)
+        if (m->op[o].kind == CC_OP_REG) {
+          int r = m->op[o].v;
+          if (!BIT(def, b, r)) SET(use, b, r);
+          use_pos(iv, r, pos);
+        }
+      for (int o = 0; o < m->ndefs; o++) {
+        SET(def, b, m->op[o].v);
+        use_pos(iv, m->op[o].v, pos);
+      }
+    }
+    bend[b] = pos > bstart[b] ? pos - 1 : pos;
+    if (pos == bstart[b]) pos++; /* empty block: one position of its own */
+  }
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int b = nb - 1; b >= 0; b--) {
+      for (int w = 0; w < words; w++) {
+        uint64_t o = 0;
+        for (int s = 0; s < f->nsucc[b]; s++) o |= in[(size_t)f->succ[b][s] * (size_t)words + (size_t)w];
+        uint64_t i2 = use[(size_t)b * (size_t)words + (size_t)w] | (o & ~def[(size_t)b * (size_t)words + (size_t)w]);
+        if (o != out[(size_t)b * (size_t)words + (size_t)w] || i2 != in[(size_t)b * (size_t)words + (size_t)w]) changed = 1;
+        out[(size_t)b * (size_t)words + (size_t)w] = o;
+        in[(size_t)b * (size_t)words + (size_t)w] = i2;
+      }
+    }
+  }
+  for (int b = 0; b < nb; b++)
+    for (int r = 0; r < nv; r++) {
+      if (BIT(in, b, r)) use_pos(iv, r, bstart[b]);
+      if (BIT(out, b, r)) use_pos(iv, r, bend[b]);
+    }
+  /* scalars live into a divergent region stay live across all of it */
+  for (int b = 0; b < nb; b++) {
+    if (!f->divbr[b]) continue;
+    memset(mark, 0, (size_t)nb);
+    region(f, b, mark);
+    int lo = bstart[b], hi = bend[b];
+    for (int x = 0; x < nb; x++)
+      if (mark[x]) {
+        if (bstart[x] < lo) lo = bstart[x];
+        if (bend[x] > hi) hi = bend[x];
+      }
+    for (int r = 0; r < nv; r++)
+      if (f->rclass[r] == CC_S && BIT(out, b, r)) {
+        use_pos(iv, r, lo);
+        use_pos(iv, r, hi);
+      }
+  }
+  /* linear scan: intervals by start, each takes the lowest free register */
+  int n = 0;
+  for (int r = 0; r < nv; r++) {
+    f->phys[r] = -1;
+    if (iv[r].end >= 0) order[n++] = r;
+  }
+  for (int i = 1; i < n; i++) { /* insertion sort: vregs are mostly created in order */
+    int x = order[i], j = i;
+    while (j > 0 && iv[order[j - 1]].start > iv[x].start) {
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = x;
+  }
+  int sbusy[NSGPR], vbusy[NVGPR];
+  for (int i = 0; i < NSGPR; i++) sbusy[i] = -1;
+  for (int i = 0; i < NVGPR; i++) vbusy[i] = -1;
+  f->sgprs = 11; /* a0 (x10) is used by every kernel */
+  f->vgprs = 0;
+  for (int i = 0; i < n; i++) {
+    int r = order[i], vec = f->rclass[r] == CC_V;
+    int *busy = vec ? vbusy : sbusy, cnt = vec ? NVGPR : NSGPR, got = -1;
+    for (int k = 0; k < cnt; k++)
+      if (busy[k] < iv[r].start) {
+        got = k;
+        break;
+      }
+    if (got < 0) {
+      vt_fail(f->e, VT_ERR_ASM,
+              "kernel %s: error: more values are live at once than the %s register file holds (%d); "
+              "spilling is not supported yet",
+              f->name, vec ? "vector" : "scalar", cnt);
+      goto done;
+    }
+    busy[got] = iv[r].end;
+    f->phys[r] = vec ? got + 1 : sgpr_pool[got];
+    if (vec && got + 2 > f->vgprs) f->vgprs = got + 2;
+    if (!vec && sgpr_pool[got] + 1 > f->sgprs) f->sgprs = sgpr_pool[got] + 1;
+  }
+  rc = 0;
+done:
+  free(use);
+  free(def);
+  free(in);
+  free(out);
+  free(bstart);
+  free(bend);
+  free(iv);
+  free(order);
+  free(mark);
+  return rc;
+}

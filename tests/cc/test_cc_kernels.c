@@ -1,0 +1,953 @@
+/* The OpenCL C compiler's kernel suite: each kernel of tests/cc/kernels/ (*.cl)
+ * is compiled by `ventus cc`, run on the simulated GPGPU through the native
+ * API (cy_*), and every result is compared with a plain-C computation of the
+ * same function on the host (exact: integer results bit for bit, float
+ * results bit for bit where the operations are correctly rounded; a*b+c may
+ * be contracted by OpenCL C, so its reference is fmaf). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "chengying.h"
+#include "ref_kernels.h"
+
+extern char **environ;
+
+enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, NFILES };
+static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins"};
+
+typedef struct {
+  cy_device *d;
+  char elf[NFILES][512];
+} rig;
+
+static int compile(const char *name, char *elf, size_t len) {
+  char src[512];
+  snprintf(src, sizeof src, "%s/tests/cc/kernels/%s.cl", VT_SOURCE_DIR, name);
+  snprintf(elf, len, "%s/cc-tests-%s.elf", VT_BINARY_DIR, name);
+  char *argv[] = {(char *)VT_VENTUS_BIN, "cc", "-o", elf, src, NULL};
+  pid_t pid;
+  if (posix_spawn(&pid, VT_VENTUS_BIN, NULL, NULL, argv, environ)) return -1;
+  int st;
+  if (waitpid(pid, &st, 0) < 0) return -1;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int group_setup(void **state) {
+  rig *r = calloc(1, sizeof *r);
+  if (!r) return -1;
+  for (int i = 0; i < NFILES; i++) {
+    int rc = compile(files[i], r->elf[i], sizeof r->elf[i]);
+    if (rc == 4) { /* clang-19 missing: ventus cc says so */
+      printf("SKIP: ventus cc cannot run clang-19 here\n");
+      free(r);
+      exit(0);
+    }
+    if (rc) {
+      fprintf(stderr, "ventus cc failed on %s.cl (status %d)\n", files[i], rc);
+      free(r);
+      return -1;
+    }
+  }
+  *state = r;
+  return 0;
+}
+
+static int group_teardown(void **state) {
+  rig *r = *state;
+  for (int i = 0; r && i < NFILES; i++) remove(r->elf[i]);
+  free(r);
+  return 0;
+}
+
+static int setup(void **state) {
+  rig *r = *state;
+  char err[256];
+  r->d = cy_create(NULL, NULL, 0, err, sizeof err);
+  if (!r->d) fprintf(stderr, "cy_create: %s\n", err);
+  return r->d ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  rig *r = *state;
+  cy_destroy(r->d);
+  r->d = NULL;
+  return 0;
+}
+
+static uint32_t dev_buf(rig *r, const void *data, size_t bytes) {
+  uint32_t a;
+  assert_int_equal(cy_alloc(r->d, bytes ? bytes : 4, &a), 0);
+  if (data) assert_int_equal(cy_write(r->d, a, data, (uint32_t)bytes), 0);
+  else {
+    void *z = calloc(1, bytes ? bytes : 4);
+    assert_non_null(z);
+    assert_int_equal(cy_write(r->d, a, z, (uint32_t)bytes), 0);
+    free(z);
+  }
+  return a;
+}
+
+static void get(rig *r, uint32_t a, void *dst, size_t bytes) { assert_int_equal(cy_read(r->d, a, dst, (uint32_t)bytes), 0); }
+
+static void launch(rig *r, int file, const char *kernel, cy_ndrange nd, const uint32_t *slots, size_t n) {
+  if (cy_launch(r->d, r->elf[file], kernel, &nd, slots, n)) fail_msg("%s: %s", kernel, cy_error(r->d));
+}
+
+static cy_ndrange nd1(uint32_t n, uint32_t local) {
+  return (cy_ndrange){.work_dim = 1, .global = {(n + local - 1) / local * local}, .local = {local}};
+}
+
+static void same_words(const void *got, const void *want, size_t n, const char *what) {
+  for (size_t i = 0; i < n; i++) { /* bytes, not uint32_t lvalues: float arrays come here too */
+    uint32_t g, w;
+    memcpy(&g, (const char *)got + 4 * i, 4);
+    memcpy(&w, (const char *)want + 4 * i, 4);
+    if (g != w) fail_msg("%s: word %zu is 0x%08x, expected 0x%08x", what, i, g, w);
+  }
+}
+
+static uint32_t lcg(uint32_t *s) {
+  *s = *s * 1664525u + 1013904223u;
+  return *s >> 8;
+}
+
+static float rnd_float(uint32_t *s) { return ((float)(lcg(s) % 20001) - 10000.0f) / 64.0f; }
+
+/* ---- arith.cl ----------------------------------------------------------------- */
+
+static void test_vecadd_saxpy(void **state) {
+  rig *r = *state;
+  enum { N = 300 };
+  float a[N], b[N], c[N], y[N], want[N];
+  uint32_t s = 1;
+  for (int i = 0; i < N; i++) a[i] = rnd_float(&s), b[i] = rnd_float(&s);
+  uint32_t A = dev_buf(r, a, sizeof a), B = dev_buf(r, b, sizeof b), C = dev_buf(r, NULL, sizeof c);
+  launch(r, F_ARITH, "vecadd", nd1(N, 64), (uint32_t[]){A, B, C, N}, 4);
+  get(r, C, c, sizeof c);
+  for (int i = 0; i < N; i++) want[i] = a[i] + b[i];
+  same_words(c, want, N, "vecadd");
+  float k = 1.75f;
+  uint32_t kb;
+  memcpy(&kb, &k, 4);
+  launch(r, F_ARITH, "saxpy", nd1(N - 10, 32), (uint32_t[]){A, B, kb, N - 10}, 4);
+  get(r, B, y, sizeof y);
+  for (int i = 0; i < N; i++) want[i] = i < N - 10 ? fmaf(k, a[i], b[i]) : b[i];
+  same_words(y, want, N, "saxpy");
+}
+
+static void test_int_ops(void **state) {
+  rig *r = *state;
+  enum { N = 200 };
+  int32_t a[N], b[N], out[10 * N], want[10 * N];
+  uint32_t s = 7;
+  for (int i = 0; i < N; i++) {
+    a[i] = (int32_t)lcg(&s) - (1 << 23);
+    b[i] = (int32_t)(lcg(&s) % 2001) - 1000;
+    if (!b[i]) b[i] = 3;
+    if (i % 17 == 0) a[i] = b[i];
+  }
+  uint32_t A = dev_buf(r, a, sizeof a), B = dev_buf(r, b, sizeof b), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_ARITH, "int_ops", nd1(N, 32), (uint32_t[]){A, B, O, N}, 4);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    int32_t x = a[i], y = b[i], *o = want + 10 * i;
+    o[0] = (int32_t)((uint32_t)x + (uint32_t)y);
+    o[1] = (int32_t)((uint32_t)x - (uint32_t)y);
+    o[2] = (int32_t)((uint32_t)x * (uint32_t)y);
+    o[3] = x / y;
+    o[4] = x % y;
+    o[5] = x >> (y & 31);
+    o[6] = (int32_t)((uint32_t)x >> (y & 31));
+    o[7] = (int32_t)(((uint32_t)x << (y & 7)) ^ ((uint32_t)(x | y) & ~(uint32_t)y));
+    o[8] = (x < y) + 2 * (x <= y) + 4 * (x == y) + 8 * ((uint32_t)x < (uint32_t)y) + 16 * ((uint32_t)x >= (uint32_t)y);
+    o[9] = x > y ? x - 3 : y + 5;
+  }
+  same_words(out, want, 10 * N, "int_ops");
+}
+
+static void test_uint_ops(void **state) {
+  rig *r = *state;
+  enum { N = 150 };
+  uint32_t a[N], b[N], out[6 * N], want[6 * N];
+  uint32_t s = 11;
+  for (int i = 0; i < N; i++) {
+    a[i] = i % 3 ? lcg(&s) % 5000 : lcg(&s);
+    b[i] = lcg(&s) % 3000 + 1;
+  }
+  uint32_t A = dev_buf(r, a, sizeof a), B = dev_buf(r, b, sizeof b), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_ARITH, "uint_ops", nd1(N, 32), (uint32_t[]){A, B, O, N}, 4);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    uint32_t x = a[i], y = b[i], *o = want + 6 * i;
+    int32_t d = (int32_t)(x - y);
+    o[0] = x / y;
+    o[1] = x % y;
+    o[2] = x < y ? x : y;
+    o[3] = (x > y ? x : y) - (x < 100u ? x : 100u);
+    o[4] = x > 1000u ? x * 7u : y * 3u;
+    o[5] = d < 0 ? -(uint32_t)d : (uint32_t)d;
+  }
+  same_words(out, want, 6 * N, "uint_ops");
+}
+
+static void test_float_ops(void **state) {
+  rig *r = *state;
+  enum { N = 160 };
+  float a[N], b[N], out[10 * N], want[10 * N];
+  uint32_t s = 5;
+  for (int i = 0; i < N; i++) {
+    a[i] = rnd_float(&s);
+    b[i] = i % 9 == 0 ? a[i] : rnd_float(&s);
+    if (b[i] == 0.0f) b[i] = 0.5f;
+  }
+  uint32_t A = dev_buf(r, a, sizeof a), B = dev_buf(r, b, sizeof b), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_ARITH, "float_ops", nd1(N, 32), (uint32_t[]){A, B, O, N}, 4);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    float x = a[i], y = b[i], *o = want + 10 * i;
+    o[0] = x + y;
+    o[1] = x - y;
+    o[2] = x * y;
+    o[3] = x / y;
+    o[4] = sqrtf(fabsf(x));
+    o[5] = fmaf(2.0f, fmaxf(x, y), fminf(x, y));
+    o[6] = (float)(int32_t)x + (float)(uint32_t)fabsf(y);
+    o[7] = (x < y ? 1.0f : 0.0f) + (x >= y ? 2.0f : 0.0f) + (x == y ? 4.0f : 0.0f);
+    o[8] = fmaf(-x, 0.5f, 3.0f);
+    o[9] = (float)(uint32_t)(i * 3) / 7.0f;
+  }
+  same_words(out, want, 10 * N, "float_ops");
+}
+
+static void test_vectors(void **state) {
+  rig *r = *state;
+  enum { N = 40 };
+  float a[4 * N], b[4 * N], c[4 * N], want[4 * N];
+  uint32_t s = 15;
+  for (int i = 0; i < 4 * N; i++) a[i] = rnd_float(&s), b[i] = rnd_float(&s);
+  uint32_t A = dev_buf(r, a, sizeof a), B = dev_buf(r, b, sizeof b), C = dev_buf(r, NULL, sizeof c);
+  launch(r, F_ARITH, "vec4", nd1(N, 32), (uint32_t[]){A, B, C, N}, 4);
+  get(r, C, c, sizeof c);
+  for (int i = 0; i < N; i++) {
+    const float *x = a + 4 * i, *y = b + 4 * i;
+    float z[4];
+    for (int e = 0; e < 4; e++) z[e] = fmaf(x[e], y[e], (float)(e + 1));
+    float *o = want + 4 * i;
+    o[0] = z[3] + x[0], o[1] = z[2] + x[0], o[2] = z[1] + x[1], o[3] = z[0] + x[1];
+  }
+  same_words(c, want, 4 * N, "vec4");
+
+  int32_t v[2 * N], ci[N], cw[N];
+  uint8_t d[4 * N], dw[4 * N];
+  for (int i = 0; i < 2 * N; i++) v[i] = (int32_t)(lcg(&s) % 600) - 300;
+  uint32_t V = dev_buf(r, v, sizeof v), CI = dev_buf(r, NULL, sizeof ci), D = dev_buf(r, NULL, sizeof d);
+  launch(r, F_ARITH, "int2_ops", nd1(N, 32), (uint32_t[]){V, CI, D, N}, 4);
+  get(r, CI, ci, sizeof ci);
+  get(r, D, d, sizeof d);
+  for (int i = 0; i < N; i++) {
+    int x = v[2 * i], y = v[2 * i + 1];
+    cw[i] = x * y - (x > y ? x : y);
+    dw[4 * i] = (uint8_t)x, dw[4 * i + 1] = (uint8_t)y, dw[4 * i + 2] = (uint8_t)(x + y), dw[4 * i + 3] = 7;
+  }
+  same_words(ci, cw, N, "int2_ops");
+  same_words(d, dw, N, "int2_ops uchar4");
+}
+
+/* ---- control.cl ----------------------------------------------------------------- */
+
+static void test_diverge_ifelse(void **state) {
+  rig *r = *state;
+  enum { N = 250 };
+  int32_t in[N], out[N], want[N];
+  uint32_t s = 3;
+  for (int i = 0; i < N; i++) in[i] = (int32_t)(lcg(&s) % 400) - 50;
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_CONTROL, "diverge_ifelse", nd1(N, 64), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    int x = in[i], y = x & 1 ? 3 * x + 1 : x >> 1;
+    want[i] = y > 100 ? y - 100 : y < 10 ? y * 2 : -y;
+  }
+  same_words(out, want, N, "diverge_ifelse");
+}
+
+static void test_loop_trip(void **state) {
+  rig *r = *state;
+  enum { N = 130 };
+  uint32_t in[N], out[N], want[N];
+  uint32_t s = 9;
+  for (int i = 0; i < N; i++) in[i] = lcg(&s) % 50;
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_CONTROL, "loop_trip", nd1(N, 32), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  for (uint32_t i = 0; i < N; i++) {
+    uint32_t sum = 0;
+    for (uint32_t k = 0; k < in[i]; k++) sum += (k * k) ^ i;
+    want[i] = sum;
+  }
+  same_words(out, want, N, "loop_trip");
+}
+
+static void test_collatz(void **state) {
+  rig *r = *state;
+  enum { N = 100 };
+  uint32_t in[N], out[N], want[N];
+  for (uint32_t i = 0; i < N; i++) in[i] = i * 37 + 1;
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_CONTROL, "collatz", nd1(N, 32), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    uint32_t x = in[i], st = 0;
+    while (x > 1) x = x & 1 ? 3 * x + 1 : x >> 1, st++;
+    want[i] = st;
+  }
+  same_words(out, want, N, "collatz");
+}
+
+static void test_uniform_loop(void **state) {
+  rig *r = *state;
+  enum { N = 96, M = 13 };
+  int32_t in[N], out[N], want[N];
+  uint32_t s = 21;
+  for (int i = 0; i < N; i++) in[i] = (int32_t)(lcg(&s) % 200) - 100;
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_CONTROL, "uniform_loop", nd1(N, 32), (uint32_t[]){I, O, N, M}, 4);
+  get(r, O, out, sizeof out);
+  for (uint32_t i = 0; i < N; i++) {
+    int acc = 0;
+    for (uint32_t j = 0; j < M; j++) {
+      int v = in[(i + j) % N];
+      acc += v > 0 ? v * (int)(j + 1) : -v;
+    }
+    want[i] = acc;
+  }
+  same_words(out, want, N, "uniform_loop");
+}
+
+static void test_ids3d(void **state) {
+  rig *r = *state;
+  const uint32_t G[3] = {8, 6, 4}, L[3] = {4, 3, 2}, n = 8 * 6 * 4;
+  uint32_t *out = calloc(4 * n, 4), *want = calloc(4 * n, 4);
+  assert_non_null(out);
+  assert_non_null(want);
+  uint32_t O = dev_buf(r, NULL, 16 * n);
+  cy_ndrange nd = {.work_dim = 3, .global = {8, 6, 4}, .local = {4, 3, 2}, .threads = 8};
+  launch(r, F_CONTROL, "ids3d", nd, (uint32_t[]){O}, 1);
+  get(r, O, out, 16 * n);
+  for (uint32_t z = 0; z < G[2]; z++)
+    for (uint32_t y = 0; y < G[1]; y++)
+      for (uint32_t x = 0; x < G[0]; x++) {
+        uint32_t *o = want + 4 * ((z * G[1] + y) * G[0] + x);
+        o[0] = x | y << 8 | z << 16 | 3u << 24;
+        o[1] = x % L[0] | (y % L[1]) << 8 | (z % L[2]) << 16;
+        o[2] = x / L[0] | (y / L[1]) << 8 | (z / L[2]) << 16;
+        o[3] = L[0] | L[1] << 4 | L[2] << 8 | (G[0] / L[0]) << 12 | (G[1] / L[1]) << 16 | (G[2] / L[2]) << 20;
+      }
+  same_words(out, want, 4 * n, "ids3d");
+  free(out);
+  free(want);
+}
+
+static void test_dims_runtime(void **state) {
+  rig *r = *state;
+  enum { W = 8, H = 6 };
+  uint32_t out[W * H * 8], want[W * H * 8];
+  uint32_t O = dev_buf(r, NULL, sizeof out);
+  cy_ndrange nd = {.work_dim = 2, .global = {W, H}, .local = {4, 3}, .threads = 4};
+  launch(r, F_CONTROL, "dims_runtime", nd, (uint32_t[]){O}, 1);
+  get(r, O, out, sizeof out);
+  const uint32_t ls[4] = {4, 3, 1, 1}, ng[4] = {2, 2, 1, 1};
+  for (uint32_t y = 0; y < H; y++)
+    for (uint32_t x = 0; x < W; x++) {
+      uint32_t *o = want + 8 * (x + W * y), id[4] = {x, y, 0, 0};
+      for (int d = 0; d < 4; d++) o[d] = id[d], o[4 + d] = ls[d] * 100 + ng[d];
+    }
+  same_words(out, want, W * H * 8, "dims_runtime");
+}
+
+static void test_nested_loops(void **state) {
+  rig *r = *state;
+  enum { N = 64 };
+  uint32_t in[N], out[N], want[N];
+  uint32_t s = 4;
+  for (int i = 0; i < N; i++) in[i] = lcg(&s);
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_CONTROL, "nested_loops", nd1(N, 32), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  for (uint32_t i = 0; i < N; i++) {
+    uint32_t acc = 0, lim = in[i] % 9u;
+    for (uint32_t a = 0; a < lim; a++)
+      for (uint32_t b = a; b < lim; b++)
+        if ((a + b + i) % 3u == 0) acc += a * 10u + b;
+        else acc ^= b;
+    want[i] = acc;
+  }
+  same_words(out, want, N, "nested_loops");
+}
+
+static void test_early_return(void **state) {
+  rig *r = *state;
+  enum { N = 120 };
+  int32_t in[N], out[N], want[N];
+  uint32_t s = 12;
+  for (int i = 0; i < N; i++) in[i] = (int32_t)(lcg(&s) % 120) - 20;
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_CONTROL, "early_return", nd1(N, 32), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    int x = in[i];
+    want[i] = x < 0 ? -1 : 1000 + x;
+    for (int k = 0; x >= 0 && k < x; k++)
+      if (k * k > x) {
+        want[i] = k;
+        break;
+      }
+  }
+  same_words(out, want, N, "early_return");
+}
+
+static void test_break_continue(void **state) {
+  rig *r = *state;
+  enum { N = 100 };
+  uint32_t in[N], out[N], want[N];
+  uint32_t s = 13;
+  for (int i = 0; i < N; i++) in[i] = lcg(&s) % 7000;
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_CONTROL, "break_continue", nd1(N, 32), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  for (uint32_t i = 0; i < N; i++) {
+    uint32_t sum = 0, j;
+    for (j = 0; j < 64; j++) {
+      if ((j + i) % 5 == 0) continue;
+      if (sum > in[i]) break;
+      sum += j * 3 + 1;
+    }
+    want[i] = sum * 100 + j;
+  }
+  same_words(out, want, N, "break_continue");
+}
+
+static void test_switch_case(void **state) {
+  rig *r = *state;
+  enum { N = 140 };
+  int32_t in[N], out[N], want[N];
+  for (int i = 0; i < N; i++) in[i] = i * 5 - 300;
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_CONTROL, "switch_case", nd1(N, 32), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    int x = in[i], v = 0;
+    switch (x % 7) {
+    case 0: v = 10; break;
+    case 1: v = x * 2; /* fall through */
+    case 2: v += 5; break;
+    case 3:
+    case 4: v = -x; break;
+    case -1: v = 77; break;
+    default: v = x + 1000;
+    }
+    want[i] = v;
+  }
+  same_words(out, want, N, "switch_case");
+}
+
+static void test_loop_exits(void **state) {
+  rig *r = *state;
+  enum { N = 96 };
+  uint32_t in[N], out[N], want[N];
+  uint32_t s = 14;
+  for (int i = 0; i < N; i++) in[i] = lcg(&s);
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_CONTROL, "loop_exits", nd1(N, 32), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    uint32_t v = 0, x = in[i];
+    if (x & 1)
+      for (;;) {
+        x = x * 1103515245u + 12345u;
+        v++;
+        if ((x >> 16) % 13 == 0) break;
+        if (v >= 40) {
+          v += 1000;
+          break;
+        }
+      }
+    want[i] = v;
+  }
+  same_words(out, want, N, "loop_exits");
+}
+
+/* ---- memory.cl ------------------------------------------------------------------- */
+
+static void test_reduce_local(void **state) {
+  rig *r = *state;
+  enum { N = 256, L = 64 };
+  int32_t in[N], out[N / L], want[N / L] = {0};
+  uint32_t s = 8;
+  for (int i = 0; i < N; i++) in[i] = (int32_t)(lcg(&s) % 1000) - 500, want[i / L] += in[i];
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_MEMORY, "reduce_local", nd1(N, L), (uint32_t[]){I, O}, 2);
+  get(r, O, out, sizeof out);
+  same_words(out, want, N / L, "reduce_local");
+}
+
+static void test_matmul(void **state) {
+  rig *r = *state;
+  enum { M = 12, K = 7, N = 20 };
+  float a[M * K], b[K * N], c[M * N], want[M * N];
+  uint32_t s = 2;
+  for (int i = 0; i < M * K; i++) a[i] = rnd_float(&s);
+  for (int i = 0; i < K * N; i++) b[i] = rnd_float(&s);
+  uint32_t A = dev_buf(r, a, sizeof a), B = dev_buf(r, b, sizeof b), C = dev_buf(r, NULL, sizeof c);
+  cy_ndrange nd = {.work_dim = 2, .global = {24, 16}, .local = {8, 4}, .threads = 16};
+  launch(r, F_MEMORY, "matmul", nd, (uint32_t[]){A, B, C, M, K, N}, 6);
+  get(r, C, c, sizeof c);
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      float acc = 0.0f;
+      for (int k = 0; k < K; k++) acc = fmaf(a[i * K + k], b[k * N + j], acc);
+      want[i * N + j] = acc;
+    }
+  same_words(c, want, M * N, "matmul");
+}
+
+static void test_transpose(void **state) {
+  rig *r = *state;
+  enum { W = 16, H = 24 };
+  uint32_t in[W * H], out[W * H], want[W * H] = {0};
+  for (uint32_t i = 0; i < W * H; i++) in[i] = i * 2654435761u;
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  cy_ndrange nd = {.work_dim = 2, .global = {W, H}, .local = {8, 8}, .threads = 32};
+  launch(r, F_MEMORY, "transpose", nd, (uint32_t[]){I, O, W, H}, 4);
+  get(r, O, out, sizeof out);
+  for (uint32_t y = 0; y < H; y++)
+    for (uint32_t x = 0; x < W; x++) want[x * H + y] = in[y * W + x];
+  same_words(out, want, W * H, "transpose");
+}
+
+static void test_bytes(void **state) {
+  rig *r = *state;
+  enum { N = 100 };
+  uint8_t in[N], out[N], want8[N];
+  int16_t sh[N], so[N], want16[N];
+  for (int i = 0; i < N; i++) in[i] = (uint8_t)(i * 7 + 3), sh[i] = (int16_t)(i * 1311 - 30000);
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out), S = dev_buf(r, sh, sizeof sh),
+           SO = dev_buf(r, NULL, sizeof so);
+  launch(r, F_MEMORY, "bytes", nd1(N, 32), (uint32_t[]){I, O, S, SO, N}, 5);
+  get(r, O, out, sizeof out);
+  get(r, SO, so, sizeof so);
+  for (int i = 0; i < N; i++) {
+    want8[i] = (uint8_t)(in[i] * 3 + 1);
+    want16[i] = (int16_t)((sh[i] >> 1) + (sh[i] < 0 ? -7 : 7));
+    if (out[i] != want8[i]) fail_msg("bytes: uchar %d is %u, expected %u", i, out[i], want8[i]);
+    if (so[i] != want16[i]) fail_msg("bytes: short %d is %d, expected %d", i, so[i], want16[i]);
+  }
+}
+
+static void test_ctable(void **state) {
+  rig *r = *state;
+  static const uint32_t table[16] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3};
+  enum { N = 90 };
+  uint32_t in[N], out[N], want[N];
+  uint32_t s = 6;
+  for (int i = 0; i < N; i++) in[i] = lcg(&s), want[i] = table[in[i] & 15] * 100 + table[(in[i] >> 4) & 15];
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_MEMORY, "ctable", nd1(N, 32), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  same_words(out, want, N, "ctable");
+}
+
+static void test_private_mem(void **state) {
+  rig *r = *state;
+  enum { N = 70 };
+  int32_t in[N], out[N], want[N];
+  uint32_t s = 16;
+  for (int i = 0; i < N; i++) in[i] = (int32_t)(lcg(&s) % 100000);
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_MEMORY, "private_mem", nd1(N, 32), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  static const int primes[6] = {2, 3, 5, 7, 11, 13};
+  for (uint32_t i = 0; i < N; i++) {
+    int hist[8] = {0}, acc = 0;
+    for (int k = 0; k < 16; k++) hist[(in[i] >> k) & 7]++;
+    for (int k = 0; k < 8; k++) acc += hist[k] * primes[(k + in[i]) % 6];
+    uint32_t k = i & 3;
+    int c = (int)k - 2; /* r[k].c[k % 3], written in the loop for every k */
+    want[i] = acc + in[(i + (uint32_t)(in[i] & 3)) % N] + (int)(4.0f * ((float)k * 0.5f)) + c;
+  }
+  same_words(out, want, N, "private_mem");
+}
+
+static void test_atomics(void **state) {
+  rig *r = *state;
+  enum { N = 200 };
+  uint32_t in[N], bins[8] = {0}, seen[N];
+  int32_t misc[6] = {100000, 0, -1, 0, 1 << 30, 0};
+  uint32_t s = 17;
+  for (int i = 0; i < N; i++) in[i] = lcg(&s) % 9000;
+  uint32_t I = dev_buf(r, in, sizeof in), B = dev_buf(r, bins, sizeof bins), S = dev_buf(r, NULL, sizeof seen),
+           M = dev_buf(r, misc, sizeof misc);
+  launch(r, F_MEMORY, "atomics_global", nd1(N, 64), (uint32_t[]){I, B, S, M, N}, 5);
+  get(r, B, bins, sizeof bins);
+  get(r, S, seen, sizeof seen);
+  get(r, M, misc, sizeof misc);
+  /* each bin counts its items, and its items saw 0, 1, ..., count-1 once each */
+  uint32_t cnt[8] = {0}, mask[8][N] = {{0}};
+  for (int i = 0; i < N; i++) {
+    uint32_t b = in[i] % 8;
+    assert_true(seen[i] < N);
+    if (mask[b][seen[i]]++) fail_msg("atomics_global: value %u seen twice in bin %u", seen[i], b);
+    cnt[b]++;
+  }
+  same_words(bins, cnt, 8, "atomics_global bins");
+  int32_t want[6] = {100000, 0, -1, 0, 1 << 30, 0};
+  for (int i = 0; i < N; i++) {
+    want[0] -= i;
+    want[1] |= 1 << (i % 31);
+    want[2] &= ~(1 << (i % 29));
+    want[3] ^= (int32_t)in[i];
+    if ((int32_t)in[i] - 5000 < want[4]) want[4] = (int32_t)in[i] - 5000;
+    if (in[i] > (uint32_t)want[5]) want[5] = (int32_t)in[i];
+  }
+  same_words(misc, want, 6, "atomics_global misc");
+
+  enum { L = 64, G = 3 };
+  int32_t li[L * G], lo[5 * G], won[L * G];
+  for (int i = 0; i < L * G; i++) li[i] = (int32_t)(lcg(&s) % 1000) - 300;
+  uint32_t LI = dev_buf(r, li, sizeof li), LO = dev_buf(r, NULL, sizeof lo), W = dev_buf(r, NULL, sizeof won);
+  cy_ndrange nd = {.work_dim = 1, .global = {L * G}, .local = {L}, .threads = 16};
+  launch(r, F_MEMORY, "atomics_local", nd, (uint32_t[]){LI, LO, W}, 3);
+  get(r, LO, lo, sizeof lo);
+  get(r, W, won, sizeof won);
+  for (int g = 0; g < G; g++) {
+    int32_t c0 = 0, mx = 0, mn = 1 << 30, sum = 0, zeros = 0, winner = -1;
+    for (int l = 0; l < L; l++) {
+      int x = li[g * L + l];
+      c0 += x > 0, mx = x > mx ? x : mx, mn = x < mn ? x : mn, sum += x;
+      if (!won[g * L + l]) zeros++, winner = l;
+    }
+    int32_t w[5] = {c0, mx, mn, sum, winner + 1};
+    if (zeros != 1) fail_msg("atomics_local: group %d: %d work-items won the compare-and-swap", g, zeros);
+    for (int l = 0; l < L; l++)
+      if (won[g * L + l] && won[g * L + l] != winner + 1) fail_msg("atomics_local: a loser saw %d", won[g * L + l]);
+    same_words(lo + 5 * g, w, 5, "atomics_local");
+  }
+}
+
+/* ---- examples.cl: the hand-written examples' semantics ------------------------ */
+
+static void test_examples(void **state) {
+  rig *r = *state;
+  enum { N = 500 };
+  float a[N], b[N], c[N], want[N];
+  uint32_t s = 31;
+  for (int i = 0; i < N; i++) a[i] = rnd_float(&s), b[i] = rnd_float(&s);
+  uint32_t A = dev_buf(r, a, sizeof a), B = dev_buf(r, b, sizeof b), C = dev_buf(r, NULL, sizeof c);
+  launch(r, F_EXAMPLES, "vecadd", nd1(N, 128), (uint32_t[]){A, B, C, N}, 4);
+  get(r, C, c, sizeof c);
+  ref_vecadd(a, b, want, N);
+  same_words(c, want, N, "examples vecadd");
+
+  enum { M = 9, K = 5, NC = 11 };
+  int32_t ma[M * K], mb[K * NC], mc[M * NC], mw[M * NC];
+  for (int i = 0; i < M * K; i++) ma[i] = (int32_t)lcg(&s) - (1 << 23);
+  for (int i = 0; i < K * NC; i++) mb[i] = (int32_t)(lcg(&s) % 1000) - 500;
+  uint32_t MA = dev_buf(r, ma, sizeof ma), MB = dev_buf(r, mb, sizeof mb), MC = dev_buf(r, NULL, sizeof mc);
+  cy_ndrange nd = {.work_dim = 2, .global = {16, 12}, .local = {8, 4}, .threads = 8};
+  launch(r, F_EXAMPLES, "matmul", nd, (uint32_t[]){MA, MB, MC, M, K, NC}, 6);
+  get(r, MC, mc, sizeof mc);
+  ref_matmul(ma, mb, mw, M, K, NC);
+  same_words(mc, mw, M * NC, "examples matmul");
+
+  uint32_t in[N], out[N], dw[N];
+  for (uint32_t i = 0; i < N; i++) in[i] = i * 13 % 10000;
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_EXAMPLES, "diverge", nd1(N, 64), (uint32_t[]){I, O, N}, 3);
+  get(r, O, out, sizeof out);
+  ref_diverge(in, dw, N);
+  same_words(out, dw, N, "examples diverge");
+
+  enum { L = 128, G = 4 };
+  int32_t rin[L * G - 7], rout[G], rw[G];
+  for (int i = 0; i < L * G - 7; i++) rin[i] = (int32_t)(lcg(&s) % 2001) - 1000;
+  uint32_t RI = dev_buf(r, rin, sizeof rin), RO = dev_buf(r, NULL, sizeof rout);
+  cy_ndrange rd = {.work_dim = 1, .global = {L * G}, .local = {L}};
+  launch(r, F_EXAMPLES, "reduce", rd, (uint32_t[]){RI, RO, L * G - 7}, 3);
+  get(r, RO, rout, sizeof rout);
+  ref_reduce(rin, rw, L * G - 7, L, G);
+  same_words(rout, rw, G, "examples reduce");
+}
+
+/* ---- rodinia.cl: Rodinia-style applications ------------------------------------- */
+
+static void test_bfs(void **state) {
+  rig *r = *state;
+  enum { N = 300, DEG = 3 };
+  int32_t row[N + 1], col[N * DEG], cost[N], want[N];
+  uint8_t front[N], next[N];
+  uint32_t s = 41;
+  for (int v = 0; v < N; v++) {
+    row[v] = v * DEG;
+    for (int e = 0; e < DEG; e++) col[v * DEG + e] = e == 0 ? (v + 1) % N : (int32_t)(lcg(&s) % N);
+  }
+  row[N] = N * DEG;
+  /* host: breadth-first distances from vertex 0 */
+  for (int v = 0; v < N; v++) want[v] = -1;
+  int queue[N], qh = 0, qt = 0;
+  want[0] = 0;
+  queue[qt++] = 0;
+  while (qh < qt) {
+    int v = queue[qh++];
+    for (int e = row[v]; e < row[v + 1]; e++)
+      if (want[col[e]] < 0) want[col[e]] = want[v] + 1, queue[qt++] = col[e];
+  }
+  for (int v = 0; v < N; v++) cost[v] = v ? -1 : 0, front[v] = v == 0;
+  uint32_t R = dev_buf(r, row, sizeof row), C = dev_buf(r, col, sizeof col), K = dev_buf(r, cost, sizeof cost);
+  uint32_t F = dev_buf(r, front, sizeof front), X = dev_buf(r, NULL, sizeof next), CH = dev_buf(r, NULL, 4);
+  for (int level = 0; level < N; level++) {
+    int32_t changed = 0;
+    memset(next, 0, sizeof next);
+    assert_int_equal(cy_write(r->d, X, next, sizeof next), 0);
+    assert_int_equal(cy_write(r->d, CH, &changed, 4), 0);
+    launch(r, F_RODINIA, "bfs_level", nd1(N, 64), (uint32_t[]){R, C, K, F, X, CH, N}, 7);
+    get(r, CH, &changed, 4);
+    if (!changed) break;
+    uint32_t t = F; /* the next frontier becomes the frontier */
+    F = X, X = t;
+  }
+  get(r, K, cost, sizeof cost);
+  same_words(cost, want, N, "bfs");
+}
+
+static void test_gaussian(void **state) {
+  rig *r = *state;
+  enum { S = 12 };
+  float a[S * S], b[S], m[S * S] = {0}, wa[S * S], wb[S], wm[S * S] = {0};
+  uint32_t s = 43;
+  for (int i = 0; i < S * S; i++) a[i] = rnd_float(&s) + (i % (S + 1) == 0 ? 500.0f : 0.0f);
+  for (int i = 0; i < S; i++) b[i] = rnd_float(&s);
+  memcpy(wa, a, sizeof a);
+  memcpy(wb, b, sizeof b);
+  uint32_t M = dev_buf(r, m, sizeof m), A = dev_buf(r, a, sizeof a), B = dev_buf(r, b, sizeof b);
+  for (int t = 0; t < S - 1; t++) {
+    launch(r, F_RODINIA, "fan1", nd1(S, 16), (uint32_t[]){M, A, S, (uint32_t)t}, 4);
+    cy_ndrange nd = {.work_dim = 2, .global = {16, 16}, .local = {4, 4}, .threads = 16};
+    launch(r, F_RODINIA, "fan2", nd, (uint32_t[]){M, A, B, S, (uint32_t)t}, 5);
+    for (int i = 0; i < S - 1 - t; i++) wm[S * (i + t + 1) + t] = wa[S * (i + t + 1) + t] / wa[S * t + t];
+    for (int x = 0; x < S - 1 - t; x++) {
+      for (int y = 0; y < S - t; y++) wa[S * (x + 1 + t) + (y + t)] -= wm[S * (x + 1 + t) + t] * wa[S * t + (y + t)];
+      wb[x + 1 + t] -= wm[S * (x + 1 + t) + t] * wb[t];
+    }
+  }
+  get(r, A, a, sizeof a);
+  get(r, B, b, sizeof b);
+  get(r, M, m, sizeof m);
+  same_words(m, wm, S * S, "gaussian m");
+  same_words(a, wa, S * S, "gaussian a");
+  same_words(b, wb, S, "gaussian b");
+}
+
+static void test_nn_kmeans(void **state) {
+  rig *r = *state;
+  enum { N = 150, K = 5, NF = 3 };
+  float loc[2 * N], dist[N], wd[N], feat[NF * N], cen[K * NF];
+  int32_t mem[N], wm[N];
+  uint32_t s = 47;
+  for (int i = 0; i < 2 * N; i++) loc[i] = rnd_float(&s);
+  float lat = 12.5f, lng = -3.25f;
+  uint32_t L = dev_buf(r, loc, sizeof loc), D = dev_buf(r, NULL, sizeof dist), la, lo;
+  memcpy(&la, &lat, 4);
+  memcpy(&lo, &lng, 4);
+  launch(r, F_RODINIA, "nn_dist", nd1(N, 32), (uint32_t[]){L, D, N, la, lo}, 5);
+  get(r, D, dist, sizeof dist);
+  for (int i = 0; i < N; i++) {
+    float dx = lat - loc[2 * i], dy = lng - loc[2 * i + 1];
+    wd[i] = sqrtf(dx * dx + dy * dy);
+  }
+  same_words(dist, wd, N, "nn");
+
+  for (int i = 0; i < NF * N; i++) feat[i] = rnd_float(&s);
+  for (int i = 0; i < K * NF; i++) cen[i] = rnd_float(&s);
+  uint32_t FT = dev_buf(r, feat, sizeof feat), CE = dev_buf(r, cen, sizeof cen), ME = dev_buf(r, NULL, sizeof mem);
+  launch(r, F_RODINIA, "kmeans_assign", nd1(N, 64), (uint32_t[]){FT, CE, ME, N, K, NF}, 6);
+  get(r, ME, mem, sizeof mem);
+  for (int p = 0; p < N; p++) {
+    int best = 0;
+    float bd = 3.0e38f;
+    for (int c = 0; c < K; c++) {
+      float d = 0.0f;
+      for (int f = 0; f < NF; f++) {
+        float diff = feat[f * N + p] - cen[c * NF + f];
+        d += diff * diff;
+      }
+      if (d < bd) bd = d, best = c;
+    }
+    wm[p] = best;
+  }
+  same_words(mem, wm, N, "kmeans");
+}
+
+static void test_backprop(void **state) {
+  rig *r = *state;
+  enum { NIN = 16, NOUT = 40 };
+  float in[NIN], w[(NIN + 1) * NOUT], out[NOUT], want[NOUT];
+  uint32_t s = 53;
+  for (int i = 0; i < NIN; i++) in[i] = rnd_float(&s) / 64.0f;
+  for (int i = 0; i < (NIN + 1) * NOUT; i++) w[i] = rnd_float(&s) / 128.0f;
+  uint32_t I = dev_buf(r, in, sizeof in), W = dev_buf(r, w, sizeof w), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_RODINIA, "bp_layer", nd1(NOUT, 32), (uint32_t[]){I, W, O, NIN, NOUT}, 5);
+  get(r, O, out, sizeof out);
+  for (int j = 0; j < NOUT; j++) {
+    float sum = w[j];
+    for (int i = 0; i < NIN; i++) sum += w[(i + 1) * NOUT + j] * in[i];
+    want[j] = 1.0f / (1.0f + (float)exp((double)-sum)); /* vfexp.v: exp in double, rounded (docs/isa.md §7.13) */
+  }
+  same_words(out, want, NOUT, "backprop");
+}
+
+static void test_hotspot_pathfinder(void **state) {
+  rig *r = *state;
+  enum { W = 16, H = 12 };
+  float t[W * H], p[W * H], o[W * H], want[W * H];
+  uint32_t s = 59;
+  for (int i = 0; i < W * H; i++) t[i] = 300.0f + rnd_float(&s) / 8.0f, p[i] = rnd_float(&s) / 256.0f;
+  const float cap = 0.5f, rx = 0.1f, ry = 0.125f, rz = 0.01f, amb = 80.0f;
+  uint32_t T = dev_buf(r, t, sizeof t), P = dev_buf(r, p, sizeof p), O = dev_buf(r, NULL, sizeof o), bits[5];
+  const float fl[5] = {cap, rx, ry, rz, amb};
+  memcpy(bits, fl, sizeof bits);
+  cy_ndrange nd = {.work_dim = 2, .global = {W, H}, .local = {8, 4}, .threads = 32};
+  launch(r, F_RODINIA, "hotspot_step", nd, (uint32_t[]){T, P, O, W, H, bits[0], bits[1], bits[2], bits[3], bits[4]}, 10);
+  get(r, O, o, sizeof o);
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++) {
+      int c = y * W + x;
+      float tc = t[c], n = t[(y > 0 ? y - 1 : y) * W + x], so = t[(y < H - 1 ? y + 1 : y) * W + x];
+      float e = t[y * W + (x < W - 1 ? x + 1 : x)], wv = t[y * W + (x > 0 ? x - 1 : x)];
+      want[c] = tc + cap * (p[c] + (n + so - 2.0f * tc) * ry + (e + wv - 2.0f * tc) * rx + (amb - tc) * rz);
+    }
+  same_words(o, want, W * H, "hotspot");
+
+  enum { COLS = 50, ROWS = 20 };
+  int32_t wall[ROWS * COLS], prev[COLS], cur[COLS], hw[COLS], hc[COLS];
+  for (int i = 0; i < ROWS * COLS; i++) wall[i] = (int32_t)(lcg(&s) % 10);
+  for (int x = 0; x < COLS; x++) prev[x] = hw[x] = wall[x];
+  uint32_t WA = dev_buf(r, wall, sizeof wall), PR = dev_buf(r, prev, sizeof prev), CU = dev_buf(r, NULL, sizeof cur);
+  for (int row = 1; row < ROWS; row++) {
+    launch(r, F_RODINIA, "pathfinder_row", nd1(COLS, 32), (uint32_t[]){WA, PR, CU, COLS, (uint32_t)row}, 5);
+    uint32_t tmp = PR;
+    PR = CU, CU = tmp;
+    for (int x = 0; x < COLS; x++) {
+      int b = hw[x];
+      if (x > 0 && hw[x - 1] < b) b = hw[x - 1];
+      if (x < COLS - 1 && hw[x + 1] < b) b = hw[x + 1];
+      hc[x] = b + wall[row * COLS + x];
+    }
+    memcpy(hw, hc, sizeof hw);
+  }
+  get(r, PR, cur, sizeof cur);
+  same_words(cur, hw, COLS, "pathfinder");
+}
+
+/* ---- builtins.cl ------------------------------------------------------------- */
+
+static void test_rounding(void **state) {
+  rig *r = *state;
+  enum { N = 64 };
+  float in[N], out[10 * N], want[10 * N];
+  const float special[] = {0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, -0.3f, 0.0f, -0.0f, 1e9f, -8388609.0f,
+                           8388607.5f, 4194303.5f, -4194304.5f, INFINITY, -INFINITY};
+  uint32_t s = 61;
+  for (int i = 0; i < N; i++) in[i] = i < 16 ? special[i] : rnd_float(&s) / 3.0f;
+  float u = -2.5f;
+  uint32_t ub;
+  memcpy(&ub, &u, 4);
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_BUILTINS, "rounding", nd1(N, 32), (uint32_t[]){I, O, ub, N}, 4);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    float x = in[i], *o = want + 10 * i;
+    o[0] = floorf(x), o[1] = ceilf(x), o[2] = truncf(x), o[3] = rintf(x), o[4] = roundf(x);
+    o[5] = floorf(u), o[6] = ceilf(u), o[7] = truncf(u), o[8] = rintf(u), o[9] = roundf(u);
+  }
+  same_words(out, want, 10 * N, "rounding");
+}
+
+static void test_math1(void **state) {
+  rig *r = *state;
+  enum { N = 70 };
+  float a[N], out[8 * N], want[8 * N];
+  int32_t b[N], iout[4 * N], iw[4 * N];
+  uint32_t s = 67;
+  for (int i = 0; i < N; i++) {
+    a[i] = rnd_float(&s) / 7.0f;
+    if (a[i] == 0.0f) a[i] = 0.75f;
+    b[i] = (int32_t)(lcg(&s) % 4000) - 2000;
+  }
+  uint32_t A = dev_buf(r, a, sizeof a), B = dev_buf(r, b, sizeof b), O = dev_buf(r, NULL, sizeof out),
+           IO = dev_buf(r, NULL, sizeof iout);
+  launch(r, F_BUILTINS, "math1", nd1(N, 32), (uint32_t[]){A, B, O, IO, N}, 5);
+  get(r, O, out, sizeof out);
+  get(r, IO, iout, sizeof iout);
+  for (int i = 0; i < N; i++) {
+    float x = a[i], *o = want + 8 * i;
+    int k = b[i], *p = iw + 4 * i;
+    o[0] = sqrtf(fabsf(x)), o[1] = fmaf(x, 3.0f, -1.0f), o[2] = fminf(x, 0.25f), o[3] = fmaxf(x, -0.25f);
+    o[4] = copysignf(2.0f, x), o[5] = 1.0f / x, o[6] = 1.0f / x, o[7] = 1.0f / sqrtf(fabsf(x) + 1.0f);
+    p[0] = k < 17 ? k : 17, p[1] = k > -3 ? k : -3, p[2] = k < 0 ? -k : k;
+    p[3] = (int32_t)((uint32_t)k > 1000u ? (uint32_t)k : 1000u);
+  }
+  same_words(out, want, 8 * N, "math1");
+  same_words(iout, iw, 4 * N, "math1 integers");
+}
+
+static void test_clamps(void **state) {
+  rig *r = *state;
+  enum { N = 50 };
+  int32_t a[N], out[3 * N], want[3 * N];
+  float fl[N], fo[2 * N], fw[2 * N];
+  uint32_t s = 71;
+  for (int i = 0; i < N; i++) a[i] = (int32_t)(lcg(&s) % 4000) - 1000, fl[i] = rnd_float(&s) / 40.0f;
+  int32_t lo = -7;
+  uint32_t A = dev_buf(r, a, sizeof a), F = dev_buf(r, fl, sizeof fl), O = dev_buf(r, NULL, sizeof out),
+           FO = dev_buf(r, NULL, sizeof fo);
+  launch(r, F_BUILTINS, "clamps", nd1(N, 32), (uint32_t[]){A, F, O, FO, (uint32_t)lo, N}, 6);
+  get(r, O, out, sizeof out);
+  get(r, FO, fo, sizeof fo);
+  for (int i = 0; i < N; i++) {
+    int x = a[i];
+    uint32_t u = (uint32_t)x;
+    want[3 * i] = x < lo ? lo : x > 50 ? 50 : x;
+    want[3 * i + 1] = (int32_t)(u < 10u ? 10u : u > 3000u ? 3000u : u);
+    want[3 * i + 2] = lo * 3 < -20 ? -20 : lo * 3 > 20 ? 20 : lo * 3;
+    fw[2 * i] = fminf(fmaxf(fl[i], -1.5f), 2.25f);
+    fw[2 * i + 1] = fminf(fmaxf((float)lo, 0.0f), 1.0f);
+  }
+  same_words(out, want, 3 * N, "clamps");
+  same_words(fo, fw, 2 * N, "clamps float");
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      T(test_vecadd_saxpy), T(test_int_ops),      T(test_uint_ops),     T(test_float_ops),
+      T(test_diverge_ifelse), T(test_loop_trip),  T(test_collatz),      T(test_uniform_loop),
+      T(test_ids3d),        T(test_nested_loops), T(test_reduce_local), T(test_matmul),
+      T(test_transpose),    T(test_bytes),        T(test_ctable),       T(test_examples),
+      T(test_vectors),      T(test_private_mem),  T(test_atomics),
+      T(test_early_return), T(test_dims_runtime),
+      T(test_bfs),          T(test_gaussian),     T(test_nn_kmeans),    T(test_backprop),
+      T(test_hotspot_pathfinder), T(test_rounding), T(test_math1), T(test_clamps), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
+  };
+  return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

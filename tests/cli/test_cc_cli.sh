@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# `ventus cc`: options, outputs (-S, -c, executable), clang's diagnostics
+# passed through, one clear error for what the back end does not support,
+# and a compiled kernel run by `ventus run`.
+#   usage: bash test_cc_cli.sh <ventus binary> <source dir>
+set -u
+. "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail, ok, bad
+
+cat >"$tmp/k.cl" <<'CL'
+__kernel void scale(__global const int *in, __global int *out, int k) {
+  uint i = get_global_id(0);
+  out[i] = in[i] * k + OFFSET;
+}
+CL
+if "$ventus_bin" cc -DOFFSET=1 -o "$tmp/probe.elf" "$tmp/k.cl" 2>"$tmp/err"; then :; else
+  if grep -q "no OpenCL C compiler\|cannot run the OpenCL C front end" "$tmp/err"; then
+    echo "SKIP: ventus cc is not available here: $(cat "$tmp/err")"
+    exit 0
+  fi
+fi
+
+expect 0 "" "--help" "$ventus" cc --help
+grep -q -- "-cl-std=" "$tmp/out" && ok "--help lists -cl-std=" || bad "--help text"
+expect 2 "no input file" "no input file" "$ventus" cc
+expect 2 "unknown option '--frob'" "unknown option" "$ventus" cc --frob "$tmp/k.cl"
+expect 2 "-o needs a value" "-o without a value" "$ventus" cc "$tmp/k.cl" -o
+expect 2 "exclude each other" "-S with -c" "$ventus" cc -S -c "$tmp/k.cl"
+expect 4 "cannot open $tmp/none.cl" "missing input file" "$ventus" cc "$tmp/none.cl"
+expect 4 "$tmp: not a regular file" "a directory as input" "$ventus" cc "$tmp"
+head -c 2000 /dev/zero | tr '\0' '\377' >"$tmp/junk.cl"
+"$ventus" cc -o "$tmp/junk.elf" "$tmp/junk.cl" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && tail -1 "$tmp/err" | grep -q "junk.cl: compilation failed" && ok "binary junk: clang's errors, exit 1" ||
+  bad "binary junk: $(tail -1 "$tmp/err")"
+
+# an executable that ventus run runs: out[i] = in[i] * 3 + 5 (in = iota)
+if "$ventus" cc -D OFFSET=5 -O1 -o "$tmp/k.elf" "$tmp/k.cl" &&
+  "$ventus" run "$tmp/k.elf" --kernel scale --global 64 --local 32 --arg buf:i32:64:iota \
+    --arg buf:i32:64 --arg i32:3 --show 1:4 --quiet >"$tmp/out" 2>&1 &&
+  grep -q "^arg1 i32\[64\]: 5 8 11 14 " "$tmp/out"; then
+  ok "compiled kernel runs (-D NAME=V, -O1)"
+else
+  bad "compiled kernel runs: $(cat "$tmp/out")"
+fi
+"$ventus" cc -O0 -DOFFSET=0 -o "$tmp/k0.elf" "$tmp/k.cl" &&
+  "$ventus" run "$tmp/k0.elf" --kernel scale --global 32 --local 32 --arg buf:i32:32:iota \
+    --arg buf:i32:32 --arg i32:2 --show 1:3 --quiet 2>&1 | grep -q "^arg1 i32\[32\]: 0 2 4 " &&
+  ok "-O0" || bad "-O0"
+
+# determinism: two runs of a compiled divergent kernel give the same commit log
+"$ventus" cc -o "$tmp/ex.elf" "$src/tests/cc/kernels/examples.cl" &&
+  for t in 1 2; do
+    "$ventus" run "$tmp/ex.elf" --kernel diverge --global 128 --local 64 --arg buf:u32:128:iota \
+      --arg buf:u32:128 --arg u32:120 --trace "$tmp/t$t.log" --quiet || exit 1
+  done && "$ventus" trace-diff "$tmp/t1.log" "$tmp/t2.log" >/dev/null &&
+  ok "compiled kernel: identical commit logs across runs (trace-diff)" || bad "compiled kernel: trace-diff"
+
+# -S: assembly with the metadata sections; -c: a relocatable object
+(cd "$tmp" && "$ventus" cc -S -DOFFSET=1 k.cl) && grep -q "vlw12.v" "$tmp/k.s" &&
+  grep -q "section .ventus.args.scale" "$tmp/k.s" && grep -q "section .ventus.resource.scale" "$tmp/k.s" &&
+  ok "-S writes k.s with the metadata sections" || bad "-S"
+(cd "$tmp" && "$ventus" cc -c -DOFFSET=1 k.cl) && "$ventus" objdump "$tmp/k.o" | grep -q "vlw12.v" &&
+  ok "-c writes k.o" || bad "-c"
+
+# clang's diagnostics unchanged, then our one line; exit 1
+printf '__kernel void bad(__global int *p) {\n  p[0] = undefined_name;\n}\n' >"$tmp/bad.cl"
+"$ventus" cc -o "$tmp/bad.elf" "$tmp/bad.cl" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "bad.cl:2:10: error: use of undeclared identifier 'undefined_name'" "$tmp/err" &&
+  grep -q "^ventus cc: .*bad.cl: compilation failed" "$tmp/err" && ok "clang's diagnostics passed through, exit 1" ||
+  bad "clang diagnostics: rc=$rc $(cat "$tmp/err")"
+
+# what the back end cannot compile yet: one line naming the source line
+printf '__kernel void sn(__global float *p) {\n  int x = get_global_id(0);\n  p[x] = sin(p[x]);\n}\n' >"$tmp/sn.cl"
+expect 1 "sn.cl:3: error: the builtin function '_Z3sinf' is not supported yet (kernel sn)" \
+  "unsupported builtin: one line naming the source line" "$ventus" cc -o "$tmp/sn.elf" "$tmp/sn.cl"
+printf '__kernel void lg(__global int *p) {\n  p[0] = (int)(((long)p[1] * p[2]) >> 40);\n}\n' >"$tmp/lg.cl"
+expect 1 "lg.cl:2: error: a conversion involving a type wider than 32 bits or a vector (kernel lg)" \
+  "unsupported: 64-bit arithmetic" "$ventus" cc -o "$tmp/lg.elf" "$tmp/lg.cl"
+printf '__kernel void nok(__global int *p) {\n  p[0] = 1;\n}\n__kernel void nil(void) {}\n' >"$tmp/two.cl"
+"$ventus" cc -o "$tmp/two.elf" "$tmp/two.cl" && "$ventus" objdump "$tmp/two.elf" | grep -q "<nil>:" &&
+  ok "two kernels, one without arguments" || bad "two kernels"
+printf 'void f(void) {}\n' >"$tmp/none.cl"
+expect 1 "no __kernel function" "no kernel" "$ventus" cc -o "$tmp/n.elf" "$tmp/none.cl"
+
+exit $fail
