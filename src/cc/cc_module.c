@@ -283,7 +283,7 @@ done:
 
 int cc_link_file(const char *asm_text, int relocatable, const char *out_path, vt_error *e) {
   asm_source src[2] = {{"start.S", cc_start_s}, {"<compiled>", asm_text}};
-  asm_options opt = {relocatable, ASM_DEFAULT_TEXT_ADDR, 4};
+  asm_options opt = {relocatable, ASM_DEFAULT_TEXT_ADDR, 4, 0};
   asm_object *obj = NULL;
   asm_diags d = {0};
   int rc = asm_assemble(relocatable ? src + 1 : src, relocatable ? 1 : 2, &opt, &obj, &d, e);
