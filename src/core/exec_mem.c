@@ -256,7 +256,7 @@ static int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, int si
   }
   uint32_t *vd = x->w->v[in->rd];
   FOR_LANES(em, i) vd[i] = tmp[i];
-  unsigned n = (unsigned)__builtin_popcount(em);
+  unsigned n = popcount32(em);
   x->d->stats.loads += n;
   x->d->stats.load_bytes += (uint64_t)n * size;
   trace_vreg(x, in->rd);
@@ -275,7 +275,7 @@ static int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, unsig
     resv_store(x, word_of(h, addr));
     trace_mem(x, addr, size == 4 ? v : v & ((1u << (8 * size)) - 1), size, 1);
   }
-  unsigned n = (unsigned)__builtin_popcount(em);
+  unsigned n = popcount32(em);
   x->d->stats.stores += n;
   x->d->stats.store_bytes += (uint64_t)n * size;
   return 0;

@@ -260,7 +260,7 @@ int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
   vt_stats *s = &d->stats;
   if (!x.spin && !x.waits) { /* a barrier counts once per warp, when it completes */
     s->warp_insns++;
-    s->thread_insns += (uint64_t)__builtin_popcount(mask);
+    s->thread_insns += popcount32(mask);
     s->unit_insns[ic->unit]++;
   }
   if (x.c) {
