@@ -143,7 +143,16 @@ struct vt_device {
   uint32_t pds_stride;         /* private bytes per work-group: pds_size*numt*numw */
   vt_pds_layout pds_layout;    /* which slice of the private region a group gets */
   uint64_t lds_far_pages;      /* sparse local pages held by all resident groups */
+  /* Vector registers some instruction decoded on this device may have
+   * written (rd .. rd + VT_VWRITE_SPAN - 1 of every decoded instruction,
+   * never cleared): a new warp clears only these, all others are still
+   * the zeros of their allocation. */
+  uint64_t vwritten[VT_NUM_VREGS / 64];
 };
+
+/* The most vector registers one instruction writes, from rd upwards; an
+ * executor writing more must raise it (warp_reset relies on it). */
+#define VT_VWRITE_SPAN 4u
 
 /* Everything an instruction handler needs. */
 typedef struct vt_exec {
