@@ -145,7 +145,16 @@ struct vt_device {
   uint32_t pds_stride;         /* private bytes per work-group: pds_size*numt*numw */
   vt_pds_layout pds_layout;    /* which slice of the private region a group gets */
   uint64_t lds_far_pages;      /* sparse local pages held by all resident groups */
+  /* Vector registers some instruction decoded on this device may have
+   * written (rd .. rd + VT_VWRITE_SPAN - 1 of every decoded instruction,
+   * never cleared): a new warp clears only these, all others are still
+   * the zeros of their allocation. */
+  uint64_t vwritten[VT_NUM_VREGS / 64];
 };
+
+/* The most vector registers one instruction writes, from rd upwards; an
+ * executor writing more must raise it (warp_reset relies on it). */
+#define VT_VWRITE_SPAN 4u
 
 /* Everything an instruction handler needs. */
 typedef struct vt_exec {
@@ -262,5 +271,19 @@ extern const vt_exec_fn vt_exec_table[ISA_COUNT];
 vt_exec_fn exec_select_2025(const isa_inst *in);
 
 static inline uint32_t lanes_mask(uint32_t n) { return n >= 32 ? 0xffffffffu : ((1u << n) - 1u); }
+
+/* Lanes in a mask. Without -mpopcnt (the default x86-64 target)
+ * __builtin_popcount is a call into libgcc, 2-5 % of divergent kernels:
+ * the SWAR sum below is a dozen inline instructions. */
+static inline unsigned popcount32(uint32_t m) {
+#if defined(__GNUC__) && (defined(__POPCNT__) || defined(__aarch64__))
+  return (unsigned)__builtin_popcount(m);
+#else
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  m = (m + (m >> 4)) & 0x0f0f0f0fu;
+  return (m * 0x01010101u) >> 24;
+#endif
+}
 
 #endif

@@ -247,38 +247,122 @@ static inline uint32_t vaddr(vt_exec *x, const isa_inst *in, int kind, uint32_t 
   }
 }
 
-static int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, int sign) {
-  uint32_t tmp[VT_MAX_LANES];
-  uint32_t em = x->emask;
-  FOR_LANES(em, i) {
-    uint32_t addr = vaddr(x, in, kind, i);
-    const uint8_t *h = route(x, addr, size, ACC_R, kind == VA_PRIVATE, (int)i);
-    if (!h) return -1;
-    tmp[i] = ld_n(h, size, sign);
-    trace_mem(x, addr, 0, size, 0);
+/* The host bytes behind [lo, end) when that whole range is one contiguous
+ * host block the instruction may access: the group's flat local part, or
+ * one global page through the translation cache. The access counters
+ * advance by n lanes at once. NULL = use the per-lane path (another page,
+ * the sparse local part, a fault to report, a store that may hit code). */
+static uint8_t *route_span(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, int priv,
+                           unsigned n) {
+  vt_device *d = x->d;
+  uint64_t lds = d->cfg.lds_base, lds_end = lds + d->cfg.lds_window;
+  if (lo >= lds && end <= lds + x->wg->lds_alloc) {
+    d->stats.local_accesses += n;
+    return x->wg->lds + (lo - lds);
   }
+  if ((lo < lds_end && end > lds) || (lo >> VT_PAGE_BITS) != ((end - 1) >> VT_PAGE_BITS)) return NULL;
+  if ((acc & ACC_W) && d->mem.nwx) return NULL;
+  int denied;
+  uint8_t *h = mem_host(&d->mem, lo, (unsigned)(end - lo), acc, &denied);
+  if (!h) return NULL;
+  if (priv) d->stats.private_accesses += n;
+  else d->stats.global_accesses += n;
+  return h;
+}
+
+/* Inlined into every handler so that kind and size are constants and the
+ * lane loops specialise (a vlw12.v lane is then a few host instructions). */
+#if defined(__GNUC__)
+#define VMEM_INLINE static inline __attribute__((always_inline))
+#else
+#define VMEM_INLINE static inline
+#endif
+
+/* Every active lane's address into a[], with the lowest and highest and
+ * whether any is misaligned for `size`; a full mask is a plain loop. */
+VMEM_INLINE int vaddrs(vt_exec *x, const isa_inst *in, int kind, unsigned size, uint32_t em,
+                         uint32_t *a, uint32_t *lo, uint32_t *hi) {
+  uint32_t mn = UINT32_MAX, mx = 0, bits = 0, vl = x->w->vl;
+  if (em == lanes_mask(vl)) {
+    for (uint32_t i = 0; i < vl; i++) {
+      uint32_t v = vaddr(x, in, kind, i);
+      a[i] = v;
+      mn = v < mn ? v : mn;
+      mx = v > mx ? v : mx;
+      bits |= v;
+    }
+  } else {
+    FOR_LANES(em, i) {
+      uint32_t v = vaddr(x, in, kind, i);
+      a[i] = v;
+      mn = v < mn ? v : mn;
+      mx = v > mx ? v : mx;
+      bits |= v;
+    }
+  }
+  *lo = mn;
+  *hi = mx;
+  return (bits & (size - 1)) != 0;
+}
+
+VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, int sign) {
+  uint32_t addr[VT_MAX_LANES], lo, hi;
+  uint32_t em = x->emask;
+  unsigned n = (unsigned)popcount32(em);
   uint32_t *vd = x->w->v[in->rd];
-  FOR_LANES(em, i) vd[i] = tmp[i];
-  unsigned n = (unsigned)__builtin_popcount(em);
+  int mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi);
+  const uint8_t *h = n && !mis ? route_span(x, lo, (uint64_t)hi + size, ACC_R, kind == VA_PRIVATE, n)
+                               : NULL;
+  if (h) { /* addresses were read from the registers first, so vd may be a source */
+    if (em == lanes_mask(x->w->vl))
+      for (uint32_t i = 0; i < x->w->vl; i++) vd[i] = ld_n(h + (addr[i] - lo), size, sign);
+    else
+      FOR_LANES(em, i) vd[i] = ld_n(h + (addr[i] - lo), size, sign);
+    if (x->c) FOR_LANES(em, i) trace_mem(x, addr[i], 0, size, 0);
+  } else {
+    uint32_t tmp[VT_MAX_LANES];
+    FOR_LANES(em, i) {
+      const uint8_t *p = route(x, addr[i], size, ACC_R, kind == VA_PRIVATE, (int)i);
+      if (!p) return -1;
+      tmp[i] = ld_n(p, size, sign);
+      trace_mem(x, addr[i], 0, size, 0);
+    }
+    FOR_LANES(em, i) vd[i] = tmp[i];
+  }
   x->d->stats.loads += n;
   x->d->stats.load_bytes += (uint64_t)n * size;
   trace_vreg(x, in->rd);
   return 0;
 }
 
-static int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, unsigned data) {
+static inline uint32_t store_val(uint32_t v, unsigned size) {
+  return size == 4 ? v : v & ((1u << (8 * size)) - 1);
+}
+
+VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, unsigned data) {
+  uint32_t addr[VT_MAX_LANES], lo, hi;
   uint32_t em = x->emask;
+  unsigned n = (unsigned)popcount32(em);
   const uint32_t *vs = x->w->v[data];
-  FOR_LANES(em, i) {
-    uint32_t addr = vaddr(x, in, kind, i);
-    uint8_t *h = route(x, addr, size, ACC_W, kind == VA_PRIVATE, (int)i);
-    if (!h) return -1;
-    uint32_t v = vs[i];
-    st_n(h, size, v);
-    resv_store(x, word_of(h, addr));
-    trace_mem(x, addr, size == 4 ? v : v & ((1u << (8 * size)) - 1), size, 1);
+  int mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi);
+  uint8_t *h = n && !mis ? route_span(x, lo, (uint64_t)hi + size, ACC_W, kind == VA_PRIVATE, n)
+                         : NULL;
+  if (h) { /* lane order kept: of two lanes storing to one address the higher wins */
+    if (em == lanes_mask(x->w->vl))
+      for (uint32_t i = 0; i < x->w->vl; i++) st_n(h + (addr[i] - lo), size, vs[i]);
+    else
+      FOR_LANES(em, i) st_n(h + (addr[i] - lo), size, vs[i]);
+    if (x->d->nresv) FOR_LANES(em, i) resv_store(x, word_of(h + (addr[i] - lo), addr[i]));
+    if (x->c) FOR_LANES(em, i) trace_mem(x, addr[i], store_val(vs[i], size), size, 1);
+  } else {
+    FOR_LANES(em, i) {
+      uint8_t *p = route(x, addr[i], size, ACC_W, kind == VA_PRIVATE, (int)i);
+      if (!p) return -1;
+      st_n(p, size, vs[i]);
+      resv_store(x, word_of(p, addr[i]));
+      trace_mem(x, addr[i], store_val(vs[i], size), size, 1);
+    }
   }
-  unsigned n = (unsigned)__builtin_popcount(em);
   x->d->stats.stores += n;
   x->d->stats.store_bytes += (uint64_t)n * size;
   return 0;

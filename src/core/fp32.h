@@ -36,6 +36,13 @@ int32_t fp32_to_i32(uint32_t a, unsigned rm, uint32_t *flags);
 uint32_t fp32_to_u32(uint32_t a, unsigned rm, uint32_t *flags);
 uint32_t fp32_from_i32(int32_t v, unsigned rm, uint32_t *flags);
 uint32_t fp32_from_u32(uint32_t v, unsigned rm, uint32_t *flags);
+/* The exact software paths alone. fp32_add, fp32_sub and fp32_sqrt use
+ * host double arithmetic for normal operands in round-to-nearest-even
+ * (bit-exact, whatever the host's FPU mode; tests/unit/test_fp32_fast.c
+ * compares them with these) and these for everything else. */
+uint32_t fp32_add_soft(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
+uint32_t fp32_sub_soft(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
+uint32_t fp32_sqrt_soft(uint32_t a, unsigned rm, uint32_t *flags);
 /* vfexp.v as the reference computes it: (float)exp((double)x) with the host
  * libm; NaN inputs are returned unchanged. */
 uint32_t fp32_exp(uint32_t a, uint32_t *flags);

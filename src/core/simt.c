@@ -63,7 +63,7 @@ static int vbranch(vt_exec *x, const isa_inst *in, int op) {
       return exec_fault(x, VT_ERR_SIMT, -1, rpc, msg);
     }
     w->stack[w->depth++] = (vt_simt_entry){rpc, rpc, r};
-    if (__builtin_popcount(fall) < __builtin_popcount(taken)) {
+    if (popcount32(fall) < popcount32(taken)) {
       w->stack[w->depth++] = (vt_simt_entry){rpc, target, taken};
       w->mask = fall;
       x->npc = x->pc + 4;

@@ -26,7 +26,11 @@ void warp_reset(vt_device *d, vt_warp *w, vt_wg *wg, uint32_t wid) {
   vt_simt_entry *stack = w->stack;
   uint32_t slot = w->slot;
   memset(w, 0, sizeof *w);
-  memset(v, 0, VT_NUM_VREGS * sizeof *v);
+  /* new warps see zeroed vector registers (as the ISS's fresh state); the
+   * whole 32 KiB file was a third of short-warp kernels' time */
+  for (unsigned k = 0; k < VT_NUM_VREGS / 64; k++)
+    for (uint64_t m = d->vwritten[k]; m; m &= m - 1)
+      memset(v[64 * k + (unsigned)__builtin_ctzll(m)], 0, sizeof *v);
   w->v = v;
   w->stack = stack;
   w->slot = slot;
@@ -113,6 +117,8 @@ static int icache_fill(vt_device *d, vt_warp *w, vt_icache_entry *ic, uint32_t *
       vt_fail(e, VT_ERR_ILLEGAL, "illegal instruction 0x%08x", word);
     return -1;
   }
+  for (unsigned r = in.rd; r < in.rd + VT_VWRITE_SPAN; r++)
+    d->vwritten[(r % VT_NUM_VREGS) / 64] |= 1ull << (r % 64);
   ic->pc = pc;
   ic->prefix = w->prefix;
   ic->gen = d->icache_gen;
@@ -266,7 +272,7 @@ int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
   vt_stats *s = &d->stats;
   if (!x.spin && !x.waits) { /* a barrier counts once per warp, when it completes */
     s->warp_insns++;
-    s->thread_insns += (uint64_t)__builtin_popcount(mask);
+    s->thread_insns += popcount32(mask);
     s->unit_insns[ic->unit]++;
   }
   if (x.c) {
