@@ -153,7 +153,8 @@ struct vt_device {
 };
 
 /* The most vector registers one instruction writes, from rd upwards; an
- * executor writing more must raise it (warp_reset relies on it). */
+ * executor writing more must raise it or be marked in icache_fill (the
+ * tensor unit's MMA is: it marks rd..v255), since warp_reset relies on it. */
 #define VT_VWRITE_SPAN 4u
 
 /* Everything an instruction handler needs. */

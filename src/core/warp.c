@@ -117,7 +117,10 @@ static int icache_fill(vt_device *d, vt_warp *w, vt_icache_entry *ic, uint32_t *
       vt_fail(e, VT_ERR_ILLEGAL, "illegal instruction 0x%08x", word);
     return -1;
   }
-  for (unsigned r = in.rd; r < in.rd + VT_VWRITE_SPAN; r++)
+  /* an MMA writes a whole D register group (up to 32 registers with
+   * 8-thread warps): every register from rd up may hold its results */
+  unsigned span = isa_table[id].unit == UNIT_TENSOR ? VT_NUM_VREGS : VT_VWRITE_SPAN;
+  for (unsigned r = in.rd; r < in.rd + span; r++)
     d->vwritten[(r % VT_NUM_VREGS) / 64] |= 1ull << (r % 64);
   ic->pc = pc;
   ic->prefix = w->prefix;

@@ -261,12 +261,37 @@ static void test_mma_errors(void **state) {
   vt_device_destroy(d);
 }
 
+/* A new warp finds every vector register zero: an MMA writes its whole D
+ * group (8 registers here), beyond the 4 registers from rd that other
+ * instructions may write, and a later launch must not see them. */
+static void test_mma_results_do_not_leak(void **state) {
+  (void)state;
+  vt_device *d = ext_dev(2025);
+  for (unsigned w = 0; w < 256; w++) {
+    wr32(d, DATA_BASE + 4 * w, 0x01010101u * (w % 7 + 1));
+    wr32(d, DATA_BASE + 0x400 + 4 * w, 0x01010101u * (w % 5 + 1));
+    wr32(d, DATA_BASE + 0xc00 + 4 * w, 0xdeadbeefu);
+  }
+  const char *first = "vid.v v1\nvsll.vi v1, v1, 2\nli t0, 0x90000000\nvadd.vx v1, v1, t0\n"
+                      "li t0, 0x400\nvadd.vx v2, v1, t0\n"
+                      "vlw12.v v8, 0(v1)\nvlw12.v v9, 128(v1)\nvlw12.v v40, 0(v2)\nvlw12.v v41, 128(v2)\n"
+                      "mma.m16n16k16.s8 v80, v8, v40, 0, 0\nendprg x0, x0, x0\n";
+  const char *second = "vid.v v1\nvsll.vi v1, v1, 2\nli t0, 0x90000c00\nvadd.vx v1, v1, t0\n"
+                       "vsw12.v v86, 0(v1)\nvsw12.v v87, 128(v1)\nendprg x0, x0, x0\n";
+  vt_error e = {0};
+  if (ext_run(d, ISA_REV_2025, first, 32, &e)) fail_msg("%s", e.msg);
+  if (ext_run(d, ISA_REV_2025, second, 32, &e)) fail_msg("%s", e.msg);
+  for (unsigned w = 0; w < 64; w++) assert_int_equal(rd32(d, DATA_BASE + 0xc00 + 4 * w), 0);
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_type_and_shape),
       cmocka_unit_test(test_small_warp),
       cmocka_unit_test(test_f16_rounding),
       cmocka_unit_test(test_mma_errors),
+      cmocka_unit_test(test_mma_results_do_not_leak),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
