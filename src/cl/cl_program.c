@@ -8,7 +8,7 @@
 
 #include "cl_api.h"
 #ifdef VT_HAVE_CC
-#include "cc.h"
+#include "cc_load.h"
 #endif
 
 #define CY_CODE_BASE 0x80000000u /* start.S: every warp starts here */
@@ -193,7 +193,11 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_de
     free(p->binary);
     p->binary = NULL;
     p->binary_size = 0;
-    if (cc_build(p->source, options, &img, &n, &log, &e)) {
+    cc_api cc;
+    int bad = cc_load(&cc, &e);
+    if (!bad) bad = cc.build(p->source, options, &img, &n, &log, &e);
+    cc_unload(&cc);
+    if (bad) {
       rc = e.kind == VT_ERR_USAGE ? CL_INVALID_BUILD_OPTIONS
            : e.kind == VT_ERR_NOMEM ? CL_OUT_OF_HOST_MEMORY
                                     : CL_BUILD_PROGRAM_FAILURE;
@@ -206,6 +210,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_de
       rc = cy_program_scan(p);
     }
     free(img);
+    if (!log && rc != CL_SUCCESS) log = dup_str(e.msg); /* e.g. the compiler module did not load */
     if (!p->log) p->log = log ? log : dup_str("");
     else free(log);
     p->built = rc == CL_SUCCESS;

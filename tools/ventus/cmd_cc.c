@@ -7,7 +7,7 @@
 
 #include "commands.h"
 #ifdef VT_HAVE_CC
-#include "cc.h"
+#include "cc_load.h"
 #include "vt_outfile.h"
 #endif
 
@@ -127,7 +127,9 @@ int cmd_cc(int argc, char **argv) {
   cc_options o = {cflags, ncf, opt, 0};
   char *text = NULL, *log = NULL;
   vt_error e = {0};
-  int r = cc_compile(in, NULL, &o, &text, &log, &e);
+  cc_api cc;
+  int r = cc_load(&cc, &e);
+  if (!r) r = cc.compile(in, NULL, &o, &text, &log, &e);
   if (log) fputs(log, stderr);
   free(log);
   if (!r && asm_only) {
@@ -142,8 +144,9 @@ int cmd_cc(int argc, char **argv) {
       r = vt_outfile_finish(&of, bad, bad ? NULL : &e) || bad ? -1 : 0;
     }
   } else if (!r) {
-    r = cc_link_file(text, obj, out, &e);
+    r = cc.link_file(text, obj, out, &e);
   }
+  cc_unload(&cc);
   free(text);
   if (r) {
     fprintf(stderr, "ventus cc: %s\n", e.msg);
