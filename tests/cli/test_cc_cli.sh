@@ -82,4 +82,12 @@ printf '__kernel void nok(__global int *p) {\n  p[0] = 1;\n}\n__kernel void nil(
 printf 'void f(void) {}\n' >"$tmp/none.cl"
 expect 1 "no __kernel function" "no kernel" "$ventus" cc -o "$tmp/n.elf" "$tmp/none.cl"
 
+# the compiler module is loaded on first use: a wrong module is one input error
+CHENGYING_CC_MODULE="$tmp/no-such-module.so" expect 4 "cannot load the OpenCL C compiler module" \
+  "a compiler module that does not load" "$ventus" cc -o "$tmp/m.elf" "$tmp/two.cl"
+# and nothing else loads LLVM
+if command -v ldd >/dev/null; then
+  if ldd "$ventus" | grep -q libLLVM; then bad "ventus links libLLVM"; else ok "ventus does not link libLLVM"; fi
+fi
+
 exit $fail
