@@ -36,6 +36,8 @@ typedef struct vt_sm_timing {
   uint64_t shared_accesses;    /* memory instructions to the local window */
   uint64_t bank_conflicts;     /* extra local-memory cycles from lanes sharing a bank */
   uint64_t barrier_wait;       /* warp-cycles spent waiting at barriers */
+  uint64_t rf_read_conflicts;  /* cycles operand reads waited for a register bank's read port */
+  uint64_t rf_write_conflicts; /* cycles results waited for a register bank's write port */
 } vt_sm_timing;
 
 typedef struct vt_timing_stats {

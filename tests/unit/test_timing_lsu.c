@@ -48,6 +48,7 @@ static void test_coalesced_and_scattered(void **state) {
   static prog p;
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   vt_launch l = mklaunch(1, 1, 1, 8, 1);
   vt_sm_timing a, b;
   build_load(&p, 0, 2);
@@ -79,6 +80,7 @@ static void test_store_wshrs(void **state) {
   E0(&p, endprg);
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   vt_launch l = mklaunch(1, 1, 1, 8, 1);
   c.l1d_wshrs = 8;
   uint64_t c8 = timed(&c, &p, &l, NULL);
@@ -104,6 +106,7 @@ static void test_mshr_subentries(void **state) {
   E0(&p, endprg);
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   vt_launch l = mklaunch(1, 1, 1, 8, 1);
   vt_sm_timing a, b;
   c.l1d_mshr_subs = 2;
@@ -123,6 +126,7 @@ static void test_bank_conflicts(void **state) {
   static prog p;
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   vt_launch l = mklaunch(1, 1, 1, 8, 1);
   vt_sm_timing a, b, k;
   build_load(&p, 1, 2);
@@ -154,6 +158,7 @@ static void test_occupancy_by_local_memory(void **state) {
   E0(&p, endprg);
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   c.num_sm = 1;
   c.lds_bytes_per_sm = 0x2000;
   vt_launch l = mklaunch(2, 1, 1, 32, 1);
@@ -184,6 +189,7 @@ static void test_register_budget_too_small(void **state) {
   E0(&p, endprg);
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   c.vgprs_per_sm = 1024;
   vt_launch l = mklaunch(1, 1, 1, 32, 4);
   l.vgprs = 512;

@@ -13,6 +13,7 @@
 static void mk(vt_memsys *m, uint32_t mshrs, uint32_t set_blocking) {
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   c.l2_sets = 2;
   c.l2_ways = 2;
   c.l2_line = 8;
@@ -87,6 +88,7 @@ static void test_fetch_misses(void **state) {
   E0(&p, endprg);
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   c.l1i_sets = 32;
   c.l1i_ways = 2;
   c.l1i_line = 8;
