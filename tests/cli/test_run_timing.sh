@@ -121,6 +121,8 @@ expect 4 "timing must be 0 or 1" "timing=2 refused" "$ventus" run -c timing=2 "$
 expect 4 "rf_banks must be 1..32" "rf_banks=0 refused" "$ventus" run --timing -c rf_banks=0 "${v[@]}"
 expect 4 "collector_cycles must be 1..64" "collector_cycles=65 refused" \
   "$ventus" run --timing -c collector_cycles=65 "${v[@]}"
+expect 4 "fetch_policy must be 0 (greedy) or 1" "fetch_policy=2 refused" \
+  "$ventus" run --timing -c fetch_policy=2 "${v[@]}"
 expect 4 "l1i_sets must be a power of two, 0 (off), 1..65536" "l1i_sets=6 refused" \
   "$ventus" run --timing -c l1i_sets=6 "${v[@]}"
 expect 4 "l2_mshrs must be 1..1024" "l2_mshrs=0 refused" "$ventus" run --timing -c l2_mshrs=0 "${v[@]}"
