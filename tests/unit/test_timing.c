@@ -32,7 +32,7 @@ static uint64_t timed(const vt_config *c, const prog *p, const vt_launch *l, vt_
 
 typedef enum {
   CHAIN_ADD, CHAIN_VADD, CHAIN_VFADD, CHAIN_LOAD, INDEP_ADD, INDEP_VADD,
-  CHAIN_ADD_CONFLICT, CHAIN_VADD_CONFLICT, INDEP_ADD_CONFLICT
+  CHAIN_ADD_CONFLICT, CHAIN_VADD_CONFLICT, INDEP_ADD_CONFLICT, CHAIN_VDIV, INDEP_VDIV
 } chain_kind;
 
 /* n instructions of one kind (dependent on the previous one or not), then endprg. */
@@ -51,6 +51,8 @@ static void build_chain(prog *p, chain_kind k, int n) {
     case CHAIN_ADD_CONFLICT: E(p, add, T0, T0, 9); break;
     case CHAIN_VADD_CONFLICT: E(p, vadd_vv, 1, 1, 5, 1); break;
     case INDEP_ADD_CONFLICT: E(p, add, 10 + i % 16, 6, 26); break;
+    case CHAIN_VDIV: E(p, vdivu_vv, 1, 1, 2, 1); break;
+    case INDEP_VDIV: E(p, vdivu_vv, 3 + i % 16, 1, 2, 1); break;
     }
   E0(p, endprg);
 }
@@ -119,6 +121,55 @@ static void test_independent_and_folding(void **state) {
   assert_int_equal(slope(&c, INDEP_VADD, 32), 4);   /* the vALU is busy 4 cycles */
   assert_int_equal(slope(&c, CHAIN_VADD, 32), 5 + 3); /* the last pass ends 3 cycles later */
   assert_int_equal(slope(&c, INDEP_ADD, 32), 1);    /* scalar ops do not fold */
+}
+
+/* Writeback arbitration, with collector_cycles 1: mul t0 (x5: bank 1)
+ * issues at 0, its result due at 6; addi R, x3 issues at 1, due at 6 too.
+ * R = s1 (x9) is also in bank 1: its write waits for the port (7), and the
+ * addi reading it issues at 7, endprg at 8, done at 13. R = a0 (x10, bank
+ * 2) is written at 6: 12 cycles. */
+static uint64_t two_writes(uint32_t r, vt_sm_timing *m) {
+  static prog p;
+  p.n = 0;
+  E(&p, mul, T0, 1, 2);
+  E(&p, addi, r, 3, 1);
+  E(&p, addi, T2, r, 0);
+  E0(&p, endprg);
+  vt_config c;
+  vt_config_defaults(&c);
+  c.collector_cycles = 1;
+  vt_launch l = mklaunch(1, 1, 1, 32, 1);
+  return timed(&c, &p, &l, m);
+}
+
+static void test_writeback_arbitration(void **state) {
+  (void)state;
+  vt_sm_timing m;
+  assert_int_equal(two_writes(S1, &m), 13);
+  assert_int_equal(m.rf_write_conflicts, 1);
+  assert_int_equal(two_writes(A0, &m), 12);
+  assert_int_equal(m.rf_write_conflicts, 0);
+}
+
+/* The SFU has fewer units than lanes (num_sfu, 0 = a quarter of the
+ * lanes): a vector divide of 32 threads keeps it busy ceil(32 / num_sfu)
+ * cycles, so one warp's independent divides are that far apart (at least
+ * the collector's 4); a dependent chain takes lat_sfu (26, measured with 8
+ * SFUs), plus the lane folding's extra passes on fewer lanes. */
+static void test_sfu_units_and_folding(void **state) {
+  (void)state;
+  vt_config c;
+  vt_config_defaults(&c); /* 32 lanes, 8 SFUs */
+  assert_int_equal(slope(&c, CHAIN_VDIV, 32), 26);
+  assert_int_equal(slope(&c, INDEP_VDIV, 32), 4);
+  c.num_sfu = 2;
+  assert_int_equal(slope(&c, INDEP_VDIV, 32), 16);
+  c.num_sfu = 1;
+  assert_int_equal(slope(&c, INDEP_VDIV, 32), 32);
+  c.num_sfu = 0;
+  c.num_lanes = 8; /* 2 SFUs, and 4 passes over the lanes */
+  assert_int_equal(slope(&c, INDEP_VDIV, 32), 16);
+  assert_int_equal(slope(&c, CHAIN_VDIV, 32), 26 + 3);
 }
 
 /* Two source operands in one register bank are read one after the other:
@@ -298,6 +349,8 @@ int main(void) {
       cmocka_unit_test(test_chains_with_modelled_front_end),
       cmocka_unit_test(test_independent_and_folding),
       cmocka_unit_test(test_register_bank_conflicts),
+      cmocka_unit_test(test_sfu_units_and_folding),
+      cmocka_unit_test(test_writeback_arbitration),
       cmocka_unit_test(test_scoreboard_stall),
       cmocka_unit_test(test_barrier_wait),
       cmocka_unit_test(test_same_memory_as_functional),
