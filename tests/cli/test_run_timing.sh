@@ -51,6 +51,15 @@ if [ -d "$corp" ]; then
   for c in "${vcases[@]}"; do
     [ -e "$c" ] && same_dump "verilog-rtl.cfg: ${c#"$corp"/}" --config "$src/configs/verilog-rtl.cfg" "$c"
   done
+  # ... and the Chisel one its front end; the Chisel RTL's bfs run (timing/)
+  for c in "${vcases[@]}"; do
+    [ -e "$c" ] && same_dump "chisel-2025.cfg: ${c#"$corp"/}" --config "$src/configs/chisel-2025.cfg" "$c"
+  done
+  b=$corp/timing/cpp-simulator-bfs4x8/BFS_1_0.metadata
+  if [ -e "$b" ]; then
+    same_dump "${b#"$corp"/}" "$b"
+    same_dump "verilog-rtl.cfg: ${b#"$corp"/}" --config "$src/configs/verilog-rtl.cfg" "$b"
+  fi
 else
   echo "SKIP: ../shared/corpora not found: the corpus part of this test did not run"
 fi
