@@ -36,14 +36,15 @@ awk -F, 'NR > 1 && $14 == "yes" { print $1, $3, $8, $11 }' "$csv" | {
     out=$("$ventus" run --timing --config "$here/configs/verilog-rtl.cfg" $sets "$corpora/verilog-tc/$k/$dir" 2>&1) || {
       echo "calibrate-verilog: $k/$dir failed: $out" >&2; exit 4; }
     ours=$(printf '%s\n' "$out" | sed -n 's/.* in \([0-9]*\) cycles.*/\1/p')
-    err=$(awk -v o="$ours" -v r="$rtl" 'BEGIN { printf "%+.0f", (o - r) * 100 / r }')
+    err=$(awk -v o="$ours" -v r="$rtl" 'BEGIN { printf "%+.1f", (o - r) * 100 / r }')
     echo "| $k/$dir | $instr | $rtl | $ours | $err% |"
     [ -z "$svg" ] || echo "$k/$dir $rtl $ours $err" >>"$svg.rows"
     a=${err#[+-]}
-    [ "$a" -gt "$worst" ] && worst=$a
+    worst=$(awk -v a="$a" -v w="$worst" 'BEGIN { print (a + 0 > w + 0) ? a : w }')
     b=$bound
     case "$allow" in *" $k/$dir="*) b=${allow#*" $k/$dir="}; b=${b%% *} ;; esac
-    if [ -n "$b" ] && [ "$a" -gt "$b" ]; then
+    # exact: |ours - RTL| > b% of RTL, not the rounded figure
+    if [ -n "$b" ] && awk -v o="$ours" -v r="$rtl" -v b="$b" 'BEGIN { d = o - r; if (d < 0) d = -d; exit !(d * 100 > b * r) }'; then
       echo "calibrate-verilog: $k/$dir is $err% off the RTL, more than its bound of $b%" >&2
       over=1
     fi

@@ -53,6 +53,9 @@ void vt_config_defaults(vt_config *c) {
   c->l2_mshrs = 32;
   c->lat_l2 = 10;
   c->lds_banks = 32;
+  c->rf_banks = 4;         /* seed 004 and the RTL's NUM_BANK */
+  c->collector_cycles = 4; /* the RTL collector unit's accept, two read cycles, dispatch */
+  c->fetch_policy = 0;     /* greedy, as seed 004 describes */
 }
 
 /* One table drives set, print and JSON so a new key is added in one place. */
@@ -83,6 +86,7 @@ static const cfg_key keys[] = {
     K32(lat_l2, 0),           K32(dram_bytes_per_cycle, 0), K32(lat_flush, 0),
     K32(lat_launch, 0),       K32(lds_banks, 0),       K32(l2_set_blocking, 0),
     K32(fetch_interval, 0),   K32(l1d_mshr_subs, 0),   K32(l1d_wshrs, 0),
+    K32(rf_banks, 0),         K32(collector_cycles, 0), K32(fetch_policy, 0),
     K32(isa, 0),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -291,6 +295,11 @@ int vt_config_check(const vt_config *c, vt_error *e) {
   if (c->l2_banks < 1 || c->l2_banks > 64) return vt_fail(e, VT_ERR_CONFIG, "l2_banks must be 1..64");
   if (c->l2_set_blocking > 1) return vt_fail(e, VT_ERR_CONFIG, "l2_set_blocking must be 0 or 1");
   if (c->lds_banks < 1 || c->lds_banks > 64) return vt_fail(e, VT_ERR_CONFIG, "lds_banks must be 1..64");
+  if (c->rf_banks < 1 || c->rf_banks > 32) return vt_fail(e, VT_ERR_CONFIG, "rf_banks must be 1..32");
+  if (c->collector_cycles < 1 || c->collector_cycles > 64)
+    return vt_fail(e, VT_ERR_CONFIG, "collector_cycles must be 1..64");
+  if (c->fetch_policy > 1)
+    return vt_fail(e, VT_ERR_CONFIG, "fetch_policy must be 0 (greedy) or 1 (fixed priority, the Verilog RTL)");
   const uint32_t *cyc[] = {&c->lat_fetch, &c->lat_l2, &c->dram_bytes_per_cycle, &c->lat_flush, &c->lat_launch};
   const char *cycn[] = {"lat_fetch", "lat_l2", "dram_bytes_per_cycle", "lat_flush", "lat_launch"};
   for (size_t i = 0; i < sizeof cyc / sizeof cyc[0]; i++)

@@ -73,6 +73,9 @@ typedef struct vt_config {
   uint32_t lat_flush;         /* cycles of the end-of-launch L1 invalidate and L2 flush handshake (0) */
   uint32_t lat_launch;        /* cycles from the launch request to the first warp's fetch (0) */
   uint32_t lds_banks;         /* local-memory banks of 4-byte words (32) */
+  uint32_t rf_banks;          /* register-file banks, one read and one write port each per file (4) */
+  uint32_t collector_cycles;  /* cycles a warp's collector unit holds one instruction (4) */
+  uint32_t fetch_policy;      /* 0 greedy (seed 004), 1 fixed priority with replay (the Verilog RTL) */
   uint32_t isa;               /* ISA revision: 0 = upstream baseline, 2025 = the seed
                                * manual's extensions (docs/isa-extensions.md) */
 } vt_config;

@@ -80,7 +80,58 @@ static int fetch_one(vt_timing *t, uint32_t smi, uint32_t slot, warp_t *w, uint6
   return 0;
 }
 
+/* Whether a warp whose fetch waits for a control op may fetch again now. */
+static int unlocked(const sm_t *sm, uint32_t s, warp_t *w, uint64_t now, uint64_t *wake) {
+  if (!w->flock) return 1;
+  if (w->unlock_at == NEVER) return 0; /* the control op is still in the ibuffer */
+  if (w->unlock_at > now) {
+    lower(wake, w->unlock_at);
+    return 0;
+  }
+  w->flock = 0;
+  w->fpc = sm->pc[s];
+  return 1;
+}
+
+/* fetch_policy 1, the Verilog RTL (warp_scheduler.v, ibuffer.v): every
+ * cycle the fetch goes to the lowest-numbered warp whose ibuffer is not
+ * full, counting only instructions that have arrived. The pc advances
+ * speculatively; a response that misses in the I-cache, or that finds the
+ * ibuffer full after all, rolls the warp's pc back, and the warp, still the
+ * first ready one, asks again next cycle: so a warp waiting for an I-cache
+ * fill, or one whose earlier fetches are still on their way, takes the
+ * fetch port from the warps behind it. */
+static void fetch_fixed(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake) {
+  const vt_config *cf = &t->cfg;
+  sm_t *sm = &t->sms[smi];
+  if (sm->fport_free > now) {
+    lower(wake, sm->fport_free);
+    return;
+  }
+  for (uint32_t s = 0; s < cf->warps_per_sm; s++) {
+    if (sm->state[s] != VT_WS_READY) continue;
+    warp_t *w = &sm->warps[s];
+    if (!unlocked(sm, s, w, now, wake)) continue;
+    uint32_t arrived = 0, block = cf->num_fetch * 4;
+    while (arrived < w->ib_n && w->ib[(w->ib_head + arrived) % IB_MAX].ready <= now) arrived++;
+    uint32_t n = (block - (w->fpc & (block - 1))) / 4;
+    if (arrived + n > cf->ibuffer_depth) continue; /* full: an issue of this warp frees room */
+    sm->fport_free = now + cf->fetch_interval;
+    lower(wake, now + 1);
+    if (w->fwait > now || w->ib_n + n > cf->ibuffer_depth) {
+      t->st.sm[smi].fetch_replays++; /* its line is in flight, or earlier fetches fill the ibuffer */
+      return;
+    }
+    fetch_one(t, smi, s, w, now, wake);
+    return;
+  }
+}
+
 void fe_fetch(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake) {
+  if (t->cfg.fetch_policy == 1) {
+    fetch_fixed(t, smi, now, wake);
+    return;
+  }
   const vt_config *cf = &t->cfg;
   sm_t *sm = &t->sms[smi];
   int used = sm->fport_free > now; /* fetch_interval: the port is still busy */
@@ -89,15 +140,7 @@ void fe_fetch(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake) {
     uint32_t s = (sm->fcur + k) % cf->warps_per_sm;
     if (sm->state[s] != VT_WS_READY) continue; /* empty, or at a barrier: an issue elsewhere releases it */
     warp_t *w = &sm->warps[s];
-    if (w->flock) {
-      if (w->unlock_at == NEVER) continue; /* the control op is still in the ibuffer */
-      if (w->unlock_at > now) {
-        lower(wake, w->unlock_at);
-        continue;
-      }
-      w->flock = 0;
-      w->fpc = sm->pc[s];
-    }
+    if (!unlocked(sm, s, w, now, wake)) continue;
     if (w->ib_n >= cf->ibuffer_depth) continue; /* its issue frees room */
     if (w->fwait > now) {
       lower(wake, w->fwait);

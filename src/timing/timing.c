@@ -30,6 +30,7 @@ static void build_ops(vt_timing *t) {
       r->field[r->n] = field;
       r->file[r->n] = isa_opk_is_vreg(k) ? 1 : 0;
       r->dest[r->n] = k == OPK_RD || k == OPK_VD || k == OPK_FRD;
+      r->pair[r->n] = o[i].pair;
       r->n++;
     }
   }
@@ -37,6 +38,32 @@ static void build_ops(vt_timing *t) {
 
 static uint32_t reg_of(const isa_inst *in, uint8_t field) {
   return field == 0 ? in->rd : field == 1 ? in->rs1 : field == 2 ? in->rs2 : in->rs3;
+}
+
+/* Registers a 2025 prefix widens: REGPAIR makes an even data or base
+ * register a pair; PREFIX_MEMORY moves mwidth + 1 words through the data
+ * registers (as exec_memext.c executes them). */
+static uint8_t span_of(const isa_inst *in, uint32_t flags, const reg_ops *r, int i, uint32_t reg) {
+  if (r->pair[i]) return 2;
+  if (!(flags & (IF_LOAD | IF_STORE)) || (flags & IF_AMO)) return 1;
+  int data = (flags & IF_STORE) ? r->field[i] == 2 : r->field[i] == 0;
+  if (data && (in->pfx & ISA_PFX_MEM)) return (uint8_t)(in->mwidth + 1);
+  if ((in->pfx & ISA_PFX_PAIR) && !(reg & 1) && (data || r->field[i] == 1)) return 2;
+  return 1;
+}
+
+int reg_uses(const vt_timing *t, const isa_inst *in, uint32_t flags, reg_use *u) {
+  const reg_ops *r = &t->ops[in->id];
+  int n = 0;
+  for (int i = 0; i < r->n; i++) {
+    uint32_t reg = reg_of(in, r->field[i]);
+    if (r->file[i] == 0 && reg == 0 && r->dest[i]) continue; /* x0 is never written */
+    uint8_t span = span_of(in, flags, r, i, reg);
+    if (reg + span > NREG) span = (uint8_t)(NREG - reg);
+    u[n++] = (reg_use){r->file[i], r->dest[i], span, reg};
+  }
+  if ((flags & IF_VEC) && !in->vm && !(flags & IF_CUSTOMV)) u[n++] = (reg_use){1, 0, 1, 0}; /* the mask, v0 */
+  return n;
 }
 
 vt_timing *vt_timing_attach(vt_device *d, vt_error *e) {
@@ -57,7 +84,8 @@ vt_timing *vt_timing_attach(vt_device *d, vt_error *e) {
     sm_t *sm = &t->sms[s];
     uint32_t w = t->cfg.warps_per_sm;
     if (!(sm->warps = calloc(w, sizeof *sm->warps)) || !(sm->state = calloc(w, 1)) ||
-        !(sm->pc = calloc(w, sizeof *sm->pc)) || !(sm->wshr = calloc(t->cfg.l1d_wshrs, sizeof *sm->wshr)))
+        !(sm->pc = calloc(w, sizeof *sm->pc)) || !(sm->wshr = calloc(t->cfg.l1d_wshrs, sizeof *sm->wshr)) ||
+        !(sm->wres = calloc(2u * t->cfg.rf_banks * WB_RING, sizeof *sm->wres)))
       goto oom;
     const vt_config *c = &t->cfg;
     if (cache_init(&sm->l1d, "L1 data cache", c->l1d_sets, c->l1d_ways, c->l1d_line, c->l1d_mshrs, e)) goto fail;
@@ -83,6 +111,7 @@ void vt_timing_free(vt_timing *t) {
     free(t->sms[s].state);
     free(t->sms[s].pc);
     free(t->sms[s].wshr);
+    free(t->sms[s].wres);
     cache_free(&t->sms[s].l1d);
     cache_free(&t->sms[s].l1i);
   }
@@ -130,29 +159,26 @@ static int blocked(const vt_timing *t, const sm_t *sm, warp_t *w, const vt_warp_
     b->why = VT_STALL_CONTROL;
     return 1;
   }
-  const reg_ops *r = &t->ops[v->in->id];
+  reg_use u[ISA_MAX_OPNDS + 1];
+  int n = reg_uses(t, v->in, v->flags, u);
   uint64_t when = 0;
   int mem = 0;
-  for (int i = 0; i < r->n; i++) {
-    uint32_t reg = reg_of(v->in, r->field[i]);
-    if (r->file[i] == 0 && reg == 0) continue; /* x0 */
-    uint64_t rd = w->ready[r->file[i]][reg];
-    if (rd > when) {
-      when = rd;
-      mem = w->from_mem[r->file[i]][reg];
+  for (int i = 0; i < n; i++)
+    for (uint32_t k = 0; k < u[i].span; k++) {
+      uint64_t rd = w->ready[u[i].file][u[i].reg + k];
+      if (rd > when) {
+        when = rd;
+        mem = w->from_mem[u[i].file][u[i].reg + k];
+      }
     }
-  }
-  if ((v->flags & IF_VEC) && !v->in->vm && !(v->flags & IF_CUSTOMV) && w->ready[1][0] > when) {
-    when = w->ready[1][0];
-    mem = w->from_mem[1][0];
-  }
   if (when > now) {
     b->wake = when;
     b->why = mem ? VT_STALL_MEMORY : VT_STALL_SCOREBOARD;
     return 1;
   }
-  if (sm->unit_free[v->unit] > now) {
-    b->wake = sm->unit_free[v->unit];
+  uint64_t busy = sm->unit_free[v->unit] > w->coll_free ? sm->unit_free[v->unit] : w->coll_free;
+  if (busy > now) { /* the unit, or the warp's collector unit */
+    b->wake = busy;
     b->why = VT_STALL_STRUCTURAL;
     return 1;
   }
@@ -171,6 +197,9 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
   isa_inst in = *v->in; /* the view's pointer is the core's cache entry */
   uint32_t flags = v->flags;
   isa_unit unit = v->unit;
+  reg_use u[ISA_MAX_OPNDS + 1];
+  int nu = reg_uses(t, &in, flags, u), nsrc = 0;
+  for (int i = 0; i < nu; i++) nsrc += !u[i].dest && unit != UNIT_CTRL;
   const vt_commit *c;
   int rc = vt_step_exec(t->d, smi, s, &c, e);
   if (rc < 0) return -1;
@@ -181,6 +210,13 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
   }
   uint32_t lanes = cf->num_lanes ? cf->num_lanes : v->threads;
   uint32_t fold = (flags & IF_VEC) ? div_up(v->threads, lanes) : 1;
+  /* operands first: bank conflicts delay the dispatch to the unit */
+  uint32_t wait = unit == UNIT_CTRL ? 0 : oc_collect(t, smi, s, u, nu, now); /* endprg, barrier: no operands */
+  uint64_t start = now + wait;
+  /* the collector takes the warp's next instruction after accepting, reading
+   * (two cycles, only with register operands) and dispatching this one */
+  uint32_t hold = nsrc ? cf->collector_cycles : (cf->collector_cycles > 2 ? cf->collector_cycles - 2 : 1);
+  w->coll_free = start + hold;
   uint32_t lat, occupy = fold;
   switch (unit) {
   case UNIT_VALU: lat = cf->lat_valu; break;
@@ -192,27 +228,28 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
     occupy = (flags & IF_VEC) ? div_up(v->threads, sfu) : 1;
     break;
   }
-  case UNIT_LSU: lsu_timing(t, smi, c, flags, now, &lat, &occupy); break;
+  case UNIT_LSU: lsu_timing(t, smi, c, flags, start, &lat, &occupy); break;
   default: lat = cf->lat_alu; break;
   }
-  lat += fold - 1;
+  lat += fold - 1 + wait;
   if (t->tl && unit == UNIT_LSU && lat > cf->lat_lsu_l1_hit && !(flags & IF_STORE))
     tl_span(t, smi, s, "memory", now, now + lat, NULL, "load %u cycles", lat);
   w->issued++;
   if (t->tl && rc == 1)
     tl_span(t, smi, s, "warp", w->since, now + 1, NULL, "wg %u warp %u: %llu instructions", w->wg, w->wid,
             (unsigned long long)w->issued);
-  sm->unit_free[unit] = now + occupy;
-  uint64_t done = now + lat;
-  const reg_ops *r = &t->ops[in.id];
-  for (int i = 0; i < r->n; i++) {
-    if (!r->dest[i]) continue;
-    uint32_t reg = reg_of(&in, r->field[i]);
-    if (r->file[i] == 0 && reg == 0) continue;
-    w->ready[r->file[i]][reg] = done;
-    w->from_mem[r->file[i]][reg] = unit == UNIT_LSU;
+  sm->unit_free[unit] = start + occupy;
+  uint64_t done = now + lat, last = done;
+  for (int i = 0; i < nu; i++) {
+    if (!u[i].dest) continue;
+    uint64_t wb = oc_writeback(t, smi, s, &u[i], done, now);
+    if (wb > last) last = wb;
+    for (uint32_t k = 0; k < u[i].span; k++) {
+      w->ready[u[i].file][u[i].reg + k] = wb;
+      w->from_mem[u[i].file][u[i].reg + k] = unit == UNIT_LSU;
+    }
   }
-  if (done > sm->busy_until) sm->busy_until = done;
+  if (last > sm->busy_until) sm->busy_until = last;
   return rc;
 }
 
@@ -253,6 +290,7 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
     sm->fcur = 0;
     sm->fport_free = 0;
     memset(sm->wshr, 0, cf->l1d_wshrs * sizeof *sm->wshr);
+    oc_reset(t, s);
     /* the RTL invalidates L1 at the end of every launch: each starts cold */
     cache_invalidate(&sm->l1d);
     if (t->frontend) cache_invalidate(&sm->l1i);

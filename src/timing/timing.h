@@ -31,11 +31,15 @@ typedef struct vt_sm_timing {
   uint64_t l1_hits, l1_misses; /* L1 data cache lines looked up by loads and stores */
   uint64_t l1_merges;          /* ... load misses on a line already in flight (MSHR merge) */
   uint64_t l1i_hits, l1i_misses, l1i_merges; /* instruction fetches (front end modelled) */
+  uint64_t fetch_replays;      /* fetch_policy 1: fetch cycles lost to a warp whose line is in
+                                * flight or whose ibuffer had no room (the RTL rolls its pc back) */
   uint64_t gmem_insns, gmem_lanes; /* global memory instructions and their lane accesses ... */
   uint64_t gmem_lines;         /* ... and the L1 lines they coalesced into */
   uint64_t shared_accesses;    /* memory instructions to the local window */
   uint64_t bank_conflicts;     /* extra local-memory cycles from lanes sharing a bank */
   uint64_t barrier_wait;       /* warp-cycles spent waiting at barriers */
+  uint64_t rf_read_conflicts;  /* cycles operand reads waited for a register bank's read port */
+  uint64_t rf_write_conflicts; /* cycles results waited for a register bank's write port */
 } vt_sm_timing;
 
 typedef struct vt_timing_stats {

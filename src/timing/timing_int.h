@@ -10,6 +10,8 @@
 #define NREG 256
 #define NEVER UINT64_MAX
 #define IB_MAX 64 /* ibuffer_depth's limit */
+#define RF_BANKS_MAX 32 /* rf_banks' limit */
+#define WB_RING 256 /* write-port reservations reach this many cycles ahead */
 
 typedef struct {
   uint32_t pc;
@@ -31,6 +33,7 @@ typedef struct {
   uint32_t ib_head, ib_n;
   ib_entry ib[IB_MAX];
   uint64_t since, issued; /* timeline: cycle it was first seen, instructions issued */
+  uint64_t coll_free; /* its collector unit takes the next instruction (collector.c) */
 } warp_t;
 
 typedef struct {
@@ -44,6 +47,8 @@ typedef struct {
   uint64_t busy_until; /* last completion of an instruction issued here (stores: their ack) */
   vt_cache l1d, l1i;
   uint64_t *wshr;     /* [l1d_wshrs]: cycle each write-status register frees */
+  uint64_t rport[2][RF_BANKS_MAX]; /* [file][bank]: first cycle the read port is free */
+  uint64_t *wres;     /* [2][rf_banks][WB_RING]: cycle a write port is reserved for */
 } sm_t;
 
 /* Register operands of one instruction kind: field and file (0 = x/f, which
@@ -53,7 +58,15 @@ typedef struct {
   uint8_t field[ISA_MAX_OPNDS]; /* 0 rd, 1 rs1, 2 rs2, 3 rs3 */
   uint8_t file[ISA_MAX_OPNDS];
   uint8_t dest[ISA_MAX_OPNDS];
+  uint8_t pair[ISA_MAX_OPNDS];  /* the syntax names a 64-bit pair (ISA 2025 .d forms) */
 } reg_ops;
+
+/* One register an instruction reads or writes, with the registers after it
+ * it spans (2 for a pair, up to 4 for a PREFIX_MEMORY access). */
+typedef struct {
+  uint8_t file, dest, span;
+  uint32_t reg;
+} reg_use;
 
 struct vt_timing {
   vt_device *d;
@@ -69,6 +82,22 @@ struct vt_timing {
 
 /* Ops after which fetch waits until they resolve (no branch prediction). */
 #define CONTROL_FLAGS (IF_BRANCH | IF_JUMP | IF_VBRANCH | IF_JOIN | IF_BARRIER | IF_ENDPRG)
+
+/* Register operands of `in` (flags: its table flags) into u (at most
+ * ISA_MAX_OPNDS + 1: a masked vector op also reads v0); returns the count.
+ * x0 as a destination is left out; as a source it is read from its bank like
+ * any register, as the RTL does, and never waits (nothing writes it). */
+int reg_uses(const vt_timing *t, const isa_inst *in, uint32_t flags, reg_use *u);
+
+/* collector.c: the operand collector of warp slot `slot` on SM smi, for an
+ * instruction issued at now: the cycles its source reads wait for the
+ * register banks' read ports (one per bank and file and cycle; bank = (slot
+ * + register) mod rf_banks, as the RTL's collector unit computes it). */
+uint32_t oc_collect(vt_timing *t, uint32_t smi, uint32_t slot, const reg_use *u, int n, uint64_t now);
+/* ... and the cycle a result due at `done` is written: the first at or after
+ * it in which the bank's write port is free (writeback arbitration). */
+uint64_t oc_writeback(vt_timing *t, uint32_t smi, uint32_t slot, const reg_use *u, uint64_t done, uint64_t now);
+void oc_reset(vt_timing *t, uint32_t smi);
 
 /* frontend.c: the fetch of SM smi in cycle now (one fetch per SM and cycle,
  * greedy). Lowers *wake to the next cycle fetch could change anything. */

@@ -51,6 +51,17 @@ if [ -d "$corp" ]; then
   for c in "${vcases[@]}"; do
     [ -e "$c" ] && same_dump "verilog-rtl.cfg: ${c#"$corp"/}" --config "$src/configs/verilog-rtl.cfg" "$c"
   done
+  # ... and the Chisel one its front end; the Chisel RTL's bfs run (timing/);
+  # not under valgrind, where the runs above cover the same code
+  [ -n "${VT_VALGRIND:-}" ] && vcases=()
+  for c in "${vcases[@]}"; do
+    [ -e "$c" ] && same_dump "chisel-2025.cfg: ${c#"$corp"/}" --config "$src/configs/chisel-2025.cfg" "$c"
+  done
+  b=$corp/timing/cpp-simulator-bfs4x8/BFS_1_0.metadata
+  if [ -e "$b" ] && [ -z "${VT_VALGRIND:-}" ]; then
+    same_dump "${b#"$corp"/}" "$b"
+    same_dump "verilog-rtl.cfg: ${b#"$corp"/}" --config "$src/configs/verilog-rtl.cfg" "$b"
+  fi
 else
   echo "SKIP: ../shared/corpora not found: the corpus part of this test did not run"
 fi
@@ -118,6 +129,11 @@ expect 3 "address is in the padding after a buffer's requested size" "fault unde
 expect 4 "lat_alu must be 1..100000 cycles" "lat_alu=0 refused" "$ventus" run --timing -c lat_alu=0 "${v[@]}"
 expect 4 "l1d_sets must be a power of two" "l1d_sets=3 refused" "$ventus" run --timing -c l1d_sets=3 "${v[@]}"
 expect 4 "timing must be 0 or 1" "timing=2 refused" "$ventus" run -c timing=2 "${v[@]}"
+expect 4 "rf_banks must be 1..32" "rf_banks=0 refused" "$ventus" run --timing -c rf_banks=0 "${v[@]}"
+expect 4 "collector_cycles must be 1..64" "collector_cycles=65 refused" \
+  "$ventus" run --timing -c collector_cycles=65 "${v[@]}"
+expect 4 "fetch_policy must be 0 (greedy) or 1" "fetch_policy=2 refused" \
+  "$ventus" run --timing -c fetch_policy=2 "${v[@]}"
 expect 4 "l1i_sets must be a power of two, 0 (off), 1..65536" "l1i_sets=6 refused" \
   "$ventus" run --timing -c l1i_sets=6 "${v[@]}"
 expect 4 "l2_mshrs must be 1..1024" "l2_mshrs=0 refused" "$ventus" run --timing -c l2_mshrs=0 "${v[@]}"

@@ -1,8 +1,9 @@
 /* The timing model (src/timing, docs/timing.md) on hand-computed
  * microbenchmarks: dependent chains give the 2025 RTL's issue-to-issue
- * latencies, independent instructions issue back to back, folding over
- * fewer lanes, a scoreboard stall and a barrier wait cycle by cycle, and
- * memory results identical to the functional loop. */
+ * latencies, independent instructions of one warp are collector_cycles
+ * apart, register-bank conflicts cost a cycle, folding over fewer lanes,
+ * a scoreboard stall and a barrier wait cycle by cycle, and memory results
+ * identical to the functional loop. */
 #include <unistd.h>
 
 #include "host_kernels.h"
@@ -29,7 +30,10 @@ static uint64_t timed(const vt_config *c, const prog *p, const vt_launch *l, vt_
   return cycles;
 }
 
-typedef enum { CHAIN_ADD, CHAIN_VADD, CHAIN_VFADD, CHAIN_LOAD, INDEP_ADD, INDEP_VADD } chain_kind;
+typedef enum {
+  CHAIN_ADD, CHAIN_VADD, CHAIN_VFADD, CHAIN_LOAD, INDEP_ADD, INDEP_VADD,
+  CHAIN_ADD_CONFLICT, CHAIN_VADD_CONFLICT, INDEP_ADD_CONFLICT, CHAIN_VDIV, INDEP_VDIV
+} chain_kind;
 
 /* n instructions of one kind (dependent on the previous one or not), then endprg. */
 static void build_chain(prog *p, chain_kind k, int n) {
@@ -42,6 +46,13 @@ static void build_chain(prog *p, chain_kind k, int n) {
     case CHAIN_LOAD: E(p, lw, T0, 0, T1); break; /* same address: the WAW on t0 chains them */
     case INDEP_ADD: E(p, addi, 10 + i % 16, 0, i); break;
     case INDEP_VADD: E(p, vadd_vv, 3 + i % 16, 1, 2, 1); break;
+    /* warp slot 0: bank = register mod 4; t0 (x5) and s1 (x9) share bank
+     * 1, as do v1 and v5, and t1 (x6) and s10 (x26) bank 2 */
+    case CHAIN_ADD_CONFLICT: E(p, add, T0, T0, 9); break;
+    case CHAIN_VADD_CONFLICT: E(p, vadd_vv, 1, 1, 5, 1); break;
+    case INDEP_ADD_CONFLICT: E(p, add, 10 + i % 16, 6, 26); break;
+    case CHAIN_VDIV: E(p, vdivu_vv, 1, 1, 2, 1); break;
+    case INDEP_VDIV: E(p, vdivu_vv, 3 + i % 16, 1, 2, 1); break;
     }
   E0(p, endprg);
 }
@@ -69,10 +80,41 @@ static void test_dependent_chains(void **state) {
   assert_int_equal(slope(&c, CHAIN_LOAD, 32), 11);
 }
 
+/* One warp's independent instructions: its collector unit takes one every
+ * collector_cycles (accept, two register-read cycles, dispatch). */
+/* configs/chisel-2025.cfg models the front end (the Chisel RTL's I-cache,
+ * fixed-priority fetch) on the memory the microbenchmarks ran on: fetching
+ * ahead hides every I-cache miss, and the chains keep the RTL's slopes
+ * exactly, between 16 and 64 and between 64 and 192 instructions. */
+static void test_chains_with_modelled_front_end(void **state) {
+  (void)state;
+  vt_config c;
+  vt_error e;
+  vt_config_defaults(&c);
+  assert_int_equal(vt_config_load(&c, VT_SOURCE_DIR "/configs/chisel-2025.cfg", &e), 0);
+  assert_true(c.l1i_sets > 0);
+  static const struct { chain_kind k; uint64_t per; } want[] = {
+      {CHAIN_ADD, 5}, {CHAIN_VADD, 5}, {CHAIN_VFADD, 7}, {CHAIN_LOAD, 11}};
+  static prog p;
+  vt_launch l = mklaunch(1, 1, 1, 32, 1);
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    uint64_t n[3], len[3] = {16, 64, 192};
+    for (int j = 0; j < 3; j++) {
+      build_chain(&p, want[i].k, (int)len[j]);
+      n[j] = timed(&c, &p, &l, NULL);
+    }
+    assert_int_equal(n[1] - n[0], 48 * want[i].per);
+    assert_int_equal(n[2] - n[1], 128 * want[i].per);
+  }
+}
+
 static void test_independent_and_folding(void **state) {
   (void)state;
   vt_config c;
   vt_config_defaults(&c);
+  assert_int_equal(slope(&c, INDEP_ADD, 32), 4);
+  assert_int_equal(slope(&c, INDEP_VADD, 32), 4);
+  c.collector_cycles = 1; /* without the collector's interval: back to back */
   assert_int_equal(slope(&c, INDEP_ADD, 32), 1);
   assert_int_equal(slope(&c, INDEP_VADD, 32), 1);
   c.num_lanes = 8; /* 32 threads over 8 lanes: every vector op takes 4 passes */
@@ -81,9 +123,77 @@ static void test_independent_and_folding(void **state) {
   assert_int_equal(slope(&c, INDEP_ADD, 32), 1);    /* scalar ops do not fold */
 }
 
+/* Writeback arbitration, with collector_cycles 1: mul t0 (x5: bank 1)
+ * issues at 0, its result due at 6; addi R, x3 issues at 1, due at 6 too.
+ * R = s1 (x9) is also in bank 1: its write waits for the port (7), and the
+ * addi reading it issues at 7, endprg at 8, done at 13. R = a0 (x10, bank
+ * 2) is written at 6: 12 cycles. */
+static uint64_t two_writes(uint32_t r, vt_sm_timing *m) {
+  static prog p;
+  p.n = 0;
+  E(&p, mul, T0, 1, 2);
+  E(&p, addi, r, 3, 1);
+  E(&p, addi, T2, r, 0);
+  E0(&p, endprg);
+  vt_config c;
+  vt_config_defaults(&c);
+  c.collector_cycles = 1;
+  vt_launch l = mklaunch(1, 1, 1, 32, 1);
+  return timed(&c, &p, &l, m);
+}
+
+static void test_writeback_arbitration(void **state) {
+  (void)state;
+  vt_sm_timing m;
+  assert_int_equal(two_writes(S1, &m), 13);
+  assert_int_equal(m.rf_write_conflicts, 1);
+  assert_int_equal(two_writes(A0, &m), 12);
+  assert_int_equal(m.rf_write_conflicts, 0);
+}
+
+/* The SFU has fewer units than lanes (num_sfu, 0 = a quarter of the
+ * lanes): a vector divide of 32 threads keeps it busy ceil(32 / num_sfu)
+ * cycles, so one warp's independent divides are that far apart (at least
+ * the collector's 4); a dependent chain takes lat_sfu (26, measured with 8
+ * SFUs), plus the lane folding's extra passes on fewer lanes. */
+static void test_sfu_units_and_folding(void **state) {
+  (void)state;
+  vt_config c;
+  vt_config_defaults(&c); /* 32 lanes, 8 SFUs */
+  assert_int_equal(slope(&c, CHAIN_VDIV, 32), 26);
+  assert_int_equal(slope(&c, INDEP_VDIV, 32), 4);
+  c.num_sfu = 2;
+  assert_int_equal(slope(&c, INDEP_VDIV, 32), 16);
+  c.num_sfu = 1;
+  assert_int_equal(slope(&c, INDEP_VDIV, 32), 32);
+  c.num_sfu = 0;
+  c.num_lanes = 8; /* 2 SFUs, and 4 passes over the lanes */
+  assert_int_equal(slope(&c, INDEP_VDIV, 32), 16);
+  assert_int_equal(slope(&c, CHAIN_VDIV, 32), 26 + 3);
+}
+
+/* Two source operands in one register bank are read one after the other:
+ * the instruction dispatches a cycle later, so a dependent chain is one
+ * cycle slower per instruction, and independent ones hold the collector a
+ * cycle longer. With 8 banks the same registers do not conflict. */
+static void test_register_bank_conflicts(void **state) {
+  (void)state;
+  vt_config c;
+  vt_config_defaults(&c);
+  assert_int_equal(slope(&c, CHAIN_ADD_CONFLICT, 32), 5 + 1);
+  assert_int_equal(slope(&c, CHAIN_VADD_CONFLICT, 32), 5 + 1);
+  assert_int_equal(slope(&c, INDEP_ADD_CONFLICT, 32), 4 + 1);
+  c.rf_banks = 8; /* x5/x9, v1/v5 and x6/x26 now in different banks */
+  assert_int_equal(slope(&c, CHAIN_ADD_CONFLICT, 32), 5);
+  assert_int_equal(slope(&c, CHAIN_VADD_CONFLICT, 32), 5);
+  assert_int_equal(slope(&c, INDEP_ADD_CONFLICT, 32), 4);
+}
+
 /* addi t0 (cycle 0); addi t1,t0 waits for t0 (issues at 5); addi t2 is
- * independent but in order (6); endprg (7), done at 7 + 5 = 12. Cycles 1-4
- * are scoreboard stalls, 8-11 the drain. */
+ * independent but waits for the warp's collector unit (5 + 4 = 9); endprg
+ * (no register operands: its collector holds the addi 4 cycles) at 13,
+ * done at 13 + 5 = 18. Cycles 1-4 are scoreboard stalls, 6-8 and 10-12
+ * structural (the collector), 14-17 the drain. */
 static void test_scoreboard_stall(void **state) {
   (void)state;
   static prog p;
@@ -96,19 +206,21 @@ static void test_scoreboard_stall(void **state) {
   vt_config_defaults(&c);
   vt_launch l = mklaunch(1, 1, 1, 32, 1);
   vt_sm_timing m;
-  assert_int_equal(timed(&c, &p, &l, &m), 12);
+  assert_int_equal(timed(&c, &p, &l, &m), 18);
   assert_int_equal(m.issued, 4);
   assert_int_equal(m.stall[VT_STALL_SCOREBOARD], 4);
+  assert_int_equal(m.stall[VT_STALL_STRUCTURAL], 6);
   assert_int_equal(m.stall[VT_STALL_IDLE], 4);
-  assert_int_equal(m.cycles, 12);
+  assert_int_equal(m.cycles, 18);
 }
 
 /* Two warps: warp 1 branches straight to the barrier, warp 0 first runs K
  * dependent adds. Cycle by cycle: csrrs wid at 0 (w0) and 1 (w1); bne at 5
  * (w0, falls through) and 6 (w1, taken: fetch resumes at 6+1+3 = 10);
- * w0's adds at 7, 12, ..., 7+5(K-1); w1 arrives at the barrier at 10 and
- * waits from 11; w0 arrives at 5K+3 and releases it; w1 re-checks at 5K+4,
- * w0 ends at 5K+5, w1 at 5K+6, done 5 cycles later. */
+ * w0's adds at 9 (its collector: 5 + 4), 14, ..., 9+5(K-1); w1 arrives at
+ * the barrier at 10 and waits from 11; w0 arrives at 5K+8 (collector) and
+ * releases it; w1 re-checks at 5K+9, w0 ends at 5K+10 (a barrier holds the
+ * collector 2 cycles), w1 at 5K+11, done 5 cycles later. */
 static void test_barrier_wait(void **state) {
   (void)state;
   enum { K = 10 };
@@ -123,8 +235,8 @@ static void test_barrier_wait(void **state) {
   vt_config_defaults(&c);
   vt_launch l = mklaunch(1, 1, 1, 32, 2);
   vt_sm_timing m;
-  assert_int_equal(timed(&c, &p, &l, &m), 5 * K + 11);
-  assert_int_equal(m.barrier_wait, (5 * K + 4) - 11);
+  assert_int_equal(timed(&c, &p, &l, &m), 5 * K + 16);
+  assert_int_equal(m.barrier_wait, (5 * K + 9) - 11);
   assert_int_equal(m.issued, 2 * (K + 4) - K + 1); /* w1 skips the adds; its barrier issues twice */
   assert_int_equal(m.stall[VT_STALL_CONTROL], 0); /* w0 had work in w1's bubble */
 }
@@ -234,7 +346,11 @@ static void test_native_api_timing_key(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_dependent_chains),
+      cmocka_unit_test(test_chains_with_modelled_front_end),
       cmocka_unit_test(test_independent_and_folding),
+      cmocka_unit_test(test_register_bank_conflicts),
+      cmocka_unit_test(test_sfu_units_and_folding),
+      cmocka_unit_test(test_writeback_arbitration),
       cmocka_unit_test(test_scoreboard_stall),
       cmocka_unit_test(test_barrier_wait),
       cmocka_unit_test(test_same_memory_as_functional),

@@ -48,6 +48,7 @@ static void test_coalesced_and_scattered(void **state) {
   static prog p;
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   vt_launch l = mklaunch(1, 1, 1, 8, 1);
   vt_sm_timing a, b;
   build_load(&p, 0, 2);
@@ -79,6 +80,7 @@ static void test_store_wshrs(void **state) {
   E0(&p, endprg);
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   vt_launch l = mklaunch(1, 1, 1, 8, 1);
   c.l1d_wshrs = 8;
   uint64_t c8 = timed(&c, &p, &l, NULL);
@@ -104,6 +106,7 @@ static void test_mshr_subentries(void **state) {
   E0(&p, endprg);
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   vt_launch l = mklaunch(1, 1, 1, 8, 1);
   vt_sm_timing a, b;
   c.l1d_mshr_subs = 2;
@@ -123,6 +126,7 @@ static void test_bank_conflicts(void **state) {
   static prog p;
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   vt_launch l = mklaunch(1, 1, 1, 8, 1);
   vt_sm_timing a, b, k;
   build_load(&p, 1, 2);
@@ -140,6 +144,38 @@ static void test_bank_conflicts(void **state) {
   assert_int_equal(k.bank_conflicts, 3);
 }
 
+/* ISA 2025: a load under REGPAIR writes a pair, under PREFIX_MEMORY 128
+ * bits four registers, and the scoreboard holds all of them. A local load
+ * (one lane, 11 cycles) at cycle L, then an addi reading register R: if R
+ * is one the load writes, the addi issues at L + 11, endprg (its collector
+ * unit: 4 cycles) at L + 15, done at L + 20; if not, the addi issues at
+ * L + 4 (the collector), endprg at L + 8, done at L + 13 (the load's L + 11
+ * is earlier): 7 cycles apart. */
+static uint64_t prefixed_load(int prefix, int reg) {
+  static prog p;
+  p.n = 0;
+  E(&p, csrrs, T0, CSR_LDS, 0); /* an odd base register: never a pair */
+  if (prefix == 1) E(&p, regpair, 0, 0, 0);
+  if (prefix == 2) E(&p, pre_m_128, 0, 0, 0);
+  E(&p, lw, A0, 0, T0);
+  E(&p, addi, T2, reg, 1);
+  E0(&p, endprg);
+  vt_config c;
+  vt_config_defaults(&c);
+  c.isa = 2025;
+  vt_launch l = mklaunch(1, 1, 1, 8, 1);
+  l.lds_size = 0x100;
+  return timed(&c, &p, &l, NULL);
+}
+
+static void test_pairs_and_wide_loads_in_scoreboard(void **state) {
+  (void)state;
+  assert_int_equal(prefixed_load(0, A1) - prefixed_load(0, A2), 0); /* lw writes a0 alone */
+  assert_int_equal(prefixed_load(1, A1) - prefixed_load(1, A2), 7); /* the pair a0:a1 */
+  assert_int_equal(prefixed_load(2, A3) - prefixed_load(2, A3 + 1), 7); /* a0..a3 */
+  assert_int_equal(prefixed_load(2, A1) - prefixed_load(2, A3 + 1), 7);
+}
+
 /* Two groups of one warp, each 8 dependent adds and endprg, on one SM with
  * 8 KiB of local memory. Each group asking for 4 KiB, both are resident:
  * warp 0's adds issue at 0, 5, ..., 35, warp 1's at 1, ..., 36, then
@@ -154,6 +190,7 @@ static void test_occupancy_by_local_memory(void **state) {
   E0(&p, endprg);
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   c.num_sm = 1;
   c.lds_bytes_per_sm = 0x2000;
   vt_launch l = mklaunch(2, 1, 1, 32, 1);
@@ -184,6 +221,7 @@ static void test_register_budget_too_small(void **state) {
   E0(&p, endprg);
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   c.vgprs_per_sm = 1024;
   vt_launch l = mklaunch(1, 1, 1, 32, 4);
   l.vgprs = 512;
@@ -206,6 +244,7 @@ int main(void) {
       cmocka_unit_test(test_store_wshrs),
       cmocka_unit_test(test_mshr_subentries),
       cmocka_unit_test(test_occupancy_by_local_memory),
+      cmocka_unit_test(test_pairs_and_wide_loads_in_scoreboard),
       cmocka_unit_test(test_register_budget_too_small),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 static void mk(vt_memsys *m, uint32_t mshrs, uint32_t set_blocking) {
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   c.l2_sets = 2;
   c.l2_ways = 2;
   c.l2_line = 8;
@@ -87,6 +88,7 @@ static void test_fetch_misses(void **state) {
   E0(&p, endprg);
   vt_config c;
   vt_config_defaults(&c);
+  c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   c.l1i_sets = 32;
   c.l1i_ways = 2;
   c.l1i_line = 8;
@@ -118,6 +120,27 @@ static void test_fetch_misses(void **state) {
   assert_non_null(t);
   assert_int_equal(run(d, &p, &l, &e), 0);
   assert_int_equal(vt_timing_get_stats(t)->cycles, 85);
+  vt_timing_free(t);
+  vt_device_destroy(d);
+  /* fetch_policy 1 (fixed priority, replay): the warp asks again every
+   * cycle while its line is in flight (1..22), and while its fetched pair
+   * has not arrived (24, 25: the ibuffer counts only arrived entries, the
+   * response finds it full and is replayed). It needs room for a whole
+   * pair, so line 1 is requested when add 1 issues (27), back at 50
+   * (replays 28..49, 51, 52), adds 2 and 3 at 53 and 54, line 2 requested
+   * at 54, fetched at 77 (replays 55..76; none after endprg is fetched),
+   * endprg at 80: 85 cycles, 22 + 2 + 22 + 2 + 22 replays */
+  c.fetch_interval = 1;
+  c.fetch_policy = 1;
+  d = mkdev(&c);
+  t = vt_timing_attach(d, &e);
+  assert_non_null(t);
+  assert_int_equal(run(d, &p, &l, &e), 0);
+  st = vt_timing_get_stats(t);
+  assert_int_equal(st->cycles, 85);
+  assert_int_equal(st->sm[0].fetch_replays, 70);
+  assert_int_equal(st->sm[0].l1i_misses, 3);
+  assert_int_equal(st->sm[0].l1i_hits, 3);
   vt_timing_free(t);
   vt_device_destroy(d);
 }
