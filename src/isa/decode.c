@@ -19,10 +19,44 @@ isa_id isa_lookup_rev(uint32_t word, isa_rev r) {
   unsigned op = word & 0x7f;
   for (unsigned i = decode_bucket_start[op]; i < decode_bucket_start[op + 1]; i++) {
     unsigned id = decode_bucket_ids[i];
-    if ((word & isa_table[id].mask) == isa_table[id].match && isa_in_rev(isa_table[id].flags, r))
+    if ((word & isa_table[id].mask) == isa_table[id].match && isa_in_rev(isa_table[id].flags, r) &&
+        !(isa_table[id].flags & IF_LONG))
       return (isa_id)id;
   }
   return ISA_INVALID;
+}
+
+/* Field values the masks cannot exclude: VSSIZE and VDSIZE 3 are reserved. */
+static int long_fields_ok(uint32_t hi) {
+  return bits(hi, 21, 20) != 3 && bits(hi, 23, 22) != 3;
+}
+
+isa_id isa_lookup64_rev(uint32_t lo, uint32_t hi, isa_rev r) {
+  if (isa_insn_len(lo, r) != 8) return ISA_INVALID;
+  unsigned op = lo & 0x7f;
+  for (unsigned i = decode_bucket_start[op]; i < decode_bucket_start[op + 1]; i++) {
+    unsigned id = decode_bucket_ids[i];
+    const isa_info *t = &isa_table[id];
+    if ((t->flags & IF_LONG) && (lo & t->mask) == t->match && (hi & t->mask_hi) == t->match_hi &&
+        isa_in_rev(t->flags, r) && long_fields_ok(hi))
+      return (isa_id)id;
+  }
+  return ISA_INVALID;
+}
+
+isa_id isa_decode64_rev(uint32_t lo, uint32_t hi, isa_rev r, isa_inst *out) {
+  memset(out, 0, sizeof *out);
+  out->word = lo;
+  out->hi = hi;
+  isa_id id = isa_lookup64_rev(lo, hi, r);
+  out->id = (uint16_t)id;
+  /* 8-bit register fields: the low five bits where RVV has them */
+  out->rd = (uint8_t)(bits(lo, 11, 7) | bits(hi, 2, 0) << 5);
+  out->rs1 = (uint8_t)(bits(lo, 19, 15) | bits(hi, 5, 3) << 5);
+  out->rs2 = (uint8_t)(bits(lo, 24, 20) | bits(hi, 8, 6) << 5);
+  out->vm = 1;
+  out->rm = (uint8_t)bits(lo, 14, 12);
+  return id;
 }
 
 isa_id isa_lookup(uint32_t word) { return isa_lookup_rev(word, ISA_REV_BASE); }
@@ -186,6 +220,12 @@ int isa_operand_values(const isa_inst *in, isa_opnd o[ISA_MAX_OPNDS],
     case OPK_CH: v[i] = bits(in->word, 14, 13); break;
     case OPK_AL: v[i] = bits(in->word, 14, 14); break;
     case OPK_BL: v[i] = bits(in->word, 13, 13); break;
+    case OPK_SSZ: v[i] = 16 << bits(in->hi, 21, 20); break;
+    case OPK_DSZ: v[i] = 16 << bits(in->hi, 23, 22); break;
+    case OPK_OPSEL: v[i] = bits(in->hi, 17, 15); break;
+    case OPK_MNEG: v[i] = bits(in->hi, 11, 9); break;
+    case OPK_MABS: v[i] = bits(in->hi, 14, 12); break;
+    case OPK_OMOD: v[i] = bits(in->hi, 19, 18); break;
     default: v[i] = in->imm; break;
     }
   }
@@ -228,6 +268,10 @@ static int encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
                   size_t errlen) {
   if ((unsigned)id >= ISA_COUNT) {
     if (err) snprintf(err, errlen, "no such instruction");
+    return -1;
+  }
+  if (isa_table[id].flags & IF_LONG) {
+    if (err) snprintf(err, errlen, "%s is a 64-bit instruction (isa_encode64)", isa_table[id].mnemonic);
     return -1;
   }
   isa_opnd o[ISA_MAX_OPNDS];
@@ -323,4 +367,63 @@ int isa_encode_under(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl
     return -1;
   }
   return encode(id, vals, aqrl, &prefix, word, NULL, err, errlen);
+}
+
+/* Which operand of the 64-bit compute format a register slot is: its data
+ * size decides whether it is a pair (64 bits: an even register). */
+int isa_encode64(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t *lo, uint32_t *hi,
+                 char *err, size_t errlen) {
+  if ((unsigned)id >= ISA_COUNT || !(isa_table[id].flags & IF_LONG)) {
+    if (err) snprintf(err, errlen, "not a 64-bit instruction");
+    return -1;
+  }
+  isa_opnd o[ISA_MAX_OPNDS];
+  int n = isa_operands(id, o);
+  uint32_t l = isa_table[id].match, h = isa_table[id].match_hi;
+  int64_t ssz = 32, dsz = 32;
+  for (int i = 0; i < n; i++) {
+    if (o[i].kind == OPK_SSZ) ssz = vals[i];
+    if (o[i].kind == OPK_DSZ) dsz = vals[i];
+  }
+  for (int i = 0; i < n; i++) {
+    isa_opk k = (isa_opk)o[i].kind;
+    int64_t v = vals[i], vlo, vhi;
+    isa_opk_range(k, &vlo, &vhi);
+    if (v < vlo || v > vhi || ((k == OPK_SSZ || k == OPK_DSZ) && v != 16 && v != 32 && v != 64)) {
+      if (err) {
+        if (k == OPK_SSZ || k == OPK_DSZ)
+          snprintf(err, errlen, "operand %d: a data size is 16, 32 or 64, not %lld", i + 1, (long long)v);
+        else
+          snprintf(err, errlen, "operand %d out of range [%lld, %lld]: %lld", i + 1, (long long)vlo,
+                   (long long)vhi, (long long)v);
+      }
+      return -1;
+    }
+    int64_t size = k == OPK_VD ? dsz : ssz;
+    if (isa_opk_is_reg(k) && size == 64 && (v & 1)) {
+      if (err)
+        snprintf(err, errlen,
+                 "operand %d: register %lld is odd; 64-bit data is a register pair starting at an "
+                 "even register", i + 1, (long long)v);
+      return -1;
+    }
+    uint32_t u = (uint32_t)v;
+    switch (k) {
+    case OPK_VD: l |= (u & 31) << 7; h |= (u >> 5) << 0; break;
+    case OPK_VS1: l |= (u & 31) << 15; h |= (u >> 5) << 3; break;
+    case OPK_VS2: l |= (u & 31) << 20; h |= (u >> 5) << 6; break;
+    case OPK_SSZ: h |= (uint32_t)(v == 16 ? 0 : v == 32 ? 1 : 2) << 20; break;
+    case OPK_DSZ: h |= (uint32_t)(v == 16 ? 0 : v == 32 ? 1 : 2) << 22; break;
+    case OPK_OPSEL: h |= u << 15; break;
+    case OPK_MNEG: h |= u << 9; break;
+    case OPK_MABS: h |= u << 12; break;
+    case OPK_OMOD: h |= u << 18; break;
+    default:
+      if (err) snprintf(err, errlen, "operand %d: no field for it in a 64-bit word", i + 1);
+      return -1;
+    }
+  }
+  *lo = l;
+  *hi = h;
+  return 0;
 }
