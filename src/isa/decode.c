@@ -26,8 +26,13 @@ isa_id isa_lookup_rev(uint32_t word, isa_rev r) {
   return ISA_INVALID;
 }
 
-/* Field values the masks cannot exclude: VSSIZE and VDSIZE 3 are reserved. */
-static int long_fields_ok(uint32_t hi) {
+/* The two 64-bit formats, by major opcode. */
+static int is_mma64(uint32_t lo) { return (lo & 0x7f) == 0x7f; }
+
+/* Field values the masks cannot exclude: VSSIZE and VDSIZE 3 are reserved;
+ * MMA64 RD 2 and 3 with integer C/D (A/B types 5..7). */
+static int long_fields_ok(uint32_t lo, uint32_t hi) {
+  if (is_mma64(lo)) return !(bits(hi, 31, 28) >= 5 && bits(hi, 31, 28) <= 7 && bits(lo, 19, 19));
   return bits(hi, 21, 20) != 3 && bits(hi, 23, 22) != 3;
 }
 
@@ -38,7 +43,7 @@ isa_id isa_lookup64_rev(uint32_t lo, uint32_t hi, isa_rev r) {
     unsigned id = decode_bucket_ids[i];
     const isa_info *t = &isa_table[id];
     if ((t->flags & IF_LONG) && (lo & t->mask) == t->match && (hi & t->mask_hi) == t->match_hi &&
-        isa_in_rev(t->flags, r) && long_fields_ok(hi))
+        isa_in_rev(t->flags, r) && long_fields_ok(lo, hi))
       return (isa_id)id;
   }
   return ISA_INVALID;
@@ -50,10 +55,16 @@ isa_id isa_decode64_rev(uint32_t lo, uint32_t hi, isa_rev r, isa_inst *out) {
   out->hi = hi;
   isa_id id = isa_lookup64_rev(lo, hi, r);
   out->id = (uint16_t)id;
-  /* 8-bit register fields: the low five bits where RVV has them */
-  out->rd = (uint8_t)(bits(lo, 11, 7) | bits(hi, 2, 0) << 5);
-  out->rs1 = (uint8_t)(bits(lo, 19, 15) | bits(hi, 5, 3) << 5);
-  out->rs2 = (uint8_t)(bits(lo, 24, 20) | bits(hi, 8, 6) << 5);
+  if (is_mma64(lo)) { /* D, C, A, B */
+    out->rd = (uint8_t)bits(lo, 27, 20);
+    out->rs3 = (uint8_t)(bits(lo, 31, 28) | bits(hi, 3, 0) << 4);
+    out->rs1 = (uint8_t)bits(hi, 16, 9);
+    out->rs2 = (uint8_t)bits(hi, 24, 17);
+  } else { /* 8-bit register fields: the low five bits where RVV has them */
+    out->rd = (uint8_t)(bits(lo, 11, 7) | bits(hi, 2, 0) << 5);
+    out->rs1 = (uint8_t)(bits(lo, 19, 15) | bits(hi, 5, 3) << 5);
+    out->rs2 = (uint8_t)(bits(lo, 24, 20) | bits(hi, 8, 6) << 5);
+  }
   out->vm = 1;
   out->rm = (uint8_t)bits(lo, 14, 12);
   return id;
@@ -204,7 +215,8 @@ int isa_operand_values(const isa_inst *in, isa_opnd o[ISA_MAX_OPNDS],
   int n = isa_operands((isa_id)in->id, o);
   for (int i = 0; i < n; i++) {
     switch ((isa_opk)o[i].kind) {
-    case OPK_RD: case OPK_VD: case OPK_VS3: case OPK_FRD: v[i] = in->rd; break;
+    case OPK_VS3: v[i] = (isa_table[in->id].flags & IF_LONG) ? in->rs3 : in->rd; break; /* MMA64: C */
+    case OPK_RD: case OPK_VD: case OPK_FRD: v[i] = in->rd; break;
     case OPK_RS1: case OPK_VS1: case OPK_FRS1: v[i] = in->rs1; break;
     case OPK_RS2: case OPK_VS2: case OPK_FRS2: v[i] = in->rs2; break;
     case OPK_RS3: v[i] = in->rs3; break;
@@ -226,6 +238,9 @@ int isa_operand_values(const isa_inst *in, isa_opnd o[ISA_MAX_OPNDS],
     case OPK_MNEG: v[i] = bits(in->hi, 11, 9); break;
     case OPK_MABS: v[i] = bits(in->hi, 14, 12); break;
     case OPK_OMOD: v[i] = bits(in->hi, 19, 18); break;
+    case OPK_RDM: v[i] = bits(in->word, 19, 18); break;
+    case OPK_MAL: v[i] = bits(in->hi, 8, 8); break;
+    case OPK_MBL: v[i] = bits(in->hi, 7, 7); break;
     default: v[i] = in->imm; break;
     }
   }
@@ -408,6 +423,19 @@ int isa_encode64(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t *lo, uin
       return -1;
     }
     uint32_t u = (uint32_t)v;
+    if (is_mma64(l)) {
+      switch (k) {
+      case OPK_VD: l |= u << 20; break;
+      case OPK_VS3: l |= (u & 15) << 28; h |= u >> 4; break;
+      case OPK_VS1: h |= u << 9; break;
+      case OPK_VS2: h |= u << 17; break;
+      case OPK_RDM: l |= u << 18; break;
+      case OPK_MAL: h |= u << 8; break;
+      case OPK_MBL: h |= u << 7; break;
+      default: break;
+      }
+      continue;
+    }
     switch (k) {
     case OPK_VD: l |= (u & 31) << 7; h |= (u >> 5) << 0; break;
     case OPK_VS1: l |= (u & 31) << 15; h |= (u >> 5) << 3; break;
@@ -422,6 +450,10 @@ int isa_encode64(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t *lo, uin
       if (err) snprintf(err, errlen, "operand %d: no field for it in a 64-bit word", i + 1);
       return -1;
     }
+  }
+  if (!long_fields_ok(l, h)) {
+    if (err) snprintf(err, errlen, "RD is 0 (saturate) or 1 (wrap) for integer C/D");
+    return -1;
   }
   *lo = l;
   *hi = h;

@@ -124,6 +124,10 @@ typedef enum {
   OPK_MNEG,     /* hi[11:9] NEG of src1, src2 (bit 2, src3, reserved 0) */
   OPK_MABS,     /* hi[14:12] ABS of src1, src2 (bit 2 reserved 0) */
   OPK_OMOD,     /* hi[19:18] OMOD: 0 none, 1 x2, 2 x4, 3 /2 */
+  /* fields of MMA64 */
+  OPK_RDM,      /* [19:18] RD: rounding (float C/D) or saturation (integer) */
+  OPK_MAL,      /* hi[8] AL: A column-major */
+  OPK_MBL,      /* hi[7] BL: B row-major */
   OPK_COUNT
 } isa_opk;
 

@@ -71,7 +71,8 @@ static const struct {
     {"neg", OPK_NEG},         {"ch", OPK_CH},           {"al", OPK_AL},
     {"bl", OPK_BL},           {"ssz", OPK_SSZ},         {"dsz", OPK_DSZ},
     {"opsel", OPK_OPSEL},     {"mneg", OPK_MNEG},       {"mabs", OPK_MABS},
-    {"omod", OPK_OMOD},
+    {"omod", OPK_OMOD},       {"rdm", OPK_RDM},         {"mal", OPK_MAL},
+    {"mbl", OPK_MBL},
 };
 
 static isa_opk token_kind(const char *s, size_t n) {
@@ -146,7 +147,8 @@ void isa_opk_range(isa_opk k, int64_t *lo, int64_t *hi) {
   case OPK_AL: case OPK_BL: *hi = 1; break;
   case OPK_SSZ: case OPK_DSZ: *lo = 16; *hi = 64; break; /* 16, 32 or 64 */
   case OPK_OPSEL: *hi = 7; break;
-  case OPK_MNEG: case OPK_MABS: case OPK_OMOD: *hi = 3; break;
+  case OPK_MNEG: case OPK_MABS: case OPK_OMOD: case OPK_RDM: *hi = 3; break;
+  case OPK_MAL: case OPK_MBL: *hi = 1; break;
   default: *hi = 0; break;
   }
 }

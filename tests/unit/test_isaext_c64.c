@@ -49,8 +49,9 @@ static void test_length_rule(void **state) {
   assert_int_equal(isa_lookup64_rev(lo, 1u << 14, ISA_REV_2025), ISA_INVALID);
   assert_int_equal(isa_lookup64_rev(lo, 1u << 24, ISA_REV_2025), ISA_INVALID);
   assert_int_equal(isa_lookup64_rev(lo | 1u << 25, 0, ISA_REV_2025), ISA_INVALID);
-  /* the second major opcode of the rule (1111111) is reserved: no entry */
-  assert_int_equal(isa_lookup64_rev(0x7f, 0, ISA_REV_2025), ISA_INVALID);
+  /* the second major opcode of the rule (1111111) is MMA64's
+   * (test_isaext_mma64.c) */
+  assert_int_equal(isa_lookup64_rev(0x7f, 0, ISA_REV_2025), ISA_mma64_m8n8k8_f32);
 }
 
 /* hand-checked encodings of two entries (the field layout of the format) */
@@ -90,7 +91,7 @@ static void test_encoding_by_hand(void **state) {
   assert_int_equal(isa_encode(ISA_vmul64, w, 0, &lo, &pre, err, sizeof err), -1);
 }
 
-/* every 64-bit entry: random operands -> two words -> decode -> the same
+/* every 64-bit entry (the compute format's and MMA64's): random operands -> two words -> decode -> the same
  * operands -> disassembly -> assembler -> the same two words */
 static void test_roundtrip_all(void **state) {
   (void)state;
@@ -104,13 +105,18 @@ static void test_roundtrip_all(void **state) {
       isa_opnd o[ISA_MAX_OPNDS];
       int n = isa_operands((isa_id)id, o);
       int ss = sizes[rng(&s) % 3], ds = sizes[rng(&s) % 3];
+      int intcd = (isa_table[id].match & 0x7f) == 0x7f && (isa_table[id].match_hi >> 28) >= 5 &&
+                  (isa_table[id].match_hi >> 28) <= 7; /* MMA64 with INT32 C/D: RD 0 or 1 */
       for (int i = 0; i < n; i++) {
         switch (o[i].kind) {
         case OPK_VD: v[i] = rng(&s) % 256 & (ds == 64 ? ~1 : ~0); break;
         case OPK_VS1: case OPK_VS2: v[i] = rng(&s) % 256 & (ss == 64 ? ~1 : ~0); break;
         case OPK_SSZ: v[i] = ss; break;
         case OPK_DSZ: v[i] = ds; break;
+        case OPK_VS3: v[i] = rng(&s) % 256; break;
         case OPK_OPSEL: v[i] = rng(&s) % 8; break;
+        case OPK_MAL: case OPK_MBL: v[i] = rng(&s) % 2; break;
+        case OPK_RDM: v[i] = rng(&s) % (intcd ? 2 : 4); break;
         default: v[i] = rng(&s) % 4; break;
         }
       }
@@ -136,7 +142,7 @@ static void test_roundtrip_all(void **state) {
       checked++;
     }
   }
-  assert_int_equal(checked, 17 * 40);
+  assert_int_equal(checked, (17 + 24) * 40); /* the compute format and MMA64 */
   /* a word pair with no spelling prints as two words */
   char text[160];
   isa_inst in;
