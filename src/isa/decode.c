@@ -384,8 +384,8 @@ int isa_encode_under(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl
   return encode(id, vals, aqrl, &prefix, word, NULL, err, errlen);
 }
 
-/* Which operand of the 64-bit compute format a register slot is: its data
- * size decides whether it is a pair (64 bits: an even register). */
+/* The two 64-bit formats' fields (docs/isa-extensions.md). In the compute
+ * format a register whose data size is 64 bits is a pair: an even one. */
 int isa_encode64(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t *lo, uint32_t *hi,
                  char *err, size_t errlen) {
   if ((unsigned)id >= ISA_COUNT || !(isa_table[id].flags & IF_LONG)) {
