@@ -16,7 +16,7 @@ static const unsigned esize[13] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
 
 /* the byte offset of element c in the tensor */
 static uint64_t elem_off(const tparams *t, const uint32_t *c) {
-  uint64_t o = (uint64_t)c[0] * esize[t->type];
+  uint64_t o = (uint64_t)c[0] * esize[t->type < 13 ? t->type : 0]; /* 13: the bad-datatype case */
   for (uint32_t d = 1; d < t->rank; d++) o += (uint64_t)c[d] * t->stride[d - 1];
   return o;
 }
