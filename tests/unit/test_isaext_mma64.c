@@ -120,6 +120,19 @@ static uint32_t unpack(vt_device *d, uint32_t region, unsigned idx, unsigned bit
 
 static const int fe_modes[4] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
 
+/* Whether the host honours a directed rounding mode for binary32
+ * arithmetic: the simulator sets the host's mode for RD (as the 32-bit
+ * MMA sets nearest), and valgrind's memcheck computes SSE arithmetic to
+ * nearest whatever the mode, so there the directed modes are not checked. */
+static int host_rounds_directed(void) {
+  volatile float one = 1.0f, tiny = 0x1p-30f;
+  int round = fegetround();
+  fesetround(FE_UPWARD);
+  float r = one + tiny;
+  fesetround(round);
+  return r != 1.0f;
+}
+
 /* A in v8.., B in v40.., C in v80.., D in v130.. (its words first filled
  * with a pattern that must be overwritten); C is checked unchanged */
 static void check_shape(const shape *sh, unsigned nt, unsigned al, unsigned bl, unsigned rd, uint64_t seed) {
@@ -206,8 +219,10 @@ static void check_shape(const shape *sh, unsigned nt, unsigned al, unsigned bl, 
 
 static void test_every_type_shape_and_rd(void **state) {
   (void)state;
+  int directed = host_rounds_directed();
+  if (!directed) printf("NOTICE: the host ignores directed rounding modes (valgrind?): RD 1-3 of float C/D not checked\n");
   for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++) {
-    unsigned nrd = shapes[t].type <= T_BIN ? 2 : 4;
+    unsigned nrd = shapes[t].type <= T_BIN ? 2 : directed ? 4 : 1;
     for (unsigned rd = 0; rd < nrd; rd++)
       check_shape(&shapes[t], 32, rd & 1, (rd >> 1) ^ (unsigned)(t & 1), rd, 5000 + t * 8 + rd);
   }
@@ -264,7 +279,9 @@ static void test_small_format_values(void **state) {
 static void test_rd_by_hand(void **state) {
   (void)state;
   static const uint32_t want_f[4] = {0x3f800000u, 0x3f800000u, 0x3f800000u, 0x3f800001u};
-  for (unsigned rd = 0; rd < 4; rd++) {
+  int directed = host_rounds_directed();
+  if (!directed) printf("NOTICE: the host ignores directed rounding modes (valgrind?): RD 3 by hand not checked\n");
+  for (unsigned rd = 0; rd < (directed ? 4u : 3u); rd++) {
     vt_device *d = ext_dev(2025);
     wr32(d, DATA_BASE, f2u(0x1p-30f));
     wr32(d, DATA_BASE + 4, f2u(1.0f));
