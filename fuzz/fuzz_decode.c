@@ -1,5 +1,6 @@
 /* Decoder and disassembler: every 4 input bytes are an instruction word
- * (in ISA revision 2025 when the input has an odd number of words),
+ * (in ISA revision 2025 when the input has an odd number of words; there a
+ * word that starts a 64-bit instruction is also checked with the next),
  * decoded alone, after the previous word when that is a regext/regexti
  * prefix, and after a prefix forced from the previous word's bits (so both
  * prefixes are exercised whatever the input). For each decodable word the
@@ -96,6 +97,49 @@ static void check(uint32_t word, uint32_t prefix, isa_rev rev, int *asm_left) {
   }
 }
 
+/* A 64-bit instruction (revision 2025): the same checks on its two words;
+ * a word pair with no spelling (an odd register where the data size makes
+ * a pair) prints as two .words. */
+static void check64(uint32_t lo, uint32_t hi, int *asm_left) {
+  isa_inst in;
+  char text[256];
+  int n = isa_disasm64_rev(lo, hi, ISA_REV_2025, &in, text, sizeof text);
+  if (n <= 0 || (size_t)n >= sizeof text || strlen(text) != (size_t)n) {
+    fprintf(stderr, "disassembly of 0x%08x%08x: length %d\n", hi, lo, n);
+    abort();
+  }
+  isa_id id = (isa_id)in.id;
+  if (id == ISA_INVALID) return;
+  isa_opnd ops[ISA_MAX_OPNDS];
+  int64_t vals[ISA_MAX_OPNDS];
+  int k = isa_operand_values(&in, ops, vals);
+  uint32_t l2, h2;
+  if (isa_encode64(id, vals, &l2, &h2, NULL, 0)) {
+    char want[64];
+    snprintf(want, sizeof want, ".word 0x%08x, 0x%08x", lo, hi);
+    if (strcmp(text, want)) {
+      fprintf(stderr, "0x%08x%08x has no spelling but disassembles as '%s'\n", hi, lo, text);
+      abort();
+    }
+    return;
+  }
+  if (l2 != lo || h2 != hi) { /* every bit is a field or in the masks */
+    fprintf(stderr, "%s (0x%08x%08x) re-encodes to 0x%08x%08x\n", text, hi, lo, h2, l2);
+    abort();
+  }
+  (void)k;
+  if (*asm_left <= 0) return;
+  --*asm_left;
+  uint32_t words[3];
+  vt_error e = {0};
+  int nw = asm_words_rev(text, 0x80000000u, ISA_REV_2025, words, 3, &e);
+  if (nw != 2 || words[0] != lo || words[1] != hi) {
+    fprintf(stderr, "'%s' (0x%08x%08x) does not assemble back: %d words (%s)\n", text, hi, lo, nw,
+            nw < 0 ? e.msg : "other words");
+    abort();
+  }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint32_t prev = 0;
   int asm_left = ASM_CHECKS;
@@ -105,6 +149,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (size_t i = 0; i + 4 <= size; i += 4) {
     uint32_t w = (uint32_t)data[i] | (uint32_t)data[i + 1] << 8 | (uint32_t)data[i + 2] << 16 |
                  (uint32_t)data[i + 3] << 24;
+    if (isa_insn_len(w, rev) == 8 && i + 8 <= size) {
+      uint32_t hi = (uint32_t)data[i + 4] | (uint32_t)data[i + 5] << 8 | (uint32_t)data[i + 6] << 16 |
+                    (uint32_t)data[i + 7] << 24;
+      check64(w, hi, &asm_left);
+    }
     check(w, 0, rev, &asm_left);
     isa_id pid = isa_lookup_rev(prev, rev);
     if (pid != ISA_INVALID && (isa_table[pid].flags & IF_PREFIX)) check(w, prev, rev, &asm_left);

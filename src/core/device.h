@@ -200,6 +200,8 @@ typedef struct vt_commit {
   uint32_t warp;      /* warp index inside the work-group */
   uint32_t sm;
   uint32_t pc, insn;
+  uint32_t insn_hi;   /* the second word of a 64-bit instruction (insn_len 8) */
+  int insn_len;       /* 8 for a 64-bit instruction, else 0 (one word) */
   uint32_t mask;      /* thread mask the instruction executed under */
   int spin;           /* 1 = a barrier re-check that retired nothing (ISS prints a bare commit line) */
   int nx;             /* scalar register writes */

@@ -77,3 +77,108 @@ HANDLER(cp_dma_bulk) {
   if (local_dst(x, "cp_dma_bulk", dst, n, -1)) return -1;
   return copy_bytes(x, dst, src, n, n, 4, -1);
 }
+
+/* cp_dma_tensor (seed 002's parameter table; values and layout defined
+ * here, docs/isa-extensions.md): a box of a rank-1..5 tensor in global
+ * memory copied densely (dimension 1 fastest) to shared memory at x[rs3].
+ * vs1 lanes: 0 datatype (CUDA's tensor-map codes), 1 rank, 2 global
+ * address, 3..7 dims, 8..11 the byte strides of dimensions 2..5 (lane 12,
+ * a sixth dimension's, unused); vs2 lanes: 0 the box origin as the byte
+ * address of its first element, 1..5 box dims, 6..10 element strides, 11
+ * interleave, 12 swizzle, 13 L2 promotion (a hint), 14 out-of-bounds fill
+ * (0 zero, 1 NaN). Elements outside the tensor are written as the fill. */
+enum { TMAX = 5 };
+
+static int tensor_bad(vt_exec *x, uint32_t addr, const char *fmt, uint32_t v) {
+  char msg[160];
+  snprintf(msg, sizeof msg, fmt, v);
+  return exec_fault(x, VT_ERR_ILLEGAL, -1, addr, msg);
+}
+
+HANDLER(cp_dma_tensor) {
+  /* element bytes of CUDA's CUtensorMapDataType 0..12; float types fill NaN */
+  static const uint8_t esz[13] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  static const uint8_t isfp[13] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1};
+  const uint32_t *p = x->w->v[in->rs1], *q = x->w->v[in->rs2];
+  uint32_t type = p[0], rank = p[1], gaddr = p[2], box0 = q[0], fill = q[14];
+  uint32_t dim[TMAX], stride[TMAX], cnt[TMAX], es[TMAX], org[TMAX];
+  if (type > 12) return tensor_bad(x, gaddr, "cp_dma_tensor: datatype %u is not 0..12", type);
+  if (rank < 1 || rank > TMAX) return tensor_bad(x, gaddr, "cp_dma_tensor: rank %u is not 1..5", rank);
+  if (q[11]) return tensor_bad(x, gaddr, "cp_dma_tensor: interleave %u is not implemented (0 only)", q[11]);
+  if (q[12]) return tensor_bad(x, gaddr, "cp_dma_tensor: swizzle %u is not implemented (0 only)", q[12]);
+  if (fill > 1 || (fill && !isfp[type]))
+    return tensor_bad(x, gaddr, "cp_dma_tensor: out-of-bounds fill %u is not 0 (zero) or 1 (NaN, float types)", fill);
+  uint32_t size = esz[type];
+  uint64_t total = size;
+  for (uint32_t d = 0; d < rank; d++) {
+    dim[d] = p[3 + d];
+    stride[d] = d ? p[7 + d] : size; /* dimension 1 is contiguous */
+    uint32_t bd = q[1 + d];
+    es[d] = q[6 + d];
+    if (!dim[d]) return tensor_bad(x, gaddr, "cp_dma_tensor: dimension %u is 0", d + 1);
+    if (d && (!stride[d] || (stride[d] & 15)))
+      return tensor_bad(x, gaddr, "cp_dma_tensor: stride 0x%x is not a nonzero multiple of 16", stride[d]);
+    if (bd < 1 || bd > 256) return tensor_bad(x, gaddr, "cp_dma_tensor: box dimension %u is not 1..256", bd);
+    if (es[d] < 1 || es[d] > 8) return tensor_bad(x, gaddr, "cp_dma_tensor: element stride %u is not 1..8", es[d]);
+    cnt[d] = (bd + es[d] - 1) / es[d];
+    total *= cnt[d];
+  }
+  /* the origin's coordinates, from the highest dimension down */
+  uint64_t off = (uint64_t)box0 - gaddr, rest = off;
+  for (uint32_t d = rank; d-- > 0;) {
+    org[d] = (uint32_t)(rest / stride[d]);
+    rest %= stride[d];
+  }
+  uint64_t back = 0;
+  for (uint32_t d = 0; d < rank; d++) back += (uint64_t)org[d] * stride[d];
+  for (uint32_t d = 0; d < rank && !rest && back == off; d++)
+    if (org[d] >= dim[d]) rest = 1;
+  if (box0 < gaddr || rest || back != off)
+    return tensor_bad(x, box0, "cp_dma_tensor: box address 0x%08x is not an element of the tensor", box0);
+  uint32_t dst = XR(in->rs3);
+  if (dst & 15) {
+    char msg[100];
+    snprintf(msg, sizeof msg, "cp_dma_tensor: shared address 0x%08x is not 16-byte aligned", dst);
+    return exec_fault(x, VT_ERR_MISALIGNED, -1, dst, msg);
+  }
+  if (total > x->d->cfg.lds_window)
+    return tensor_bad(x, dst, "cp_dma_tensor: the box is larger than local memory (%u bytes)", x->d->cfg.lds_window);
+  if (local_dst(x, "cp_dma_tensor", dst, (uint32_t)total, -1)) return -1;
+  /* the canonical quiet NaN of the type, as its words */
+  uint32_t nan[2] = {size == 2 ? (type == 9 ? 0x7fc0u : 0x7e00u) : size == 4 ? 0x7fc00000u : 0,
+                     size == 8 ? 0x7ff80000u : 0};
+  uint32_t k[TMAX] = {0};
+  for (uint64_t n = 0; n < total / size; n++) {
+    int in_bounds = 1;
+    uint64_t src = gaddr;
+    for (uint32_t d = 0; d < rank; d++) {
+      uint64_t c = (uint64_t)org[d] + (uint64_t)k[d] * es[d];
+      in_bounds &= c < dim[d];
+      src += c * stride[d];
+    }
+    uint32_t at = dst + (uint32_t)(n * size);
+    for (uint32_t b = 0; b < size; b += 4) { /* 8-byte elements as two words */
+      unsigned unit = size < 4 ? size : 4;
+      uint32_t v = fill ? nan[b / 4] : 0;
+      if (in_bounds) {
+        if (src + b > UINT32_MAX)
+          return tensor_bad(x, gaddr, "cp_dma_tensor: an element lies beyond the 32-bit address space (tensor at 0x%08x)",
+                            gaddr);
+        const uint8_t *h = route(x, (uint32_t)src + b, unit, ACC_R, 0, -1);
+        if (!h) return -1;
+        v = ld_n(h, unit, 0);
+        trace_mem(x, (uint32_t)src + b, 0, unit, 0);
+        x->d->stats.loads++;
+        x->d->stats.load_bytes += unit;
+      }
+      uint8_t *h = route(x, at + b, unit, ACC_W, 0, -1);
+      if (!h) return -1;
+      st_n(h, unit, v);
+      trace_mem(x, at + b, v, unit, 1);
+      x->d->stats.stores++;
+      x->d->stats.store_bytes += unit;
+    }
+    for (uint32_t d = 0; d < rank && ++k[d] == cnt[d]; d++) k[d] = 0; /* next box position */
+  }
+  return 0;
+}

@@ -16,7 +16,9 @@
 
 #include "exec_ext.h"
 
-enum { T_INT, T_BIN, T_F32, T_F16, T_BF16 };
+/* element types; the 8-bit float formats (FP8, and FP6/FP4 in the low bits
+ * of an 8-bit container, the rest ignored) come after the 16-bit ones */
+enum { T_INT, T_BIN, T_F32, T_F16, T_BF16, T_E4M3, T_E5M2, T_E3M2, T_E2M3, T_E2M1, T_E3M0 };
 
 typedef struct {
   unsigned m, n, k;
@@ -82,57 +84,115 @@ static int32_t ival(uint32_t r, unsigned bits) {
   return (int32_t)((r ^ sign) - sign);
 }
 
+/* A small float (sign, e exponent bits of the given bias, m fraction bits)
+ * as a float, exactly. FP8 E4M3 (OCP): NaN is S.1111.111, no infinity;
+ * E5M2: IEEE-like infinities and NaNs; FP6/FP4 (OCP MX) and E3M0 (bias 3,
+ * defined here): every pattern a number, E3M0's exponent 0 is zero. */
+static float minifloat(uint32_t r, unsigned type) {
+  static const struct { unsigned e, m; int bias; } f[] = {
+      [T_E4M3] = {4, 3, 7}, [T_E5M2] = {5, 2, 15}, [T_E3M2] = {3, 2, 3},
+      [T_E2M3] = {2, 3, 1}, [T_E2M1] = {2, 1, 1},  [T_E3M0] = {3, 0, 3}};
+  unsigned eb = f[type].e, mb = f[type].m;
+  uint32_t m = r & ((1u << mb) - 1), e = (r >> mb) & ((1u << eb) - 1);
+  float sign = (r >> (eb + mb)) & 1 ? -1.0f : 1.0f;
+  if (type == T_E4M3 && e == 15 && m == 7) return NAN;
+  if (type == T_E5M2 && e == 31) return m ? NAN : sign * INFINITY;
+  if (!e) return sign * ldexpf((float)m, 1 - f[type].bias - (int)mb);
+  return sign * ldexpf((float)(m | 1u << mb), (int)e - f[type].bias - (int)mb);
+}
+
 static float fval(uint32_t r, unsigned type) {
+  if (type >= T_E4M3) return minifloat(r, type);
   if (type == T_F16) return as_float(f16_to_f32(r));
   if (type == T_BF16) return as_float(r << 16);
   return as_float(r);
 }
 
-static int mma(vt_exec *x, const isa_inst *in, mma_shape s) {
+/* Where the operands live and how results round: the 32-bit MMA has C and
+ * D in one group, rounds to nearest even and wraps; MMA64 names C apart
+ * and takes its RD field. */
+typedef struct {
+  unsigned d, c, a, b, al, bl;
+  int fmode; /* FE_* rounding of the float steps */
+  int sat;   /* integer D saturates instead of wrapping */
+} mma_ops;
+
+/* binary32 -> binary16 in rounding mode fmode: the nearest-even result,
+ * moved one step when it lies on the wrong side of f for a directed mode
+ * (binary16 bit patterns are monotonic in magnitude) */
+static uint32_t f32_to_f16_mode(uint32_t f, int fmode) {
+  uint32_t h = f32_to_f16(f);
+  float v = as_float(f), hv = as_float(f16_to_f32(h));
+  if (fmode == FE_TONEAREST || isnan(v) || hv == v) return h;
+  int neg = (h & 0x8000u) != 0; /* the nearest-even result keeps the sign of f */
+  if (fmode == FE_TOWARDZERO) return fabsf(hv) > fabsf(v) ? h - 1 : h;
+  if (fmode == FE_DOWNWARD && hv > v) return neg ? h + 1 : h - 1;
+  if (fmode == FE_UPWARD && hv < v) return neg ? h - 1 : h + 1;
+  return h;
+}
+
+static int mma_run(vt_exec *x, const mma_ops *o, mma_shape s, const char *what) {
   vt_warp *w = x->w;
   uint32_t nt = w->csr_custom[CSR_NUMT - 0x800];
   if (w->mask != lanes_mask(nt)) {
-    vt_fail(x->e, VT_ERR_ILLEGAL, "mma needs every thread of the warp active (mask 0x%x of %u threads)",
-            w->mask, nt);
+    vt_fail(x->e, VT_ERR_ILLEGAL, "%s needs every thread of the warp active (mask 0x%x of %u threads)",
+            what, w->mask, nt);
     return -1;
   }
-  unsigned al = (in->word >> 14) & 1, bl = (in->word >> 13) & 1;
   unsigned regs_a = (s.m * s.k / (32 / s.bits) + nt - 1) / nt;
   unsigned regs_b = (s.k * s.n / (32 / s.bits) + nt - 1) / nt;
   unsigned cwords = s.m * s.n / (32 / s.cbits), regs_c = (cwords + nt - 1) / nt;
-  if (in->rs1 + regs_a > 256 || in->rs2 + regs_b > 256 || in->rd + regs_c > 256) {
+  if (o->a + regs_a > 256 || o->b + regs_b > 256 || o->c + regs_c > 256 || o->d + regs_c > 256) {
     vt_fail(x->e, VT_ERR_ILLEGAL,
-            "mma register groups run past v255 (A v%u+%u, B v%u+%u, C/D v%u+%u registers)", in->rs1,
-            regs_a, in->rs2, regs_b, in->rd, regs_c);
+            "%s register groups run past v255 (A v%u+%u, B v%u+%u, C v%u+%u, D v%u+%u registers)", what,
+            o->a, regs_a, o->b, regs_b, o->c, regs_c, o->d, regs_c);
     return -1;
   }
   int fp = s.type >= T_F32, round = fegetround();
-  if (fp) fesetround(FE_TONEAREST); /* the host's mode is not the guest's */
+  if (fp) fesetround(o->fmode); /* the host's mode is not the guest's */
   uint32_t d[16 * 16]; /* the largest C/D of the table, one element each */
   for (unsigned i = 0; i < s.m; i++)
     for (unsigned j = 0; j < s.n; j++) {
       unsigned ci = i * s.n + j;
-      uint32_t c = raw(w, in->rd, nt, ci, s.cbits);
-      uint32_t acc = 0;
+      uint32_t c = raw(w, o->c, nt, ci, s.cbits);
+      int64_t acc = (int32_t)c;
       float facc = s.cbits == 16 ? as_float(f16_to_f32(c)) : as_float(c);
       for (unsigned k = 0; k < s.k; k++) {
-        uint32_t a = raw(w, in->rs1, nt, al ? k * s.m + i : i * s.k + k, s.bits);
-        uint32_t b = raw(w, in->rs2, nt, bl ? k * s.n + j : j * s.k + k, s.bits);
+        uint32_t a = raw(w, o->a, nt, o->al ? k * s.m + i : i * s.k + k, s.bits);
+        uint32_t b = raw(w, o->b, nt, o->bl ? k * s.n + j : j * s.k + k, s.bits);
         if (s.type == T_BIN) acc += a & b;
-        else if (s.type == T_INT) acc += (uint32_t)ival(a, s.bits) * (uint32_t)ival(b, s.bits);
+        else if (s.type == T_INT) acc += (int64_t)ival(a, s.bits) * ival(b, s.bits);
         else facc = fmaf(fval(a, s.type), fval(b, s.type), facc);
       }
-      d[ci] = !fp ? c + acc : s.cbits == 16 ? f32_to_f16(as_bits(facc)) : as_bits(facc);
+      if (!fp && o->sat) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
+      d[ci] = !fp ? (uint32_t)acc : s.cbits == 16 ? f32_to_f16_mode(as_bits(facc), o->fmode) : as_bits(facc);
     }
   if (fp) fesetround(round);
   unsigned per = 32 / s.cbits;
   for (unsigned wd = 0; wd < cwords; wd++) {
     uint32_t v = 0;
     for (unsigned e = 0; e < per; e++) v |= d[wd * per + e] << (e * s.cbits);
-    w->v[in->rd + wd / nt][wd % nt] = v;
+    w->v[o->d + wd / nt][wd % nt] = v;
   }
-  for (unsigned r = 0; r < regs_c; r++) trace_vreg(x, in->rd + r);
+  for (unsigned r = 0; r < regs_c; r++) trace_vreg(x, o->d + r);
   return 0;
+}
+
+static int mma(vt_exec *x, const isa_inst *in, mma_shape s) {
+  mma_ops o = {in->rd, in->rd, in->rs1, in->rs2, (in->word >> 14) & 1, (in->word >> 13) & 1,
+               FE_TONEAREST, 0};
+  return mma_run(x, &o, s, "mma");
+}
+
+/* MMA64: RD is the rounding of float C/D (00 to nearest even, 01 toward
+ * zero, 10 down, 11 up) or, for INT32, 00 saturate and 01 wrap */
+static int mma64(vt_exec *x, const isa_inst *in, mma_shape s) {
+  static const int modes[4] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+  unsigned rd = (in->word >> 18) & 3;
+  mma_ops o = {in->rd, in->rs3, in->rs1, in->rs2, (in->hi >> 8) & 1, (in->hi >> 7) & 1, modes[rd], rd == 0};
+  int rc = mma_run(x, &o, s, "mma64");
+  x->npc = x->pc + 8;
+  return rc;
 }
 
 #define MMA(n, m, nn, k, type, bits, cbits)                                                  \
@@ -155,3 +215,30 @@ MMA(mma_m16n8k16_f16_f32, 16, 8, 16, T_F16, 16, 32)
 MMA(mma_m8n8k8_bf16, 8, 8, 8, T_BF16, 16, 32)
 MMA(mma_m16n8k8_bf16, 16, 8, 8, T_BF16, 16, 32)
 MMA(mma_m16n8k16_bf16, 16, 8, 16, T_BF16, 16, 32)
+
+#define MMA64(n, m, nn, k, type, bits, cbits)                                                \
+  HANDLER(n) { return mma64(x, in, (mma_shape){m, nn, k, type, bits, cbits}); }
+MMA64(mma64_m8n8k8_f32, 8, 8, 8, T_F32, 32, 32)
+MMA64(mma64_m16n8k8_f32, 16, 8, 8, T_F32, 32, 32)
+MMA64(mma64_m16n8k16_f32, 16, 8, 16, T_F32, 32, 32)
+MMA64(mma64_m8n8k8_f16, 8, 8, 8, T_F16, 16, 16)
+MMA64(mma64_m16n8k8_f16, 16, 8, 8, T_F16, 16, 16)
+MMA64(mma64_m16n8k16_f16, 16, 8, 16, T_F16, 16, 16)
+MMA64(mma64_m8n8k8_f16_f32, 8, 8, 8, T_F16, 16, 32)
+MMA64(mma64_m16n8k8_f16_f32, 16, 8, 8, T_F16, 16, 32)
+MMA64(mma64_m16n8k16_f16_f32, 16, 8, 16, T_F16, 16, 32)
+MMA64(mma64_m8n8k8_bf16, 8, 8, 8, T_BF16, 16, 32)
+MMA64(mma64_m16n8k8_bf16, 16, 8, 8, T_BF16, 16, 32)
+MMA64(mma64_m16n8k16_bf16, 16, 8, 16, T_BF16, 16, 32)
+MMA64(mma64_m16n8k32_e4m3, 16, 8, 32, T_E4M3, 8, 32)
+MMA64(mma64_m16n8k32_e5m2, 16, 8, 32, T_E5M2, 8, 32)
+MMA64(mma64_m8n8k16_s8, 8, 8, 16, T_INT, 8, 32)
+MMA64(mma64_m16n16k16_s8, 16, 16, 16, T_INT, 8, 32)
+MMA64(mma64_m8n8k32_s4, 8, 8, 32, T_INT, 4, 32)
+MMA64(mma64_m16n8k32_s4, 16, 8, 32, T_INT, 4, 32)
+MMA64(mma64_m16n8k64_s4, 16, 8, 64, T_INT, 4, 32)
+MMA64(mma64_m8n8k128_b1, 8, 8, 128, T_BIN, 1, 32)
+MMA64(mma64_m16n8k32_e3m2, 16, 8, 32, T_E3M2, 8, 32)
+MMA64(mma64_m16n8k32_e2m3, 16, 8, 32, T_E2M3, 8, 32)
+MMA64(mma64_m16n8k32_e2m1, 16, 8, 32, T_E2M1, 8, 32)
+MMA64(mma64_m16n8k32_e3m0, 16, 8, 32, T_E3M0, 8, 32)

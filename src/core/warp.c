@@ -108,7 +108,23 @@ static int icache_fill(vt_device *d, vt_warp *w, vt_icache_entry *ic, uint32_t *
   *word_out = word;
   isa_inst in;
   isa_rev rev = d->cfg.isa == 2025 ? ISA_REV_2025 : ISA_REV_BASE;
-  isa_id id = isa_decode_rev(word, w->prefix, rev, &in);
+  isa_id id;
+  if (unlikely(isa_insn_len(word, rev) == 8)) { /* the second word of a 64-bit instruction */
+    const uint8_t *h2 = mem_host(&d->mem, pc + 4, 4, ACC_X, &denied);
+    if (!h2) {
+      vt_fail(e, VT_ERR_UNMAPPED, "instruction fetch at 0x%08x: the second word of a 64-bit instruction: %s",
+              pc + 4, denied ? "memory is not executable" : "address is not mapped");
+      vt_err_addr(e, pc + 4);
+      return -1;
+    }
+    id = isa_decode64_rev(word, ld_u32(h2), rev, &in);
+    if (id == ISA_INVALID) {
+      vt_fail(e, VT_ERR_ILLEGAL, "illegal instruction 0x%08x%08x (64-bit)", in.hi, word);
+      return -1;
+    }
+  } else {
+    id = isa_decode_rev(word, w->prefix, rev, &in);
+  }
   if (id == ISA_INVALID) {
     if (rev == ISA_REV_BASE && isa_lookup_rev(word, ISA_REV_2025) != ISA_INVALID)
       vt_fail(e, VT_ERR_ILLEGAL, "illegal instruction 0x%08x (%s exists only in ISA revision 2025: isa = 2025)",
@@ -249,6 +265,10 @@ int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
     c->sm = w->wg->sm;
     c->pc = pc;
     c->insn = x.word;
+    if (unlikely(flags & IF_LONG)) {
+      c->insn_hi = ic->in.hi;
+      c->insn_len = 8;
+    }
     c->mask = mask;
     c->vl = w->vl;
     c->vtype = w->vtype;

@@ -57,7 +57,7 @@ struct vt_trace_writer {
 
 int vt_trace_format(const vt_commit *c, char *buf, size_t len) {
   vt_trace_insn tmp;
-  const vt_trace_insn *ii = vt_trace_insn_info(NULL, c->insn, &tmp);
+  const vt_trace_insn *ii = vt_trace_commit_insn(NULL, c, &tmp);
   size_t need = vt_trace_bound(NULL, c);
   char stackbuf[8192];
   char *t = need <= sizeof stackbuf ? stackbuf : malloc(need);
@@ -242,7 +242,7 @@ static void on_commit(void *user, const vt_commit *c) {
     return;
   }
   vt_trace_insn tmp;
-  const vt_trace_insn *ii = c->spin ? NULL : vt_trace_insn_info(w->cache, c->insn, &tmp);
+  const vt_trace_insn *ii = c->spin ? NULL : vt_trace_commit_insn(w->cache, c, &tmp);
   uint32_t wp = c->warp < w->num_warps ? c->warp : 0;
   int repeat = b->reps[wp] && b->last_pc[wp] == c->pc;
   char *p = start;

@@ -94,16 +94,19 @@ static inline char *put_pc_insn(char *p, const vt_commit *c) {
   p = PUT_LIT(p, "0x");
   p = put_hex8(p, c->pc);
   p = PUT_LIT(p, " (0x");
+  if (c->insn_len == 8) p = put_hex8(p, c->insn_hi); /* spike: all the instruction's bits */
   p = put_hex8(p, c->insn);
   *p++ = ')';
   return p;
 }
 
 /* ---- what an instruction word shows ----------------------------------------- */
-/* Spike's style: mnemonic padded to 7 columns, one space, operands. */
-static void fill_insn(vt_trace_insn *t, uint32_t insn) {
+/* Spike's style: mnemonic padded to 7 columns, one space, operands. A
+ * 64-bit instruction (hi its second word) exists only in revision 2025. */
+static void fill_insn_long(vt_trace_insn *t, uint32_t insn, int islong, uint32_t hi) {
   isa_inst in;
-  isa_decode(insn, 0, &in);
+  if (islong) isa_decode64_rev(insn, hi, ISA_REV_2025, &in);
+  else isa_decode(insn, 0, &in);
   t->insn = insn;
   t->flags = in.id < ISA_COUNT ? isa_table[in.id].flags : 0;
   char d[160];
@@ -121,6 +124,14 @@ static void fill_insn(vt_trace_insn *t, uint32_t insn) {
   }
   *p = 0;
   t->dislen = (uint16_t)(p - t->dis);
+}
+
+static void fill_insn(vt_trace_insn *t, uint32_t insn) { fill_insn_long(t, insn, 0, 0); }
+
+const vt_trace_insn *vt_trace_commit_insn(vt_trace_cache *k, const vt_commit *c, vt_trace_insn *tmp) {
+  if (c->insn_len != 8) return vt_trace_insn_info(k, c->insn, tmp);
+  fill_insn_long(tmp, c->insn, 1, c->insn_hi); /* not cached: the cache is keyed by one word */
+  return tmp;
 }
 
 const vt_trace_insn *vt_trace_insn_info(vt_trace_cache *k, uint32_t insn, vt_trace_insn *tmp) {

@@ -38,6 +38,8 @@ void vt_trace_cache_free(vt_trace_cache *k);
 /* The word's entry: from k when cached (k may be NULL), else filled into
  * *tmp. Valid until the next call with the same k. */
 const vt_trace_insn *vt_trace_insn_info(vt_trace_cache *k, uint32_t insn, vt_trace_insn *tmp);
+/* The same for the instruction of a commit, which may be 64 bits long. */
+const vt_trace_insn *vt_trace_commit_insn(vt_trace_cache *k, const vt_commit *c, vt_trace_insn *tmp);
 
 /* More than the bytes vt_trace_put_* write for c: the commit line, its SIMT
  * stack lines, plus room for an "Executed" line and the disassembly line. */

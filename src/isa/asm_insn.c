@@ -267,6 +267,13 @@ int asm_encode_emit(asm_object *o, isa_id id, int64_t vals[ISA_MAX_OPNDS], uint3
                     const char *at) {
   uint32_t w = 0, prefix = 0, under = asm_explicit_prefix(o, id);
   char err[200];
+  if (isa_table[id].flags & IF_LONG) { /* two words, no prefix: 8-bit register fields */
+    uint32_t hi = 0;
+    int bad = isa_encode64(id, vals, &w, &hi, err, sizeof err);
+    asm_emit_word(o, bad ? 0 : w); /* the size stays 8 either way */
+    asm_emit_word(o, bad ? 0 : hi);
+    return bad ? asm_error(o, at, "%s: %s", isa_table[id].mnemonic, err) : 0;
+  }
   int rc = under ? isa_encode_under(id, vals, aqrl, under, &w, err, sizeof err)
                  : isa_encode(id, vals, aqrl, &w, &prefix, err, sizeof err);
   if (rc) {
@@ -406,9 +413,9 @@ int asm_insn_ops(asm_object *o, isa_id id, uint32_t aqrl, const char *mn, const 
     rc = asm_error(o, ob[j], "%s: too many operands, expected '%s'", isa_table[id].mnemonic,
                    isa_table[id].syntax);
   /* the word sits after a prefix when a register needs one */
-  int regpre = 0;
+  int regpre = 0, islong = (isa_table[id].flags & IF_LONG) != 0;
   for (int i = 0; i < ns; i++)
-    if (isa_opk_is_reg((isa_opk)slots[i].kind) && vals[i] > 31) regpre = 1;
+    if (isa_opk_is_reg((isa_opk)slots[i].kind) && vals[i] > 31 && !islong) regpre = 1;
   uint32_t pc_off = asm_word_offset(o, id, regpre);
   regpre = pc_off != asm_here(o);
   for (int i = 0; i < ns && !rc; i++) {
@@ -426,7 +433,7 @@ int asm_insn_ops(asm_object *o, isa_id id, uint32_t aqrl, const char *mn, const 
   }
   if (rc) {
     /* keep the location counter plausible for the passes that follow */
-    if (regpre) asm_emit_word(o, 0);
+    if (regpre || islong) asm_emit_word(o, 0);
     asm_emit_word(o, 0);
     return -1;
   }

@@ -19,10 +19,55 @@ isa_id isa_lookup_rev(uint32_t word, isa_rev r) {
   unsigned op = word & 0x7f;
   for (unsigned i = decode_bucket_start[op]; i < decode_bucket_start[op + 1]; i++) {
     unsigned id = decode_bucket_ids[i];
-    if ((word & isa_table[id].mask) == isa_table[id].match && isa_in_rev(isa_table[id].flags, r))
+    if ((word & isa_table[id].mask) == isa_table[id].match && isa_in_rev(isa_table[id].flags, r) &&
+        !(isa_table[id].flags & IF_LONG))
       return (isa_id)id;
   }
   return ISA_INVALID;
+}
+
+/* The two 64-bit formats, by major opcode. */
+static int is_mma64(uint32_t lo) { return (lo & 0x7f) == 0x7f; }
+
+/* Field values the masks cannot exclude: VSSIZE and VDSIZE 3 are reserved;
+ * MMA64 RD 2 and 3 with integer C/D (A/B types 5..7). */
+static int long_fields_ok(uint32_t lo, uint32_t hi) {
+  if (is_mma64(lo)) return !(bits(hi, 31, 28) >= 5 && bits(hi, 31, 28) <= 7 && bits(lo, 19, 19));
+  return bits(hi, 21, 20) != 3 && bits(hi, 23, 22) != 3;
+}
+
+isa_id isa_lookup64_rev(uint32_t lo, uint32_t hi, isa_rev r) {
+  if (isa_insn_len(lo, r) != 8) return ISA_INVALID;
+  unsigned op = lo & 0x7f;
+  for (unsigned i = decode_bucket_start[op]; i < decode_bucket_start[op + 1]; i++) {
+    unsigned id = decode_bucket_ids[i];
+    const isa_info *t = &isa_table[id];
+    if ((t->flags & IF_LONG) && (lo & t->mask) == t->match && (hi & t->mask_hi) == t->match_hi &&
+        isa_in_rev(t->flags, r) && long_fields_ok(lo, hi))
+      return (isa_id)id;
+  }
+  return ISA_INVALID;
+}
+
+isa_id isa_decode64_rev(uint32_t lo, uint32_t hi, isa_rev r, isa_inst *out) {
+  memset(out, 0, sizeof *out);
+  out->word = lo;
+  out->hi = hi;
+  isa_id id = isa_lookup64_rev(lo, hi, r);
+  out->id = (uint16_t)id;
+  if (is_mma64(lo)) { /* D, C, A, B */
+    out->rd = (uint8_t)bits(lo, 27, 20);
+    out->rs3 = (uint8_t)(bits(lo, 31, 28) | bits(hi, 3, 0) << 4);
+    out->rs1 = (uint8_t)bits(hi, 16, 9);
+    out->rs2 = (uint8_t)bits(hi, 24, 17);
+  } else { /* 8-bit register fields: the low five bits where RVV has them */
+    out->rd = (uint8_t)(bits(lo, 11, 7) | bits(hi, 2, 0) << 5);
+    out->rs1 = (uint8_t)(bits(lo, 19, 15) | bits(hi, 5, 3) << 5);
+    out->rs2 = (uint8_t)(bits(lo, 24, 20) | bits(hi, 8, 6) << 5);
+  }
+  out->vm = 1;
+  out->rm = (uint8_t)bits(lo, 14, 12);
+  return id;
 }
 
 isa_id isa_lookup(uint32_t word) { return isa_lookup_rev(word, ISA_REV_BASE); }
@@ -170,7 +215,8 @@ int isa_operand_values(const isa_inst *in, isa_opnd o[ISA_MAX_OPNDS],
   int n = isa_operands((isa_id)in->id, o);
   for (int i = 0; i < n; i++) {
     switch ((isa_opk)o[i].kind) {
-    case OPK_RD: case OPK_VD: case OPK_VS3: case OPK_FRD: v[i] = in->rd; break;
+    case OPK_VS3: v[i] = (isa_table[in->id].flags & IF_LONG) ? in->rs3 : in->rd; break; /* MMA64: C */
+    case OPK_RD: case OPK_VD: case OPK_FRD: v[i] = in->rd; break;
     case OPK_RS1: case OPK_VS1: case OPK_FRS1: v[i] = in->rs1; break;
     case OPK_RS2: case OPK_VS2: case OPK_FRS2: v[i] = in->rs2; break;
     case OPK_RS3: v[i] = in->rs3; break;
@@ -186,6 +232,15 @@ int isa_operand_values(const isa_inst *in, isa_opnd o[ISA_MAX_OPNDS],
     case OPK_CH: v[i] = bits(in->word, 14, 13); break;
     case OPK_AL: v[i] = bits(in->word, 14, 14); break;
     case OPK_BL: v[i] = bits(in->word, 13, 13); break;
+    case OPK_SSZ: v[i] = 16 << bits(in->hi, 21, 20); break;
+    case OPK_DSZ: v[i] = 16 << bits(in->hi, 23, 22); break;
+    case OPK_OPSEL: v[i] = bits(in->hi, 17, 15); break;
+    case OPK_MNEG: v[i] = bits(in->hi, 11, 9); break;
+    case OPK_MABS: v[i] = bits(in->hi, 14, 12); break;
+    case OPK_OMOD: v[i] = bits(in->hi, 19, 18); break;
+    case OPK_RDM: v[i] = bits(in->word, 19, 18); break;
+    case OPK_MAL: v[i] = bits(in->hi, 8, 8); break;
+    case OPK_MBL: v[i] = bits(in->hi, 7, 7); break;
     default: v[i] = in->imm; break;
     }
   }
@@ -228,6 +283,10 @@ static int encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
                   size_t errlen) {
   if ((unsigned)id >= ISA_COUNT) {
     if (err) snprintf(err, errlen, "no such instruction");
+    return -1;
+  }
+  if (isa_table[id].flags & IF_LONG) {
+    if (err) snprintf(err, errlen, "%s is a 64-bit instruction (isa_encode64)", isa_table[id].mnemonic);
     return -1;
   }
   isa_opnd o[ISA_MAX_OPNDS];
@@ -323,4 +382,80 @@ int isa_encode_under(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl
     return -1;
   }
   return encode(id, vals, aqrl, &prefix, word, NULL, err, errlen);
+}
+
+/* The two 64-bit formats' fields (docs/isa-extensions.md). In the compute
+ * format a register whose data size is 64 bits is a pair: an even one. */
+int isa_encode64(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t *lo, uint32_t *hi,
+                 char *err, size_t errlen) {
+  if ((unsigned)id >= ISA_COUNT || !(isa_table[id].flags & IF_LONG)) {
+    if (err) snprintf(err, errlen, "not a 64-bit instruction");
+    return -1;
+  }
+  isa_opnd o[ISA_MAX_OPNDS];
+  int n = isa_operands(id, o);
+  uint32_t l = isa_table[id].match, h = isa_table[id].match_hi;
+  int64_t ssz = 32, dsz = 32;
+  for (int i = 0; i < n; i++) {
+    if (o[i].kind == OPK_SSZ) ssz = vals[i];
+    if (o[i].kind == OPK_DSZ) dsz = vals[i];
+  }
+  for (int i = 0; i < n; i++) {
+    isa_opk k = (isa_opk)o[i].kind;
+    int64_t v = vals[i], vlo, vhi;
+    isa_opk_range(k, &vlo, &vhi);
+    if (v < vlo || v > vhi || ((k == OPK_SSZ || k == OPK_DSZ) && v != 16 && v != 32 && v != 64)) {
+      if (err) {
+        if (k == OPK_SSZ || k == OPK_DSZ)
+          snprintf(err, errlen, "operand %d: a data size is 16, 32 or 64, not %lld", i + 1, (long long)v);
+        else
+          snprintf(err, errlen, "operand %d out of range [%lld, %lld]: %lld", i + 1, (long long)vlo,
+                   (long long)vhi, (long long)v);
+      }
+      return -1;
+    }
+    int64_t size = k == OPK_VD ? dsz : ssz;
+    if (isa_opk_is_reg(k) && size == 64 && (v & 1)) {
+      if (err)
+        snprintf(err, errlen,
+                 "operand %d: register %lld is odd; 64-bit data is a register pair starting at an "
+                 "even register", i + 1, (long long)v);
+      return -1;
+    }
+    uint32_t u = (uint32_t)v;
+    if (is_mma64(l)) {
+      switch (k) {
+      case OPK_VD: l |= u << 20; break;
+      case OPK_VS3: l |= (u & 15) << 28; h |= u >> 4; break;
+      case OPK_VS1: h |= u << 9; break;
+      case OPK_VS2: h |= u << 17; break;
+      case OPK_RDM: l |= u << 18; break;
+      case OPK_MAL: h |= u << 8; break;
+      case OPK_MBL: h |= u << 7; break;
+      default: break;
+      }
+      continue;
+    }
+    switch (k) {
+    case OPK_VD: l |= (u & 31) << 7; h |= (u >> 5) << 0; break;
+    case OPK_VS1: l |= (u & 31) << 15; h |= (u >> 5) << 3; break;
+    case OPK_VS2: l |= (u & 31) << 20; h |= (u >> 5) << 6; break;
+    case OPK_SSZ: h |= (uint32_t)(v == 16 ? 0 : v == 32 ? 1 : 2) << 20; break;
+    case OPK_DSZ: h |= (uint32_t)(v == 16 ? 0 : v == 32 ? 1 : 2) << 22; break;
+    case OPK_OPSEL: h |= u << 15; break;
+    case OPK_MNEG: h |= u << 9; break;
+    case OPK_MABS: h |= u << 12; break;
+    case OPK_OMOD: h |= u << 18; break;
+    default:
+      if (err) snprintf(err, errlen, "operand %d: no field for it in a 64-bit word", i + 1);
+      return -1;
+    }
+  }
+  if (!long_fields_ok(l, h)) {
+    if (err) snprintf(err, errlen, "RD is 0 (saturate) or 1 (wrap) for integer C/D");
+    return -1;
+  }
+  *lo = l;
+  *hi = h;
+  return 0;
 }

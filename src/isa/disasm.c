@@ -210,3 +210,16 @@ int isa_disasm_next_rev(uint32_t w, uint32_t prev, isa_rev r, isa_inst *in, char
   }
   return snprintf(text, len, ".word 0x%08x", w);
 }
+
+int isa_disasm64_rev(uint32_t lo, uint32_t hi, isa_rev r, isa_inst *in, char *text, size_t len) {
+  isa_id id = isa_decode64_rev(lo, hi, r, in);
+  if (id != ISA_INVALID) { /* only what encodes back to the same words has a spelling */
+    isa_opnd o[ISA_MAX_OPNDS];
+    int64_t v[ISA_MAX_OPNDS];
+    isa_operand_values(in, o, v);
+    uint32_t blo, bhi;
+    if (!isa_encode64(id, v, &blo, &bhi, NULL, 0) && blo == lo && bhi == hi)
+      return isa_disasm(in, text, len);
+  }
+  return snprintf(text, len, ".word 0x%08x, 0x%08x", lo, hi);
+}

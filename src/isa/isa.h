@@ -46,6 +46,7 @@ enum {
    * encodings the 2025 revision reuses only in the baseline */
   IF_REV_BASE = 1u << 16, /* baseline revision only */
   IF_REV_2025 = 1u << 17, /* 2025 revision only */
+  IF_LONG = 1u << 18,     /* a 64-bit instruction word (INSN64, revision 2025) */
 };
 
 /* ISA revisions: the upstream-compatible baseline (docs/isa.md §2, what
@@ -60,7 +61,9 @@ static inline int isa_in_rev(uint32_t flags, isa_rev r) {
 
 typedef enum {
 #define INSN(id, mn, match, mask, syn, unit, flags) ISA_##id,
+#define INSN64(id, mn, match, mask, match_hi, mask_hi, syn, unit, flags) ISA_##id,
 #include "insns.def"
+#undef INSN64
 #undef INSN
   ISA_COUNT,
   ISA_INVALID = ISA_COUNT
@@ -73,6 +76,7 @@ typedef struct {
   const char *syntax;
   isa_unit unit;
   uint32_t flags;
+  uint32_t match_hi, mask_hi; /* the second word of an IF_LONG entry */
 } isa_info;
 
 extern const isa_info isa_table[ISA_COUNT];
@@ -112,6 +116,18 @@ typedef enum {
   OPK_CH,       /* [14:13] cache hint */
   OPK_AL,       /* [14] MMA: A column-major */
   OPK_BL,       /* [13] MMA: B row-major */
+  /* fields of the 64-bit compute format in its second word (hi bit n =
+   * instruction bit 32 + n; docs/isa-extensions.md) */
+  OPK_SSZ,      /* hi[21:20] VSSIZE, written 16, 32 or 64 */
+  OPK_DSZ,      /* hi[23:22] VDSIZE, written 16, 32 or 64 */
+  OPK_OPSEL,    /* hi[17:15] OPSEL: bit 0 src1, bit 1 src2, bit 2 the destination */
+  OPK_MNEG,     /* hi[11:9] NEG of src1, src2 (bit 2, src3, reserved 0) */
+  OPK_MABS,     /* hi[14:12] ABS of src1, src2 (bit 2 reserved 0) */
+  OPK_OMOD,     /* hi[19:18] OMOD: 0 none, 1 x2, 2 x4, 3 /2 */
+  /* fields of MMA64 */
+  OPK_RDM,      /* [19:18] RD: rounding (float C/D) or saturation (integer) */
+  OPK_MAL,      /* hi[8] AL: A column-major */
+  OPK_MBL,      /* hi[7] BL: B row-major */
   OPK_COUNT
 } isa_opk;
 
@@ -125,7 +141,7 @@ typedef struct {
   uint8_t pair; /* register pair (token suffix 'p'): the even low register */
 } isa_opnd;
 
-#define ISA_MAX_OPNDS 6
+#define ISA_MAX_OPNDS 10
 
 /* Parses the syntax of `id` into slots; returns the slot count. */
 int isa_operands(isa_id id, isa_opnd out[ISA_MAX_OPNDS]);
@@ -141,6 +157,7 @@ void isa_opk_range(isa_opk k, int64_t *lo, int64_t *hi);
 /* ---- decoded instruction ------------------------------------------------ */
 typedef struct {
   uint32_t word;
+  uint32_t hi;    /* the second word of a 64-bit instruction (IF_LONG), else 0 */
   uint16_t id;    /* isa_id, ISA_INVALID if the word decodes to nothing */
   uint8_t rd, rs1, rs2, rs3; /* full register indices (regext applied) */
   uint8_t vm;     /* 1 = unmasked (bit 25) */
@@ -165,6 +182,25 @@ enum {
  * revision, or in revision r. */
 isa_id isa_lookup(uint32_t word);
 isa_id isa_lookup_rev(uint32_t word, isa_rev r);
+
+/* The length rule of revision 2025 (docs/isa-extensions.md): a word whose
+ * bits [5:0] are 111111 (major opcodes 0111111 and 1111111) is the first
+ * of a 64-bit instruction; every other word is one instruction. In the
+ * baseline every instruction is one word. Returns 8 or 4. */
+static inline unsigned isa_insn_len(uint32_t word, isa_rev r) {
+  return r == ISA_REV_2025 && (word & 0x3f) == 0x3f ? 8u : 4u;
+}
+/* The entry of a 64-bit instruction {hi, lo} (lo is the word at the lower
+ * address) in revision r, or ISA_INVALID. isa_lookup_rev never returns an
+ * IF_LONG entry. */
+isa_id isa_lookup64_rev(uint32_t lo, uint32_t hi, isa_rev r);
+/* Decodes a 64-bit instruction; a prefix before one is void (it has 8-bit
+ * register fields and modifiers of its own), so none is taken. */
+isa_id isa_decode64_rev(uint32_t lo, uint32_t hi, isa_rev r, isa_inst *out);
+/* Encodes an IF_LONG entry's operand values into its two words. Returns 0,
+ * or -1 with a message in err (err may be NULL). */
+int isa_encode64(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t *lo, uint32_t *hi,
+                 char *err, size_t errlen);
 
 /* Decodes `word`. `prefix` is the word of an immediately preceding
  * regext/regexti instruction (or, in 2025, any prefix instruction), or 0.
@@ -226,6 +262,10 @@ int isa_disasm(const isa_inst *in, char *buf, size_t len);
 int isa_disasm_next(uint32_t w, uint32_t prev, isa_inst *in, char *buf, size_t len);
 int isa_disasm_next_rev(uint32_t w, uint32_t prev, isa_rev r, isa_inst *in, char *buf,
                         size_t len);
+
+/* Disassembles the 64-bit instruction {hi, lo} like isa_disasm_next_rev
+ * (".word 0x<lo>, 0x<hi>" when it has no spelling). */
+int isa_disasm64_rev(uint32_t lo, uint32_t hi, isa_rev r, isa_inst *in, char *buf, size_t len);
 
 /* Pc-relative target of a branch/jump, or 0 with *has=0. */
 uint32_t isa_branch_target(const isa_inst *in, uint32_t pc, int *has);

@@ -18,8 +18,12 @@
 #define TENSOR UNIT_TENSOR
 const isa_info isa_table[ISA_COUNT] = {
 #define INSN(id, mn, match, mask, syn, unit, flags) \
-  {#id, mn, (uint32_t)(match), (uint32_t)(mask), syn, unit, (uint32_t)(flags)},
+  {#id, mn, (uint32_t)(match), (uint32_t)(mask), syn, unit, (uint32_t)(flags), 0, 0},
+#define INSN64(id, mn, match, mask, match_hi, mask_hi, syn, unit, flags)                      \
+  {#id, mn, (uint32_t)(match), (uint32_t)(mask), syn, unit, (uint32_t)(flags) | IF_LONG,      \
+   (uint32_t)(match_hi), (uint32_t)(mask_hi)},
 #include "insns.def"
+#undef INSN64
 #undef INSN
 };
 #undef ALU
@@ -65,7 +69,10 @@ static const struct {
     {"succ", OPK_SUCC},       {"frd", OPK_FRD},         {"frs1", OPK_FRS1},
     {"frs2", OPK_FRS2},       {"pair", OPK_PAIRBIT},   {"abs", OPK_ABS},
     {"neg", OPK_NEG},         {"ch", OPK_CH},           {"al", OPK_AL},
-    {"bl", OPK_BL},
+    {"bl", OPK_BL},           {"ssz", OPK_SSZ},         {"dsz", OPK_DSZ},
+    {"opsel", OPK_OPSEL},     {"mneg", OPK_MNEG},       {"mabs", OPK_MABS},
+    {"omod", OPK_OMOD},       {"rdm", OPK_RDM},         {"mal", OPK_MAL},
+    {"mbl", OPK_MBL},
 };
 
 static isa_opk token_kind(const char *s, size_t n) {
@@ -138,6 +145,10 @@ void isa_opk_range(isa_opk k, int64_t *lo, int64_t *hi) {
   case OPK_ABS: case OPK_NEG: *hi = 7; break;
   case OPK_CH: *hi = 3; break;
   case OPK_AL: case OPK_BL: *hi = 1; break;
+  case OPK_SSZ: case OPK_DSZ: *lo = 16; *hi = 64; break; /* 16, 32 or 64 */
+  case OPK_OPSEL: *hi = 7; break;
+  case OPK_MNEG: case OPK_MABS: case OPK_OMOD: case OPK_RDM: *hi = 3; break;
+  case OPK_MAL: case OPK_MBL: *hi = 1; break;
   default: *hi = 0; break;
   }
 }

@@ -100,6 +100,12 @@ cat_case A25 1 "vlw12d.v: operand 3: register 3 is odd; a register pair starts a
 cat_case A26 2 "ventus as: --isa needs a revision: base or 2025" "$ventus" as --isa 1999 -o o.elf a23.S
 asm a27.S '.text\npre_m_64 0, 2, 0\n'
 cat_case A27 1 "a27.S:2:13: error: immediate 2 out of range [0, 1]" "$ventus" as --isa 2025 -o o.elf a27.S
+asm a28.S '.text\nvadd64 v2, v4, v6, 48, 32, 0, 0, 0, 0\n'
+cat_case A28 1 "vadd64: operand 4: a data size is 16, 32 or 64, not 48" "$ventus" as --isa 2025 -o o.elf a28.S
+asm a29.S '.text\nvfadd64 v3, v4, v6, 32, 64, 0, 0, 0, 0\n'
+cat_case A29 1 "vfadd64: operand 1: register 3 is odd; 64-bit data is a register pair starting at an even register" "$ventus" as --isa 2025 -o o.elf a29.S
+asm a30.S '.text\nmma64.m8n8k16.s8 v130, v80, v8, v40, 2, 0, 0\n'
+cat_case A30 1 "mma64.m8n8k16.s8: RD is 0 (saturate) or 1 (wrap) for integer C/D" "$ventus" as --isa 2025 -o o.elf a30.S
 
 # ---- objdump -----------------------------------------------------------------------
 printf 'not an elf at all\n' >notelf.bin
@@ -255,6 +261,8 @@ cat_case F18 3 "a 64/96/128-bit access needs a word load or store" "$ventus" run
 printf '.text\n.globl k\nk:\nli t0, 0x70000000\nvmv.v.x v3, t0\nvmv.v.i v4, 9\ncp_dma.8 v3, v2, v4\nret\n' >dma.S
 "$ventus" as --isa 2025 -o dma.elf "${LIB[@]}" dma.S || { echo "FAIL assembling dma"; fail=1; }
 cat_case F19 3 "cp_dma: srcsize 9 is larger than the copy size 8" "$ventus" run dma.elf --kernel k --global 1 --isa 2025
+kernel w64 '.word 0x0000003f\n.word 0x00300000\nret\n'
+cat_case F20 3 "illegal instruction 0x003000000000003f (64-bit)" "$ventus" run w64.elf --kernel k --global 1 --isa 2025
 
 # ---- the catalogue and docs/errors.md list the same ids ---------------------------------
 doc_ids=$(grep -oE '^\| [A-OQ-Z][0-9]{2} ' "$src/docs/errors.md" | tr -d '| ' | sort)

@@ -43,8 +43,11 @@ static void test_revision_marks(void **state) {
   int n25 = 0, nbase = 0;
   for (int id = 0; id < ISA_COUNT; id++) {
     uint32_t f = isa_table[id].flags;
-    isa_id b = isa_lookup_rev(isa_table[id].match, ISA_REV_BASE);
-    isa_id x = isa_lookup_rev(isa_table[id].match, ISA_REV_2025);
+    int islong = (f & IF_LONG) != 0; /* a 64-bit instruction is looked up by both words */
+    isa_id b = islong ? isa_lookup64_rev(isa_table[id].match, isa_table[id].match_hi, ISA_REV_BASE)
+                      : isa_lookup_rev(isa_table[id].match, ISA_REV_BASE);
+    isa_id x = islong ? isa_lookup64_rev(isa_table[id].match, isa_table[id].match_hi, ISA_REV_2025)
+                      : isa_lookup_rev(isa_table[id].match, ISA_REV_2025);
     if (f & IF_REV_2025) {
       n25++;
       assert_int_not_equal(b, id);

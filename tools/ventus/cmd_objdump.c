@@ -77,6 +77,16 @@ static void disasm_words(const ctx *c, const uint8_t *p, uint32_t n, uint32_t ba
       }
     isa_inst in;
     char text[160];
+    if (isa_insn_len(w, c->rev) == 8 && i + 8 <= n && pc + 4 < stop) {
+      /* a 64-bit instruction: shown as one value, its second word first */
+      uint32_t hi = (uint32_t)p[i + 4] | (uint32_t)p[i + 5] << 8 | (uint32_t)p[i + 6] << 16 |
+                    (uint32_t)p[i + 7] << 24;
+      isa_disasm64_rev(w, hi, c->rev, &in, text, sizeof text);
+      printf("%8x: %08x%08x\t%s\n", pc, hi, w, text);
+      prev = 0;
+      i += 4;
+      continue;
+    }
     isa_disasm_next_rev(w, prev, c->rev, &in, text, sizeof text);
     printf("%8x: %08x     \t%s", pc, w, text);
     int has;
