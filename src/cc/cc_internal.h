@@ -112,6 +112,11 @@ int cc_sreg(cc_fn *f, LLVMValueRef v);  /* uniform value in a scalar register, -
 int cc_vec(cc_fn *f, LLVMValueRef v);   /* value in a vector register (broadcast if uniform) */
 int cc_int_width(LLVMTypeRef t);         /* 1..32, 0 if not an integer/pointer/float of <= 32 bits */
 
+/* cc_isel_args.c: kernel arguments by value that are vectors or structs */
+LLVMTypeRef cc_byval_type(LLVMValueRef fn, unsigned ai); /* a struct passed by value, else NULL */
+uint32_t cc_arg_size(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef a, unsigned ai);
+int cc_load_value_arg(cc_fn *f, LLVMValueRef a, unsigned ai, uint32_t off);
+
 /* cc_isel_call.c: OpenCL builtins and LLVM intrinsics */
 int cc_select_call(cc_fn *f, LLVMValueRef call, int vec);
 int cc_call_is_divergent(LLVMValueRef call);

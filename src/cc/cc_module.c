@@ -90,10 +90,10 @@ static void emit_metadata(LLVMContextRef ctx, LLVMTargetDataRef td, cc_fn *f, cc
     md_str(nm, i, name, sizeof name);
     int space = atoi(sp);
     LLVMTypeRef at = LLVMTypeOf(a);
-    int ptr = LLVMGetTypeKind(at) == LLVMPointerTypeKind;
+    int ptr = LLVMGetTypeKind(at) == LLVMPointerTypeKind && !cc_byval_type(f->fn, i);
     if (ptr) space = (int)LLVMGetPointerAddressSpace(at);
     if (!ptr || space > 3) space = 0;
-    unsigned size = ptr ? 4 : (unsigned)LLVMABISizeOfType(td, at);
+    unsigned size = cc_arg_size(td, f->fn, a, i);
     unsigned q = (strstr(qual, "const") ? 1 : 0) | (strstr(qual, "restrict") ? 2 : 0) | (strstr(qual, "volatile") ? 4 : 0);
     if (!*name) snprintf(name, sizeof name, "arg%u", i);
     if (!*type) snprintf(type, sizeof type, "%s", ptr ? "void*" : "uint");
