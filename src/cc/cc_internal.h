@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cc.h"
 #include "vt_error.h"
 
 enum { CC_OP_NONE, CC_OP_REG, CC_OP_IMM, CC_OP_LABEL, CC_OP_SYM };
@@ -111,6 +112,14 @@ int cc_unsupported(cc_fn *f, LLVMValueRef at, const char *fmt, ...) __attribute_
 int cc_sreg(cc_fn *f, LLVMValueRef v);  /* uniform value in a scalar register, -1 error */
 int cc_vec(cc_fn *f, LLVMValueRef v);   /* value in a vector register (broadcast if uniform) */
 int cc_int_width(LLVMTypeRef t);         /* 1..32, 0 if not an integer/pointer/float of <= 32 bits */
+
+/* cc_module.c, cc_link.c: bitcode of one or several units, linked into one
+ * module (cc_read_linked), to assembly text, or to one bitcode library */
+int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const cc_options *o, const char *origin,
+                       char **asm_out, vt_error *e);
+int cc_read_linked(LLVMContextRef ctx, const char *const *bcs, const size_t *lens, int n, LLVMModuleRef *out,
+                   vt_error *e);
+int cc_link_bitcode(const char *const *bcs, const size_t *lens, int n, uint8_t **out, size_t *out_size, vt_error *e);
 
 /* cc_isel_args.c: kernel arguments by value that are vectors or structs */
 LLVMTypeRef cc_byval_type(LLVMValueRef fn, unsigned ai); /* a struct passed by value, else NULL */
