@@ -90,6 +90,7 @@ typedef struct {
   cc_map *gsyms;   /* program-scope data the kernel addresses -> number */
   uint32_t lds_bytes;
   uint32_t pds_bytes; /* private frame per work-item (allocas), from tp */
+  int uses_printf;    /* the kernel writes print-buffer records (cc_printf.c) */
 } cc_fn;
 
 /* cc_uniform.c */
@@ -120,6 +121,10 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
 int cc_read_linked(LLVMContextRef ctx, const char *const *bcs, const size_t *lens, int n, LLVMModuleRef *out,
                    vt_error *e);
 int cc_link_bitcode(const char *const *bcs, const size_t *lens, int n, uint8_t **out, size_t *out_size, vt_error *e);
+
+/* cc_printf.c: printf as print-buffer records */
+int cc_printf_lower(LLVMModuleRef m);
+int cc_select_printf(cc_fn *f, LLVMValueRef call);
 
 /* cc_isel_args.c: kernel arguments by value that are vectors or structs */
 LLVMTypeRef cc_byval_type(LLVMValueRef fn, unsigned ai); /* a struct passed by value, else NULL */

@@ -211,6 +211,8 @@ static int compile_kernel(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef fn
   f.gsyms = gsyms;
   int rc = cc_build_cfg(&f) || cc_uniformity(&f) || cc_select(&f) || cc_regalloc(&f) || cc_emit_kernel(&f, t) ? -1 : 0;
   if (!rc) emit_metadata(LLVMGetModuleContext(m), td, &f, t);
+  /* the host reads this program's print buffer as records (docs/opencl.md §5.5) */
+  if (!rc && f.uses_printf) cc_puts(t, "        .section .ventus.printf, \"\", @progbits\n        .word   1\n");
   cc_fn_free(&f);
   return rc;
 }
@@ -236,6 +238,7 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
   cc_text t = {0};
   int rc = -1;
   if (cc_read_linked(ctx, bcs, lens, n, &m, e)) goto done;
+  cc_printf_lower(m);
   force_inline(ctx, m);
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
   LLVMErrorRef err = LLVMRunPasses(m, pipeline, NULL, po);
