@@ -18,12 +18,17 @@ usage: bash tests/cl/piglit-programs.sh [options]
   --set NAME        program (tests/cl/program), generated (generated_tests/cl)
                     or all (default all)
   --summary         only print the counts and failures of OUT/PLATFORM.tsv
+  --retry-timeouts  run again the files that timed out before (on a busy
+                    machine a time limit measures the load, not the test)
+  --causes          only count the failures of OUT/PLATFORM.tsv by cause (the
+                    error line without file, line and kernel names)
   --help            this text
-Results: OUT/PLATFORM.tsv, one "file<TAB>result" line per file (result is
-pass, fail, skip, warn, crash or timeout); the summary counts them.
+Results: OUT/PLATFORM.tsv, one "file<TAB>result<TAB>note" line per file
+(result is pass, fail, skip, warn, crash or timeout; note is the first
+error line of a test that did not pass); the summary counts them.
 EOF
 }
-platform=ours build=build out=piglit-results limit=120 set=all summary_only=0
+platform=ours build=build out=piglit-results limit=120 set=all summary_only=0 retry=0
 while [ $# -gt 0 ]; do
   case $1 in
     --platform) platform=${2:-}; shift 2 ;;
@@ -32,6 +37,8 @@ while [ $# -gt 0 ]; do
     --timeout) limit=${2:-}; shift 2 ;;
     --set) set=${2:-}; shift 2 ;;
     --summary) summary_only=1; shift ;;
+    --causes) summary_only=2; shift ;;
+    --retry-timeouts) retry=1; shift ;;
     --help|-h) usage; exit 0 ;;
     *) echo "piglit-programs: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -65,20 +72,36 @@ touch "$res"
 summary() {
   echo "$platform: $(wc -l <"$res") files:" \
     "$(cut -f2 "$res" | sort | uniq -c | awk '{printf "%s %s, ", $1, $2}' | sed 's/, $//')"
-  grep -vP '\t(pass|skip)$' "$res" | sort
+  grep -vP '\t(pass|skip)\t' "$res" | sort
+}
+causes() {
+  grep -vP '\t(pass|skip)\t' "$res" | cut -f2,3 |
+    sed -E 's/^(timeout|crash)\t.*/\1/; s/^[a-z]+\t//; s/.*error: //; s/ \(kernel [^)]*\)$//' |
+    awk '{ # a mangled builtin name: its length prefix gives the plain name
+      if (match($0, /_Z[0-9]+/)) {
+        n = substr($0, RSTART + 2, RLENGTH - 2) + 0
+        $0 = substr($0, 1, RSTART - 1) substr($0, RSTART + RLENGTH, n) substr($0, index($0, "'"'"' is"))
+      }
+      print }' | sort | uniq -c | sort -rn
 }
 [ $summary_only = 1 ] && { summary; exit 0; }
+[ $summary_only = 2 ] && { causes; exit 0; }
 
+[ $retry = 1 ] && sed -i -E '/\ttimeout(\t.*)?$/d' "$res"
 files=$(cd "$root" && find $dirs -type f \( -name '*.cl' -o -name '*.program_test' \) | sort)
 export OCL_ICD_VENDORS=$icd
 for f in $files; do
-  grep -qP "^\Q$f\E\t" "$res" && continue
+  grep -qF "$f$(printf '\t')" "$res" && continue
   log=$(cd "$root" && timeout -k 5 "$limit" nice -n 19 "$tester" "$f" -auto 2>&1)
   rc=$?
   r=$(printf '%s\n' "$log" | sed -n 's/.*PIGLIT: {"result": "\([a-z]*\)".*/\1/p' | tail -n 1)
   if [ -z "$r" ]; then
     if [ $rc = 124 ] || [ $rc = 137 ]; then r=timeout; else r=crash; fi
   fi
-  printf '%s\t%s\n' "$f" "$r" >>"$res"
+  note=
+  [ "$r" = pass ] || [ "$r" = skip ] ||
+    note=$(printf '%s\n' "$log" | grep -v '^PIGLIT' | grep -m1 -iE 'error|unexpected|expected|failed|mismatch' |
+      tr '\t' ' ' | cut -c1-200)
+  printf '%s\t%s\t%s\n' "$f" "$r" "$note" >>"$res"
 done
 summary
