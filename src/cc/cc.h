@@ -35,4 +35,15 @@ int cc_link_file(const char *asm_text, int relocatable, const char *out_path, vt
  * error line. */
 int cc_build(const char *source, const char *options, uint8_t **elf, size_t *elf_size, char **log, vt_error *e);
 
+/* For clCompileProgram: the source to an object (*obj, malloc'd: clang's
+ * LLVM bitcode), options as cc_build's, and incdir (NULL = none) one more
+ * include directory (the program's input headers). */
+int cc_compile_object(const char *source, const char *options, const char *incdir, uint8_t **obj, size_t *obj_size,
+                      char **log, vt_error *e);
+/* For clLinkProgram: objects of cc_compile_object (or libraries of this
+ * function) linked into one module by LLVM's linker; with library set the
+ * result is that module's bitcode (a library), else the executable image.
+ * options: the link options that are build options (-cl-*, -w, -O...). */
+int cc_link_objects(const uint8_t *const *objs, const size_t *sizes, int n, const char *options, int library,
+                    uint8_t **out, size_t *out_size, char **log, vt_error *e);
 #endif

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "cc.h"
+#include "cc_front.h"
+#include "cc_internal.h"
 #include "vt_file.h"
 
 /* OpenCL build options that clang takes as they are, or that mean an
@@ -27,73 +29,130 @@ static int known_option(const char *o, int *opt) {
   return -1;
 }
 
-int cc_build(const char *source, const char *options, uint8_t **elf, size_t *elf_size, char **log, vt_error *e) {
-  *elf = NULL;
-  *elf_size = 0;
-  *log = NULL;
+/* Splits and checks OpenCL build options into clang flags (pointing into
+ * *buf, both malloc'd) and an optimisation level; extra (may be NULL) is
+ * one more flag appended, e.g. the -I of clCompileProgram's headers. */
+static int parse_options(const char *options, const char *extra, char **buf, const char ***flags, int *nf, int *opt,
+                         vt_error *e) {
   size_t ol = options ? strlen(options) : 0;
-  char *buf = malloc(ol + 1);
-  const char **flags = calloc(ol / 2 + 2, sizeof *flags);
-  char *text = NULL, *clog = NULL, path[4096] = "";
-  int rc = -1, opt = 2, nf = 0;
-  if (!buf || !flags) {
-    vt_fail(e, VT_ERR_NOMEM, "out of memory");
-    goto done;
-  }
-  memcpy(buf, options ? options : "", ol + 1);
+  *buf = malloc(ol + 1);
+  *flags = calloc(ol / 2 + 3, sizeof **flags);
+  *nf = 0;
+  *opt = 2;
+  if (!*buf || !*flags) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+  memcpy(*buf, options ? options : "", ol + 1);
   /* words separated by blanks; "-D X" and "-I DIR" take the next word */
-  for (char *save = NULL, *w = strtok_r(buf, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
+  for (char *save = NULL, *w = strtok_r(*buf, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
     if ((!strcmp(w, "-D") || !strcmp(w, "-I"))) {
       char *v = strtok_r(NULL, " \t\n", &save);
-      if (!v) {
-        vt_fail(e, VT_ERR_USAGE, "build option %s needs a value", w);
-        goto done;
-      }
+      if (!v) return vt_fail(e, VT_ERR_USAGE, "build option %s needs a value", w);
       v[-1] = w[1]; /* "-D" "X" -> "DX" in place, after the '-' one byte back */
       v[-2] = '-';
-      flags[nf++] = v - 2;
+      (*flags)[(*nf)++] = v - 2;
       continue;
     }
-    int k = known_option(w, &opt);
-    if (k < 0) {
-      vt_fail(e, VT_ERR_USAGE, "unknown build option '%s'", w);
-      goto done;
-    }
-    if (k) flags[nf++] = w;
+    int k = known_option(w, opt);
+    if (k < 0) return vt_fail(e, VT_ERR_USAGE, "unknown build option '%s'", w);
+    if (k) (*flags)[(*nf)++] = w;
   }
-  cc_options o = {flags, nf, opt, 1};
-  int c = cc_compile(NULL, source, &o, &text, &clog, e);
-  if (c) goto done;
+  if (extra) (*flags)[(*nf)++] = extra;
+  return 0;
+}
+
+/* assembly text after the start-up code, as an executable image in memory */
+static int image_of(const char *text, uint8_t **elf, size_t *elf_size, vt_error *e) {
+  char path[4096];
   const char *tmp = getenv("TMPDIR");
   snprintf(path, sizeof path, "%s/ventus-cc-XXXXXX.elf", tmp && *tmp ? tmp : "/tmp");
   int fd = mkstemps(path, 4);
-  if (fd < 0) {
-    vt_fail(e, VT_ERR_IO, "cannot create a temporary file for the program");
-    *path = 0;
-    goto done;
-  }
+  if (fd < 0) return vt_fail(e, VT_ERR_IO, "cannot create a temporary file for the program");
   close(fd);
-  if (cc_link_file(text, 0, path, e)) goto done;
-  size_t n;
-  char *img = vt_read_file(path, &n, e);
-  if (!img) goto done;
-  *elf = (uint8_t *)img;
-  *elf_size = n;
-  rc = 0;
-done:
-  if (*path) unlink(path);
-  /* the log: clang's diagnostics, then our line if the build failed */
-  size_t cl = clog ? strlen(clog) : 0, el = rc ? strlen(e->msg) + 1 : 0;
-  *log = malloc(cl + el + 1);
-  if (*log) {
-    memcpy(*log, clog ? clog : "", cl);
-    if (el) {
-      memcpy(*log + cl, e->msg, el - 1);
-      (*log)[cl + el - 1] = '\n';
+  int rc = -1;
+  if (!cc_link_file(text, 0, path, e)) {
+    size_t n;
+    char *img = vt_read_file(path, &n, e);
+    if (img) {
+      *elf = (uint8_t *)img;
+      *elf_size = n;
+      rc = 0;
     }
-    (*log)[cl + el] = 0;
   }
+  unlink(path);
+  return rc;
+}
+
+/* the log: clang's diagnostics, then our line if the build failed */
+static char *make_log(const char *clog, int failed, const vt_error *e) {
+  size_t cl = clog ? strlen(clog) : 0, el = failed ? strlen(e->msg) + 1 : 0;
+  char *log = malloc(cl + el + 1);
+  if (log) {
+    memcpy(log, clog ? clog : "", cl);
+    if (el) {
+      memcpy(log + cl, e->msg, el - 1);
+      log[cl + el - 1] = '\n';
+    }
+    log[cl + el] = 0;
+  }
+  return log;
+}
+
+int cc_build(const char *source, const char *options, uint8_t **elf, size_t *elf_size, char **log, vt_error *e) {
+  *elf = NULL;
+  *elf_size = 0;
+  char *buf = NULL, *text = NULL, *clog = NULL;
+  const char **flags = NULL;
+  int nf, opt, rc = -1;
+  if (!parse_options(options, NULL, &buf, &flags, &nf, &opt, e)) {
+    cc_options o = {flags, nf, opt, 1};
+    if (!cc_compile(NULL, source, &o, &text, &clog, e) && !image_of(text, elf, elf_size, e)) rc = 0;
+  }
+  *log = make_log(clog, rc, e);
   free(clog);
+  free(text);
+  free(buf);
+  free(flags);
+  return rc;
+}
+
+int cc_compile_object(const char *source, const char *options, const char *incdir, uint8_t **obj, size_t *obj_size,
+                      char **log, vt_error *e) {
+  *obj = NULL;
+  *obj_size = 0;
+  char *buf = NULL, *clog = NULL, *bc = NULL, inc[4200] = "";
+  const char **flags = NULL;
+  int nf, opt, rc = -1;
+  if (incdir) snprintf(inc, sizeof inc, "-I%s", incdir);
+  if (!parse_options(options, incdir ? inc : NULL, &buf, &flags, &nf, &opt, e)) {
+    cc_options o = {flags, nf, opt, 1};
+    size_t n = 0;
+    if (!cc_run_clang(NULL, source, &o, &bc, &n, &clog, e)) {
+      *obj = (uint8_t *)bc;
+      *obj_size = n;
+      rc = 0;
+    }
+  }
+  *log = make_log(clog, rc, e);
+  free(clog);
+  free(buf);
+  free(flags);
+  return rc;
+}
+
+int cc_link_objects(const uint8_t *const *objs, const size_t *sizes, int n, const char *options, int library,
+                    uint8_t **out, size_t *out_size, char **log, vt_error *e) {
+  *out = NULL;
+  *out_size = 0;
+  char *buf = NULL, *text = NULL;
+  const char **flags = NULL;
+  int nf, opt, rc = -1;
+  if (!parse_options(options, NULL, &buf, &flags, &nf, &opt, e)) {
+    cc_options o = {flags, nf, opt, 1};
+    if (library) rc = cc_link_bitcode((const char *const *)objs, sizes, n, out, out_size, e);
+    else if (!cc_compile_bitcode((const char *const *)objs, sizes, n, &o, "linked program", &text, e) &&
+             !image_of(text, out, out_size, e))
+      rc = 0;
+  }
+  *log = make_log(NULL, rc, e);
   free(text);
   free(buf);
   free(flags);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cc.h"
 #include "vt_error.h"
 
 enum { CC_OP_NONE, CC_OP_REG, CC_OP_IMM, CC_OP_LABEL, CC_OP_SYM };
@@ -89,6 +90,7 @@ typedef struct {
   cc_map *gsyms;   /* program-scope data the kernel addresses -> number */
   uint32_t lds_bytes;
   uint32_t pds_bytes; /* private frame per work-item (allocas), from tp */
+  int uses_printf;    /* the kernel writes print-buffer records (cc_printf.c) */
 } cc_fn;
 
 /* cc_uniform.c */
@@ -111,6 +113,23 @@ int cc_unsupported(cc_fn *f, LLVMValueRef at, const char *fmt, ...) __attribute_
 int cc_sreg(cc_fn *f, LLVMValueRef v);  /* uniform value in a scalar register, -1 error */
 int cc_vec(cc_fn *f, LLVMValueRef v);   /* value in a vector register (broadcast if uniform) */
 int cc_int_width(LLVMTypeRef t);         /* 1..32, 0 if not an integer/pointer/float of <= 32 bits */
+
+/* cc_module.c, cc_link.c: bitcode of one or several units, linked into one
+ * module (cc_read_linked), to assembly text, or to one bitcode library */
+int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const cc_options *o, const char *origin,
+                       char **asm_out, vt_error *e);
+int cc_read_linked(LLVMContextRef ctx, const char *const *bcs, const size_t *lens, int n, LLVMModuleRef *out,
+                   vt_error *e);
+int cc_link_bitcode(const char *const *bcs, const size_t *lens, int n, uint8_t **out, size_t *out_size, vt_error *e);
+
+/* cc_printf.c: printf as print-buffer records */
+int cc_printf_lower(LLVMModuleRef m);
+int cc_select_printf(cc_fn *f, LLVMValueRef call);
+
+/* cc_isel_args.c: kernel arguments by value that are vectors or structs */
+LLVMTypeRef cc_byval_type(LLVMValueRef fn, unsigned ai); /* a struct passed by value, else NULL */
+uint32_t cc_arg_size(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef a, unsigned ai);
+int cc_load_value_arg(cc_fn *f, LLVMValueRef a, unsigned ai, uint32_t off);
 
 /* cc_isel_call.c: OpenCL builtins and LLVM intrinsics */
 int cc_select_call(cc_fn *f, LLVMValueRef call, int vec);

@@ -944,13 +944,13 @@ static int load_args(cc_fn *f) {
   unsigned ai = 0;
   for (LLVMValueRef a = LLVMGetFirstParam(f->fn); a; a = LLVMGetNextParam(a), ai++) {
     LLVMTypeRef t = LLVMTypeOf(a);
-    uint64_t size = LLVMGetTypeKind(t) == LLVMPointerTypeKind ? 4 : LLVMABISizeOfType(f->td, t);
+    uint64_t size = cc_arg_size(f->td, f->fn, a, ai);
     uint32_t al = 4;
     while (al < size) al <<= 1;
     off = (off + al - 1) & ~(al - 1);
-    int w = cc_int_width(t);
-    if (!w) return cc_unsupported(f, NULL, "a kernel argument of a vector, 64-bit or aggregate type (argument %u)", ai);
-    if (LLVMGetFirstUse(a)) {
+    int w = cc_byval_type(f->fn, ai) ? 0 : cc_int_width(t);
+    if (!w && LLVMGetFirstUse(a) && cc_load_value_arg(f, a, ai, off)) return -1;
+    if (w && LLVMGetFirstUse(a)) {
       int k = cc_map_get(&f->val, a);
       int r = cc_new_vreg(f, CC_S);
       if (r < 0) return -1;

@@ -423,6 +423,7 @@ int cc_select_call(cc_fn *f, LLVMValueRef call, int vec) {
     size_t len = 0;
     LLVMValueRef fn = callee(call);
     const char *name = fn && LLVMIsAFunction(fn) ? LLVMGetValueName2(fn, &len) : "";
+    if (len == 6 && !strcmp(name, "printf")) return cc_select_printf(f, call);
     int at = *name ? cc_select_atomic_call(f, call, name) : -1;
     if (at != -1) return at ? -1 : 0;
     if (fn && LLVMIsAFunction(fn) && LLVMGetFirstBasicBlock(fn))

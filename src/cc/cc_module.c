@@ -1,7 +1,6 @@
 /* The compiler driver: bitcode from clang, LLVM's passes, then every
  * kernel through the back end, with the module's data and the metadata
  * sections the OpenCL platform reads (docs/opencl.md §5.1, §5.2). */
-#include <llvm-c/BitReader.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,10 +89,10 @@ static void emit_metadata(LLVMContextRef ctx, LLVMTargetDataRef td, cc_fn *f, cc
     md_str(nm, i, name, sizeof name);
     int space = atoi(sp);
     LLVMTypeRef at = LLVMTypeOf(a);
-    int ptr = LLVMGetTypeKind(at) == LLVMPointerTypeKind;
+    int ptr = LLVMGetTypeKind(at) == LLVMPointerTypeKind && !cc_byval_type(f->fn, i);
     if (ptr) space = (int)LLVMGetPointerAddressSpace(at);
     if (!ptr || space > 3) space = 0;
-    unsigned size = ptr ? 4 : (unsigned)LLVMABISizeOfType(td, at);
+    unsigned size = cc_arg_size(td, f->fn, a, i);
     unsigned q = (strstr(qual, "const") ? 1 : 0) | (strstr(qual, "restrict") ? 2 : 0) | (strstr(qual, "volatile") ? 4 : 0);
     if (!*name) snprintf(name, sizeof name, "arg%u", i);
     if (!*type) snprintf(type, sizeof type, "%s", ptr ? "void*" : "uint");
@@ -212,6 +211,8 @@ static int compile_kernel(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef fn
   f.gsyms = gsyms;
   int rc = cc_build_cfg(&f) || cc_uniformity(&f) || cc_select(&f) || cc_regalloc(&f) || cc_emit_kernel(&f, t) ? -1 : 0;
   if (!rc) emit_metadata(LLVMGetModuleContext(m), td, &f, t);
+  /* the host reads this program's print buffer as records (docs/opencl.md §5.5) */
+  if (!rc && f.uses_printf) cc_puts(t, "        .section .ventus.printf, \"\", @progbits\n        .word   1\n");
   cc_fn_free(&f);
   return rc;
 }
@@ -221,20 +222,23 @@ int cc_compile(const char *path, const char *text, const cc_options *o, char **a
   size_t bclen = 0;
   *asm_out = NULL;
   if (cc_run_clang(path, text, o, &bc, &bclen, log, e)) return -1;
-  LLVMContextRef ctx = LLVMContextCreate();
-  LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(bc, bclen, "kernel.bc");
+  const char *bcs[1] = {bc};
+  int rc = cc_compile_bitcode(bcs, &bclen, 1, o, text ? "program source" : path, asm_out, e);
   free(bc);
+  return rc;
+}
+
+int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const cc_options *o, const char *origin,
+                       char **asm_out, vt_error *e) {
+  *asm_out = NULL;
+  LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef m = NULL;
   LLVMTargetDataRef td = NULL;
   cc_map lds = {0}, gsyms = {0};
   cc_text t = {0};
   int rc = -1;
-  if (LLVMParseBitcodeInContext2(ctx, mb, &m)) {
-    vt_fail(e, VT_ERR_FORMAT, "clang's bitcode could not be read");
-    LLVMDisposeMemoryBuffer(mb);
-    goto done;
-  }
-  LLVMDisposeMemoryBuffer(mb);
+  if (cc_read_linked(ctx, bcs, lens, n, &m, e)) goto done;
+  cc_printf_lower(m);
   force_inline(ctx, m);
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
   LLVMErrorRef err = LLVMRunPasses(m, pipeline, NULL, po);
@@ -251,7 +255,7 @@ int cc_compile(const char *path, const char *text, const cc_options *o, char **a
     vt_fail(e, VT_ERR_NOMEM, "out of memory while compiling");
     goto done;
   }
-  cc_printf(&t, "# compiled by ventus cc (chengying) from %s\n", text ? "program source" : path);
+  cc_printf(&t, "# compiled by ventus cc (chengying) from %s\n", origin);
   int nk = 0;
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
     if (!is_kernel(fn)) continue;
@@ -261,7 +265,7 @@ int cc_compile(const char *path, const char *text, const cc_options *o, char **a
   cc_fn data = {.name = "(program-scope data)", .e = e};
   if (emit_data(&data, m, td, &gsyms, &t)) goto done;
   if (!nk && !o->allow_empty) {
-    vt_fail(e, VT_ERR_ASM, "%s: no __kernel function to compile", text ? "program source" : path);
+    vt_fail(e, VT_ERR_ASM, "%s: no __kernel function to compile", origin);
     goto done;
   }
   if (t.oom) {

@@ -245,6 +245,9 @@ int cc_uniformity(cc_fn *f) {
     free(regions);
     goto oom;
   }
+  /* a struct by value is a copy in the work-item's private frame */
+  for (unsigned i = 0, np = LLVMCountParams(f->fn); i < np; i++)
+    if (cc_byval_type(f->fn, i)) f->div[i] = 1; /* parameters are numbered first */
   for (int changed = 1; changed;) {
     changed = 0;
     for (int b = 0; b < nb; b++)

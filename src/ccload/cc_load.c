@@ -58,6 +58,8 @@ int cc_load(cc_api *api, vt_error *e) {
   api->compile = cc_compile;
   api->link_file = cc_link_file;
   api->build = cc_build;
+  api->compile_object = cc_compile_object;
+  api->link_objects = cc_link_objects;
   return 0;
 #endif
   char why[512] = "";
@@ -68,7 +70,9 @@ int cc_load(cc_api *api, vt_error *e) {
   *(void **)&api->compile = dlsym(api->handle, "cc_compile");
   *(void **)&api->link_file = dlsym(api->handle, "cc_link_file");
   *(void **)&api->build = dlsym(api->handle, "cc_build");
-  if (!api->compile || !api->link_file || !api->build) {
+  *(void **)&api->compile_object = dlsym(api->handle, "cc_compile_object");
+  *(void **)&api->link_objects = dlsym(api->handle, "cc_link_objects");
+  if (!api->compile || !api->link_file || !api->build || !api->compile_object || !api->link_objects) {
     cc_unload(api);
     return vt_fail(e, VT_ERR_IO, "the OpenCL C compiler module " CC_MODULE " lacks its entry points");
   }

@@ -14,6 +14,10 @@ typedef struct {
   int (*link_file)(const char *asm_text, int relocatable, const char *out_path, vt_error *e);
   int (*build)(const char *source, const char *options, uint8_t **elf, size_t *elf_size, char **log,
                vt_error *e);
+  int (*compile_object)(const char *source, const char *options, const char *incdir, uint8_t **obj,
+                        size_t *obj_size, char **log, vt_error *e);
+  int (*link_objects)(const uint8_t *const *objs, const size_t *sizes, int n, const char *options, int library,
+                      uint8_t **out, size_t *out_size, char **log, vt_error *e);
 } cc_api;
 
 /* Loads the module: $CHENGYING_CC_MODULE if set, else libchengying-cc.so

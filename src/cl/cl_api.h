@@ -73,6 +73,8 @@ struct _cl_device_id {
 cl_platform_id cy_platform(void);
 cl_device_id cy_device(void);
 
+typedef struct cy_build_cache cy_build_cache;
+
 struct _cl_context {
   const cl_icd_dispatch *dispatch;
   uint32_t magic;
@@ -95,6 +97,7 @@ struct _cl_context {
   cl_event *pending;
   size_t npending, cappending;
   int running, again; /* progress() re-entry */
+  cy_build_cache *cache; /* clBuildProgram's results (cl_build_cache.c) */
 };
 
 struct _cl_command_queue {
@@ -175,6 +178,7 @@ struct _cl_program {
   cy_kernel_info *kinfo;  /* kernels with metadata, or every global code symbol */
   size_t nkinfo;
   atomic_uint kernels;    /* kernel objects attached (clBuildProgram refuses then) */
+  cl_program_binary_type btype; /* what binary holds: an executable ELF, or LLVM bitcode (object, library) */
 };
 
 enum { CY_ARG_UNSET, CY_ARG_VALUE, CY_ARG_MEM, CY_ARG_LOCAL };
@@ -293,6 +297,26 @@ void cy_wait(cl_context ctx, cl_uint n, const cl_event *list);
 /* ---- kernels (cl_kernel.c, cl_program.c) -------------------------------- */
 /* Reads the kernels, argument metadata and resources of a built program. */
 cl_int cy_program_scan(cl_program p);
+cl_program cy_program_new(cl_context ctx);
+void cy_program_free(cl_program p);
+void cy_program_reset(cl_program p, const char *options); /* before a build, compile or link */
+cl_int cy_program_take_image(cl_program p, uint8_t *img, size_t n); /* an executable from the compiler */
+int cy_is_bitcode(const uint8_t *b, size_t n);
+/* cl_program_link.c: clBuildProgram of a program made from a compiled object
+ * or library (bitcode through clCreateProgramWithBinary) */
+cl_int cy_build_from_objects(cl_program p, const char *options, void(CL_CALLBACK *notify)(cl_program, void *),
+                             void *user_data);
+#ifdef VT_HAVE_CC
+#include "vt_error.h"
+cl_int cy_cc_error(const vt_error *e); /* the OpenCL error for a compiler failure */
+#endif
+
+/* cl_build_cache.c (the context's lock held) */
+void cy_build_cache_free(cy_build_cache *c);
+int cy_build_cache_get(cl_context ctx, const char *source, const char *options, uint8_t **image, size_t *size,
+                       char **log);
+void cy_build_cache_put(cl_context ctx, const char *source, const char *options, const uint8_t *image, size_t size,
+                        const char *log);
 /* The kernel `name` of a built program (metadata, else a global code symbol); -1 if none. */
 int cy_program_find_kernel(cl_program p, const char *name, cy_kernel_info *out);
 #define CY_MAX_KERNEL_ARGS 64 /* without metadata */

@@ -19,6 +19,7 @@ static void ctx_free(cl_context c) {
   pthread_cond_destroy(&c->changed);
   free(c->mems);
   free(c->pending);
+  cy_build_cache_free(c->cache);
   c->magic = 0;
   free(c);
 }

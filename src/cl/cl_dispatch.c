@@ -136,15 +136,6 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_
   return NULL;
 }
 
-cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options, cl_uint num_input_headers, const cl_program *input_headers, const char **header_include_names, void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data), void *user_data) {
-  return CL_COMPILER_NOT_AVAILABLE;
-}
-
-cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list, const char *options, cl_uint num_input_programs, const cl_program *input_programs, void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data), void *user_data, cl_int *errcode_ret) {
-  if (errcode_ret) *errcode_ret = CL_LINKER_NOT_AVAILABLE;
-  return NULL;
-}
-
 cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void *fill_color, const size_t *origin, const size_t *region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return CL_INVALID_MEM_OBJECT;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cl_api.h"
+#include "print_records.h"
 #include "launch_block.h"
 
 #define CY_PRINT_SIZE (64u << 10)
@@ -29,13 +30,25 @@ static void launch_done(cy_cmd *c) {
   free(l);
 }
 
-static void on_print(void *user, const char *text, size_t len) { cy_queue_print(user, text, len); }
+static void to_queue(void *user, const char *text, size_t len) { cy_queue_print(user, text, len); }
+
+typedef struct {
+  cl_command_queue q;
+  const vt_elf_file *records; /* a program that prints records (compiled printf), else NULL: plain text */
+} print_sink;
+
+static void on_print(void *user, const char *text, size_t len) {
+  const print_sink *s = user;
+  if (s->records) vt_print_records(s->records, (const uint8_t *)text, len, to_queue, s->q);
+  else cy_queue_print(s->q, text, len);
+}
 
 static cl_int launch_run(cl_event ev, cy_cmd *c) {
   launch_cmd *l = (launch_cmd *)c;
   cl_context ctx = ev->ctx;
   vt_error e;
-  vt_device_set_print(ctx->dev, on_print, ev->queue);
+  print_sink ps = {ev->queue, vt_print_has_records(&l->prog->elf) ? &l->prog->elf : NULL};
+  vt_device_set_print(ctx->dev, on_print, &ps);
   l->bl.trace = ctx->trace;
   int rc = vt_kernel_load_elf(ctx->dev, &l->prog->elf, &ctx->code, &e) || vt_launch_block(ctx->dev, &ctx->heap, &l->bl, &e);
   vt_device_set_print(ctx->dev, NULL, NULL);

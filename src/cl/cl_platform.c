@@ -200,13 +200,13 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_LOCAL_MEM_TYPE: CY_INFO(cl_device_local_mem_type, CL_LOCAL);
   case CL_DEVICE_LOCAL_MEM_SIZE: CY_INFO(cl_ulong, cy_local_mem(c));
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
-  case CL_DEVICE_HOST_UNIFIED_MEMORY:
+  case CL_DEVICE_HOST_UNIFIED_MEMORY: CY_INFO(cl_bool, CL_FALSE);
+  case CL_DEVICE_COMPILER_AVAILABLE: /* clCompileProgram/clLinkProgram come with the compiler */
 #ifdef VT_HAVE_CC
-  case CL_DEVICE_COMPILER_AVAILABLE: CY_INFO(cl_bool, CL_TRUE);
+  case CL_DEVICE_LINKER_AVAILABLE: CY_INFO(cl_bool, CL_TRUE);
 #else
-  case CL_DEVICE_COMPILER_AVAILABLE: CY_INFO(cl_bool, CL_FALSE);
-#endif
   case CL_DEVICE_LINKER_AVAILABLE: CY_INFO(cl_bool, CL_FALSE);
+#endif
   case CL_DEVICE_ENDIAN_LITTLE:
   case CL_DEVICE_AVAILABLE:
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: CY_INFO(cl_bool, CL_TRUE);

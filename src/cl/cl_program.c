@@ -18,7 +18,7 @@
   "kernel with `ventus cc` or assemble it with `ventus as`, and create the program with "                    \
   "clCreateProgramWithBinary (docs/opencl.md)"
 
-static void program_free(cl_program p) {
+void cy_program_free(cl_program p) {
   cl_context ctx = p->ctx;
   vt_elf_free(&p->elf);
   free(p->source);
@@ -33,10 +33,10 @@ static void program_free(cl_program p) {
 }
 
 void cy_program_unref(cl_program p) {
-  if (atomic_fetch_sub(&p->ref.inner, 1) == 1 && atomic_load(&p->ref.refs) == 0) program_free(p);
+  if (atomic_fetch_sub(&p->ref.inner, 1) == 1 && atomic_load(&p->ref.refs) == 0) cy_program_free(p);
 }
 
-static cl_program program_new(cl_context ctx) {
+cl_program cy_program_new(cl_context ctx) {
   cl_program p = calloc(1, sizeof *p);
   if (!p) return NULL;
   p->dispatch = &cy_cl_dispatch;
@@ -68,8 +68,8 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx, cl_uint count, 
     }
     total += lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
   }
-  if (!(p = program_new(ctx)) || !(p->source = malloc(total + 1))) {
-    if (p) program_free(p);
+  if (!(p = cy_program_new(ctx)) || !(p->source = malloc(total + 1))) {
+    if (p) cy_program_free(p);
     p = NULL;
     err = CL_OUT_OF_HOST_MEMORY;
     goto out;
@@ -126,19 +126,22 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context ctx, cl_uint num_dev
     err = CL_INVALID_DEVICE;
     goto out;
   }
-  if (!(p = program_new(ctx)) || !(p->binary = malloc(lengths[0]))) {
-    if (p) program_free(p);
+  if (!(p = cy_program_new(ctx)) || !(p->binary = malloc(lengths[0]))) {
+    if (p) cy_program_free(p);
     p = NULL;
     err = CL_OUT_OF_HOST_MEMORY;
     goto out;
   }
   memcpy(p->binary, binaries[0], lengths[0]);
   p->binary_size = lengths[0];
+  p->btype = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
   vt_error e;
-  if (vt_elf_read_mem(p->binary, p->binary_size, &p->elf, &e) || p->elf.type != ET_EXEC || !p->elf.nsegs ||
+  if (cy_is_bitcode(p->binary, p->binary_size)) { /* a compiled object or library (CL_PROGRAM_BINARIES) */
+    p->btype = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+  } else if (vt_elf_read_mem(p->binary, p->binary_size, &p->elf, &e) || p->elf.type != ET_EXEC || !p->elf.nsegs ||
       !in_code_region(&p->elf)) {
     if (binary_status) binary_status[0] = CL_INVALID_BINARY;
-    program_free(p);
+    cy_program_free(p);
     p = NULL;
     err = CL_INVALID_BINARY;
     goto out;
@@ -157,7 +160,7 @@ cl_int CL_API_CALL clRetainProgram(cl_program p) {
 
 cl_int CL_API_CALL clReleaseProgram(cl_program p) {
   if (!cy_is_program(p)) return CL_INVALID_PROGRAM;
-  if (atomic_fetch_sub(&p->ref.refs, 1) == 1 && atomic_load(&p->ref.inner) == 0) program_free(p);
+  if (atomic_fetch_sub(&p->ref.refs, 1) == 1 && atomic_load(&p->ref.inner) == 0) cy_program_free(p);
   return CL_SUCCESS;
 }
 
@@ -165,6 +168,32 @@ static char *dup_str(const char *s) {
   char *d = malloc(strlen(s) + 1);
   if (d) strcpy(d, s);
   return d;
+}
+
+void cy_program_reset(cl_program p, const char *options) {
+  free(p->options);
+  free(p->log);
+  p->options = dup_str(options ? options : "");
+  p->log = NULL;
+  p->built = 0;
+  vt_elf_free(&p->elf);
+  memset(&p->elf, 0, sizeof p->elf);
+  free(p->binary);
+  p->binary = NULL;
+  p->binary_size = 0;
+  p->btype = CL_PROGRAM_BINARY_TYPE_NONE;
+}
+
+cl_int cy_program_take_image(cl_program p, uint8_t *img, size_t n) {
+  vt_error e;
+  if (vt_elf_read_mem(img, n, &p->elf, &e)) {
+    free(img);
+    return CL_BUILD_PROGRAM_FAILURE;
+  }
+  p->binary = img;
+  p->binary_size = n;
+  p->btype = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  return cy_program_scan(p);
 }
 
 cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices,
@@ -175,41 +204,30 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_de
   for (cl_uint i = 0; i < num_devices; i++)
     if (!cy_is_device(devices[i])) return CL_INVALID_DEVICE;
   if (atomic_load(&p->kernels)) return CL_INVALID_OPERATION;
+  if (!p->source && p->btype != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) return cy_build_from_objects(p, options, notify, user_data);
   cy_ctx_enter(p->ctx);
-  free(p->options);
-  free(p->log);
-  p->options = dup_str(options ? options : "");
   cl_int rc;
 #ifdef VT_HAVE_CC
-  if (p->source) { /* compile; the ELF then goes through the binary path */
+  if (p->source) { /* compile (or take the cached image); the ELF then goes through the binary path */
+    cy_program_reset(p, options);
     vt_error e = {0};
     uint8_t *img = NULL;
     size_t n = 0;
     char *log = NULL;
-    p->log = NULL;
-    p->built = 0;
-    vt_elf_free(&p->elf);
-    memset(&p->elf, 0, sizeof p->elf);
-    free(p->binary);
-    p->binary = NULL;
-    p->binary_size = 0;
-    cc_api cc;
-    int bad = cc_load(&cc, &e);
-    if (!bad) bad = cc.build(p->source, options, &img, &n, &log, &e);
-    cc_unload(&cc);
-    if (bad) {
-      rc = e.kind == VT_ERR_USAGE ? CL_INVALID_BUILD_OPTIONS
-           : e.kind == VT_ERR_NOMEM ? CL_OUT_OF_HOST_MEMORY
-                                    : CL_BUILD_PROGRAM_FAILURE;
-    } else if (vt_elf_read_mem(img, n, &p->elf, &e)) {
-      rc = CL_BUILD_PROGRAM_FAILURE;
-    } else {
-      p->binary = img;
-      p->binary_size = n;
-      img = NULL;
-      rc = cy_program_scan(p);
+    int bad = 0;
+    if (p->options && !cy_build_cache_get(p->ctx, p->source, p->options, &img, &n, &log)) {
+      cc_api cc;
+      bad = cc_load(&cc, &e);
+      if (!bad) bad = cc.build(p->source, options, &img, &n, &log, &e);
+      cc_unload(&cc);
+      if (!bad && log) cy_build_cache_put(p->ctx, p->source, p->options, img, n, log);
     }
-    free(img);
+    if (bad) {
+      free(img);
+      rc = cy_cc_error(&e);
+    } else {
+      rc = cy_program_take_image(p, img, n);
+    }
     if (!log && rc != CL_SUCCESS) log = dup_str(e.msg); /* e.g. the compiler module did not load */
     if (!p->log) p->log = log ? log : dup_str("");
     else free(log);
@@ -218,10 +236,16 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_de
   } else
 #endif
   if (p->source) {
+    free(p->options);
+    free(p->log);
+    p->options = dup_str(options ? options : "");
     p->log = dup_str(CY_NO_COMPILER_LOG);
     p->status = CL_BUILD_ERROR;
     rc = CL_COMPILER_NOT_AVAILABLE;
   } else {
+    free(p->options);
+    free(p->log);
+    p->options = dup_str(options ? options : "");
     p->log = NULL;
     rc = cy_program_scan(p);
     if (!p->log) p->log = dup_str("");
@@ -287,8 +311,7 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id dev, cl_prog
     return cy_info_str(param_value_size, param_value, param_value_size_ret, p->options ? p->options : "");
   case CL_PROGRAM_BUILD_LOG:
     return cy_info_str(param_value_size, param_value, param_value_size_ret, p->log ? p->log : "");
-  case CL_PROGRAM_BINARY_TYPE:
-    CY_INFO(cl_program_binary_type, p->binary ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE);
+  case CL_PROGRAM_BINARY_TYPE: CY_INFO(cl_program_binary_type, p->btype);
   default: return CL_INVALID_VALUE;
   }
 }

@@ -46,6 +46,25 @@ fi
     --arg buf:i32:32 --arg i32:2 --show 1:3 --quiet 2>&1 | grep -q "^arg1 i32\[32\]: 0 2 4 " &&
   ok "-O0" || bad "-O0"
 
+# printf: ventus run formats the records of a compiled kernel; two work-groups
+# of 64 (two warps of 32 each by default), so warps contend for the buffer's
+# lock; every work-item with i % 5 == 0 prints exactly once, in lane order
+# within a warp
+cat >"$tmp/pf.cl" <<'EOF'
+__kernel void pf(__global int *a) {
+  int i = get_global_id(0);
+  if (i % 5 == 0) printf("i=%d %s %.1f\n", i, "ok", i * 0.5f);
+}
+EOF
+awk 'BEGIN { for (i = 0; i < 128; i += 5) printf "i=%d ok %.1f\n", i, i * 0.5 }' | sort >"$tmp/pf.want"
+if "$ventus" cc -o "$tmp/pf.elf" "$tmp/pf.cl" 2>"$tmp/err" &&
+  "$ventus" run "$tmp/pf.elf" --kernel pf --global 128 --local 64 --arg buf:zero:4 --quiet >"$tmp/pf.out" 2>&1 &&
+  sort "$tmp/pf.out" | cmp -s - "$tmp/pf.want" && [ "$(head -2 "$tmp/pf.out" | tr '\n' ' ')" = "i=0 ok 0.0 i=5 ok 2.5 " ]; then
+  ok "printf of a compiled kernel under ventus run"
+else
+  bad "printf under ventus run: $(head -3 "$tmp/pf.out" "$tmp/err")"
+fi
+
 # determinism: two runs of a compiled divergent kernel give the same commit log
 "$ventus" cc -o "$tmp/ex.elf" "$src/tests/cc/kernels/examples.cl" &&
   for t in 1 2; do

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "print_records.h"
 #include "commands.h"
 #include "device.h"
 #include "heap.h"
@@ -339,9 +340,15 @@ static int is_elf(const char *path) {
   return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
 }
 
-static void print_print(void *user, const char *text, size_t len) {
+static void print_text(void *user, const char *text, size_t len) {
   (void)user;
   fwrite(text, 1, len, stdout);
+}
+
+/* user: the kernel ELF when it prints records (a compiled printf), else NULL */
+static void print_print(void *user, const char *text, size_t len) {
+  if (user) vt_print_records(user, (const uint8_t *)text, len, print_text, NULL);
+  else print_text(NULL, text, len);
 }
 
 static int write_dump(run_ctx *c, FILE *f, vt_error *e) {
@@ -386,7 +393,9 @@ int cmd_run(int argc, char **argv) {
   vt_heap heap;
   vt_heap_init(&heap);
   run_ctx c = {.o = &o};
-  int elf = 0;
+  int elf = 0, has_records = 0;
+  vt_elf_file pelf;
+  memset(&pelf, 0, sizeof pelf);
   vt_memwords expect = {0};
 
   if (o.config && vt_config_load(&cfg, o.config, &e)) goto fail;
@@ -426,7 +435,9 @@ int cmd_run(int argc, char **argv) {
     if (tl) vt_fail(&e, VT_ERR_IO, "%s: write error", o.timeline);
     goto fail;
   }
-  vt_device_set_print(d, print_print, NULL);
+  /* a compiled kernel's printf writes records, formatted here */
+  if (elf && !vt_elf_read_file(o.input, &pelf, &e) && vt_print_has_records(&pelf)) has_records = 1;
+  vt_device_set_print(d, print_print, has_records ? &pelf : NULL);
   c.progress = !o.quiet && isatty(2);
   if (c.progress) vt_device_set_progress(d, on_progress, &c);
   if (o.trace && !(c.trace_file = fopen(o.trace, "w"))) {
@@ -577,6 +588,7 @@ out:
   if (c.launch_file) fclose(c.launch_file);
   if (c.trace_file) fclose(c.trace_file);
   vt_memwords_free(&expect);
+  vt_elf_free(&pelf);
   vt_case_free(&cs);
   vt_heap_fini(&heap);
   vt_timing_free(tm);

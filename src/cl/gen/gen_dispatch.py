@@ -39,10 +39,8 @@ UNSUPPORTED = {
     "clCreateSubDevicesEXT": "CL_INVALID_OPERATION",
     "clRetainDeviceEXT": "CL_INVALID_OPERATION",
     "clReleaseDeviceEXT": "CL_INVALID_OPERATION",
-    # no built-in kernels, no compiler or linker yet
+    # no built-in kernels
     "clCreateProgramWithBuiltInKernels": "CL_INVALID_VALUE",
-    "clCompileProgram": "CL_COMPILER_NOT_AVAILABLE",
-    "clLinkProgram": "CL_LINKER_NOT_AVAILABLE",
     # deprecated 1.0 entry
     "clSetCommandQueueProperty": "CL_INVALID_OPERATION",
     # OpenCL 2.x/3.0 features of a 1.2 device
