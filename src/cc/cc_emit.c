@@ -23,6 +23,7 @@ static void opnd(cc_fn *f, cc_text *t, const cc_opnd *o) {
   case CC_OP_IMM: cc_printf(t, "%d", (int)o->v); break;
   case CC_OP_LABEL: cc_puts(t, cc_fn_label(f, o->v, lab, sizeof lab)); break;
   case CC_OP_SYM: cc_printf(t, ".Lcc_g%d", (int)o->v); break;
+  case CC_OP_LOCAL: cc_printf(t, ".Lloop_%s_%d", f->name, (int)o->v); break;
   default: break;
   }
 }
@@ -39,6 +40,12 @@ int cc_emit_kernel(cc_fn *f, cc_text *t) {
         cc_printf(t, ".Lrpc_%s_%d:\n        auipc   t1, %%pcrel_hi(%s)\n", f->name, n,
                   cc_fn_label(f, m->op[0].v, lab, sizeof lab));
         cc_printf(t, "        setrpc  zero, t1, %%pcrel_lo(.Lrpc_%s_%d)\n", f->name, n);
+        continue;
+      }
+      if (!strcmp(m->fmt, "@keep")) continue; /* only extends live ranges */
+      if (!strcmp(m->fmt, "@label %0")) {
+        opnd(f, t, &m->op[0]);
+        cc_puts(t, ":\n");
         continue;
       }
       cc_puts(t, "        ");

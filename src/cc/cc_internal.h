@@ -14,7 +14,7 @@
 
 #include "vt_error.h"
 
-enum { CC_OP_NONE, CC_OP_REG, CC_OP_IMM, CC_OP_LABEL, CC_OP_SYM };
+enum { CC_OP_NONE, CC_OP_REG, CC_OP_IMM, CC_OP_LABEL, CC_OP_SYM, CC_OP_LOCAL /* a label inside a block */ };
 enum { CC_S = 0, CC_V = 1 }; /* register classes: scalar (sGPR), vector (vGPR) */
 
 typedef struct {
@@ -83,6 +83,7 @@ typedef struct {
   int *phys;       /* per vreg after allocation */
   int cur;         /* block being selected */
   int nlabel;      /* local labels for setrpc */
+  int nlocal;      /* labels of loops inside one block (i64 division) */
   int vgprs, sgprs;
   /* layout of static __local data and program-scope data */
   cc_map *lds_off; /* global -> byte offset from s0 (module-wide) */
@@ -111,6 +112,16 @@ int cc_unsupported(cc_fn *f, LLVMValueRef at, const char *fmt, ...) __attribute_
 int cc_sreg(cc_fn *f, LLVMValueRef v);  /* uniform value in a scalar register, -1 error */
 int cc_vec(cc_fn *f, LLVMValueRef v);   /* value in a vector register (broadcast if uniform) */
 int cc_int_width(LLVMTypeRef t);         /* 1..32, 0 if not an integer/pointer/float of <= 32 bits */
+int cc_operand(cc_fn *f, LLVMValueRef v, int vec, int sext); /* sign-extended to 32 bits if sext */
+int cc_mask_to(cc_fn *f, int r, int vec, int w);             /* zero-extends a w-bit value */
+
+/* cc_isel_i64.c: 64-bit integers as register pairs {low, high} in f->grp */
+int cc_is_i64(LLVMTypeRef t);
+int cc_i64_involved(LLVMValueRef in); /* selected by cc_select_i64 */
+int cc_select_i64(cc_fn *f, LLVMValueRef in, int vec);
+int cc_i64_pair(cc_fn *f, LLVMValueRef v, int vec, int out[2]);
+int cc_i64_phi_regs(cc_fn *f, LLVMValueRef phi);
+int cc_i64_copy(cc_fn *f, const int d[2], LLVMValueRef src);
 
 /* cc_isel_call.c: OpenCL builtins and LLVM intrinsics */
 int cc_select_call(cc_fn *f, LLVMValueRef call, int vec);

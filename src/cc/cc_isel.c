@@ -225,6 +225,9 @@ static int operand(cc_fn *f, LLVMValueRef v, int vec, int sext) {
   return sext && w && w < 32 ? sext_from(f, r, vec, w) : r;
 }
 
+int cc_operand(cc_fn *f, LLVMValueRef v, int vec, int sext) { return operand(f, v, vec, sext); }
+int cc_mask_to(cc_fn *f, int r, int vec, int w) { return mask_to(f, r, vec, w); }
+
 /* moves the value of v into register d (phi copies) */
 static int copy_into(cc_fn *f, int d, LLVMValueRef v) {
   int vec = f->rclass[d] == CC_V;
@@ -676,7 +679,7 @@ static int sel_alloca(cc_fn *f, LLVMValueRef in) {
 
 static int sel_load(cc_fn *f, LLVMValueRef in, int vec) {
   LLVMValueRef p = LLVMGetOperand(in, 0);
-  if (vec_len(LLVMTypeOf(in))) return sel_vec_mem(f, in, p, NULL, vec);
+  if (vec_len(LLVMTypeOf(in)) || cc_is_i64(LLVMTypeOf(in))) return sel_vec_mem(f, in, p, NULL, vec);
   int w = mem_width(f, in, LLVMTypeOf(in)), sp = space_of(f, in, p);
   if (w < 0 || sp < 0) return -1;
   int d = defreg(f, in);
@@ -698,7 +701,7 @@ static int sel_load(cc_fn *f, LLVMValueRef in, int vec) {
 
 static int sel_store(cc_fn *f, LLVMValueRef in, int vec) {
   LLVMValueRef v = LLVMGetOperand(in, 0), p = LLVMGetOperand(in, 1);
-  if (vec_len(LLVMTypeOf(v))) return sel_vec_mem(f, in, p, v, vec);
+  if (vec_len(LLVMTypeOf(v)) || cc_is_i64(LLVMTypeOf(v))) return sel_vec_mem(f, in, p, v, vec);
   int w = mem_width(f, in, LLVMTypeOf(v)), sp = space_of(f, in, p);
   if (w < 0 || sp < 0) return -1;
   vec = vec || is_div(f, v) || is_div(f, p) || !sp;
@@ -772,7 +775,8 @@ static int elem_access(cc_fn *f, int priv, int vec, int w, int addr, int off, in
 
 static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v, int vec) {
   LLVMTypeRef t = LLVMTypeOf(v ? v : in);
-  int n = vec_len(t), w = cc_int_width(LLVMGetElementType(t)), sp = space_of(f, in, p);
+  int i64 = cc_is_i64(t); /* a long: its low and high words */
+  int n = i64 ? 2 : vec_len(t), w = i64 ? 32 : cc_int_width(LLVMGetElementType(t)), sp = space_of(f, in, p);
   if (w == 1) w = 8;
   if (sp < 0) return -1;
   if (w != 8 && w != 16 && w != 32) return cc_unsupported(f, in, "a vector of 64-bit elements");
@@ -782,8 +786,12 @@ static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v
   int a = vec || !sp ? cc_vec(f, p) : cc_sreg(f, p);
   if (a < 0) return -1;
   if (v) {
-    int *g = group_of(f, v, vec || !sp);
-    if (!g) return -1;
+    int *g = i64 ? calloc(2, sizeof *g) : group_of(f, v, vec || !sp);
+    if (!g) return i64 ? oom(f) : -1;
+    if (i64 && cc_i64_pair(f, v, vec || !sp, g)) {
+      free(g);
+      return -1;
+    }
     for (int i = 0; i < n; i++)
       if (elem_access(f, !sp, vec, w, a, i * esz, 1, g[i])) {
         free(g);
@@ -804,6 +812,8 @@ static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v
 
 static int sel_vec_op(cc_fn *f, LLVMValueRef in, LLVMOpcode op, int vec) {
   int k = cc_map_get(&f->val, in);
+  if (cc_is_i64(LLVMGetElementType(LLVMTypeOf(LLVMGetOperand(in, 0)))))
+    return cc_unsupported(f, in, "a vector of 64-bit elements");
   if (op == LLVMExtractElement) {
     LLVMValueRef idx = LLVMGetOperand(in, 1);
     if (!LLVMIsAConstantInt(idx)) return cc_unsupported(f, in, "a vector element chosen at run time");
@@ -852,13 +862,29 @@ static int sel_vec_op(cc_fn *f, LLVMValueRef in, LLVMOpcode op, int vec) {
 
 /* ---- control flow ------------------------------------------------------------------ */
 
+/* a phi's registers: one, or the two words of a long */
+static int phi_dst(cc_fn *f, LLVMValueRef phi, int d[2]) {
+  if (cc_is_i64(LLVMTypeOf(phi))) {
+    const int *g = f->grp[cc_map_get(&f->val, phi)];
+    d[0] = g[0];
+    d[1] = g[1];
+    return 2;
+  }
+  d[0] = defreg(f, phi);
+  return d[0] < 0 ? -1 : 1;
+}
+
+static int copy_parts(cc_fn *f, const int d[2], int parts, LLVMValueRef src) {
+  return parts == 2 ? cc_i64_copy(f, d, src) : copy_into(f, d[0], src);
+}
+
 static int emit_phi_copies(cc_fn *f, int from, int to) {
   LLVMBasicBlockRef fb = f->bb[from];
   int n = 0;
   for (LLVMValueRef in = LLVMGetFirstInstruction(f->bb[to]); in && LLVMIsAPHINode(in); in = LLVMGetNextInstruction(in))
     n++;
   if (!n) return 0;
-  int *tmp = calloc((size_t)n, sizeof *tmp), i = 0, rc = -1;
+  int *tmp = calloc((size_t)n * 2, sizeof *tmp), i = 0, rc = -1;
   if (!tmp) return oom(f);
   /* the copies happen at once: temporaries are needed only when a source is
    * itself one of the phis written here */
@@ -868,28 +894,28 @@ static int emit_phi_copies(cc_fn *f, int from, int to) {
       LLVMValueRef v = LLVMGetIncomingValue(in, k);
       if (LLVMGetIncomingBlock(in, k) == fb && LLVMIsAPHINode(v) && LLVMGetInstructionParent(v) == f->bb[to]) direct = 0;
     }
-  if (direct) n = 1;
   /* parallel copy: every source into a temporary first, then into the phis */
   for (LLVMValueRef in = LLVMGetFirstInstruction(f->bb[to]); in && LLVMIsAPHINode(in); in = LLVMGetNextInstruction(in), i++) {
     LLVMValueRef src = NULL;
     for (unsigned k = 0; k < LLVMCountIncoming(in); k++)
       if (LLVMGetIncomingBlock(in, k) == fb) src = LLVMGetIncomingValue(in, k);
-    if (!src) goto done;
-    int d = defreg(f, in);
-    if (d < 0) goto done;
-    if (n == 1) {
-      tmp[i] = d;
-      if (copy_into(f, d, src)) goto done;
+    int d[2], parts = src ? phi_dst(f, in, d) : -1;
+    if (parts < 0) goto done;
+    if (direct) {
+      if (copy_parts(f, d, parts, src)) goto done;
       continue;
     }
-    tmp[i] = cc_new_vreg(f, f->rclass[d]);
-    if (tmp[i] < 0 || copy_into(f, tmp[i], src)) goto done;
+    for (int j = 0; j < parts; j++)
+      if ((tmp[2 * i + j] = cc_new_vreg(f, f->rclass[d[j]])) < 0) goto done;
+    if (copy_parts(f, tmp + 2 * i, parts, src)) goto done;
   }
   i = 0;
-  if (n > 1)
+  if (!direct)
     for (LLVMValueRef in = LLVMGetFirstInstruction(f->bb[to]); in && LLVMIsAPHINode(in); in = LLVMGetNextInstruction(in), i++) {
-      int d = defreg(f, in);
-      if (CC_EMIT(f, f->rclass[d] == CC_V ? "vmv.v.v %0, %1" : "mv %0, %1", 1, cc_r(d), cc_r(tmp[i]))) goto done;
+      int d[2], parts = phi_dst(f, in, d);
+      for (int j = 0; j < parts; j++)
+        if (CC_EMIT(f, f->rclass[d[j]] == CC_V ? "vmv.v.v %0, %1" : "mv %0, %1", 1, cc_r(d[j]), cc_r(tmp[2 * i + j])))
+          goto done;
     }
   rc = 0;
 done:
@@ -949,8 +975,21 @@ static int load_args(cc_fn *f) {
     while (al < size) al <<= 1;
     off = (off + al - 1) & ~(al - 1);
     int w = cc_int_width(t);
-    if (!w) return cc_unsupported(f, NULL, "a kernel argument of a vector, 64-bit or aggregate type (argument %u)", ai);
-    if (LLVMGetFirstUse(a)) {
+    if (!w && !cc_is_i64(t))
+      return cc_unsupported(f, NULL, "a kernel argument of a vector or aggregate type (argument %u)", ai);
+    if (!w && LLVMGetFirstUse(a)) { /* a long: two words, low first */
+      int lo = cc_new_vreg(f, CC_S), hi = cc_new_vreg(f, CC_S), *g = malloc(2 * sizeof *g), k = cc_map_get(&f->val, a);
+      if (!g) return oom(f);
+      free(f->grp[k]);
+      f->grp[k] = g;
+      g[0] = lo;
+      g[1] = hi;
+      if (lo < 0 || hi < 0) return -1;
+      if (off > 2043) return cc_unsupported(f, NULL, "more than 2 KiB of kernel arguments");
+      if (CC_EMIT(f, "lw %0, %1(a0)", 1, cc_r(lo), cc_imm((int32_t)off)) ||
+          CC_EMIT(f, "lw %0, %1(a0)", 1, cc_r(hi), cc_imm((int32_t)off + 4)))
+        return -1;
+    } else if (LLVMGetFirstUse(a)) {
       int k = cc_map_get(&f->val, a);
       int r = cc_new_vreg(f, CC_S);
       if (r < 0) return -1;
@@ -970,7 +1009,11 @@ int cc_select(cc_fn *f) {
   /* phis get their registers first: copies in predecessors write them */
   for (int b = 0; b < f->nbb; b++)
     for (LLVMValueRef in = LLVMGetFirstInstruction(f->bb[b]); in && LLVMIsAPHINode(in); in = LLVMGetNextInstruction(in)) {
-      if (!cc_int_width(LLVMTypeOf(in))) return cc_unsupported(f, in, "a variable of a vector, 64-bit or aggregate type");
+      if (cc_is_i64(LLVMTypeOf(in))) {
+        if (cc_i64_phi_regs(f, in)) return -1;
+        continue;
+      }
+      if (!cc_int_width(LLVMTypeOf(in))) return cc_unsupported(f, in, "a variable of a vector or aggregate type");
       if (defreg(f, in) < 0) return -1;
     }
   for (int b = 0; b < f->nbb; b++) {
@@ -1014,7 +1057,8 @@ int cc_select(cc_fn *f) {
       for (size_t i = 0; i < sizeof binops / sizeof *binops; i++)
         if (binops[i].op == op) bo = &binops[i];
       int rc;
-      if (bo) rc = sel_binop(f, in, bo, vec);
+      if (cc_i64_involved(in)) rc = cc_select_i64(f, in, vec);
+      else if (bo) rc = sel_binop(f, in, bo, vec);
       else
         switch (op) {
         case LLVMICmp: rc = sel_icmp(f, in, vec); break;

@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +23,8 @@
 
 extern char **environ;
 
-enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, NFILES };
-static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins"};
+enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, F_LONG, NFILES };
+static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins", "long"};
 
 typedef struct {
   cy_device *d;
@@ -936,6 +937,123 @@ static void test_clamps(void **state) {
   same_words(fo, fw, 2 * N, "clamps float");
 }
 
+/* ---- 64-bit integers (long.cl) ------------------------------------------------ */
+
+enum { LONG_NOPS = 26 };
+
+/* the reference of long_ops, in unsigned arithmetic where C leaves signed
+ * overflow undefined */
+static void long_ref(int64_t a, int64_t b, int64_t *o) {
+  uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+  int s = (int)(b & 63);
+  o[0] = (int64_t)(ua + ub);
+  o[1] = (int64_t)(ua - ub);
+  o[2] = (int64_t)(ua * ub);
+  o[3] = b ? a / b : 0;
+  o[4] = b ? a % b : 0;
+  o[5] = ub ? (int64_t)(ua / ub) : 0;
+  o[6] = ub ? (int64_t)(ua % ub) : 0;
+  o[7] = (int64_t)(ua << s);
+  o[8] = (int64_t)(ua >> s);
+  o[9] = a >> s;
+  o[10] = (a & b) ^ (a | ~b);
+  o[11] = (int64_t)((ua << 1) + (ua << 31) + (ua << 32) + (ua << 33) + (ua << 63));
+  o[12] = (int64_t)((ua >> 1) + (ua >> 31) + (ua >> 32) + (ua >> 33) + (ua >> 63));
+  o[13] = (int64_t)((uint64_t)(a >> 1) + (uint64_t)(a >> 31) + (uint64_t)(a >> 32) + (uint64_t)(a >> 33) +
+                    (uint64_t)(a >> 63));
+  o[14] = (a < b) | (a <= b) << 1 | (a > b) << 2 | (a >= b) << 3 | (a == b) << 4 | (a != b) << 5 | (ua < ub) << 6 |
+          (ua <= ub) << 7 | (ua > ub) << 8 | (ua >= ub) << 9;
+  o[15] = a < b ? a : b;
+  o[16] = a > b ? a : b;
+  o[17] = (int64_t)(ua < ub ? ua : ub);
+  o[18] = (int64_t)(ua > ub ? ua : ub);
+  o[19] = a < 0 ? -a : a;
+  o[20] = (int64_t)(int32_t)a + (int64_t)(uint32_t)b;
+  o[21] = (int64_t)(int16_t)a * (int64_t)(uint8_t)b;
+  o[22] = (int32_t)(a >> 17);
+  o[23] = (int64_t)(0 - ua);
+  o[24] = (int64_t)(ua * 1000000007u + 0x123456789abcdefu);
+  o[25] = a / 10 + (int64_t)(ua % 1000);
+}
+
+/* operands that reach every path: signs, zero, word boundaries, equal
+ * values, divisors of one and two words; never INT64_MIN with -1 */
+static void long_inputs(int n, int64_t *a, int64_t *b) {
+  static const uint64_t edge[] = {0,          1,          2,          0xffffffffu, 0x100000000u, 0x7fffffffffffffffu,
+                                  0x8000000000000000u, 0xffffffffffffffffu, 0xfffffffe00000001u, 0x80000000u, 1000,
+                                  0x123456789u};
+  uint32_t s = 77;
+  for (int i = 0; i < n; i++) {
+    uint64_t x = (uint64_t)lcg(&s) << 32 | lcg(&s), y = (uint64_t)lcg(&s) << 32 | lcg(&s);
+    if (i < 12 * 6) {
+      x = edge[i % 12];
+      y = edge[(i / 12 + i) % 12];
+    } else if (i % 4 == 1) {
+      y >>= 40; /* a one-word divisor */
+    } else if (i % 4 == 2) {
+      y = x ^ (y & 0xff);
+    } else if (i % 4 == 3) {
+      y = -(y >> 50);
+    }
+    if (x == 0x8000000000000000u && y == 0xffffffffffffffffu) y = 3;
+    a[i] = (int64_t)x;
+    b[i] = (int64_t)y;
+  }
+}
+
+static void check_long(const int64_t *got, const int64_t *want, int n, const char *what, int64_t a, int64_t b) {
+  for (int j = 0; j < n; j++)
+    if (got[j] != want[j])
+      fail_msg("%s(%" PRId64 ", %" PRId64 "): operation %d gives 0x%016" PRIx64 ", expected 0x%016" PRIx64, what, a, b, j,
+               (uint64_t)got[j], (uint64_t)want[j]);
+}
+
+static void test_long_lanes(void **state) {
+  rig *r = *state;
+  enum { N = 192 };
+  int64_t a[N], b[N], out[N * LONG_NOPS], want[LONG_NOPS];
+  long_inputs(N, a, b);
+  uint32_t A = dev_buf(r, a, sizeof a), B = dev_buf(r, b, sizeof b), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_LONG, "long_lanes", nd1(N, 64), (uint32_t[]){A, B, O}, 3);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    long_ref(a[i], b[i], want);
+    check_long(out + i * LONG_NOPS, want, LONG_NOPS, "long_lanes", a[i], b[i]);
+  }
+}
+
+static void test_long_uniform(void **state) {
+  rig *r = *state;
+  enum { N = 40 };
+  int64_t a[N], b[N], out[LONG_NOPS], want[LONG_NOPS];
+  long_inputs(N, a, b);
+  for (int i = 0; i < N; i += 3) { /* every third pair: one launch each */
+    uint32_t O = dev_buf(r, NULL, sizeof out);
+    /* out, padding to the 8-byte slot of a, a, b (low words first) */
+    uint32_t slots[] = {O, 0, (uint32_t)a[i], (uint32_t)((uint64_t)a[i] >> 32), (uint32_t)b[i], (uint32_t)((uint64_t)b[i] >> 32)};
+    launch(r, F_LONG, "long_uniform", nd1(1, 1), slots, 6);
+    get(r, O, out, sizeof out);
+    long_ref(a[i], b[i], want);
+    check_long(out, want, LONG_NOPS, "long_uniform", a[i], b[i]);
+  }
+}
+
+static void test_long_loop(void **state) {
+  rig *r = *state;
+  enum { N = 96 };
+  uint32_t n[N], s = 3;
+  uint64_t out[N], seed = 0xfedcba9876543210u;
+  for (int i = 0; i < N; i++) n[i] = lcg(&s) % 23;
+  uint32_t Nb = dev_buf(r, n, sizeof n), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_LONG, "long_lcg", nd1(N, 32), (uint32_t[]){Nb, O, (uint32_t)seed, (uint32_t)(seed >> 32)}, 4);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    uint64_t x = seed + (uint64_t)i;
+    for (uint32_t k = 0; k < n[i]; k++) x = x * 6364136223846793005u + 1442695040888963407u;
+    if (out[i] != x) fail_msg("long_lcg: item %d gives 0x%016" PRIx64 ", expected 0x%016" PRIx64, i, out[i], x);
+  }
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void) {
@@ -948,6 +1066,7 @@ int main(void) {
       T(test_early_return), T(test_dims_runtime),
       T(test_bfs),          T(test_gaussian),     T(test_nn_kmeans),    T(test_backprop),
       T(test_hotspot_pathfinder), T(test_rounding), T(test_math1), T(test_clamps), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
+      T(test_long_lanes), T(test_long_uniform), T(test_long_loop),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
