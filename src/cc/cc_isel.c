@@ -115,6 +115,8 @@ static int const_bits(cc_fn *f, LLVMValueRef v, int32_t *out) {
 static int sel_gep(cc_fn *f, LLVMValueRef g, int vec);
 static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v, int vec);
 static int vec_len(LLVMTypeRef t);
+static int *group_of(cc_fn *f, LLVMValueRef v, int vec);
+static int set_group(cc_fn *f, LLVMValueRef in, int *g);
 
 /* a global variable's address */
 static int global_addr(cc_fn *f, LLVMValueRef g) {
@@ -557,6 +559,87 @@ static int sel_cast(cc_fn *f, LLVMValueRef in, int vec) {
   }
   default: return cc_unsupported(f, in, "a conversion to or from double or half precision");
   }
+}
+
+/* the elements of a value as registers of w bits each (zero-extended):
+ * vectors element by element, a long as its two words, else one register */
+static int *bits_of(cc_fn *f, LLVMValueRef v, int vec, int *n, int *w) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (vec_len(t)) {
+    *n = vec_len(t);
+    *w = cc_int_width(LLVMGetElementType(t));
+    if (*w == 8 || *w == 16 || *w == 32) return group_of(f, v, vec);
+    cc_unsupported(f, NULL, "a reinterpretation of a vector of 64-bit or 1-bit elements");
+    return NULL;
+  }
+  int *g = calloc(2, sizeof *g);
+  if (!g) {
+    oom(f);
+    return NULL;
+  }
+  *w = 32;
+  *n = cc_is_i64(t) ? 2 : 1;
+  if (*n == 2 ? cc_i64_pair(f, v, vec, g) : (g[0] = operand(f, v, vec, 0)) < 0) {
+    free(g);
+    return NULL;
+  }
+  return g;
+}
+
+/* a bitcast that changes the shape (as_uint(ushort2), as_uchar4(float),
+ * long <-> int2, ...): the source elements are packed into 32-bit words,
+ * little-endian, and the words split into the destination's elements */
+static int sel_reshape(cc_fn *f, LLVMValueRef in, int vec) {
+  LLVMTypeRef to = LLVMTypeOf(in);
+  int n, w, tn = vec_len(to), tw = tn ? cc_int_width(LLVMGetElementType(to)) : 32;
+  if (!tn) tn = cc_is_i64(to) ? 2 : 1;
+  if ((tw != 8 && tw != 16 && tw != 32) || (!vec_len(to) && !cc_is_i64(to) && cc_int_width(to) != 32))
+    return cc_unsupported(f, in, "a reinterpretation as a type other than 8/16/32/64-bit integers, float or their vectors");
+  int *src = bits_of(f, LLVMGetOperand(in, 0), vec, &n, &w);
+  if (!src) return -1;
+  int nw = n * w / 32, *word = calloc((size_t)nw + 1, sizeof *word), *dst = calloc((size_t)tn + 1, sizeof *dst), rc = -1;
+  if (!word || !dst || n * w != tn * tw) {
+    rc = !word || !dst ? oom(f) : cc_unsupported(f, in, "a reinterpretation between types of different sizes");
+    goto done;
+  }
+  const char *sll = vec ? "vsll.vi %0, %1, %2" : "slli %0, %1, %2", *srl = vec ? "vsrl.vi %0, %1, %2" : "srli %0, %1, %2";
+  const char *or = vec ? "vor.vv %0, %1, %2" : "or %0, %1, %2";
+  for (int i = 0; i < n; i++) {
+    int j = i * w / 32, sh = i * w % 32, e = src[i];
+    if (sh) {
+      int t = cc_new_vreg(f, vec ? CC_V : CC_S);
+      if (t < 0 || CC_EMIT(f, sll, 1, cc_r(t), cc_r(e), cc_imm(sh))) goto done;
+      e = t;
+    }
+    if (!sh) word[j] = e;
+    else {
+      int t = cc_new_vreg(f, vec ? CC_V : CC_S);
+      if (t < 0 || CC_EMIT(f, or, 1, cc_r(t), cc_r(word[j]), cc_r(e))) goto done;
+      word[j] = t;
+    }
+  }
+  for (int i = 0; i < tn; i++) {
+    int j = i * tw / 32, sh = i * tw % 32, e = word[j];
+    if (sh) {
+      int t = cc_new_vreg(f, vec ? CC_V : CC_S);
+      if (t < 0 || CC_EMIT(f, srl, 1, cc_r(t), cc_r(e), cc_imm(sh))) goto done;
+      e = t;
+    }
+    if ((dst[i] = mask_to(f, e, vec, tw)) < 0) goto done;
+  }
+  int k = cc_map_get(&f->val, in);
+  if (tn == 1 && !vec_len(to)) {
+    f->vreg[k] = dst[0];
+    rc = 0;
+  } else {
+    rc = set_group(f, in, dst);
+    dst = NULL;
+  }
+done:
+  free(src);
+  free(word);
+  free(dst);
+  return rc;
 }
 
 /* c ? x : y  =  y ^ ((x ^ y) & -c) */
@@ -1057,7 +1140,10 @@ int cc_select(cc_fn *f) {
       for (size_t i = 0; i < sizeof binops / sizeof *binops; i++)
         if (binops[i].op == op) bo = &binops[i];
       int rc;
-      if (cc_i64_involved(in)) rc = cc_select_i64(f, in, vec);
+      if (op == LLVMBitCast && (vec_len(LLVMTypeOf(in)) || vec_len(LLVMTypeOf(LLVMGetOperand(in, 0))) ||
+                                cc_is_i64(LLVMTypeOf(in)) || cc_is_i64(LLVMTypeOf(LLVMGetOperand(in, 0)))))
+        rc = sel_reshape(f, in, vec);
+      else if (cc_i64_involved(in)) rc = cc_select_i64(f, in, vec);
       else if (bo) rc = sel_binop(f, in, bo, vec);
       else
         switch (op) {

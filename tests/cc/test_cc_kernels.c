@@ -1054,6 +1054,33 @@ static void test_long_loop(void **state) {
   }
 }
 
+static void test_reshape(void **state) {
+  rig *r = *state;
+  enum { N = 64 };
+  uint32_t in[2 * N], out[5 * N], want[5 * N], s = 11;
+  for (int i = 0; i < 2 * N; i++) in[i] = lcg(&s);
+  in[2] = 0x7f800000u; /* inf: inf * 0 is NaN, the compare false */
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_LONG, "reshape", nd1(N, 32), (uint32_t[]){I, O}, 2);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    uint32_t x = in[2 * i], y = in[2 * i + 1], *o = want + 5 * i;
+    uint64_t l = (uint64_t)y << 32 | x, m = l * 3;
+    float fx, one = 1.0f, two = 2.0f;
+    uint32_t bits1, bits2;
+    memcpy(&fx, &x, 4);
+    memcpy(&bits1, &one, 4);
+    memcpy(&bits2, &two, 4);
+    o[0] = x >> 16 | x << 16;
+    o[1] = __builtin_bswap32(x);
+    o[2] = (uint32_t)(l >> 16);
+    o[3] = (uint32_t)m ^ (uint32_t)(m >> 32);
+    o[4] = (uint32_t)(l & 0xffff) + (uint32_t)(l >> 16 & 0xffff) * 3u + (uint32_t)(l >> 32 & 0xffff) * 5u +
+           (uint32_t)(l >> 48) * 7u + (fx * 0.0f == 0.0f ? bits1 : bits2);
+  }
+  same_words(out, want, 5 * N, "reshape");
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void) {
@@ -1066,7 +1093,7 @@ int main(void) {
       T(test_early_return), T(test_dims_runtime),
       T(test_bfs),          T(test_gaussian),     T(test_nn_kmeans),    T(test_backprop),
       T(test_hotspot_pathfinder), T(test_rounding), T(test_math1), T(test_clamps), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
-      T(test_long_lanes), T(test_long_uniform), T(test_long_loop),
+      T(test_long_lanes), T(test_long_uniform), T(test_long_loop), T(test_reshape),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

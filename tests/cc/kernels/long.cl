@@ -47,3 +47,19 @@ kernel void long_lcg(global const uint *n, global ulong *out, ulong seed) {
   for (uint k = 0; k < n[i]; k++) x = x * 6364136223846793005UL + 1442695040888963407UL;
   out[i] = x;
 }
+
+/* bitcasts that change the shape: as_type between scalars and vectors */
+kernel void reshape(global const uint *in, global uint *out) {
+  int i = get_global_id(0);
+  uint x = in[2 * i], y = in[2 * i + 1];
+  ushort2 h = as_ushort2(x);
+  uchar4 b = as_uchar4(x);
+  long l = as_long((uint2)(x, y));
+  uint2 u = as_uint2(l * 3);
+  ushort4 q = as_ushort4(l);
+  out[5 * i] = as_uint((ushort2)(h.y, h.x));
+  out[5 * i + 1] = as_uint(b.wzyx);
+  out[5 * i + 2] = (uint)(l >> 16);
+  out[5 * i + 3] = u.x ^ u.y;
+  out[5 * i + 4] = q.x + q.y * 3u + q.z * 5u + q.w * 7u + as_uint(as_float(x) * 0.0f == 0.0f ? 1.0f : 2.0f);
+}
