@@ -115,6 +115,15 @@ int cc_int_width(LLVMTypeRef t);         /* 1..32, 0 if not an integer/pointer/f
 int cc_operand(cc_fn *f, LLVMValueRef v, int vec, int sext); /* sign-extended to 32 bits if sext */
 int cc_mask_to(cc_fn *f, int r, int vec, int w);             /* zero-extends a w-bit value */
 
+/* cc_isel_i64.c: operations in their scalar or vector (.vv) form (vec);
+ * d < 0 asks for a new register; any operand < 0 (an earlier error) gives -1 */
+enum { CC_XADD, CC_XSUB, CC_XAND, CC_XOR, CC_XXOR, CC_XSLL, CC_XSRL, CC_XSRA, CC_XSLTU, CC_XSLT, CC_XSEQ, CC_XMUL, CC_XMULHU, CC_XNOPS };
+int cc_x3(cc_fn *f, int vec, int op, int d, int a, int b);
+int cc_xi(cc_fn *f, int vec, int op, int d, int a, int32_t imm); /* shifts, CC_XADD/AND/XOR with an immediate */
+int cc_xk(cc_fn *f, int vec, int32_t v);                         /* a constant */
+int cc_xneg(cc_fn *f, int vec, int a);
+int cc_xpick(cc_fn *f, int vec, int m, int x, int y); /* m (all ones or zero) ? x : y */
+
 /* cc_isel_i64.c: 64-bit integers as register pairs {low, high} in f->grp */
 int cc_is_i64(LLVMTypeRef t);
 int cc_i64_involved(LLVMValueRef in); /* selected by cc_select_i64 */
@@ -130,6 +139,14 @@ int cc_call_is_divergent(LLVMValueRef call);
 /* cc_isel_atomic.c: -1 not an atomic builtin, 0 selected, -2 error */
 int cc_select_atomic_call(cc_fn *f, LLVMValueRef call, const char *name);
 int cc_select_atomicrmw(cc_fn *f, LLVMValueRef in);
+
+/* cc_isel_bits.c: clz, ctz, popcount, rotate, bitselect, byte swaps (-1 not
+ * one of them, 0 selected, -2 error); the word operations for i64 */
+int cc_select_bits_call(cc_fn *f, LLVMValueRef call, const char *name);
+int cc_bits_popcount(cc_fn *f, int vec, int x);
+int cc_bits_clz(cc_fn *f, int vec, int x);
+int cc_bits_ctz(cc_fn *f, int vec, int x);
+int cc_bits_bswap32(cc_fn *f, int vec, int x);
 
 /* cc_regalloc.c */
 int cc_regalloc(cc_fn *f);

@@ -424,6 +424,7 @@ int cc_select_call(cc_fn *f, LLVMValueRef call, int vec) {
     LLVMValueRef fn = callee(call);
     const char *name = fn && LLVMIsAFunction(fn) ? LLVMGetValueName2(fn, &len) : "";
     int at = *name ? cc_select_atomic_call(f, call, name) : -1;
+    if (at == -1 && *name) at = cc_select_bits_call(f, call, name);
     if (at != -1) return at ? -1 : 0;
     if (fn && LLVMIsAFunction(fn) && LLVMGetFirstBasicBlock(fn))
       return cc_unsupported(f, call, "a call of '%.*s' that was not inlined (calls between device functions are not supported yet)", (int)len, name);

@@ -31,13 +31,11 @@ int cc_i64_involved(LLVMValueRef in) {
   return 0;
 }
 
-/* operations in their scalar and vector (.vv) forms */
-enum { ADD, SUB, AND, OR, XOR, SLL, SRL, SRA, SLTU, SLT, SEQ, MUL, MULHU, NOPS };
-static const char *const sform[NOPS] = {
+static const char *const sform[CC_XNOPS] = {
     "add %0, %1, %2", "sub %0, %1, %2", "and %0, %1, %2", "or %0, %1, %2",    "xor %0, %1, %2",   "sll %0, %1, %2",
     "srl %0, %1, %2", "sra %0, %1, %2", "sltu %0, %1, %2", "slt %0, %1, %2", NULL,                "mul %0, %1, %2",
     "mulhu %0, %1, %2"};
-static const char *const vform[NOPS] = {
+static const char *const vform[CC_XNOPS] = {
     "vadd.vv %0, %1, %2",  "vsub.vv %0, %1, %2",  "vand.vv %0, %1, %2",   "vor.vv %0, %1, %2",  "vxor.vv %0, %1, %2",
     "vsll.vv %0, %1, %2",  "vsrl.vv %0, %1, %2",  "vsra.vv %0, %1, %2",   "vmsltu.vv %0, %1, %2", "vmslt.vv %0, %1, %2",
     "vmseq.vv %0, %1, %2", "vmul.vv %0, %1, %2",  "vmulhu.vv %0, %1, %2"};
@@ -45,10 +43,10 @@ static const char *const vform[NOPS] = {
 static int nreg(cc_fn *f, int vec) { return cc_new_vreg(f, vec ? CC_V : CC_S); }
 
 /* d = a OP b into register d (a new one when d < 0) */
-static int op3(cc_fn *f, int vec, int op, int d, int a, int b) {
+int cc_x3(cc_fn *f, int vec, int op, int d, int a, int b) {
   if (d < 0 && (d = nreg(f, vec)) < 0) return -1;
   if (a < 0 || b < 0) return -1;
-  if (op == SEQ && !vec) {
+  if (op == CC_XSEQ && !vec) {
     int t = nreg(f, 0);
     if (t < 0 || CC_EMIT(f, "xor %0, %1, %2", 1, cc_r(t), cc_r(a), cc_r(b))) return -1;
     return CC_EMIT(f, "sltiu %0, %1, 1", 1, cc_r(d), cc_r(t)) ? -1 : d;
@@ -57,31 +55,31 @@ static int op3(cc_fn *f, int vec, int op, int d, int a, int b) {
 }
 
 /* a 32-bit constant in the requested form */
-static int konst(cc_fn *f, int vec, int32_t v) {
+int cc_xk(cc_fn *f, int vec, int32_t v) {
   int d = nreg(f, vec);
   if (d < 0) return -1;
   if (!v && !vec) return CC_EMIT(f, "mv %0, zero", 1, cc_r(d)) ? -1 : d;
   if (vec && v >= -16 && v <= 15) return CC_EMIT(f, "vmv.v.i %0, %1", 1, cc_r(d), cc_imm(v)) ? -1 : d;
   if (!vec) return CC_EMIT(f, "li %0, %1", 1, cc_r(d), cc_imm(v)) ? -1 : d;
-  int s = konst(f, 0, v);
+  int s = cc_xk(f, 0, v);
   return s < 0 || CC_EMIT(f, "vmv.v.x %0, %1", 1, cc_r(d), cc_r(s)) ? -1 : d;
 }
 
 /* d = a OP imm for the shifts (0..31) and xori/andi */
-static int opi(cc_fn *f, int vec, int op, int d, int a, int32_t imm) {
-  static const char *const si[NOPS] = {[SLL] = "slli %0, %1, %2", [SRL] = "srli %0, %1, %2", [SRA] = "srai %0, %1, %2",
-                                       [XOR] = "xori %0, %1, %2", [AND] = "andi %0, %1, %2", [ADD] = "addi %0, %1, %2"};
-  static const char *const vi[NOPS] = {[SLL] = "vsll.vi %0, %1, %2", [SRL] = "vsrl.vi %0, %1, %2",
-                                       [SRA] = "vsra.vi %0, %1, %2", [XOR] = "vxor.vi %0, %1, %2",
-                                       [AND] = "vand.vi %0, %1, %2", [ADD] = "vadd.vi %0, %1, %2"};
-  int shift = op == SLL || op == SRL || op == SRA;
+int cc_xi(cc_fn *f, int vec, int op, int d, int a, int32_t imm) {
+  static const char *const si[CC_XNOPS] = {[CC_XSLL] = "slli %0, %1, %2", [CC_XSRL] = "srli %0, %1, %2", [CC_XSRA] = "srai %0, %1, %2",
+                                       [CC_XXOR] = "xori %0, %1, %2", [CC_XAND] = "andi %0, %1, %2", [CC_XADD] = "addi %0, %1, %2"};
+  static const char *const vi[CC_XNOPS] = {[CC_XSLL] = "vsll.vi %0, %1, %2", [CC_XSRL] = "vsrl.vi %0, %1, %2",
+                                       [CC_XSRA] = "vsra.vi %0, %1, %2", [CC_XXOR] = "vxor.vi %0, %1, %2",
+                                       [CC_XAND] = "vand.vi %0, %1, %2", [CC_XADD] = "vadd.vi %0, %1, %2"};
+  int shift = op == CC_XSLL || op == CC_XSRL || op == CC_XSRA;
   if (a < 0) return -1;
-  if (vec && !shift && (imm < -16 || imm > 15)) return op3(f, vec, op, d, a, konst(f, 1, imm));
+  if (vec && !shift && (imm < -16 || imm > 15)) return cc_x3(f, vec, op, d, a, cc_xk(f, 1, imm));
   if (d < 0 && (d = nreg(f, vec)) < 0) return -1;
   return CC_EMIT(f, vec ? vi[op] : si[op], 1, cc_r(d), cc_r(a), cc_imm(imm)) ? -1 : d;
 }
 
-static int neg(cc_fn *f, int vec, int a) {
+int cc_xneg(cc_fn *f, int vec, int a) {
   int d = nreg(f, vec);
   return d < 0 || a < 0 || CC_EMIT(f, vec ? "vrsub.vi %0, %1, 0" : "sub %0, zero, %1", 1, cc_r(d), cc_r(a)) ? -1 : d;
 }
@@ -92,19 +90,19 @@ static int mov(cc_fn *f, int vec, int d, int a) {
 }
 
 /* m ? x : y for a mask m of all ones or zeros */
-static int pick(cc_fn *f, int vec, int m, int x, int y) {
-  return op3(f, vec, XOR, -1, y, op3(f, vec, AND, -1, op3(f, vec, XOR, -1, x, y), m));
+int cc_xpick(cc_fn *f, int vec, int m, int x, int y) {
+  return cc_x3(f, vec, CC_XXOR, -1, y, cc_x3(f, vec, CC_XAND, -1, cc_x3(f, vec, CC_XXOR, -1, x, y), m));
 }
 
 int cc_i64_pair(cc_fn *f, LLVMValueRef v, int vec, int out[2]) {
   if (LLVMIsAConstantInt(v)) {
     uint64_t x = LLVMConstIntGetZExtValue(v);
-    out[0] = konst(f, vec, (int32_t)(uint32_t)x);
-    out[1] = konst(f, vec, (int32_t)(uint32_t)(x >> 32));
+    out[0] = cc_xk(f, vec, (int32_t)(uint32_t)x);
+    out[1] = cc_xk(f, vec, (int32_t)(uint32_t)(x >> 32));
     return out[0] < 0 || out[1] < 0 ? -1 : 0;
   }
   if (LLVMIsAUndefValue(v) || LLVMIsAPoisonValue(v)) {
-    out[0] = out[1] = konst(f, vec, 0);
+    out[0] = out[1] = cc_xk(f, vec, 0);
     return out[0] < 0 ? -1 : 0;
   }
   int k = cc_val_num(f, v);
@@ -149,67 +147,67 @@ int cc_i64_phi_regs(cc_fn *f, LLVMValueRef phi) {
 /* ---- arithmetic ---------------------------------------------------------------- */
 
 static pr add64(cc_fn *f, int vec, pr a, pr b) {
-  int lo = op3(f, vec, ADD, -1, a.lo, b.lo), c = op3(f, vec, SLTU, -1, lo, a.lo);
-  return (pr){lo, op3(f, vec, ADD, -1, op3(f, vec, ADD, -1, a.hi, b.hi), c)};
+  int lo = cc_x3(f, vec, CC_XADD, -1, a.lo, b.lo), c = cc_x3(f, vec, CC_XSLTU, -1, lo, a.lo);
+  return (pr){lo, cc_x3(f, vec, CC_XADD, -1, cc_x3(f, vec, CC_XADD, -1, a.hi, b.hi), c)};
 }
 
 static pr sub64(cc_fn *f, int vec, pr a, pr b) {
-  int bw = op3(f, vec, SLTU, -1, a.lo, b.lo);
-  return (pr){op3(f, vec, SUB, -1, a.lo, b.lo), op3(f, vec, SUB, -1, op3(f, vec, SUB, -1, a.hi, b.hi), bw)};
+  int bw = cc_x3(f, vec, CC_XSLTU, -1, a.lo, b.lo);
+  return (pr){cc_x3(f, vec, CC_XSUB, -1, a.lo, b.lo), cc_x3(f, vec, CC_XSUB, -1, cc_x3(f, vec, CC_XSUB, -1, a.hi, b.hi), bw)};
 }
 
 static pr mul64(cc_fn *f, int vec, pr a, pr b) {
-  int h = op3(f, vec, MULHU, -1, a.lo, b.lo);
-  h = op3(f, vec, ADD, -1, h, op3(f, vec, MUL, -1, a.lo, b.hi));
-  h = op3(f, vec, ADD, -1, h, op3(f, vec, MUL, -1, a.hi, b.lo));
-  return (pr){op3(f, vec, MUL, -1, a.lo, b.lo), h};
+  int h = cc_x3(f, vec, CC_XMULHU, -1, a.lo, b.lo);
+  h = cc_x3(f, vec, CC_XADD, -1, h, cc_x3(f, vec, CC_XMUL, -1, a.lo, b.hi));
+  h = cc_x3(f, vec, CC_XADD, -1, h, cc_x3(f, vec, CC_XMUL, -1, a.hi, b.lo));
+  return (pr){cc_x3(f, vec, CC_XMUL, -1, a.lo, b.lo), h};
 }
 
 /* shifts by a constant amount 0..63 */
 static pr shift_const(cc_fn *f, int vec, LLVMOpcode op, pr a, int k) {
   if (k == 0) return a;
   if (op == LLVMShl) {
-    if (k >= 32) return (pr){konst(f, vec, 0), k == 32 ? a.lo : opi(f, vec, SLL, -1, a.lo, k - 32)};
-    int hi = op3(f, vec, OR, -1, opi(f, vec, SLL, -1, a.hi, k), opi(f, vec, SRL, -1, a.lo, 32 - k));
-    return (pr){opi(f, vec, SLL, -1, a.lo, k), hi};
+    if (k >= 32) return (pr){cc_xk(f, vec, 0), k == 32 ? a.lo : cc_xi(f, vec, CC_XSLL, -1, a.lo, k - 32)};
+    int hi = cc_x3(f, vec, CC_XOR, -1, cc_xi(f, vec, CC_XSLL, -1, a.hi, k), cc_xi(f, vec, CC_XSRL, -1, a.lo, 32 - k));
+    return (pr){cc_xi(f, vec, CC_XSLL, -1, a.lo, k), hi};
   }
   int ar = op == LLVMAShr;
   if (k >= 32) {
-    int hi = ar ? opi(f, vec, SRA, -1, a.hi, 31) : konst(f, vec, 0);
-    return (pr){k == 32 ? a.hi : opi(f, vec, ar ? SRA : SRL, -1, a.hi, k - 32), hi};
+    int hi = ar ? cc_xi(f, vec, CC_XSRA, -1, a.hi, 31) : cc_xk(f, vec, 0);
+    return (pr){k == 32 ? a.hi : cc_xi(f, vec, ar ? CC_XSRA : CC_XSRL, -1, a.hi, k - 32), hi};
   }
-  int lo = op3(f, vec, OR, -1, opi(f, vec, SRL, -1, a.lo, k), opi(f, vec, SLL, -1, a.hi, 32 - k));
-  return (pr){lo, opi(f, vec, ar ? SRA : SRL, -1, a.hi, k)};
+  int lo = cc_x3(f, vec, CC_XOR, -1, cc_xi(f, vec, CC_XSRL, -1, a.lo, k), cc_xi(f, vec, CC_XSLL, -1, a.hi, 32 - k));
+  return (pr){lo, cc_xi(f, vec, ar ? CC_XSRA : CC_XSRL, -1, a.hi, k)};
 }
 
 /* shifts by a run-time amount s (low word; 0..63): the 32-bit shifts use
  * s mod 32, the word moving across is shifted by one and then by 31 - s
  * (s ^ 31) so that s = 0 moves nothing, and bit 5 of s picks the result */
 static pr shift_var(cc_fn *f, int vec, LLVMOpcode op, pr a, int s) {
-  int inv = opi(f, vec, XOR, -1, s, 31);
-  int big = neg(f, vec, opi(f, vec, AND, -1, opi(f, vec, SRL, -1, s, 5), 1)); /* all ones when s >= 32 */
+  int inv = cc_xi(f, vec, CC_XXOR, -1, s, 31);
+  int big = cc_xneg(f, vec, cc_xi(f, vec, CC_XAND, -1, cc_xi(f, vec, CC_XSRL, -1, s, 5), 1)); /* all ones when s >= 32 */
   if (op == LLVMShl) {
-    int lo = op3(f, vec, SLL, -1, a.lo, s);
-    int hi = op3(f, vec, OR, -1, op3(f, vec, SLL, -1, a.hi, s), op3(f, vec, SRL, -1, opi(f, vec, SRL, -1, a.lo, 1), inv));
-    return (pr){pick(f, vec, big, konst(f, vec, 0), lo), pick(f, vec, big, lo, hi)};
+    int lo = cc_x3(f, vec, CC_XSLL, -1, a.lo, s);
+    int hi = cc_x3(f, vec, CC_XOR, -1, cc_x3(f, vec, CC_XSLL, -1, a.hi, s), cc_x3(f, vec, CC_XSRL, -1, cc_xi(f, vec, CC_XSRL, -1, a.lo, 1), inv));
+    return (pr){cc_xpick(f, vec, big, cc_xk(f, vec, 0), lo), cc_xpick(f, vec, big, lo, hi)};
   }
   int ar = op == LLVMAShr;
-  int hi = op3(f, vec, ar ? SRA : SRL, -1, a.hi, s);
-  int lo = op3(f, vec, OR, -1, op3(f, vec, SRL, -1, a.lo, s), op3(f, vec, SLL, -1, opi(f, vec, SLL, -1, a.hi, 1), inv));
-  int fill = ar ? opi(f, vec, SRA, -1, a.hi, 31) : konst(f, vec, 0);
-  return (pr){pick(f, vec, big, hi, lo), pick(f, vec, big, fill, hi)};
+  int hi = cc_x3(f, vec, ar ? CC_XSRA : CC_XSRL, -1, a.hi, s);
+  int lo = cc_x3(f, vec, CC_XOR, -1, cc_x3(f, vec, CC_XSRL, -1, a.lo, s), cc_x3(f, vec, CC_XSLL, -1, cc_xi(f, vec, CC_XSLL, -1, a.hi, 1), inv));
+  int fill = ar ? cc_xi(f, vec, CC_XSRA, -1, a.hi, 31) : cc_xk(f, vec, 0);
+  return (pr){cc_xpick(f, vec, big, hi, lo), cc_xpick(f, vec, big, fill, hi)};
 }
 
 /* a < b on 64 bits (signed compares the high words signed), 0/1 */
 static int lt64(cc_fn *f, int vec, int sgn, pr a, pr b) {
-  int hlt = op3(f, vec, sgn ? SLT : SLTU, -1, a.hi, b.hi), heq = op3(f, vec, SEQ, -1, a.hi, b.hi);
-  int llt = op3(f, vec, SLTU, -1, a.lo, b.lo);
-  return op3(f, vec, OR, -1, hlt, op3(f, vec, AND, -1, heq, llt));
+  int hlt = cc_x3(f, vec, sgn ? CC_XSLT : CC_XSLTU, -1, a.hi, b.hi), heq = cc_x3(f, vec, CC_XSEQ, -1, a.hi, b.hi);
+  int llt = cc_x3(f, vec, CC_XSLTU, -1, a.lo, b.lo);
+  return cc_x3(f, vec, CC_XOR, -1, hlt, cc_x3(f, vec, CC_XAND, -1, heq, llt));
 }
 
 static int eq64(cc_fn *f, int vec, pr a, pr b) {
-  int x = op3(f, vec, OR, -1, op3(f, vec, XOR, -1, a.lo, b.lo), op3(f, vec, XOR, -1, a.hi, b.hi));
-  if (vec) return op3(f, vec, SEQ, -1, x, konst(f, 1, 0));
+  int x = cc_x3(f, vec, CC_XOR, -1, cc_x3(f, vec, CC_XXOR, -1, a.lo, b.lo), cc_x3(f, vec, CC_XXOR, -1, a.hi, b.hi));
+  if (vec) return cc_x3(f, vec, CC_XSEQ, -1, x, cc_xk(f, 1, 0));
   int d = nreg(f, 0);
   return d < 0 || x < 0 || CC_EMIT(f, "sltiu %0, %1, 1", 1, cc_r(d), cc_r(x)) ? -1 : d;
 }
@@ -224,21 +222,21 @@ static int local_label(cc_fn *f) {
  * into the dividend's place. The counter is a scalar: every lane runs the
  * 64 steps, so the loop needs no SIMT branch. */
 static int udivmod(cc_fn *f, int vec, pr n, pr d, pr *q, pr *r) {
-  pr R = {konst(f, vec, 0), konst(f, vec, 0)}, Q = {mov(f, vec, -1, n.lo), mov(f, vec, -1, n.hi)};
-  int cnt = konst(f, 0, 64);
+  pr R = {cc_xk(f, vec, 0), cc_xk(f, vec, 0)}, Q = {mov(f, vec, -1, n.lo), mov(f, vec, -1, n.hi)};
+  int cnt = cc_xk(f, 0, 64);
   if (R.lo < 0 || R.hi < 0 || Q.lo < 0 || Q.hi < 0 || cnt < 0) return -1;
   int top = local_label(f);
   if (top < 0) return -1;
-  if (op3(f, vec, OR, R.hi, opi(f, vec, SLL, -1, R.hi, 1), opi(f, vec, SRL, -1, R.lo, 31)) < 0 ||
-      op3(f, vec, OR, R.lo, opi(f, vec, SLL, -1, R.lo, 1), opi(f, vec, SRL, -1, Q.hi, 31)) < 0 ||
-      op3(f, vec, OR, Q.hi, opi(f, vec, SLL, -1, Q.hi, 1), opi(f, vec, SRL, -1, Q.lo, 31)) < 0 ||
-      opi(f, vec, SLL, Q.lo, Q.lo, 1) < 0)
+  if (cc_x3(f, vec, CC_XOR, R.hi, cc_xi(f, vec, CC_XSLL, -1, R.hi, 1), cc_xi(f, vec, CC_XSRL, -1, R.lo, 31)) < 0 ||
+      cc_x3(f, vec, CC_XOR, R.lo, cc_xi(f, vec, CC_XSLL, -1, R.lo, 1), cc_xi(f, vec, CC_XSRL, -1, Q.hi, 31)) < 0 ||
+      cc_x3(f, vec, CC_XOR, Q.hi, cc_xi(f, vec, CC_XSLL, -1, Q.hi, 1), cc_xi(f, vec, CC_XSRL, -1, Q.lo, 31)) < 0 ||
+      cc_xi(f, vec, CC_XSLL, Q.lo, Q.lo, 1) < 0)
     return -1;
-  int ge = opi(f, vec, XOR, -1, lt64(f, vec, 0, R, d), 1), m = neg(f, vec, ge);
-  pr t = {op3(f, vec, AND, -1, d.lo, m), op3(f, vec, AND, -1, d.hi, m)};
-  int bw = op3(f, vec, SLTU, -1, R.lo, t.lo);
-  if (bw < 0 || op3(f, vec, SUB, R.lo, R.lo, t.lo) < 0 || op3(f, vec, SUB, R.hi, R.hi, t.hi) < 0 ||
-      op3(f, vec, SUB, R.hi, R.hi, bw) < 0 || op3(f, vec, OR, Q.lo, Q.lo, ge) < 0 || opi(f, 0, ADD, cnt, cnt, -1) < 0)
+  int ge = cc_xi(f, vec, CC_XXOR, -1, lt64(f, vec, 0, R, d), 1), m = cc_xneg(f, vec, ge);
+  pr t = {cc_x3(f, vec, CC_XAND, -1, d.lo, m), cc_x3(f, vec, CC_XAND, -1, d.hi, m)};
+  int bw = cc_x3(f, vec, CC_XSLTU, -1, R.lo, t.lo);
+  if (bw < 0 || cc_x3(f, vec, CC_XSUB, R.lo, R.lo, t.lo) < 0 || cc_x3(f, vec, CC_XSUB, R.hi, R.hi, t.hi) < 0 ||
+      cc_x3(f, vec, CC_XSUB, R.hi, R.hi, bw) < 0 || cc_x3(f, vec, CC_XOR, Q.lo, Q.lo, ge) < 0 || cc_xi(f, 0, CC_XADD, cnt, cnt, -1) < 0)
     return -1;
   /* the loop-carried registers stay live up to the back branch */
   if (CC_EMIT(f, "@keep", 0, cc_r(R.lo), cc_r(R.hi), cc_r(d.lo), cc_r(d.hi)) ||
@@ -252,7 +250,7 @@ static int udivmod(cc_fn *f, int vec, pr n, pr d, pr *q, pr *r) {
 
 /* (x ^ s) - s: |x| for s = the sign mask, and back */
 static pr negate_if(cc_fn *f, int vec, pr x, int s) {
-  pr t = {op3(f, vec, XOR, -1, x.lo, s), op3(f, vec, XOR, -1, x.hi, s)};
+  pr t = {cc_x3(f, vec, CC_XXOR, -1, x.lo, s), cc_x3(f, vec, CC_XXOR, -1, x.hi, s)};
   return sub64(f, vec, t, (pr){s, s});
 }
 
@@ -262,10 +260,10 @@ static int divrem(cc_fn *f, LLVMValueRef in, int vec, LLVMOpcode op, pr a, pr b)
     if (udivmod(f, vec, a, b, &q, &r)) return -1;
     return set(f, in, op == LLVMUDiv ? q : r);
   }
-  int sa = opi(f, vec, SRA, -1, a.hi, 31), sb = opi(f, vec, SRA, -1, b.hi, 31);
+  int sa = cc_xi(f, vec, CC_XSRA, -1, a.hi, 31), sb = cc_xi(f, vec, CC_XSRA, -1, b.hi, 31);
   if (sa < 0 || sb < 0 || udivmod(f, vec, negate_if(f, vec, a, sa), negate_if(f, vec, b, sb), &q, &r)) return -1;
   if (op == LLVMSRem) return set(f, in, negate_if(f, vec, r, sa));
-  return set(f, in, negate_if(f, vec, q, op3(f, vec, XOR, -1, sa, sb)));
+  return set(f, in, negate_if(f, vec, q, cc_x3(f, vec, CC_XXOR, -1, sa, sb)));
 }
 
 static int sel_arith(cc_fn *f, LLVMValueRef in, int vec, LLVMOpcode op) {
@@ -279,9 +277,9 @@ static int sel_arith(cc_fn *f, LLVMValueRef in, int vec, LLVMOpcode op) {
   case LLVMAdd: return set(f, in, add64(f, vec, a, b));
   case LLVMSub: return set(f, in, sub64(f, vec, a, b));
   case LLVMMul: return set(f, in, mul64(f, vec, a, b));
-  case LLVMAnd: return set(f, in, (pr){op3(f, vec, AND, -1, a.lo, b.lo), op3(f, vec, AND, -1, a.hi, b.hi)});
-  case LLVMOr: return set(f, in, (pr){op3(f, vec, OR, -1, a.lo, b.lo), op3(f, vec, OR, -1, a.hi, b.hi)});
-  case LLVMXor: return set(f, in, (pr){op3(f, vec, XOR, -1, a.lo, b.lo), op3(f, vec, XOR, -1, a.hi, b.hi)});
+  case LLVMAnd: return set(f, in, (pr){cc_x3(f, vec, CC_XAND, -1, a.lo, b.lo), cc_x3(f, vec, CC_XAND, -1, a.hi, b.hi)});
+  case LLVMOr: return set(f, in, (pr){cc_x3(f, vec, CC_XOR, -1, a.lo, b.lo), cc_x3(f, vec, CC_XOR, -1, a.hi, b.hi)});
+  case LLVMXor: return set(f, in, (pr){cc_x3(f, vec, CC_XXOR, -1, a.lo, b.lo), cc_x3(f, vec, CC_XXOR, -1, a.hi, b.hi)});
   case LLVMShl:
   case LLVMLShr:
   case LLVMAShr: return set(f, in, shift_var(f, vec, op, a, b.lo));
@@ -296,14 +294,14 @@ static int sel_icmp64(cc_fn *f, LLVMValueRef in, int vec) {
   int sgn = p == LLVMIntSLT || p == LLVMIntSGT || p == LLVMIntSLE || p == LLVMIntSGE, r;
   switch (p) {
   case LLVMIntEQ: r = eq64(f, vec, a, b); break;
-  case LLVMIntNE: r = opi(f, vec, XOR, -1, eq64(f, vec, a, b), 1); break;
+  case LLVMIntNE: r = cc_xi(f, vec, CC_XXOR, -1, eq64(f, vec, a, b), 1); break;
   case LLVMIntULT:
   case LLVMIntSLT: r = lt64(f, vec, sgn, a, b); break;
   case LLVMIntUGT:
   case LLVMIntSGT: r = lt64(f, vec, sgn, b, a); break;
   case LLVMIntULE:
-  case LLVMIntSLE: r = opi(f, vec, XOR, -1, lt64(f, vec, sgn, b, a), 1); break;
-  default: r = opi(f, vec, XOR, -1, lt64(f, vec, sgn, a, b), 1); break;
+  case LLVMIntSLE: r = cc_xi(f, vec, CC_XXOR, -1, lt64(f, vec, sgn, b, a), 1); break;
+  default: r = cc_xi(f, vec, CC_XXOR, -1, lt64(f, vec, sgn, a, b), 1); break;
   }
   if (r < 0) return -1;
   f->vreg[cc_val_num(f, in)] = r;
@@ -319,9 +317,9 @@ static int sel_cast64(cc_fn *f, LLVMValueRef in, int vec, LLVMOpcode op) {
   case LLVMSExt: {
     int w = cc_int_width(from), lo = cc_operand(f, a, vec, op == LLVMSExt && w > 1);
     if (!w || lo < 0) return lo < 0 ? -1 : cc_unsupported(f, in, "a conversion to a 64-bit integer from this type");
-    if (op == LLVMZExt) return set(f, in, (pr){lo, konst(f, vec, 0)});
-    if (w == 1) lo = neg(f, vec, lo); /* i1: 0/1 -> 0/-1 */
-    return set(f, in, (pr){lo, opi(f, vec, SRA, -1, lo, 31)});
+    if (op == LLVMZExt) return set(f, in, (pr){lo, cc_xk(f, vec, 0)});
+    if (w == 1) lo = cc_xneg(f, vec, lo); /* i1: 0/1 -> 0/-1 */
+    return set(f, in, (pr){lo, cc_xi(f, vec, CC_XSRA, -1, lo, 31)});
   }
   case LLVMTrunc: {
     pr p;
@@ -335,7 +333,7 @@ static int sel_cast64(cc_fn *f, LLVMValueRef in, int vec, LLVMOpcode op) {
   }
   case LLVMPtrToInt: {
     int lo = cc_operand(f, a, vec, 0);
-    return lo < 0 ? -1 : set(f, in, (pr){lo, konst(f, vec, 0)});
+    return lo < 0 ? -1 : set(f, in, (pr){lo, cc_xk(f, vec, 0)});
   }
   case LLVMIntToPtr: {
     pr p;
@@ -369,8 +367,8 @@ static int sel_select64(cc_fn *f, LLVMValueRef in, int vec) {
   pr x, y;
   int c = cc_operand(f, LLVMGetOperand(in, 0), vec, 0);
   if (c < 0 || get(f, LLVMGetOperand(in, 1), vec, &x) || get(f, LLVMGetOperand(in, 2), vec, &y)) return -1;
-  int m = neg(f, vec, c);
-  return set(f, in, (pr){pick(f, vec, m, x.lo, y.lo), pick(f, vec, m, x.hi, y.hi)});
+  int m = cc_xneg(f, vec, c);
+  return set(f, in, (pr){cc_xpick(f, vec, m, x.lo, y.lo), cc_xpick(f, vec, m, x.hi, y.hi)});
 }
 
 /* min, max and abs: LLVM's canonical form of the compare-and-select idioms */
@@ -387,13 +385,47 @@ static int sel_call64(cc_fn *f, LLVMValueRef in, int vec) {
   for (size_t i = 0; i < sizeof mm / sizeof *mm; i++) {
     if (strcmp(name, mm[i].name)) continue;
     if (get(f, LLVMGetOperand(in, 0), vec, &a) || get(f, LLVMGetOperand(in, 1), vec, &b)) return -1;
-    int m = neg(f, vec, lt64(f, vec, mm[i].sgn, a, b)); /* all ones when a < b */
+    int m = cc_xneg(f, vec, lt64(f, vec, mm[i].sgn, a, b)); /* all ones when a < b */
     pr lo = mm[i].max ? b : a, hi = mm[i].max ? a : b;
-    return set(f, in, (pr){pick(f, vec, m, lo.lo, hi.lo), pick(f, vec, m, lo.hi, hi.hi)});
+    return set(f, in, (pr){cc_xpick(f, vec, m, lo.lo, hi.lo), cc_xpick(f, vec, m, lo.hi, hi.hi)});
+  }
+  int bits = -1; /* the bit builtins on longs, from the word operations */
+  if (!strcmp(name, "llvm.ctpop.i64") || !strcmp(name, "_Z8popcountl") || !strcmp(name, "_Z8popcountm")) bits = 0;
+  if (!strcmp(name, "llvm.ctlz.i64") || !strcmp(name, "_Z3clzl") || !strcmp(name, "_Z3clzm")) bits = 1;
+  if (!strcmp(name, "llvm.cttz.i64") || !strcmp(name, "_Z3ctzl") || !strcmp(name, "_Z3ctzm")) bits = 2;
+  if (!strcmp(name, "llvm.bswap.i64")) bits = 3;
+  if (bits >= 0) {
+    if (get(f, LLVMGetOperand(in, 0), vec, &a)) return -1;
+    if (bits == 3) return set(f, in, (pr){cc_bits_bswap32(f, vec, a.hi), cc_bits_bswap32(f, vec, a.lo)});
+    pr z = {cc_xk(f, vec, 0), cc_xk(f, vec, 0)};
+    if (bits == 0)
+      return set(f, in, (pr){cc_x3(f, vec, CC_XADD, -1, cc_bits_popcount(f, vec, a.lo), cc_bits_popcount(f, vec, a.hi)), z.hi});
+    /* the count in the word that decides, plus 32 when that word is zero */
+    int first = bits == 1 ? a.hi : a.lo, second = bits == 1 ? a.lo : a.hi;
+    int c1 = bits == 1 ? cc_bits_clz(f, vec, first) : cc_bits_ctz(f, vec, first);
+    int c2 = bits == 1 ? cc_bits_clz(f, vec, second) : cc_bits_ctz(f, vec, second);
+    int m = cc_xneg(f, vec, cc_x3(f, vec, CC_XSEQ, -1, first, z.lo));
+    return set(f, in, (pr){cc_xpick(f, vec, m, cc_xi(f, vec, CC_XADD, -1, c2, 32), c1), z.hi});
+  }
+  if (!strcmp(name, "_Z9bitselectlll") || !strcmp(name, "_Z9bitselectmmm")) {
+    pr c;
+    if (get(f, LLVMGetOperand(in, 0), vec, &a) || get(f, LLVMGetOperand(in, 1), vec, &b) ||
+        get(f, LLVMGetOperand(in, 2), vec, &c))
+      return -1;
+    return set(f, in, (pr){cc_xpick(f, vec, c.lo, b.lo, a.lo), cc_xpick(f, vec, c.hi, b.hi, a.hi)});
+  }
+  if (!strcmp(name, "_Z6rotatell") || !strcmp(name, "_Z6rotatemm") || !strcmp(name, "llvm.fshl.i64")) {
+    /* x << s | x >> (-s mod 64): s = 0 gives x | x */
+    int n = (int)LLVMGetNumArgOperands(in);
+    if (n == 3 && LLVMGetOperand(in, 0) != LLVMGetOperand(in, 1))
+      return cc_unsupported(f, in, "a funnel shift of two different 64-bit values");
+    if (get(f, LLVMGetOperand(in, 0), vec, &a) || get(f, LLVMGetOperand(in, n - 1), vec, &b)) return -1;
+    pr l = shift_var(f, vec, LLVMShl, a, b.lo), r = shift_var(f, vec, LLVMLShr, a, cc_xneg(f, vec, b.lo));
+    return set(f, in, (pr){cc_x3(f, vec, CC_XOR, -1, l.lo, r.lo), cc_x3(f, vec, CC_XOR, -1, l.hi, r.hi)});
   }
   if (!strcmp(name, "llvm.abs.i64")) {
     if (get(f, LLVMGetOperand(in, 0), vec, &a)) return -1;
-    return set(f, in, negate_if(f, vec, a, opi(f, vec, SRA, -1, a.hi, 31)));
+    return set(f, in, negate_if(f, vec, a, cc_xi(f, vec, CC_XSRA, -1, a.hi, 31)));
   }
   return cc_unsupported(f, in, "the builtin function '%.*s' on 64-bit integers is not supported yet", (int)len,
                         len ? name : "(indirect call)");

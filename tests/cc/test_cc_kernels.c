@@ -23,8 +23,8 @@
 
 extern char **environ;
 
-enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, F_LONG, NFILES };
-static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins", "long"};
+enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, F_LONG, F_BITS, NFILES };
+static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins", "long", "bits"};
 
 typedef struct {
   cy_device *d;
@@ -1081,6 +1081,90 @@ static void test_reshape(void **state) {
   same_words(out, want, 5 * N, "reshape");
 }
 
+/* ---- bit builtins (bits.cl) ------------------------------------------------------ */
+
+enum { NB = 18 };
+
+static uint32_t rotl_w(uint32_t v, uint32_t s, int w) {
+  uint32_t m = w == 32 ? 0xffffffffu : (1u << w) - 1;
+  s %= (uint32_t)w;
+  v &= m;
+  return s ? ((v << s) | (v >> (w - (int)s))) & m : v;
+}
+
+static int clz_w(uint32_t v, int w) { return v ? __builtin_clz(v) - (32 - w) : w; }
+
+static void bits_ref(uint32_t x, uint32_t y, uint64_t l, uint32_t *o, uint64_t *o64) {
+  uint32_t c = x ^ (y * 3u), cf = y << 3;
+  o[0] = (uint32_t)clz_w(x, 32);
+  o[1] = (uint32_t)clz_w(x & 0xffff, 16);
+  o[2] = (uint32_t)clz_w(x & 0xff, 8);
+  o[3] = (uint32_t)__builtin_popcount(x);
+  o[4] = (uint32_t)__builtin_popcount(y & 0xff);
+  o[5] = rotl_w(x, y, 32);
+  o[6] = rotl_w(x, y & 0xffff, 16);
+  o[7] = rotl_w(x, y & 0xff, 8);
+  o[8] = (x & ~c) | (y & c);
+  o[9] = (x & ~cf) | (y & cf);
+  o[10] = (uint32_t)__builtin_ctz(x | 0x80000000u);
+  o[11] = (uint32_t)__builtin_ctz(x | 0x100u) + (uint32_t)__builtin_ctz((x | 0x8000u) & 0xffff);
+  o[12] = __builtin_bswap32(x);
+  o[13] = __builtin_bswap16((uint16_t)y);
+  o[14] = rotl_w(x, (uint32_t)((int)(y & 7u) - 3) & 31, 32);
+  o[15] = rotl_w(x, y & 31, 32);
+  o[16] = (uint32_t)clz_w(y & 0xffff, 16) + (uint32_t)__builtin_popcount(y & 0xffff) * 64u;
+  o[17] = 32 + 8 * 64;
+  uint64_t k = (uint64_t)x * 0x9e3779b97f4a7c15u, m = l ^ (uint64_t)y << 17, s = y & 63;
+  o64[0] = (uint64_t)__builtin_popcountll(l);
+  o64[1] = l ? (uint64_t)__builtin_clzll(l) : 64;
+  o64[2] = __builtin_bswap64(l);
+  o64[3] = s ? l << s | l >> (64 - s) : l;
+  o64[4] = (l & ~m) | (k & m);
+  o64[5] = (uint64_t)__builtin_ctzll(l | 0x8000000000000000u) + (l >> 40 ? (uint64_t)__builtin_clzll(l >> 40) : 64) * 256;
+}
+
+static void bits_inputs(int n, uint32_t *a, uint64_t *l) {
+  static const uint32_t edge[] = {0, 1, 0x80000000u, 0xffffffffu, 0x100u, 0x8000u, 0xffff0000u, 0x00ff00ffu};
+  uint32_t s = 19;
+  for (int i = 0; i < 2 * n; i++) a[i] = i < 16 ? edge[i % 8] : lcg(&s) >> (lcg(&s) % 32);
+  for (int i = 0; i < n; i++) l[i] = i < 4 ? (uint64_t[]){0, 1, 0xffffffff00000000u, 0x8000000000000000u}[i]
+                                           : ((uint64_t)lcg(&s) << 32 | lcg(&s)) >> (lcg(&s) % 64);
+}
+
+static void test_bits_lanes(void **state) {
+  rig *r = *state;
+  enum { N = 96 };
+  uint32_t a[2 * N], out[NB * N], want[NB * N];
+  uint64_t l[N], out64[6 * N], want64[6 * N];
+  bits_inputs(N, a, l);
+  uint32_t A = dev_buf(r, a, sizeof a), L = dev_buf(r, l, sizeof l), O = dev_buf(r, NULL, sizeof out),
+           O64 = dev_buf(r, NULL, sizeof out64);
+  launch(r, F_BITS, "bits_lanes", nd1(N, 32), (uint32_t[]){A, L, O, O64}, 4);
+  get(r, O, out, sizeof out);
+  get(r, O64, out64, sizeof out64);
+  for (int i = 0; i < N; i++) bits_ref(a[2 * i], a[2 * i + 1], l[i], want + NB * i, want64 + 6 * i);
+  same_words(out, want, NB * N, "bits_lanes");
+  same_words(out64, want64, 12 * N, "bits_lanes (long)");
+}
+
+static void test_bits_uniform(void **state) {
+  rig *r = *state;
+  enum { N = 12 };
+  uint32_t a[2 * N], out[NB], want[NB];
+  uint64_t l[N], out64[6], want64[6];
+  bits_inputs(N, a, l);
+  for (int i = 0; i < N; i++) {
+    uint32_t O = dev_buf(r, NULL, sizeof out), O64 = dev_buf(r, NULL, sizeof out64);
+    uint32_t slots[] = {O, O64, a[2 * i], a[2 * i + 1], (uint32_t)l[i], (uint32_t)(l[i] >> 32)};
+    launch(r, F_BITS, "bits_uniform", nd1(1, 1), slots, 6);
+    get(r, O, out, sizeof out);
+    get(r, O64, out64, sizeof out64);
+    bits_ref(a[2 * i], a[2 * i + 1], l[i], want, want64);
+    same_words(out, want, NB, "bits_uniform");
+    same_words(out64, want64, 12, "bits_uniform (long)");
+  }
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void) {
@@ -1094,6 +1178,7 @@ int main(void) {
       T(test_bfs),          T(test_gaussian),     T(test_nn_kmeans),    T(test_backprop),
       T(test_hotspot_pathfinder), T(test_rounding), T(test_math1), T(test_clamps), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
       T(test_long_lanes), T(test_long_uniform), T(test_long_loop), T(test_reshape),
+      T(test_bits_lanes), T(test_bits_uniform),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
