@@ -23,8 +23,8 @@
 
 extern char **environ;
 
-enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, F_LONG, F_BITS, NFILES };
-static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins", "long", "bits"};
+enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, F_LONG, F_BITS, F_SPILL, NFILES };
+static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins", "long", "bits", "spill"};
 
 typedef struct {
   cy_device *d;
@@ -1165,6 +1165,36 @@ static void test_bits_uniform(void **state) {
   }
 }
 
+/* ---- register pressure beyond the files (spill.cl) -------------------------------- */
+
+static void test_spill(void **state) {
+  rig *r = *state;
+  enum { NU = 80, NV = 300, N = 64 };
+  static int32_t in[N * NV];
+  int32_t out[N], want[N];
+  uint32_t s = 23;
+  for (int i = 0; i < N * NV; i++) in[i] = (int32_t)lcg(&s);
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_SPILL, "spill_uniform", nd1(N, 32), (uint32_t[]){I, O}, 2);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) { /* unsigned: the kernel's int wraps */
+    uint32_t acc = (uint32_t)i;
+    for (int k = NU - 1; k >= 0; k--) acc = acc * 31u + (uint32_t)in[k] * (uint32_t)(k + 3);
+    want[i] = (int32_t)acc;
+  }
+  same_words(out, want, N, "spill_uniform");
+  launch(r, F_SPILL, "spill_lanes", nd1(N, 32), (uint32_t[]){I, O}, 2);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    uint32_t acc = 0, w[NV];
+    for (int k = 0; k < NV; k++) w[k] = (uint32_t)in[i * NV + k] ^ (uint32_t)(k * 7919);
+    for (int k = NV - 1; k >= 0; k--) acc = acc * 31u + w[k];
+    if (i & 1) acc += w[7] * w[290];
+    want[i] = (int32_t)acc;
+  }
+  same_words(out, want, N, "spill_lanes");
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void) {
@@ -1178,7 +1208,7 @@ int main(void) {
       T(test_bfs),          T(test_gaussian),     T(test_nn_kmeans),    T(test_backprop),
       T(test_hotspot_pathfinder), T(test_rounding), T(test_math1), T(test_clamps), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
       T(test_long_lanes), T(test_long_uniform), T(test_long_loop), T(test_reshape),
-      T(test_bits_lanes), T(test_bits_uniform),
+      T(test_bits_lanes), T(test_bits_uniform), T(test_spill),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
