@@ -31,6 +31,7 @@ static void opnd(cc_fn *f, cc_text *t, const cc_opnd *o) {
 int cc_emit_kernel(cc_fn *f, cc_text *t) {
   char lab[160];
   cc_printf(t, "\n        .text\n        .globl  %s\n        .type   %s, @function\n%s:\n", f->name, f->name, f->name);
+  cc_emit_prologue(f, t);
   for (int b = 0; b < f->nbb; b++) {
     cc_printf(t, "%s:\n", cc_fn_label(f, b, lab, sizeof lab));
     for (int i = 0; i < f->mb[b].n; i++) {
@@ -43,6 +44,15 @@ int cc_emit_kernel(cc_fn *f, cc_text *t) {
         continue;
       }
       if (!strcmp(m->fmt, "@keep")) continue; /* only extends live ranges */
+      if (!strcmp(m->fmt, "@argst %0, %1")) {
+        cc_emit_argst(f, m, t);
+        continue;
+      }
+      if (!strcmp(m->fmt, "@call %0")) {
+        cc_emit_call(f, m, t);
+        continue;
+      }
+      if (!strcmp(m->fmt, "ret")) cc_emit_epilogue(f, t);
       if (!strcmp(m->fmt, "@label %0")) {
         opnd(f, t, &m->op[0]);
         cc_puts(t, ":\n");

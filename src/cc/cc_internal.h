@@ -14,7 +14,7 @@
 
 #include "vt_error.h"
 
-enum { CC_OP_NONE, CC_OP_REG, CC_OP_IMM, CC_OP_LABEL, CC_OP_SYM, CC_OP_LOCAL /* a label inside a block */ };
+enum { CC_OP_NONE, CC_OP_REG, CC_OP_IMM, CC_OP_LABEL, CC_OP_SYM, CC_OP_LOCAL /* a label inside a block */, CC_OP_FN /* a device function */ };
 enum { CC_S = 0, CC_V = 1 }; /* register classes: scalar (sGPR), vector (vGPR) */
 
 typedef struct {
@@ -51,6 +51,20 @@ typedef struct {
 int cc_map_put(cc_map *m, const void *k, int v); /* -1 out of memory */
 int cc_map_get(const cc_map *m, const void *k);  /* -1 if absent */
 void cc_map_free(cc_map *m);
+
+/* Device functions that stay calls (noinline), compiled before their
+ * callers; a caller's frames and register counts include its callees'. */
+typedef struct {
+  LLVMValueRef fn;
+  int state;                 /* 0 not compiled, 1 being compiled, 2 done */
+  uint32_t sp_total, tp_total; /* bytes of warp stack / private frame, the deepest call chain included */
+  int vgprs, sgprs;
+} cc_callee;
+
+typedef struct {
+  cc_callee *v;
+  int n;
+} cc_callees;
 
 /* One kernel (function) being compiled. */
 typedef struct {
@@ -90,6 +104,16 @@ typedef struct {
   cc_map *gsyms;   /* program-scope data the kernel addresses -> number */
   uint32_t lds_bytes;
   uint32_t pds_bytes; /* private frame per work-item (allocas), from tp */
+  /* calls (cc_calls.c) */
+  int is_func;          /* a device function (arguments in v0.., result in v0), not a kernel */
+  int ncalls;           /* calls of device functions it makes */
+  int atomics;          /* uses the 512 bytes of atomics scratch at sp */
+  int nsslot;           /* uniform spill slots (regalloc) */
+  cc_callees *callees;  /* module-wide */
+  uint32_t sp_frame;    /* own warp-stack bytes: atomics scratch, spills, ra and saved registers */
+  uint32_t tp_frame;    /* own private bytes: variables, spills, saved vector registers */
+  uint32_t callee_sp, callee_tp; /* deepest callee chain */
+  int callee_vgprs, callee_sgprs;
 } cc_fn;
 
 /* cc_uniform.c */
@@ -114,6 +138,8 @@ int cc_vec(cc_fn *f, LLVMValueRef v);   /* value in a vector register (broadcast
 int cc_int_width(LLVMTypeRef t);         /* 1..32, 0 if not an integer/pointer/float of <= 32 bits */
 int cc_operand(cc_fn *f, LLVMValueRef v, int vec, int sext); /* sign-extended to 32 bits if sext */
 int cc_mask_to(cc_fn *f, int r, int vec, int w);             /* zero-extends a w-bit value */
+int *cc_group_of(cc_fn *f, LLVMValueRef v, int vec); /* an LLVM vector's element registers (caller frees) */
+int cc_set_group(cc_fn *f, LLVMValueRef in, int *g); /* takes g */
 
 /* cc_isel_i64.c: operations in their scalar or vector (.vv) form (vec);
  * d < 0 asks for a new register; any operand < 0 (an earlier error) gives -1 */
@@ -147,6 +173,16 @@ int cc_bits_popcount(cc_fn *f, int vec, int x);
 int cc_bits_clz(cc_fn *f, int vec, int x);
 int cc_bits_ctz(cc_fn *f, int vec, int x);
 int cc_bits_bswap32(cc_fn *f, int vec, int x);
+
+/* cc_calls.c: the calling convention of device functions (docs/compiler.md) */
+int cc_fn_params(cc_fn *f);                       /* a device function's arguments from v0.. */
+int cc_fn_return(cc_fn *f, LLVMValueRef ret);     /* its result into v0 (v1), then ret */
+int cc_select_fn_call(cc_fn *f, LLVMValueRef call); /* a call that stays a call */
+int cc_frames(cc_fn *f);                          /* frames after allocation; error if a stack overflows */
+void cc_emit_prologue(cc_fn *f, cc_text *t);
+void cc_emit_epilogue(cc_fn *f, cc_text *t);
+void cc_emit_call(cc_fn *f, const cc_minst *m, cc_text *t);
+void cc_emit_argst(cc_fn *f, const cc_minst *m, cc_text *t);
 
 /* cc_regalloc.c */
 int cc_regalloc(cc_fn *f);

@@ -228,6 +228,8 @@ static int operand(cc_fn *f, LLVMValueRef v, int vec, int sext) {
 }
 
 int cc_operand(cc_fn *f, LLVMValueRef v, int vec, int sext) { return operand(f, v, vec, sext); }
+int *cc_group_of(cc_fn *f, LLVMValueRef v, int vec) { return group_of(f, v, vec); }
+int cc_set_group(cc_fn *f, LLVMValueRef in, int *g) { return set_group(f, in, g); }
 int cc_mask_to(cc_fn *f, int r, int vec, int w) { return mask_to(f, r, vec, w); }
 
 /* moves the value of v into register d (phi copies) */
@@ -1103,7 +1105,7 @@ int cc_select(cc_fn *f) {
     f->cur = b;
     mark_folded(f, b);
     if (f->isjoin[b] && CC_EMIT(f, "join zero, zero, 0", 0)) return -1;
-    if (b == 0 && load_args(f)) return -1;
+    if (b == 0 && (f->is_func ? cc_fn_params(f) : load_args(f))) return -1;
     /* a block with one predecessor that branches two ways takes its phi
      * copies itself (critical edges are split, so this is the only case) */
     int np = 0, pb = -1;
@@ -1123,6 +1125,10 @@ int cc_select(cc_fn *f) {
         int rc;
         switch (op) {
         case LLVMRet:
+          if (f->is_func) {
+            rc = cc_fn_return(f, in);
+            break;
+          }
           if (LLVMGetNumOperands(in)) return cc_unsupported(f, in, "a kernel that returns a value");
           rc = CC_EMIT(f, "ret", 0);
           break;

@@ -426,8 +426,10 @@ int cc_select_call(cc_fn *f, LLVMValueRef call, int vec) {
     int at = *name ? cc_select_atomic_call(f, call, name) : -1;
     if (at == -1 && *name) at = cc_select_bits_call(f, call, name);
     if (at != -1) return at ? -1 : 0;
+    if (fn && LLVMIsAFunction(fn) && LLVMGetFirstBasicBlock(fn) && LLVMGetFunctionCallConv(fn) != LLVMSPIRKERNELCallConv)
+      return cc_select_fn_call(f, call);
     if (fn && LLVMIsAFunction(fn) && LLVMGetFirstBasicBlock(fn))
-      return cc_unsupported(f, call, "a call of '%.*s' that was not inlined (calls between device functions are not supported yet)", (int)len, name);
+      return cc_unsupported(f, call, "a call of '%.*s' that was not inlined (a kernel called as a function)", (int)len, name);
     return cc_unsupported(f, call, "the builtin function '%.*s' is not supported yet", (int)len, len ? name : "(indirect call)");
   }
   if (kind == B_NOP || kind == B_FENCE) return 0;

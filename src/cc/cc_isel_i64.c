@@ -376,6 +376,8 @@ static int sel_call64(cc_fn *f, LLVMValueRef in, int vec) {
   LLVMValueRef fn = LLVMGetCalledValue(in);
   size_t len = 0;
   const char *name = fn && LLVMIsAFunction(fn) ? LLVMGetValueName2(fn, &len) : "";
+  if (fn && LLVMIsAFunction(fn) && LLVMGetFirstBasicBlock(fn) && LLVMGetFunctionCallConv(fn) != LLVMSPIRKERNELCallConv)
+    return cc_select_fn_call(f, in); /* a device function returning a long */
   static const struct {
     const char *name;
     int sgn, max;

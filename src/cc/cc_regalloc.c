@@ -4,7 +4,7 @@
  * furthest is spilled everywhere: each definition goes through a short-lived
  * register and a store to its slot, each use through a load, and the
  * allocation starts again. Uniform values go to the warp's stack in local
- * memory (sp + 512 upwards: the atomics use the first 512 bytes), per-lane
+ * memory (at sp, after the 512 bytes of the atomics if there are any), per-lane
  * values to the work-item's private frame at tp (vsw.v/vlw.v, the lanes
  * interleaved by the hardware), after the private variables.
  *
@@ -152,14 +152,16 @@ static int alloc_round(cc_fn *f, spill_state *ss, int *victim) {
   for (int i = 0; i < n; i++) {
     int r = order[i], vec = f->rclass[r] == CC_V;
     int *busy = vec ? vbusy : sbusy, *own = vec ? vown : sown, cnt = vec ? NVGPR : NSGPR, got = -1;
-    for (int k = 0; k < cnt; k++)
+    /* v1..v31 belong to the calling convention where calls are involved (cc_calls.c) */
+    int first = vec && (f->is_func || f->ncalls) ? 31 : 0;
+    for (int k = first; k < cnt; k++)
       if (busy[k] < iv[r].start) {
         got = k;
         break;
       }
     if (got < 0) { /* spill the value, this one or a live one, that reaches furthest */
       int best = ss->nospill[r] ? -1 : r;
-      for (int k = 0; k < cnt; k++)
+      for (int k = first; k < cnt; k++)
         if (!ss->nospill[own[k]] && (best < 0 || iv[own[k]].end > iv[best].end)) best = own[k];
       if (best < 0) {
         vt_fail(f->e, VT_ERR_ASM,
@@ -244,7 +246,8 @@ static int spill(cc_fn *f, spill_state *ss, int v) {
                      f->name);
     f->pds_bytes = (uint32_t)off + 4;
   } else {
-    off = 512 + 4 * ss->nsslot++;
+    off = (f->atomics ? 512 : 0) + 4 * ss->nsslot++; /* after the atomics scratch */
+    f->nsslot = ss->nsslot;
     if (off + 4 > 1024)
       return vt_fail(f->e, VT_ERR_ASM, "kernel %s: error: more than 128 uniform values spilled (the warp stack is 1 KiB)",
                      f->name);

@@ -245,6 +245,8 @@ int cc_uniformity(cc_fn *f) {
     free(regions);
     goto oom;
   }
+  if (f->is_func) /* a device function's arguments arrive per lane, in v0.. */
+    for (int k = 0; k < (int)LLVMCountParams(f->fn); k++) f->div[k] = 1;
   for (int changed = 1; changed;) {
     changed = 0;
     for (int b = 0; b < nb; b++)

@@ -23,8 +23,8 @@
 
 extern char **environ;
 
-enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, F_LONG, F_BITS, F_SPILL, NFILES };
-static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins", "long", "bits", "spill"};
+enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, F_LONG, F_BITS, F_SPILL, F_CALLS, NFILES };
+static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins", "long", "bits", "spill", "calls"};
 
 typedef struct {
   cy_device *d;
@@ -1195,6 +1195,62 @@ static void test_spill(void **state) {
   same_words(out, want, N, "spill_lanes");
 }
 
+/* ---- calls that stay calls (calls.cl) ----------------------------------------------- */
+
+static uint32_t mix_ref(uint32_t a, uint32_t b) { return a * 31u + (b ^ 7u); }
+
+static void test_calls(void **state) {
+  rig *r = *state;
+  enum { N = 96 };
+  int32_t a[N], out[2 * N], want[2 * N], u = 12345;
+  uint64_t o64[N], w64[N];
+  float of[N], wf[N];
+  uint32_t s = 31;
+  for (int i = 0; i < N; i++) a[i] = (int32_t)lcg(&s) >> (i % 20);
+  uint32_t A = dev_buf(r, a, sizeof a), O = dev_buf(r, NULL, sizeof out), O64 = dev_buf(r, NULL, sizeof o64),
+           OF = dev_buf(r, NULL, sizeof of);
+  launch(r, F_CALLS, "calls", nd1(N, 32), (uint32_t[]){A, O, O64, OF, (uint32_t)u}, 5);
+  get(r, O, out, sizeof out);
+  get(r, O64, o64, sizeof o64);
+  get(r, OF, of, sizeof of);
+  for (int i = 0; i < N; i++) {
+    uint32_t x = (uint32_t)a[i], rr = mix_ref(x, (uint32_t)u);
+    if (x & 4) rr += mix_ref((uint32_t)u, (uint32_t)i);
+    want[2 * i] = (int32_t)rr;
+    int k = (i + a[i]) & 7;
+    want[2 * i + 1] = (int32_t)(x + (uint32_t)(k * k) + (uint32_t)u + 9u);
+    uint64_t X = (uint64_t)(int64_t)a[i] * 1000003u;
+    int sh = i & 31;
+    w64[i] = (X << sh) + (uint64_t)(int64_t)(int32_t)mix_ref((uint32_t)X, (uint32_t)sh);
+    wf[i] = (i & 1) ? (float)a[i] * 2.0f : (float)a[i] - 1.0f;
+  }
+  same_words(out, want, 2 * N, "calls");
+  same_words(o64, w64, 2 * N, "calls (long)");
+  same_words(of, wf, N, "calls (float)");
+}
+
+static void test_calls_stack(void **state) {
+  rig *r = *state;
+  enum { N = 64 };
+  int32_t in[N], out[6 * N], want[6 * N];
+  uint32_t s = 41;
+  for (int i = 0; i < N; i++) in[i] = (int32_t)(lcg(&s) % 100000) - 50000;
+  uint32_t I = dev_buf(r, in, sizeof in), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_CALLS, "calls_stack", nd1(N, 32), (uint32_t[]){I, O}, 2);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    int32_t x = in[i], v[4] = {x, x + 1, i, -x};
+    for (int e = 0; e < 4; e++) {
+      int32_t acc = 0;
+      for (int k = 0; k < 8; k++) acc += (v[e] + k) * (k + 1);
+      want[6 * i + e] = acc + v[e] * 3 * 9;
+    }
+    want[6 * i + 4] = x + 100 + i * 3 + 5;
+    want[6 * i + 5] = x;
+  }
+  same_words(out, want, 6 * N, "calls_stack");
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void) {
@@ -1208,7 +1264,7 @@ int main(void) {
       T(test_bfs),          T(test_gaussian),     T(test_nn_kmeans),    T(test_backprop),
       T(test_hotspot_pathfinder), T(test_rounding), T(test_math1), T(test_clamps), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
       T(test_long_lanes), T(test_long_uniform), T(test_long_loop), T(test_reshape),
-      T(test_bits_lanes), T(test_bits_uniform), T(test_spill),
+      T(test_bits_lanes), T(test_bits_uniform), T(test_spill), T(test_calls), T(test_calls_stack),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -76,6 +76,9 @@ expect 1 "sn.cl:3: error: the builtin function '_Z3sinf' is not supported yet (k
 printf '__kernel void lg(__global float *p, __global long *q) {\n  q[0] = (long)p[1];\n}\n' >"$tmp/lg.cl"
 expect 1 "lg.cl:2: error: a conversion between a 64-bit integer and floating point (kernel lg)" \
   "unsupported: long from float" "$ventus" cc -o "$tmp/lg.elf" "$tmp/lg.cl"
+printf '__attribute__((noinline)) int f(int n) { return n > 1 ? f(n - 1) + f(n - 2) : n; }\n__kernel void rec(__global int *p) {\n  p[0] = f(p[1]);\n}\n' >"$tmp/rec.cl"
+expect 1 "rec.cl:1: error: the function 'f' calls itself, directly or through others (recursion is not supported)" \
+  "recursion: one line naming the call" "$ventus" cc -o "$tmp/rec.elf" "$tmp/rec.cl"
 printf '__kernel void nok(__global int *p) {\n  p[0] = 1;\n}\n__kernel void nil(void) {}\n' >"$tmp/two.cl"
 "$ventus" cc -o "$tmp/two.elf" "$tmp/two.cl" && "$ventus" objdump "$tmp/two.elf" | grep -q "<nil>:" &&
   ok "two kernels, one without arguments" || bad "two kernels"
