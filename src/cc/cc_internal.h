@@ -184,6 +184,9 @@ void cc_emit_epilogue(cc_fn *f, cc_text *t);
 void cc_emit_call(cc_fn *f, const cc_minst *m, cc_text *t);
 void cc_emit_argst(cc_fn *f, const cc_minst *m, cc_text *t);
 
+/* cc_isel_convert.c: convert_<type>[_sat][_<rounding>] (-1 not one, 0 selected, -2 error) */
+int cc_select_convert_call(cc_fn *f, LLVMValueRef call, const char *name);
+
 /* cc_regalloc.c */
 int cc_regalloc(cc_fn *f);
 

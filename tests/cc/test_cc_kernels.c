@@ -23,8 +23,8 @@
 
 extern char **environ;
 
-enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, F_LONG, F_BITS, F_SPILL, F_CALLS, NFILES };
-static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins", "long", "bits", "spill", "calls"};
+enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, F_LONG, F_BITS, F_SPILL, F_CALLS, F_CONVERT, NFILES };
+static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins", "long", "bits", "spill", "calls", "convert"};
 
 typedef struct {
   cy_device *d;
@@ -1251,6 +1251,94 @@ static void test_calls_stack(void **state) {
   same_words(out, want, 6 * N, "calls_stack");
 }
 
+/* ---- explicit conversions (convert.cl) ------------------------------------------ */
+
+enum { NC = 22 };
+
+/* float to an integer range [lo, hi] with rounding r ('e','z','p','n'), saturated, NaN 0 */
+static int64_t f2i_sat(float v, char r, int64_t lo, int64_t hi) {
+  if (v != v) return 0;
+  double d = r == 'e' ? nearbyint((double)v) : r == 'z' ? trunc((double)v) : r == 'p' ? ceil((double)v) : floor((double)v);
+  return d < (double)lo ? lo : d > (double)hi ? hi : (int64_t)d;
+}
+
+static int64_t sat(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* int64 d to float rounded toward zero (z), up (p) or down (n) */
+static float i2f(int64_t d, char r) {
+  float f = (float)d;
+  if (r == 'z' && fabs((double)f) > fabs((double)d)) f = nextafterf(f, 0.0f);
+  if (r == 'p' && (double)f < (double)d) f = nextafterf(f, INFINITY);
+  if (r == 'n' && (double)f > (double)d) f = nextafterf(f, -INFINITY);
+  return f;
+}
+
+static void test_convert(void **state) {
+  rig *r = *state;
+  enum { N = 128 };
+  float x[N], of[4 * N], wf[4 * N];
+  int32_t iv[N], out[NC * N], want[NC * N];
+  static const float fe[] = {0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 127.5f, 128.0f, -129.0f, 255.5f, 65535.7f, -1.0f,
+                             3e9f, -3e9f, 1e20f, 0.0f, -0.0f};
+  static const int32_t ie[] = {0, 127, 128, -128, -129, 255, 256, -1, 32767, 32768, -32769, 65535, 65536,
+                               INT32_MAX, INT32_MIN, 16777217};
+  uint32_t s = 53;
+  for (int i = 0; i < N; i++) {
+    uint32_t bits = lcg(&s);
+    memcpy(&x[i], &bits, 4);
+    if (i % 3 == 0) x[i] = (float)(int32_t)lcg(&s) / (float)(1 << (lcg(&s) % 24));
+    if (i < 16) x[i] = fe[i];
+    iv[i] = i < 16 ? ie[i] : (int32_t)lcg(&s) >> (lcg(&s) % 31);
+  }
+  x[16] = NAN;
+  x[17] = INFINITY;
+  x[18] = -INFINITY;
+  uint32_t X = dev_buf(r, x, sizeof x), I = dev_buf(r, iv, sizeof iv), O = dev_buf(r, NULL, sizeof out),
+           OF = dev_buf(r, NULL, sizeof of);
+  launch(r, F_CONVERT, "conv", nd1(N, 32), (uint32_t[]){X, I, O, OF}, 4);
+  get(r, O, out, sizeof out);
+  get(r, OF, of, sizeof of);
+  for (int i = 0; i < N; i++) {
+    float v = x[i], z = fminf(fmaxf(v * 1e-4f, -1e6f), 1e6f);
+    int32_t n = iv[i], *o = want + NC * i;
+    o[0] = (int32_t)f2i_sat(z, 'z', INT32_MIN, INT32_MAX);
+    o[1] = (int32_t)f2i_sat(z, 'e', INT32_MIN, INT32_MAX);
+    o[2] = (int32_t)f2i_sat(z, 'p', INT32_MIN, INT32_MAX);
+    o[3] = (int32_t)f2i_sat(z, 'n', INT32_MIN, INT32_MAX);
+    o[4] = (int32_t)f2i_sat(v, 'z', INT32_MIN, INT32_MAX);
+    o[5] = (int32_t)(uint32_t)f2i_sat(v, 'z', 0, UINT32_MAX);
+    o[6] = (int32_t)f2i_sat(v, 'z', -128, 127);
+    o[7] = (int32_t)f2i_sat(v, 'e', 0, 255);
+    o[8] = (int32_t)f2i_sat(v, 'z', -32768, 32767);
+    o[9] = (int32_t)f2i_sat(v, 'n', 0, 65535);
+    o[10] = (int32_t)sat(n, -128, 127);
+    o[11] = (int32_t)sat(n, 0, 255);
+    o[12] = (int32_t)sat(n, -32768, 32767);
+    o[13] = (int32_t)sat(n, 0, 65535);
+    o[14] = (int32_t)(uint32_t)sat(n, 0, UINT32_MAX);
+    o[15] = (int32_t)sat((uint32_t)n, 0, INT32_MAX);
+    o[16] = (int32_t)sat((uint32_t)n, -128, 127);
+    o[17] = (int32_t)sat((int16_t)n, 0, 255);
+    o[18] = (int32_t)(int16_t)(int8_t)n + (int32_t)sat((int8_t)n, 0, 65535);
+    int32_t q[4] = {(int32_t)f2i_sat(v, 'e', INT32_MIN, INT32_MAX), (int32_t)f2i_sat(-v, 'e', INT32_MIN, INT32_MAX),
+                    (int32_t)f2i_sat(z, 'e', INT32_MIN, INT32_MAX), (int32_t)f2i_sat(v * 0.5f, 'e', INT32_MIN, INT32_MAX)};
+    o[19] = q[0] ^ q[1];
+    o[20] = (int32_t)((uint32_t)q[2] + (uint32_t)q[3]);
+    float fb = (float)(n & 0xff) + (float)((n >> 8) & 0xff) * 2.0f + (float)((n >> 16) & 0xff) * 4.0f;
+    memcpy(&o[21], &fb, 4);
+    wf[4 * i] = (float)n;
+    wf[4 * i + 1] = i2f(n, 'z');
+    wf[4 * i + 2] = i2f((uint32_t)n, 'p');
+    wf[4 * i + 3] = i2f(n, 'n');
+  }
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < NC; j++)
+      if (out[NC * i + j] != want[NC * i + j])
+        fail_msg("conv: input %d (%a, %d), result %d is %d, expected %d", i, (double)x[i], iv[i], j, out[NC * i + j],
+                 want[NC * i + j]);
+  same_words(of, wf, 4 * N, "conv (float)");
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void) {
@@ -1264,7 +1352,7 @@ int main(void) {
       T(test_bfs),          T(test_gaussian),     T(test_nn_kmeans),    T(test_backprop),
       T(test_hotspot_pathfinder), T(test_rounding), T(test_math1), T(test_clamps), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
       T(test_long_lanes), T(test_long_uniform), T(test_long_loop), T(test_reshape),
-      T(test_bits_lanes), T(test_bits_uniform), T(test_spill), T(test_calls), T(test_calls_stack),
+      T(test_bits_lanes), T(test_bits_uniform), T(test_spill), T(test_calls), T(test_calls_stack), T(test_convert),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
