@@ -161,6 +161,10 @@ int cc_i64_copy(cc_fn *f, const int d[2], LLVMValueRef src);
 /* cc_isel_call.c: OpenCL builtins and LLVM intrinsics */
 int cc_select_call(cc_fn *f, LLVMValueRef call, int vec);
 int cc_call_is_divergent(LLVMValueRef call);
+int cc_builtin_known(const char *name); /* mapped by the back end itself */
+
+/* cc_libclc.c: the math builtins a module calls, linked from libclc */
+int cc_link_libclc(LLVMModuleRef m, vt_error *e);
 
 /* cc_isel_atomic.c: -1 not an atomic builtin, 0 selected, -2 error */
 int cc_select_atomic_call(cc_fn *f, LLVMValueRef call, const char *name);

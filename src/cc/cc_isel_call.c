@@ -70,6 +70,14 @@ static int builtin_kind(LLVMValueRef call) {
   return -1;
 }
 
+int cc_builtin_known(const char *name) {
+  for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++) {
+    size_t l = strlen(builtins[i].name);
+    if (builtins[i].prefix ? !strncmp(name, builtins[i].name, l) : !strcmp(name, builtins[i].name)) return 1;
+  }
+  return 0;
+}
+
 int cc_call_is_divergent(LLVMValueRef call) {
   switch (builtin_kind(call)) {
   case B_GROUP_ID:

@@ -294,6 +294,7 @@ int cc_compile(const char *path, const char *text, const cc_options *o, char **a
     goto done;
   }
   LLVMDisposeMemoryBuffer(mb);
+  if (cc_link_libclc(m, e)) goto done;
   force_inline(ctx, m);
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
   LLVMErrorRef err = LLVMRunPasses(m, pipeline, NULL, po);
