@@ -1200,6 +1200,15 @@ static void test_spill(void **state) {
     want[i] = (int32_t)acc;
   }
   same_words(out, want, N, "spill_lanes");
+  launch(r, F_SPILL, "long_body", nd1(N, 32), (uint32_t[]){O, 3}, 2);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    uint32_t acc = (uint32_t)i;
+    for (int k = 0; k < 3; k++)
+      for (uint32_t j = 0; j < 600 && k != 1; j++) acc = (acc ^ (j * 2654435761u)) * 3u + (uint32_t)k;
+    want[i] = (int32_t)acc;
+  }
+  same_words(out, want, N, "long_body");
 }
 
 /* ---- calls that stay calls (calls.cl) ----------------------------------------------- */
