@@ -29,9 +29,18 @@ static void opnd(cc_fn *f, cc_text *t, const cc_opnd *o) {
   }
 }
 
-/* Scalar conditional branches reach +-4 KiB. A longer one (a huge
- * unrolled loop body) becomes the inverted branch over a `j`. Distances are
- * judged on upper bounds of each instruction's size. */
+/* Conditional branches reach +-4 KiB. A longer scalar one (a huge unrolled
+ * loop body) becomes the inverted branch over a `j`; a longer SIMT branch
+ * sends its lanes to a `j` next to it (the other lanes jump over that), as
+ * a `j` after a vector branch is part of the usual idiom anyway. Distances
+ * are judged on upper bounds of each instruction's size. */
+static int is_vbranch(const char *fmt) {
+  static const char *const vb[] = {"vbeq ", "vbne ", "vblt ", "vbge ", "vbltu ", "vbgeu "};
+  for (size_t i = 0; i < sizeof vb / sizeof *vb; i++)
+    if (!strncmp(fmt, vb[i], strlen(vb[i]))) return 1;
+  return 0;
+}
+
 static const char *const branch_inv[][2] = {{"beq ", "bne"}, {"bne ", "beq"}, {"blt ", "bge"}, {"bge ", "blt"},
                                             {"bltu ", "bgeu"}, {"bgeu ", "bltu"}, {"beqz ", "bnez"}, {"bnez ", "beqz"}};
 
@@ -56,7 +65,7 @@ static int max_bytes(const cc_minst *m, int epilogue) {
   if (!strncmp(m->fmt, "li ", 3) || !strncmp(m->fmt, "la ", 3)) return 8;
   int n = 4;
   for (const char *p = m->fmt; *p; p++) n += *p == '\n' ? 4 : 0;
-  return inverse_branch(m->fmt) ? n + 4 : n;
+  return inverse_branch(m->fmt) ? n + 4 : is_vbranch(m->fmt) ? n + 8 : n;
 }
 
 int cc_emit_kernel(cc_fn *f, cc_text *t) {
@@ -82,10 +91,11 @@ int cc_emit_kernel(cc_fn *f, cc_text *t) {
       int here = pos, far = -1;
       pos += max_bytes(m, epilogue);
       const char *inv = inverse_branch(m->fmt);
-      for (int o = 0; inv && o < m->nops; o++)
+      int vb = is_vbranch(m->fmt);
+      for (int o = 0; (inv || vb) && o < m->nops; o++)
         if (m->op[o].kind == CC_OP_LABEL && abs(boff[m->op[o].v] - here) > 3072) far = o;
-      if (far >= 0) { /* inverted branch over a jump */
-        cc_printf(t, "        %s", inv);
+      if (far >= 0) { /* inverted branch over a jump, or a SIMT branch to a jump */
+        cc_printf(t, "        %.*s", vb ? (int)(strchr(m->fmt, ' ') - m->fmt) : (int)strlen(inv), vb ? m->fmt : inv);
         for (const char *p = strchr(m->fmt, ' '); *p; p++) {
           if (*p == '%' && p[1] - '0' == far) {
             cc_puts(t, "1f");
@@ -98,7 +108,8 @@ int cc_emit_kernel(cc_fn *f, cc_text *t) {
             cc_puts(t, c);
           }
         }
-        cc_printf(t, "\n        j       %s\n1:\n", cc_fn_label(f, m->op[far].v, lab, sizeof lab));
+        if (vb) cc_printf(t, "\n        j       2f\n1:\n        j       %s\n2:\n", cc_fn_label(f, m->op[far].v, lab, sizeof lab));
+        else cc_printf(t, "\n        j       %s\n1:\n", cc_fn_label(f, m->op[far].v, lab, sizeof lab));
         continue;
       }
       if (!strncmp(m->fmt, "@rpc", 4)) {

@@ -5,7 +5,9 @@
  * that the back end does not map itself) are linked from it: only their
  * transitive closure keeps a body, everything else of the library becomes
  * a declaration first, so the library's NVVM work-item functions never
- * replace ours. The linked functions are inlined like the program's own.
+ * replace ours; LLVM's math intrinsics the library's native_* functions
+ * use (llvm.log2.f32, ...) are redirected to its accurate functions. The
+ * linked functions are inlined like the program's own.
  * CHENGYING_LIBCLC names another file; without the file the math builtins
  * stay refused with the usual one-line error. */
 #include <llvm-c/BitReader.h>
@@ -31,6 +33,21 @@ static const char *const math_names[] = {
     "mul24", "mad_sat", "upsample", "maxmag", "minmag", "nan", "rsqrt", "cross", "dot", "distance", "length",
     "normalize", "fast_distance", "fast_length", "fast_normalize"};
 
+/* LLVM's math intrinsics (in the library's native_* functions) become
+ * calls of the library's accurate functions, which meet any native bound */
+static const char *const redirect[][2] = {
+    {"llvm.sin.f32", "_Z3sinf"},   {"llvm.cos.f32", "_Z3cosf"},   {"llvm.exp.f32", "_Z3expf"},
+    {"llvm.exp2.f32", "_Z4exp2f"}, {"llvm.log.f32", "_Z3logf"},   {"llvm.log2.f32", "_Z4log2f"},
+    {"llvm.log10.f32", "_Z5log10f"}, {"llvm.pow.f32", "_Z3powff"}};
+
+static const char *redirect_of(LLVMValueRef fn) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  for (size_t i = 0; i < sizeof redirect / sizeof *redirect; i++)
+    if (!strcmp(name, redirect[i][0])) return redirect[i][1];
+  return NULL;
+}
+
 /* the unmangled name of an Itanium-mangled OpenCL builtin (_Z<len><name>...) */
 static int is_math(const char *mangled) {
   if (strncmp(mangled, "_Z", 2)) return 0;
@@ -46,9 +63,9 @@ static int needed_from_program(LLVMModuleRef u, LLVMModuleRef lib, LLVMValueRef 
   int n = 0;
   for (LLVMValueRef fn = LLVMGetFirstFunction(u); fn; fn = LLVMGetNextFunction(fn)) {
     size_t len;
-    const char *name = LLVMGetValueName2(fn, &len);
-    if (LLVMGetFirstBasicBlock(fn) || !LLVMGetFirstUse(fn) || !is_math(name)) continue;
-    LLVMValueRef l = LLVMGetNamedFunction(lib, name);
+    const char *name = LLVMGetValueName2(fn, &len), *to = redirect_of(fn);
+    if (LLVMGetFirstBasicBlock(fn) || !LLVMGetFirstUse(fn) || (!is_math(name) && !to)) continue;
+    LLVMValueRef l = LLVMGetNamedFunction(lib, to ? to : name);
     if (l && LLVMGetFirstBasicBlock(l) && n < max) todo[n++] = l;
   }
   return n;
@@ -94,6 +111,8 @@ int cc_link_libclc(LLVMModuleRef u, vt_error *e) {
         for (int o = 0, no = LLVMGetNumOperands(in); o < no; o++) {
           LLVMValueRef op = LLVMGetOperand(in, (unsigned)o);
           size_t len;
+          const char *to = op && LLVMIsAFunction(op) ? redirect_of(op) : NULL;
+          if (to) op = LLVMGetNamedFunction(lib, to);
           if (op && LLVMIsAFunction(op) && LLVMGetFirstBasicBlock(op) && cc_map_get(&keep, op) < 0 && sp < 16384 &&
               !cc_builtin_known(LLVMGetValueName2(op, &len)))
             stack[sp++] = op;
@@ -112,6 +131,11 @@ int cc_link_libclc(LLVMModuleRef u, vt_error *e) {
     LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-features", 15);
     LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-cpu", 10);
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(LLVMGetModuleContext(u), always, 0));
+  }
+  for (size_t i = 0; i < sizeof redirect / sizeof *redirect; i++) { /* before linking: the callees stay linked */
+    LLVMValueRef from = LLVMGetNamedFunction(lib, redirect[i][0]), to = LLVMGetNamedFunction(lib, redirect[i][1]);
+    if (from && to && LLVMGetFirstBasicBlock(to) && LLVMGlobalGetValueType(from) == LLVMGlobalGetValueType(to))
+      LLVMReplaceAllUsesWith(from, to);
   }
   LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(u));
   LLVMSetTarget(lib, LLVMGetTarget(u));

@@ -1,7 +1,7 @@
 /* The float math library linked from Debian's libclc (nvptx bitcode):
  * each function over a spread of inputs, checked against the OpenCL 1.2
  * ULP bounds on the host. */
-#define NM 21
+#define NM 24
 kernel void math_fns(global const float *xs, global const float *ys, global float *out) {
   int i = get_global_id(0);
   float x = xs[i], y = ys[i];
@@ -27,4 +27,8 @@ kernel void math_fns(global const float *xs, global const float *ys, global floa
   o[18] = fmod(x * 100.0f, y + 0.5f); /* no a*b+c: it may be contracted */
   o[19] = expm1(x);
   o[20] = log1p(y * 10.0f);
+  /* native_*: libclc's use LLVM's intrinsics, taken from its accurate functions */
+  o[21] = native_powr(y * 10.0f, x * 5.0f);
+  o[22] = native_sin(x * 100.0f);
+  o[23] = native_log2(y * 1000.0f);
 }
