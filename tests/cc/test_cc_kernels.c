@@ -974,7 +974,7 @@ static void long_ref(int64_t a, int64_t b, int64_t *o) {
   o[16] = a > b ? a : b;
   o[17] = (int64_t)(ua < ub ? ua : ub);
   o[18] = (int64_t)(ua > ub ? ua : ub);
-  o[19] = a < 0 ? -a : a;
+  o[19] = (int64_t)(a < 0 ? 0 - ua : ua); /* unsigned: INT64_MIN stays itself */
   o[20] = (int64_t)(int32_t)a + (int64_t)(uint32_t)b;
   o[21] = (int64_t)(int16_t)a * (int64_t)(uint8_t)b;
   o[22] = (int32_t)(a >> 17);

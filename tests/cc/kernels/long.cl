@@ -24,7 +24,7 @@ static inline void long_ops(long a, long b, global long *o) {
   o[16] = a > b ? a : b;
   o[17] = ua < ub ? (long)ua : (long)ub;
   o[18] = ua > ub ? (long)ua : (long)ub;
-  o[19] = a < 0 ? -a : a;
+  o[19] = (long)(a < 0 ? -ua : ua);
   o[20] = (long)(int)a + (long)(uint)b;
   o[21] = (long)(short)a * (long)(uchar)b;
   o[22] = (int)(a >> 17);
