@@ -22,6 +22,10 @@ vt_install_deps piglit || echo "piglit not installed: cli_test_cl_piglit will be
 # runs clang-19; without them it and its tests (tests/cc) are skipped
 vt_install_deps llvm-19-dev clang-19 ||
   echo "llvm-19-dev/clang-19 not installed: the OpenCL C compiler and tests/cc will be skipped"
+# optional: Debian's libclc (nvptx bitcode) is where ventus cc takes the
+# float math library from (sin, exp, pow, ...); without it those builtins
+# are refused and test_cc_kernels skips its math test
+vt_install_deps libclc-19 || echo "libclc-19 not installed: the math test of test_cc_kernels will be skipped"
 
 passed=0
 failed=0

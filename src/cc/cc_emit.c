@@ -2,6 +2,7 @@
  * templates with physical registers, and the reconvergence idiom of the
  * upstream compiler before each SIMT branch (auipc + setrpc, docs/kernels.md). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cc_internal.h"
@@ -23,22 +24,114 @@ static void opnd(cc_fn *f, cc_text *t, const cc_opnd *o) {
   case CC_OP_IMM: cc_printf(t, "%d", (int)o->v); break;
   case CC_OP_LABEL: cc_puts(t, cc_fn_label(f, o->v, lab, sizeof lab)); break;
   case CC_OP_SYM: cc_printf(t, ".Lcc_g%d", (int)o->v); break;
+  case CC_OP_LOCAL: cc_printf(t, ".Lloop_%s_%d", f->name, (int)o->v); break;
   default: break;
   }
+}
+
+/* Conditional branches reach +-4 KiB. A longer scalar one (a huge unrolled
+ * loop body) becomes the inverted branch over a `j`; a longer SIMT branch
+ * sends its lanes to a `j` next to it (the other lanes jump over that), as
+ * a `j` after a vector branch is part of the usual idiom anyway. Distances
+ * are judged on upper bounds of each instruction's size. */
+static int is_vbranch(const char *fmt) {
+  static const char *const vb[] = {"vbeq ", "vbne ", "vblt ", "vbge ", "vbltu ", "vbgeu "};
+  for (size_t i = 0; i < sizeof vb / sizeof *vb; i++)
+    if (!strncmp(fmt, vb[i], strlen(vb[i]))) return 1;
+  return 0;
+}
+
+static const char *const branch_inv[][2] = {{"beq ", "bne"}, {"bne ", "beq"}, {"blt ", "bge"}, {"bge ", "blt"},
+                                            {"bltu ", "bgeu"}, {"bgeu ", "bltu"}, {"beqz ", "bnez"}, {"bnez ", "beqz"}};
+
+static const char *inverse_branch(const char *fmt) {
+  for (size_t i = 0; i < sizeof branch_inv / sizeof *branch_inv; i++)
+    if (!strncmp(fmt, branch_inv[i][0], strlen(branch_inv[i][0]))) return branch_inv[i][1];
+  return NULL;
+}
+
+static int text_bytes(const cc_text *t, size_t from) {
+  int n = 0;
+  for (size_t i = from; i < t->n; i++) n += t->p[i] == '\n';
+  return 4 * n;
+}
+
+static int max_bytes(const cc_minst *m, int epilogue) {
+  if (!strncmp(m->fmt, "@rpc", 4)) return 8;
+  if (!strcmp(m->fmt, "@keep") || !strcmp(m->fmt, "@label %0")) return 0;
+  if (!strcmp(m->fmt, "@call %0")) return 40;
+  if (!strcmp(m->fmt, "@argst %0, %1")) return 16;
+  if (!strcmp(m->fmt, "ret")) return 4 + epilogue;
+  if (!strncmp(m->fmt, "li ", 3) || !strncmp(m->fmt, "la ", 3)) return 8;
+  int n = 4;
+  for (const char *p = m->fmt; *p; p++) n += *p == '\n' ? 4 : 0;
+  return inverse_branch(m->fmt) ? n + 4 : is_vbranch(m->fmt) ? n + 8 : n;
 }
 
 int cc_emit_kernel(cc_fn *f, cc_text *t) {
   char lab[160];
   cc_printf(t, "\n        .text\n        .globl  %s\n        .type   %s, @function\n%s:\n", f->name, f->name, f->name);
+  size_t at = t->n;
+  cc_emit_prologue(f, t);
+  int pos = text_bytes(t, at);
+  cc_text scratch = {0};
+  cc_emit_epilogue(f, &scratch);
+  int epilogue = text_bytes(&scratch, 0), *boff = calloc((size_t)f->nbb + 1, sizeof *boff);
+  free(scratch.p);
+  if (!boff) return vt_fail(f->e, VT_ERR_NOMEM, "out of memory while compiling kernel %s", f->name);
+  for (int b = 0, p = pos; b < f->nbb; b++) {
+    boff[b] = p;
+    for (int i = 0; i < f->mb[b].n; i++) p += max_bytes(&f->mb[b].v[i], epilogue);
+  }
   for (int b = 0; b < f->nbb; b++) {
     cc_printf(t, "%s:\n", cc_fn_label(f, b, lab, sizeof lab));
+    pos = boff[b];
     for (int i = 0; i < f->mb[b].n; i++) {
       cc_minst *m = &f->mb[b].v[i];
+      int here = pos, far = -1;
+      pos += max_bytes(m, epilogue);
+      const char *inv = inverse_branch(m->fmt);
+      int vb = is_vbranch(m->fmt);
+      for (int o = 0; (inv || vb) && o < m->nops; o++)
+        if (m->op[o].kind == CC_OP_LABEL && abs(boff[m->op[o].v] - here) > 3072) far = o;
+      if (far >= 0) { /* inverted branch over a jump, or a SIMT branch to a jump */
+        cc_printf(t, "        %.*s", vb ? (int)(strchr(m->fmt, ' ') - m->fmt) : (int)strlen(inv), vb ? m->fmt : inv);
+        for (const char *p = strchr(m->fmt, ' '); *p; p++) {
+          if (*p == '%' && p[1] - '0' == far) {
+            cc_puts(t, "1f");
+            p++;
+          } else if (*p == '%' && p[1] >= '0' && p[1] <= '3') {
+            opnd(f, t, &m->op[p[1] - '0']);
+            p++;
+          } else {
+            char c[2] = {*p, 0};
+            cc_puts(t, c);
+          }
+        }
+        if (vb) cc_printf(t, "\n        j       2f\n1:\n        j       %s\n2:\n", cc_fn_label(f, m->op[far].v, lab, sizeof lab));
+        else cc_printf(t, "\n        j       %s\n1:\n", cc_fn_label(f, m->op[far].v, lab, sizeof lab));
+        continue;
+      }
       if (!strncmp(m->fmt, "@rpc", 4)) {
         int n = f->nlabel++;
         cc_printf(t, ".Lrpc_%s_%d:\n        auipc   t1, %%pcrel_hi(%s)\n", f->name, n,
                   cc_fn_label(f, m->op[0].v, lab, sizeof lab));
         cc_printf(t, "        setrpc  zero, t1, %%pcrel_lo(.Lrpc_%s_%d)\n", f->name, n);
+        continue;
+      }
+      if (!strcmp(m->fmt, "@keep")) continue; /* only extends live ranges */
+      if (!strcmp(m->fmt, "@argst %0, %1")) {
+        cc_emit_argst(f, m, t);
+        continue;
+      }
+      if (!strcmp(m->fmt, "@call %0")) {
+        cc_emit_call(f, m, t);
+        continue;
+      }
+      if (!strcmp(m->fmt, "ret")) cc_emit_epilogue(f, t);
+      if (!strcmp(m->fmt, "@label %0")) {
+        opnd(f, t, &m->op[0]);
+        cc_puts(t, ":\n");
         continue;
       }
       cc_puts(t, "        ");
@@ -54,6 +147,7 @@ int cc_emit_kernel(cc_fn *f, cc_text *t) {
       cc_puts(t, "\n");
     }
   }
+  free(boff);
   cc_printf(t, "        .size   %s, .-%s\n", f->name, f->name);
   return t->oom ? vt_fail(f->e, VT_ERR_NOMEM, "out of memory while compiling kernel %s", f->name) : 0;
 }

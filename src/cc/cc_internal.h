@@ -15,7 +15,7 @@
 #include "cc.h"
 #include "vt_error.h"
 
-enum { CC_OP_NONE, CC_OP_REG, CC_OP_IMM, CC_OP_LABEL, CC_OP_SYM };
+enum { CC_OP_NONE, CC_OP_REG, CC_OP_IMM, CC_OP_LABEL, CC_OP_SYM, CC_OP_LOCAL /* a label inside a block */, CC_OP_FN /* a device function */ };
 enum { CC_S = 0, CC_V = 1 }; /* register classes: scalar (sGPR), vector (vGPR) */
 
 typedef struct {
@@ -53,6 +53,20 @@ int cc_map_put(cc_map *m, const void *k, int v); /* -1 out of memory */
 int cc_map_get(const cc_map *m, const void *k);  /* -1 if absent */
 void cc_map_free(cc_map *m);
 
+/* Device functions that stay calls (noinline), compiled before their
+ * callers; a caller's frames and register counts include its callees'. */
+typedef struct {
+  LLVMValueRef fn;
+  int state;                 /* 0 not compiled, 1 being compiled, 2 done */
+  uint32_t sp_total, tp_total; /* bytes of warp stack / private frame, the deepest call chain included */
+  int vgprs, sgprs;
+} cc_callee;
+
+typedef struct {
+  cc_callee *v;
+  int n;
+} cc_callees;
+
 /* One kernel (function) being compiled. */
 typedef struct {
   LLVMModuleRef mod;
@@ -84,6 +98,7 @@ typedef struct {
   int *phys;       /* per vreg after allocation */
   int cur;         /* block being selected */
   int nlabel;      /* local labels for setrpc */
+  int nlocal;      /* labels of loops inside one block (i64 division) */
   int vgprs, sgprs;
   /* layout of static __local data and program-scope data */
   cc_map *lds_off; /* global -> byte offset from s0 (module-wide) */
@@ -91,6 +106,16 @@ typedef struct {
   uint32_t lds_bytes;
   uint32_t pds_bytes; /* private frame per work-item (allocas), from tp */
   int uses_printf;    /* the kernel writes print-buffer records (cc_printf.c) */
+  /* calls (cc_calls.c) */
+  int is_func;          /* a device function (arguments in v0.., result in v0), not a kernel */
+  int ncalls;           /* calls of device functions it makes */
+  int atomics;          /* uses the 512 bytes of atomics scratch at sp */
+  int nsslot;           /* uniform spill slots (regalloc) */
+  cc_callees *callees;  /* module-wide */
+  uint32_t sp_frame;    /* own warp-stack bytes: atomics scratch, spills, ra and saved registers */
+  uint32_t tp_frame;    /* own private bytes: variables, spills, saved vector registers */
+  uint32_t callee_sp, callee_tp; /* deepest callee chain */
+  int callee_vgprs, callee_sgprs;
 } cc_fn;
 
 /* cc_uniform.c */
@@ -113,6 +138,27 @@ int cc_unsupported(cc_fn *f, LLVMValueRef at, const char *fmt, ...) __attribute_
 int cc_sreg(cc_fn *f, LLVMValueRef v);  /* uniform value in a scalar register, -1 error */
 int cc_vec(cc_fn *f, LLVMValueRef v);   /* value in a vector register (broadcast if uniform) */
 int cc_int_width(LLVMTypeRef t);         /* 1..32, 0 if not an integer/pointer/float of <= 32 bits */
+int cc_operand(cc_fn *f, LLVMValueRef v, int vec, int sext); /* sign-extended to 32 bits if sext */
+int cc_mask_to(cc_fn *f, int r, int vec, int w);             /* zero-extends a w-bit value */
+int *cc_group_of(cc_fn *f, LLVMValueRef v, int vec); /* an LLVM vector's element registers (caller frees) */
+int cc_set_group(cc_fn *f, LLVMValueRef in, int *g); /* takes g */
+
+/* cc_isel_i64.c: operations in their scalar or vector (.vv) form (vec);
+ * d < 0 asks for a new register; any operand < 0 (an earlier error) gives -1 */
+enum { CC_XADD, CC_XSUB, CC_XAND, CC_XOR, CC_XXOR, CC_XSLL, CC_XSRL, CC_XSRA, CC_XSLTU, CC_XSLT, CC_XSEQ, CC_XMUL, CC_XMULHU, CC_XNOPS };
+int cc_x3(cc_fn *f, int vec, int op, int d, int a, int b);
+int cc_xi(cc_fn *f, int vec, int op, int d, int a, int32_t imm); /* shifts, CC_XADD/AND/XOR with an immediate */
+int cc_xk(cc_fn *f, int vec, int32_t v);                         /* a constant */
+int cc_xneg(cc_fn *f, int vec, int a);
+int cc_xpick(cc_fn *f, int vec, int m, int x, int y); /* m (all ones or zero) ? x : y */
+
+/* cc_isel_i64.c: 64-bit integers as register pairs {low, high} in f->grp */
+int cc_is_i64(LLVMTypeRef t);
+int cc_i64_involved(LLVMValueRef in); /* selected by cc_select_i64 */
+int cc_select_i64(cc_fn *f, LLVMValueRef in, int vec);
+int cc_i64_pair(cc_fn *f, LLVMValueRef v, int vec, int out[2]);
+int cc_i64_phi_regs(cc_fn *f, LLVMValueRef phi);
+int cc_i64_copy(cc_fn *f, const int d[2], LLVMValueRef src);
 
 /* cc_module.c, cc_link.c: bitcode of one or several units, linked into one
  * module (cc_read_linked), to assembly text, or to one bitcode library */
@@ -134,10 +180,35 @@ int cc_load_value_arg(cc_fn *f, LLVMValueRef a, unsigned ai, uint32_t off);
 /* cc_isel_call.c: OpenCL builtins and LLVM intrinsics */
 int cc_select_call(cc_fn *f, LLVMValueRef call, int vec);
 int cc_call_is_divergent(LLVMValueRef call);
+int cc_builtin_known(const char *name); /* mapped by the back end itself */
+
+/* cc_libclc.c: the math builtins a module calls, linked from libclc */
+int cc_link_libclc(LLVMModuleRef m, vt_error *e);
 
 /* cc_isel_atomic.c: -1 not an atomic builtin, 0 selected, -2 error */
 int cc_select_atomic_call(cc_fn *f, LLVMValueRef call, const char *name);
 int cc_select_atomicrmw(cc_fn *f, LLVMValueRef in);
+
+/* cc_isel_bits.c: clz, ctz, popcount, rotate, bitselect, byte swaps (-1 not
+ * one of them, 0 selected, -2 error); the word operations for i64 */
+int cc_select_bits_call(cc_fn *f, LLVMValueRef call, const char *name);
+int cc_bits_popcount(cc_fn *f, int vec, int x);
+int cc_bits_clz(cc_fn *f, int vec, int x);
+int cc_bits_ctz(cc_fn *f, int vec, int x);
+int cc_bits_bswap32(cc_fn *f, int vec, int x);
+
+/* cc_calls.c: the calling convention of device functions (docs/compiler.md) */
+int cc_fn_params(cc_fn *f);                       /* a device function's arguments from v0.. */
+int cc_fn_return(cc_fn *f, LLVMValueRef ret);     /* its result into v0 (v1), then ret */
+int cc_select_fn_call(cc_fn *f, LLVMValueRef call); /* a call that stays a call */
+int cc_frames(cc_fn *f);                          /* frames after allocation; error if a stack overflows */
+void cc_emit_prologue(cc_fn *f, cc_text *t);
+void cc_emit_epilogue(cc_fn *f, cc_text *t);
+void cc_emit_call(cc_fn *f, const cc_minst *m, cc_text *t);
+void cc_emit_argst(cc_fn *f, const cc_minst *m, cc_text *t);
+
+/* cc_isel_convert.c: convert_<type>[_sat][_<rounding>] (-1 not one, 0 selected, -2 error) */
+int cc_select_convert_call(cc_fn *f, LLVMValueRef call, const char *name);
 
 /* cc_regalloc.c */
 int cc_regalloc(cc_fn *f);

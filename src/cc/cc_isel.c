@@ -115,6 +115,8 @@ static int const_bits(cc_fn *f, LLVMValueRef v, int32_t *out) {
 static int sel_gep(cc_fn *f, LLVMValueRef g, int vec);
 static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v, int vec);
 static int vec_len(LLVMTypeRef t);
+static int *group_of(cc_fn *f, LLVMValueRef v, int vec);
+static int set_group(cc_fn *f, LLVMValueRef in, int *g);
 
 /* a global variable's address */
 static int global_addr(cc_fn *f, LLVMValueRef g) {
@@ -224,6 +226,11 @@ static int operand(cc_fn *f, LLVMValueRef v, int vec, int sext) {
   int w = cc_int_width(LLVMTypeOf(v));
   return sext && w && w < 32 ? sext_from(f, r, vec, w) : r;
 }
+
+int cc_operand(cc_fn *f, LLVMValueRef v, int vec, int sext) { return operand(f, v, vec, sext); }
+int *cc_group_of(cc_fn *f, LLVMValueRef v, int vec) { return group_of(f, v, vec); }
+int cc_set_group(cc_fn *f, LLVMValueRef in, int *g) { return set_group(f, in, g); }
+int cc_mask_to(cc_fn *f, int r, int vec, int w) { return mask_to(f, r, vec, w); }
 
 /* moves the value of v into register d (phi copies) */
 static int copy_into(cc_fn *f, int d, LLVMValueRef v) {
@@ -556,6 +563,87 @@ static int sel_cast(cc_fn *f, LLVMValueRef in, int vec) {
   }
 }
 
+/* the elements of a value as registers of w bits each (zero-extended):
+ * vectors element by element, a long as its two words, else one register */
+static int *bits_of(cc_fn *f, LLVMValueRef v, int vec, int *n, int *w) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (vec_len(t)) {
+    *n = vec_len(t);
+    *w = cc_int_width(LLVMGetElementType(t));
+    if (*w == 8 || *w == 16 || *w == 32) return group_of(f, v, vec);
+    cc_unsupported(f, NULL, "a reinterpretation of a vector of 64-bit or 1-bit elements");
+    return NULL;
+  }
+  int *g = calloc(2, sizeof *g);
+  if (!g) {
+    oom(f);
+    return NULL;
+  }
+  *w = 32;
+  *n = cc_is_i64(t) ? 2 : 1;
+  if (*n == 2 ? cc_i64_pair(f, v, vec, g) : (g[0] = operand(f, v, vec, 0)) < 0) {
+    free(g);
+    return NULL;
+  }
+  return g;
+}
+
+/* a bitcast that changes the shape (as_uint(ushort2), as_uchar4(float),
+ * long <-> int2, ...): the source elements are packed into 32-bit words,
+ * little-endian, and the words split into the destination's elements */
+static int sel_reshape(cc_fn *f, LLVMValueRef in, int vec) {
+  LLVMTypeRef to = LLVMTypeOf(in);
+  int n, w, tn = vec_len(to), tw = tn ? cc_int_width(LLVMGetElementType(to)) : 32;
+  if (!tn) tn = cc_is_i64(to) ? 2 : 1;
+  if ((tw != 8 && tw != 16 && tw != 32) || (!vec_len(to) && !cc_is_i64(to) && cc_int_width(to) != 32))
+    return cc_unsupported(f, in, "a reinterpretation as a type other than 8/16/32/64-bit integers, float or their vectors");
+  int *src = bits_of(f, LLVMGetOperand(in, 0), vec, &n, &w);
+  if (!src) return -1;
+  int nw = n * w / 32, *word = calloc((size_t)nw + 1, sizeof *word), *dst = calloc((size_t)tn + 1, sizeof *dst), rc = -1;
+  if (!word || !dst || n * w != tn * tw) {
+    rc = !word || !dst ? oom(f) : cc_unsupported(f, in, "a reinterpretation between types of different sizes");
+    goto done;
+  }
+  const char *sll = vec ? "vsll.vi %0, %1, %2" : "slli %0, %1, %2", *srl = vec ? "vsrl.vi %0, %1, %2" : "srli %0, %1, %2";
+  const char *or = vec ? "vor.vv %0, %1, %2" : "or %0, %1, %2";
+  for (int i = 0; i < n; i++) {
+    int j = i * w / 32, sh = i * w % 32, e = src[i];
+    if (sh) {
+      int t = cc_new_vreg(f, vec ? CC_V : CC_S);
+      if (t < 0 || CC_EMIT(f, sll, 1, cc_r(t), cc_r(e), cc_imm(sh))) goto done;
+      e = t;
+    }
+    if (!sh) word[j] = e;
+    else {
+      int t = cc_new_vreg(f, vec ? CC_V : CC_S);
+      if (t < 0 || CC_EMIT(f, or, 1, cc_r(t), cc_r(word[j]), cc_r(e))) goto done;
+      word[j] = t;
+    }
+  }
+  for (int i = 0; i < tn; i++) {
+    int j = i * tw / 32, sh = i * tw % 32, e = word[j];
+    if (sh) {
+      int t = cc_new_vreg(f, vec ? CC_V : CC_S);
+      if (t < 0 || CC_EMIT(f, srl, 1, cc_r(t), cc_r(e), cc_imm(sh))) goto done;
+      e = t;
+    }
+    if ((dst[i] = mask_to(f, e, vec, tw)) < 0) goto done;
+  }
+  int k = cc_map_get(&f->val, in);
+  if (tn == 1 && !vec_len(to)) {
+    f->vreg[k] = dst[0];
+    rc = 0;
+  } else {
+    rc = set_group(f, in, dst);
+    dst = NULL;
+  }
+done:
+  free(src);
+  free(word);
+  free(dst);
+  return rc;
+}
+
 /* c ? x : y  =  y ^ ((x ^ y) & -c) */
 static int sel_select(cc_fn *f, LLVMValueRef in, int vec) {
   if (!cc_int_width(LLVMTypeOf(in))) return cc_unsupported(f, in, "a select of vectors or 64-bit values");
@@ -676,7 +764,7 @@ static int sel_alloca(cc_fn *f, LLVMValueRef in) {
 
 static int sel_load(cc_fn *f, LLVMValueRef in, int vec) {
   LLVMValueRef p = LLVMGetOperand(in, 0);
-  if (vec_len(LLVMTypeOf(in))) return sel_vec_mem(f, in, p, NULL, vec);
+  if (vec_len(LLVMTypeOf(in)) || cc_is_i64(LLVMTypeOf(in))) return sel_vec_mem(f, in, p, NULL, vec);
   int w = mem_width(f, in, LLVMTypeOf(in)), sp = space_of(f, in, p);
   if (w < 0 || sp < 0) return -1;
   int d = defreg(f, in);
@@ -698,7 +786,7 @@ static int sel_load(cc_fn *f, LLVMValueRef in, int vec) {
 
 static int sel_store(cc_fn *f, LLVMValueRef in, int vec) {
   LLVMValueRef v = LLVMGetOperand(in, 0), p = LLVMGetOperand(in, 1);
-  if (vec_len(LLVMTypeOf(v))) return sel_vec_mem(f, in, p, v, vec);
+  if (vec_len(LLVMTypeOf(v)) || cc_is_i64(LLVMTypeOf(v))) return sel_vec_mem(f, in, p, v, vec);
   int w = mem_width(f, in, LLVMTypeOf(v)), sp = space_of(f, in, p);
   if (w < 0 || sp < 0) return -1;
   vec = vec || is_div(f, v) || is_div(f, p) || !sp;
@@ -772,7 +860,8 @@ static int elem_access(cc_fn *f, int priv, int vec, int w, int addr, int off, in
 
 static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v, int vec) {
   LLVMTypeRef t = LLVMTypeOf(v ? v : in);
-  int n = vec_len(t), w = cc_int_width(LLVMGetElementType(t)), sp = space_of(f, in, p);
+  int i64 = cc_is_i64(t); /* a long: its low and high words */
+  int n = i64 ? 2 : vec_len(t), w = i64 ? 32 : cc_int_width(LLVMGetElementType(t)), sp = space_of(f, in, p);
   if (w == 1) w = 8;
   if (sp < 0) return -1;
   if (w != 8 && w != 16 && w != 32) return cc_unsupported(f, in, "a vector of 64-bit elements");
@@ -782,8 +871,12 @@ static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v
   int a = vec || !sp ? cc_vec(f, p) : cc_sreg(f, p);
   if (a < 0) return -1;
   if (v) {
-    int *g = group_of(f, v, vec || !sp);
-    if (!g) return -1;
+    int *g = i64 ? calloc(2, sizeof *g) : group_of(f, v, vec || !sp);
+    if (!g) return i64 ? oom(f) : -1;
+    if (i64 && cc_i64_pair(f, v, vec || !sp, g)) {
+      free(g);
+      return -1;
+    }
     for (int i = 0; i < n; i++)
       if (elem_access(f, !sp, vec, w, a, i * esz, 1, g[i])) {
         free(g);
@@ -804,6 +897,8 @@ static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v
 
 static int sel_vec_op(cc_fn *f, LLVMValueRef in, LLVMOpcode op, int vec) {
   int k = cc_map_get(&f->val, in);
+  if (cc_is_i64(LLVMGetElementType(LLVMTypeOf(LLVMGetOperand(in, 0)))))
+    return cc_unsupported(f, in, "a vector of 64-bit elements");
   if (op == LLVMExtractElement) {
     LLVMValueRef idx = LLVMGetOperand(in, 1);
     if (!LLVMIsAConstantInt(idx)) return cc_unsupported(f, in, "a vector element chosen at run time");
@@ -852,13 +947,29 @@ static int sel_vec_op(cc_fn *f, LLVMValueRef in, LLVMOpcode op, int vec) {
 
 /* ---- control flow ------------------------------------------------------------------ */
 
+/* a phi's registers: one, or the two words of a long */
+static int phi_dst(cc_fn *f, LLVMValueRef phi, int d[2]) {
+  if (cc_is_i64(LLVMTypeOf(phi))) {
+    const int *g = f->grp[cc_map_get(&f->val, phi)];
+    d[0] = g[0];
+    d[1] = g[1];
+    return 2;
+  }
+  d[0] = defreg(f, phi);
+  return d[0] < 0 ? -1 : 1;
+}
+
+static int copy_parts(cc_fn *f, const int d[2], int parts, LLVMValueRef src) {
+  return parts == 2 ? cc_i64_copy(f, d, src) : copy_into(f, d[0], src);
+}
+
 static int emit_phi_copies(cc_fn *f, int from, int to) {
   LLVMBasicBlockRef fb = f->bb[from];
   int n = 0;
   for (LLVMValueRef in = LLVMGetFirstInstruction(f->bb[to]); in && LLVMIsAPHINode(in); in = LLVMGetNextInstruction(in))
     n++;
   if (!n) return 0;
-  int *tmp = calloc((size_t)n, sizeof *tmp), i = 0, rc = -1;
+  int *tmp = calloc((size_t)n * 2, sizeof *tmp), i = 0, rc = -1;
   if (!tmp) return oom(f);
   /* the copies happen at once: temporaries are needed only when a source is
    * itself one of the phis written here */
@@ -868,28 +979,28 @@ static int emit_phi_copies(cc_fn *f, int from, int to) {
       LLVMValueRef v = LLVMGetIncomingValue(in, k);
       if (LLVMGetIncomingBlock(in, k) == fb && LLVMIsAPHINode(v) && LLVMGetInstructionParent(v) == f->bb[to]) direct = 0;
     }
-  if (direct) n = 1;
   /* parallel copy: every source into a temporary first, then into the phis */
   for (LLVMValueRef in = LLVMGetFirstInstruction(f->bb[to]); in && LLVMIsAPHINode(in); in = LLVMGetNextInstruction(in), i++) {
     LLVMValueRef src = NULL;
     for (unsigned k = 0; k < LLVMCountIncoming(in); k++)
       if (LLVMGetIncomingBlock(in, k) == fb) src = LLVMGetIncomingValue(in, k);
-    if (!src) goto done;
-    int d = defreg(f, in);
-    if (d < 0) goto done;
-    if (n == 1) {
-      tmp[i] = d;
-      if (copy_into(f, d, src)) goto done;
+    int d[2], parts = src ? phi_dst(f, in, d) : -1;
+    if (parts < 0) goto done;
+    if (direct) {
+      if (copy_parts(f, d, parts, src)) goto done;
       continue;
     }
-    tmp[i] = cc_new_vreg(f, f->rclass[d]);
-    if (tmp[i] < 0 || copy_into(f, tmp[i], src)) goto done;
+    for (int j = 0; j < parts; j++)
+      if ((tmp[2 * i + j] = cc_new_vreg(f, f->rclass[d[j]])) < 0) goto done;
+    if (copy_parts(f, tmp + 2 * i, parts, src)) goto done;
   }
   i = 0;
-  if (n > 1)
+  if (!direct)
     for (LLVMValueRef in = LLVMGetFirstInstruction(f->bb[to]); in && LLVMIsAPHINode(in); in = LLVMGetNextInstruction(in), i++) {
-      int d = defreg(f, in);
-      if (CC_EMIT(f, f->rclass[d] == CC_V ? "vmv.v.v %0, %1" : "mv %0, %1", 1, cc_r(d), cc_r(tmp[i]))) goto done;
+      int d[2], parts = phi_dst(f, in, d);
+      for (int j = 0; j < parts; j++)
+        if (CC_EMIT(f, f->rclass[d[j]] == CC_V ? "vmv.v.v %0, %1" : "mv %0, %1", 1, cc_r(d[j]), cc_r(tmp[2 * i + j])))
+          goto done;
     }
   rc = 0;
 done:
@@ -948,9 +1059,23 @@ static int load_args(cc_fn *f) {
     uint32_t al = 4;
     while (al < size) al <<= 1;
     off = (off + al - 1) & ~(al - 1);
-    int w = cc_byval_type(f->fn, ai) ? 0 : cc_int_width(t);
-    if (!w && LLVMGetFirstUse(a) && cc_load_value_arg(f, a, ai, off)) return -1;
-    if (w && LLVMGetFirstUse(a)) {
+    int byval = cc_byval_type(f->fn, ai) != NULL;
+    int w = byval ? 0 : cc_int_width(t);
+    int i64 = !byval && !w && cc_is_i64(t);
+    if (!w && !i64 && LLVMGetFirstUse(a) && cc_load_value_arg(f, a, ai, off)) return -1;
+    if (i64 && LLVMGetFirstUse(a)) { /* a long: two words, low first */
+      int lo = cc_new_vreg(f, CC_S), hi = cc_new_vreg(f, CC_S), *g = malloc(2 * sizeof *g), k = cc_map_get(&f->val, a);
+      if (!g) return oom(f);
+      free(f->grp[k]);
+      f->grp[k] = g;
+      g[0] = lo;
+      g[1] = hi;
+      if (lo < 0 || hi < 0) return -1;
+      if (off > 2043) return cc_unsupported(f, NULL, "more than 2 KiB of kernel arguments");
+      if (CC_EMIT(f, "lw %0, %1(a0)", 1, cc_r(lo), cc_imm((int32_t)off)) ||
+          CC_EMIT(f, "lw %0, %1(a0)", 1, cc_r(hi), cc_imm((int32_t)off + 4)))
+        return -1;
+    } else if (w && LLVMGetFirstUse(a)) {
       int k = cc_map_get(&f->val, a);
       int r = cc_new_vreg(f, CC_S);
       if (r < 0) return -1;
@@ -970,14 +1095,18 @@ int cc_select(cc_fn *f) {
   /* phis get their registers first: copies in predecessors write them */
   for (int b = 0; b < f->nbb; b++)
     for (LLVMValueRef in = LLVMGetFirstInstruction(f->bb[b]); in && LLVMIsAPHINode(in); in = LLVMGetNextInstruction(in)) {
-      if (!cc_int_width(LLVMTypeOf(in))) return cc_unsupported(f, in, "a variable of a vector, 64-bit or aggregate type");
+      if (cc_is_i64(LLVMTypeOf(in))) {
+        if (cc_i64_phi_regs(f, in)) return -1;
+        continue;
+      }
+      if (!cc_int_width(LLVMTypeOf(in))) return cc_unsupported(f, in, "a variable of a vector or aggregate type");
       if (defreg(f, in) < 0) return -1;
     }
   for (int b = 0; b < f->nbb; b++) {
     f->cur = b;
     mark_folded(f, b);
     if (f->isjoin[b] && CC_EMIT(f, "join zero, zero, 0", 0)) return -1;
-    if (b == 0 && load_args(f)) return -1;
+    if (b == 0 && (f->is_func ? cc_fn_params(f) : load_args(f))) return -1;
     /* a block with one predecessor that branches two ways takes its phi
      * copies itself (critical edges are split, so this is the only case) */
     int np = 0, pb = -1;
@@ -997,6 +1126,10 @@ int cc_select(cc_fn *f) {
         int rc;
         switch (op) {
         case LLVMRet:
+          if (f->is_func) {
+            rc = cc_fn_return(f, in);
+            break;
+          }
           if (LLVMGetNumOperands(in)) return cc_unsupported(f, in, "a kernel that returns a value");
           rc = CC_EMIT(f, "ret", 0);
           break;
@@ -1014,7 +1147,11 @@ int cc_select(cc_fn *f) {
       for (size_t i = 0; i < sizeof binops / sizeof *binops; i++)
         if (binops[i].op == op) bo = &binops[i];
       int rc;
-      if (bo) rc = sel_binop(f, in, bo, vec);
+      if (op == LLVMBitCast && (vec_len(LLVMTypeOf(in)) || vec_len(LLVMTypeOf(LLVMGetOperand(in, 0))) ||
+                                cc_is_i64(LLVMTypeOf(in)) || cc_is_i64(LLVMTypeOf(LLVMGetOperand(in, 0)))))
+        rc = sel_reshape(f, in, vec);
+      else if (cc_i64_involved(in)) rc = cc_select_i64(f, in, vec);
+      else if (bo) rc = sel_binop(f, in, bo, vec);
       else
         switch (op) {
         case LLVMICmp: rc = sel_icmp(f, in, vec); break;

@@ -23,6 +23,7 @@ static const char *const amo[] = {
 static int atomic_seq(cc_fn *f, LLVMValueRef in, int op, LLVMValueRef ptr, LLVMValueRef val, LLVMValueRef cmp) {
   if (LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)) == 0)
     return cc_unsupported(f, in, "an atomic operation on private memory");
+  f->atomics = 1; /* the 512 bytes of scratch at sp */
   int va = cc_vec(f, ptr), vv, vc = -1;
   if (va < 0) return -1;
   if (op == A_INC || op == A_DEC) {

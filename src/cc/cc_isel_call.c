@@ -70,6 +70,14 @@ static int builtin_kind(LLVMValueRef call) {
   return -1;
 }
 
+int cc_builtin_known(const char *name) {
+  for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++) {
+    size_t l = strlen(builtins[i].name);
+    if (builtins[i].prefix ? !strncmp(name, builtins[i].name, l) : !strcmp(name, builtins[i].name)) return 1;
+  }
+  return 0;
+}
+
 int cc_call_is_divergent(LLVMValueRef call) {
   switch (builtin_kind(call)) {
   case B_GROUP_ID:
@@ -425,9 +433,13 @@ int cc_select_call(cc_fn *f, LLVMValueRef call, int vec) {
     const char *name = fn && LLVMIsAFunction(fn) ? LLVMGetValueName2(fn, &len) : "";
     if (len == 6 && !strcmp(name, "printf")) return cc_select_printf(f, call);
     int at = *name ? cc_select_atomic_call(f, call, name) : -1;
+    if (at == -1 && *name) at = cc_select_bits_call(f, call, name);
+    if (at == -1 && *name) at = cc_select_convert_call(f, call, name);
     if (at != -1) return at ? -1 : 0;
+    if (fn && LLVMIsAFunction(fn) && LLVMGetFirstBasicBlock(fn) && LLVMGetFunctionCallConv(fn) != LLVMSPIRKERNELCallConv)
+      return cc_select_fn_call(f, call);
     if (fn && LLVMIsAFunction(fn) && LLVMGetFirstBasicBlock(fn))
-      return cc_unsupported(f, call, "a call of '%.*s' that was not inlined (calls between device functions are not supported yet)", (int)len, name);
+      return cc_unsupported(f, call, "a call of '%.*s' that was not inlined (a kernel called as a function)", (int)len, name);
     return cc_unsupported(f, call, "the builtin function '%.*s' is not supported yet", (int)len, len ? name : "(indirect call)");
   }
   if (kind == B_NOP || kind == B_FENCE) return 0;

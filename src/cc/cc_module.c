@@ -13,7 +13,7 @@
 
 extern const char cc_start_s[];
 
-/* inlining first (calls are not supported yet), then the shape the back
+/* inlining first (except noinline functions), then the shape the back
  * end expects: SSA registers, vectors split into their elements (the ISA's
  * vectors are the work-items), no switch, one return, no critical edges */
 static const char *const pipeline =
@@ -24,15 +24,18 @@ static int is_kernel(LLVMValueRef fn) {
   return LLVMGetFunctionCallConv(fn) == LLVMSPIRKERNELCallConv && LLVMGetFirstBasicBlock(fn);
 }
 
-/* every device function is inlined: noinline/optnone (clang -O0) are
- * replaced by alwaysinline */
+/* device functions are inlined, except those the source marks noinline
+ * (without optnone, which clang -O0 puts on everything): those stay calls */
 static void force_inline(LLVMContextRef ctx, LLVMModuleRef m) {
   unsigned noinl = LLVMGetEnumAttributeKindForName("noinline", 8),
            optnone = LLVMGetEnumAttributeKindForName("optnone", 7),
            always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
     if (!LLVMGetFirstBasicBlock(fn)) continue;
+    int user_noinline = LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, noinl) &&
+                        !LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, optnone);
     LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, optnone);
+    if (user_noinline && !is_kernel(fn)) continue;
     LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, noinl);
     if (!is_kernel(fn)) LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
   }
@@ -196,23 +199,79 @@ static int layout_local(LLVMModuleRef m, LLVMTargetDataRef td, cc_map *off, uint
   return 0;
 }
 
-static int compile_kernel(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef fn, cc_map *lds, uint32_t lds_bytes,
-                          cc_map *gsyms, cc_text *t, vt_error *e) {
+typedef struct {
+  LLVMModuleRef m;
+  LLVMTargetDataRef td;
+  cc_map *lds;
+  uint32_t lds_bytes;
+  cc_map *gsyms;
+  cc_callees callees;
+  cc_text *t;
+  vt_error *e;
+} module_ctx;
+
+static int compile_fn(module_ctx *mc, LLVMValueRef fn, int is_func);
+
+/* the device functions fn calls, compiled first (their frames size fn's) */
+static int compile_callees(module_ctx *mc, LLVMValueRef fn) {
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in)) {
+      if (!LLVMIsACallInst(in)) continue;
+      LLVMValueRef c = LLVMGetCalledValue(in);
+      if (!c || !LLVMIsAFunction(c) || !LLVMGetFirstBasicBlock(c) || is_kernel(c)) continue;
+      int idx = -1;
+      for (int i = 0; i < mc->callees.n; i++)
+        if (mc->callees.v[i].fn == c) idx = i;
+      if (idx >= 0 && mc->callees.v[idx].state == 2) continue;
+      if (idx >= 0) {
+        size_t len;
+        unsigned flen = 0, line = LLVMGetDebugLocLine(in);
+        const char *name = LLVMGetValueName2(c, &len), *file = line ? LLVMGetDebugLocFilename(in, &flen) : NULL;
+        return vt_fail(mc->e, VT_ERR_ASM, "%.*s%s%.0u%s error: the function '%.*s' calls itself, directly or through others "
+                       "(recursion is not supported)", (int)flen, file ? file : "", file ? ":" : "", line, file ? ":" : "",
+                       (int)len, name);
+      }
+      cc_callee *p = realloc(mc->callees.v, sizeof *p * (size_t)(mc->callees.n + 1));
+      if (!p) return vt_fail(mc->e, VT_ERR_NOMEM, "out of memory while compiling");
+      mc->callees.v = p;
+      p[mc->callees.n++] = (cc_callee){.fn = c, .state = 1};
+      if (compile_fn(mc, c, 1)) return -1;
+    }
+  return 0;
+}
+
+static int compile_fn(module_ctx *mc, LLVMValueRef fn, int is_func) {
   size_t len;
   cc_fn f;
+  if (compile_callees(mc, fn)) return -1;
   memset(&f, 0, sizeof f);
-  f.mod = m;
-  f.td = td;
+  f.mod = mc->m;
+  f.td = mc->td;
   f.fn = fn;
   f.name = LLVMGetValueName2(fn, &len);
-  f.e = e;
-  f.lds_off = lds;
-  f.lds_bytes = lds_bytes;
-  f.gsyms = gsyms;
-  int rc = cc_build_cfg(&f) || cc_uniformity(&f) || cc_select(&f) || cc_regalloc(&f) || cc_emit_kernel(&f, t) ? -1 : 0;
-  if (!rc) emit_metadata(LLVMGetModuleContext(m), td, &f, t);
+  f.e = mc->e;
+  f.lds_off = mc->lds;
+  f.lds_bytes = mc->lds_bytes;
+  f.gsyms = mc->gsyms;
+  f.is_func = is_func;
+  f.callees = &mc->callees;
+  int rc = cc_build_cfg(&f) || cc_uniformity(&f) || cc_select(&f) || cc_regalloc(&f) || cc_frames(&f) ||
+                   cc_emit_kernel(&f, mc->t)
+               ? -1
+               : 0;
+  /* the kernel's resources cover its deepest chain of calls */
+  if (f.callee_vgprs > f.vgprs) f.vgprs = f.callee_vgprs;
+  if (f.callee_sgprs > f.sgprs) f.sgprs = f.callee_sgprs;
+  if (!rc && is_func) {
+    for (int i = 0; i < mc->callees.n; i++)
+      if (mc->callees.v[i].fn == fn)
+        mc->callees.v[i] = (cc_callee){fn, 2, f.sp_frame + f.callee_sp, f.tp_frame + f.callee_tp, f.vgprs, f.sgprs};
+  } else if (!rc) {
+    f.pds_bytes = f.tp_frame + f.callee_tp;
+    emit_metadata(LLVMGetModuleContext(mc->m), mc->td, &f, mc->t);
+  }
   /* the host reads this program's print buffer as records (docs/opencl.md §5.5) */
-  if (!rc && f.uses_printf) cc_puts(t, "        .section .ventus.printf, \"\", @progbits\n        .word   1\n");
+  if (!rc && f.uses_printf) cc_puts(mc->t, "        .section .ventus.printf, \"\", @progbits\n        .word   1\n");
   cc_fn_free(&f);
   return rc;
 }
@@ -238,6 +297,7 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
   cc_text t = {0};
   int rc = -1;
   if (cc_read_linked(ctx, bcs, lens, n, &m, e)) goto done;
+  if (cc_link_libclc(m, e)) goto done;
   cc_printf_lower(m);
   force_inline(ctx, m);
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
@@ -257,11 +317,16 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
   }
   cc_printf(&t, "# compiled by ventus cc (chengying) from %s\n", origin);
   int nk = 0;
+  module_ctx mc = {m, td, &lds, lds_bytes, &gsyms, {NULL, 0}, &t, e};
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
     if (!is_kernel(fn)) continue;
     nk++;
-    if (compile_kernel(m, td, fn, &lds, lds_bytes, &gsyms, &t, e)) goto done;
+    if (compile_fn(&mc, fn, 0)) {
+      free(mc.callees.v);
+      goto done;
+    }
   }
+  free(mc.callees.v);
   cc_fn data = {.name = "(program-scope data)", .e = e};
   if (emit_data(&data, m, td, &gsyms, &t)) goto done;
   if (!nk && !o->allow_empty) {

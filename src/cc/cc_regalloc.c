@@ -1,7 +1,12 @@
 /* Register allocation: liveness over the machine CFG, one live interval per
  * virtual register in layout order, then linear scan over the scalar and
- * vector files. No spilling yet: a kernel that needs more registers than a
- * file has is refused with a clear message.
+ * vector files. When a file runs out, the live value whose interval reaches
+ * furthest is spilled everywhere: each definition goes through a short-lived
+ * register and a store to its slot, each use through a load, and the
+ * allocation starts again. Uniform values go to the warp's stack in local
+ * memory (at sp, after the 512 bytes of the atomics if there are any), per-lane
+ * values to the work-item's private frame at tp (vsw.v/vlw.v, the lanes
+ * interleaved by the hardware), after the private variables.
  *
  * SIMT detail: the two sides of a divergent branch run one after the other
  * in an order the hardware picks, and a vector write changes only the
@@ -45,7 +50,16 @@ static void region(cc_fn *f, int b, uint8_t *mark) {
   free(work);
 }
 
-int cc_regalloc(cc_fn *f) {
+typedef struct {
+  uint8_t *nospill; /* per vreg: a spill temporary or the frame base, never spilled */
+  int cap;
+  int nsslot, tpv; /* uniform slots used; the vreg holding tp in every lane (-1 none yet) */
+  uint32_t vbase;  /* private frame offset of the first per-lane slot */
+  int nvslot;
+} spill_state;
+
+/* one round of allocation: 0 done, 1 *victim must be spilled first, -1 error */
+static int alloc_round(cc_fn *f, spill_state *ss, int *victim) {
   int nb = f->nbb, nv = f->nvreg, words = (nv + 63) / 64, rc = -1;
   uint64_t *use = calloc((size_t)nb * (size_t)words + 1, 8), *def = calloc((size_t)nb * (size_t)words + 1, 8);
   uint64_t *in = calloc((size_t)nb * (size_t)words + 1, 8), *out = calloc((size_t)nb * (size_t)words + 1, 8);
@@ -53,6 +67,7 @@ int cc_regalloc(cc_fn *f) {
   ival *iv = malloc(sizeof *iv * ((size_t)nv + 1));
   int *order = malloc(sizeof(int) * ((size_t)nv + 1));
   uint8_t *mark = calloc((size_t)nb + 1, 1);
+  free(f->phys);
   f->phys = malloc(sizeof(int) * ((size_t)nv + 1));
   if (!use || !def || !in || !out || !bstart || !bend || !iv || !order || !mark || !f->phys) {
     oom(f);
@@ -129,33 +144,46 @@ int cc_regalloc(cc_fn *f) {
     }
     order[j] = x;
   }
-  int sbusy[NSGPR], vbusy[NVGPR];
+  int sbusy[NSGPR], vbusy[NVGPR], sown[NSGPR], vown[NVGPR];
   for (int i = 0; i < NSGPR; i++) sbusy[i] = -1;
   for (int i = 0; i < NVGPR; i++) vbusy[i] = -1;
   f->sgprs = 11; /* a0 (x10) is used by every kernel */
   f->vgprs = 0;
   for (int i = 0; i < n; i++) {
     int r = order[i], vec = f->rclass[r] == CC_V;
-    int *busy = vec ? vbusy : sbusy, cnt = vec ? NVGPR : NSGPR, got = -1;
-    for (int k = 0; k < cnt; k++)
+    int *busy = vec ? vbusy : sbusy, *own = vec ? vown : sown, cnt = vec ? NVGPR : NSGPR, got = -1;
+    /* v1..v31 belong to the calling convention where calls are involved (cc_calls.c) */
+    int first = vec && (f->is_func || f->ncalls) ? 31 : 0;
+    for (int k = first; k < cnt; k++)
       if (busy[k] < iv[r].start) {
         got = k;
         break;
       }
-    if (got < 0) {
-      vt_fail(f->e, VT_ERR_ASM,
-              "kernel %s: error: more values are live at once than the %s register file holds (%d); "
-              "spilling is not supported yet",
-              f->name, vec ? "vector" : "scalar", cnt);
+    if (got < 0) { /* spill the value, this one or a live one, that reaches furthest */
+      int best = ss->nospill[r] ? -1 : r;
+      for (int k = first; k < cnt; k++)
+        if (!ss->nospill[own[k]] && (best < 0 || iv[own[k]].end > iv[best].end)) best = own[k];
+      if (best < 0) {
+        vt_fail(f->e, VT_ERR_ASM,
+                "kernel %s: error: more values are live at once than the %s register file holds (%d), "
+                "even after spilling",
+                f->name, vec ? "vector" : "scalar", cnt);
+        goto done;
+      }
+      *victim = best;
+      rc = 1;
       goto done;
     }
     busy[got] = iv[r].end;
+    own[got] = r;
     f->phys[r] = vec ? got + 1 : sgpr_pool[got];
     if (vec && got + 2 > f->vgprs) f->vgprs = got + 2;
     if (!vec && sgpr_pool[got] + 1 > f->sgprs) f->sgprs = sgpr_pool[got] + 1;
   }
   rc = 0;
 done:
+#undef BIT
+#undef SET
   free(use);
   free(def);
   free(in);
@@ -165,5 +193,105 @@ done:
   free(iv);
   free(order);
   free(mark);
+  return rc;
+}
+
+static int grow_nospill(cc_fn *f, spill_state *ss) {
+  if (f->nvreg <= ss->cap) return 0;
+  int cap = f->nvreg * 2 + 16;
+  uint8_t *p = realloc(ss->nospill, (size_t)cap);
+  if (!p) return oom(f);
+  memset(p + ss->cap, 0, (size_t)(cap - ss->cap));
+  ss->nospill = p;
+  ss->cap = cap;
+  return 0;
+}
+
+static int temp(cc_fn *f, spill_state *ss, int cls) {
+  int t = cc_new_vreg(f, cls);
+  if (t < 0 || grow_nospill(f, ss)) return -1;
+  ss->nospill[t] = 1;
+  return t;
+}
+
+static int push(cc_fn *f, cc_mblock *b, const cc_minst *m) {
+  if (b->n == b->cap) {
+    int cap = b->cap ? b->cap * 2 : 16;
+    cc_minst *p = realloc(b->v, sizeof *p * (size_t)cap);
+    if (!p) return oom(f);
+    b->v = p;
+    b->cap = cap;
+  }
+  b->v[b->n++] = *m;
+  return 0;
+}
+
+/* rewrites every definition and use of vreg v through its slot */
+static int spill(cc_fn *f, spill_state *ss, int v) {
+  int vec = f->rclass[v] == CC_V;
+  int32_t off;
+  if (vec) {
+    if (ss->tpv < 0) { /* tp in every lane, from the kernel's first instruction */
+      if ((ss->tpv = temp(f, ss, CC_V)) < 0) return -1;
+      cc_mblock *b0 = &f->mb[0];
+      cc_minst m = {.fmt = "vmv.v.x %0, tp", .op = {cc_r(ss->tpv)}, .nops = 1, .ndefs = 1};
+      if (push(f, b0, &m)) return -1;
+      memmove(b0->v + 1, b0->v, sizeof *b0->v * (size_t)(b0->n - 1));
+      b0->v[0] = m;
+      ss->vbase = (f->pds_bytes + 3) & ~3u;
+    }
+    off = (int32_t)(ss->vbase + 4u * (uint32_t)ss->nvslot++);
+    if (off + 4 > 1024)
+      return vt_fail(f->e, VT_ERR_ASM, "kernel %s: error: more than 1 KiB of private memory per work-item with spilled values",
+                     f->name);
+    f->pds_bytes = (uint32_t)off + 4;
+  } else {
+    off = (f->atomics ? 512 : 0) + 4 * ss->nsslot++; /* after the atomics scratch */
+    f->nsslot = ss->nsslot;
+    if (off + 4 > 1024)
+      return vt_fail(f->e, VT_ERR_ASM, "kernel %s: error: more than 128 uniform values spilled (the warp stack is 1 KiB)",
+                     f->name);
+  }
+  for (int bi = 0; bi < f->nbb; bi++) {
+    cc_mblock old = f->mb[bi], nw = {0};
+    for (int i = 0; i < old.n; i++) {
+      cc_minst m = old.v[i];
+      int used = 0, defd = 0;
+      for (int o = 0; o < m.nops; o++)
+        if (m.op[o].kind == CC_OP_REG && m.op[o].v == v) *(o < m.ndefs ? &defd : &used) = 1;
+      if (!used && !defd) {
+        if (push(f, &nw, &m)) goto fail;
+        continue;
+      }
+      int t = temp(f, ss, vec ? CC_V : CC_S); /* one register for both: some instructions read their destination */
+      if (t < 0) goto fail;
+      for (int o = 0; o < m.nops; o++)
+        if (m.op[o].kind == CC_OP_REG && m.op[o].v == v) m.op[o].v = t;
+      cc_minst ld = vec ? (cc_minst){.fmt = "vlw.v %0, %2(%1)", .op = {cc_r(t), cc_r(ss->tpv), cc_imm(off)}, .nops = 3, .ndefs = 1}
+                        : (cc_minst){.fmt = "lw %0, %1(sp)", .op = {cc_r(t), cc_imm(off)}, .nops = 2, .ndefs = 1};
+      cc_minst st = vec ? (cc_minst){.fmt = "vsw.v %0, %2(%1)", .op = {cc_r(t), cc_r(ss->tpv), cc_imm(off)}, .nops = 3}
+                        : (cc_minst){.fmt = "sw %0, %1(sp)", .op = {cc_r(t), cc_imm(off)}, .nops = 2};
+      if ((used && push(f, &nw, &ld)) || push(f, &nw, &m) || (defd && push(f, &nw, &st))) goto fail;
+    }
+    free(old.v);
+    f->mb[bi] = nw;
+    continue;
+  fail:
+    free(nw.v);
+    return -1;
+  }
+  return 0;
+}
+
+int cc_regalloc(cc_fn *f) {
+  spill_state ss = {.tpv = -1};
+  int rc, victim = -1;
+  if (grow_nospill(f, &ss)) return -1;
+  while ((rc = alloc_round(f, &ss, &victim)) == 1)
+    if (spill(f, &ss, victim)) {
+      rc = -1;
+      break;
+    }
+  free(ss.nospill);
   return rc;
 }

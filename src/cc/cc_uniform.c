@@ -248,6 +248,8 @@ int cc_uniformity(cc_fn *f) {
   /* a struct by value is a copy in the work-item's private frame */
   for (unsigned i = 0, np = LLVMCountParams(f->fn); i < np; i++)
     if (cc_byval_type(f->fn, i)) f->div[i] = 1; /* parameters are numbered first */
+  if (f->is_func) /* a device function's arguments arrive per lane, in v0.. */
+    for (int k = 0; k < (int)LLVMCountParams(f->fn); k++) f->div[k] = 1;
   for (int changed = 1; changed;) {
     changed = 0;
     for (int b = 0; b < nb; b++)

@@ -89,12 +89,15 @@ rc=$?
   bad "clang diagnostics: rc=$rc $(cat "$tmp/err")"
 
 # what the back end cannot compile yet: one line naming the source line
-printf '__kernel void sn(__global float *p) {\n  int x = get_global_id(0);\n  p[x] = sin(p[x]);\n}\n' >"$tmp/sn.cl"
-expect 1 "sn.cl:3: error: the builtin function '_Z3sinf' is not supported yet (kernel sn)" \
+printf '__kernel void sn(__global int *p) {\n  int x = get_global_id(0);\n  prefetch(p, 4);\n  p[x] = 1;\n}\n' >"$tmp/sn.cl"
+expect 1 "sn.cl:3: error: the builtin function '_Z8prefetchPU3AS1Kij' is not supported yet (kernel sn)" \
   "unsupported builtin: one line naming the source line" "$ventus" cc -o "$tmp/sn.elf" "$tmp/sn.cl"
-printf '__kernel void lg(__global int *p) {\n  p[0] = (int)(((long)p[1] * p[2]) >> 40);\n}\n' >"$tmp/lg.cl"
-expect 1 "lg.cl:2: error: a conversion involving a type wider than 32 bits or a vector (kernel lg)" \
-  "unsupported: 64-bit arithmetic" "$ventus" cc -o "$tmp/lg.elf" "$tmp/lg.cl"
+printf '__kernel void lg(__global float *p, __global long *q) {\n  q[0] = (long)p[1];\n}\n' >"$tmp/lg.cl"
+expect 1 "lg.cl:2: error: a conversion between a 64-bit integer and floating point (kernel lg)" \
+  "unsupported: long from float" "$ventus" cc -o "$tmp/lg.elf" "$tmp/lg.cl"
+printf '__attribute__((noinline)) int f(int n) { return n > 1 ? f(n - 1) + f(n - 2) : n; }\n__kernel void rec(__global int *p) {\n  p[0] = f(p[1]);\n}\n' >"$tmp/rec.cl"
+expect 1 "rec.cl:1: error: the function 'f' calls itself, directly or through others (recursion is not supported)" \
+  "recursion: one line naming the call" "$ventus" cc -o "$tmp/rec.elf" "$tmp/rec.cl"
 printf '__kernel void nok(__global int *p) {\n  p[0] = 1;\n}\n__kernel void nil(void) {}\n' >"$tmp/two.cl"
 "$ventus" cc -o "$tmp/two.elf" "$tmp/two.cl" && "$ventus" objdump "$tmp/two.elf" | grep -q "<nil>:" &&
   ok "two kernels, one without arguments" || bad "two kernels"

@@ -1,0 +1,153 @@
+/* The float math library from Debian's libclc: the nvptx build
+ * (/usr/lib/clc/nvptx--.bc, package libclc-19) is 32-bit and its math
+ * functions are target-independent IR over standard LLVM intrinsics, with
+ * their tables in constant memory. The math builtins a program calls (and
+ * that the back end does not map itself) are linked from it: only their
+ * transitive closure keeps a body, everything else of the library becomes
+ * a declaration first, so the library's NVVM work-item functions never
+ * replace ours; LLVM's math intrinsics the library's native_* functions
+ * use (llvm.log2.f32, ...) are redirected to its accurate functions. The
+ * linked functions are inlined like the program's own.
+ * CHENGYING_LIBCLC names another file; without the file the math builtins
+ * stay refused with the usual one-line error. */
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cc_internal.h"
+
+#define LIBCLC_DEFAULT "/usr/lib/clc/nvptx--.bc"
+
+/* OpenCL math builtins taken from the library (by their unmangled names) */
+static const char *const math_names[] = {
+    "sin",    "cos",    "tan",    "asin",   "acos",   "atan",    "atan2",  "sinh",   "cosh",   "tanh",   "asinh",
+    "acosh",  "atanh",  "exp",    "exp2",   "exp10",  "expm1",   "log",    "log2",   "log10",  "log1p",  "pow",
+    "pown",   "powr",   "rootn",  "cbrt",   "hypot",  "fmod",    "remainder", "erf",  "erfc",   "tgamma", "lgamma",
+    "sincos", "sinpi",  "cospi",  "tanpi",  "atanpi", "asinpi",  "acospi", "atan2pi", "logb", "ilogb",  "ldexp",
+    "frexp",  "modf",   "fract",  "nextafter", "fdim", "mix",    "step",   "smoothstep", "degrees", "radians", "sign",
+    "native_sin", "native_cos", "native_tan", "native_exp2", "native_exp10", "native_log", "native_log2",
+    "native_log10", "native_powr", "half_sin", "half_cos", "half_tan", "half_exp2", "half_exp10", "half_log",
+    "half_log2", "half_log10", "half_powr", "mul_hi", "mad_hi", "hadd", "rhadd", "add_sat", "sub_sat", "mad24",
+    "mul24", "mad_sat", "upsample", "maxmag", "minmag", "nan", "rsqrt", "cross", "dot", "distance", "length",
+    "normalize", "fast_distance", "fast_length", "fast_normalize"};
+
+/* LLVM's math intrinsics (in the library's native_* functions) become
+ * calls of the library's accurate functions, which meet any native bound */
+static const char *const redirect[][2] = {
+    {"llvm.sin.f32", "_Z3sinf"},   {"llvm.cos.f32", "_Z3cosf"},   {"llvm.exp.f32", "_Z3expf"},
+    {"llvm.exp2.f32", "_Z4exp2f"}, {"llvm.log.f32", "_Z3logf"},   {"llvm.log2.f32", "_Z4log2f"},
+    {"llvm.log10.f32", "_Z5log10f"}, {"llvm.pow.f32", "_Z3powff"}};
+
+static const char *redirect_of(LLVMValueRef fn) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  for (size_t i = 0; i < sizeof redirect / sizeof *redirect; i++)
+    if (!strcmp(name, redirect[i][0])) return redirect[i][1];
+  return NULL;
+}
+
+/* the unmangled name of an Itanium-mangled OpenCL builtin (_Z<len><name>...) */
+static int is_math(const char *mangled) {
+  if (strncmp(mangled, "_Z", 2)) return 0;
+  char *end;
+  long len = strtol(mangled + 2, &end, 10);
+  if (len <= 0 || (long)strlen(end) < len) return 0;
+  for (size_t i = 0; i < sizeof math_names / sizeof *math_names; i++)
+    if ((long)strlen(math_names[i]) == len && !strncmp(end, math_names[i], (size_t)len)) return 1;
+  return 0;
+}
+
+static int needed_from_program(LLVMModuleRef u, LLVMModuleRef lib, LLVMValueRef *todo, int max) {
+  int n = 0;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(u); fn; fn = LLVMGetNextFunction(fn)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len), *to = redirect_of(fn);
+    if (LLVMGetFirstBasicBlock(fn) || !LLVMGetFirstUse(fn) || (!is_math(name) && !to)) continue;
+    LLVMValueRef l = LLVMGetNamedFunction(lib, to ? to : name);
+    if (l && LLVMGetFirstBasicBlock(l) && n < max) todo[n++] = l;
+  }
+  return n;
+}
+
+int cc_link_libclc(LLVMModuleRef u, vt_error *e) {
+  LLVMValueRef want[256];
+  const char *path = getenv("CHENGYING_LIBCLC");
+  if (!path || !*path) path = LIBCLC_DEFAULT;
+  /* nothing to link: no math builtin called, or no library */
+  int any = 0;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(u); fn && !any; fn = LLVMGetNextFunction(fn)) {
+    size_t len;
+    any = !LLVMGetFirstBasicBlock(fn) && LLVMGetFirstUse(fn) && is_math(LLVMGetValueName2(fn, &len));
+  }
+  if (!any || access(path, R_OK)) return 0;
+  LLVMMemoryBufferRef mb;
+  char *msg = NULL;
+  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
+    vt_fail(e, VT_ERR_IO, "%s: cannot read the libclc math library: %s", path, msg ? msg : "?");
+    LLVMDisposeMessage(msg);
+    return -1;
+  }
+  LLVMModuleRef lib = NULL;
+  if (LLVMParseBitcodeInContext2(LLVMGetModuleContext(u), mb, &lib)) {
+    LLVMDisposeMemoryBuffer(mb);
+    return vt_fail(e, VT_ERR_FORMAT, "%s: not a readable LLVM bitcode library", path);
+  }
+  LLVMDisposeMemoryBuffer(mb);
+  /* the closure of the wanted functions over calls and references */
+  cc_map keep = {0};
+  int n = needed_from_program(u, lib, want, 256), rc = -1;
+  LLVMValueRef *stack = malloc(sizeof *stack * 16384);
+  int sp = 0;
+  if (!stack) goto oom;
+  for (int i = 0; i < n; i++) stack[sp++] = want[i];
+  while (sp) {
+    LLVMValueRef fn = stack[--sp];
+    if (cc_map_get(&keep, fn) >= 0) continue;
+    if (cc_map_put(&keep, fn, 1)) goto oom;
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in))
+        for (int o = 0, no = LLVMGetNumOperands(in); o < no; o++) {
+          LLVMValueRef op = LLVMGetOperand(in, (unsigned)o);
+          size_t len;
+          const char *to = op && LLVMIsAFunction(op) ? redirect_of(op) : NULL;
+          if (to) op = LLVMGetNamedFunction(lib, to);
+          if (op && LLVMIsAFunction(op) && LLVMGetFirstBasicBlock(op) && cc_map_get(&keep, op) < 0 && sp < 16384 &&
+              !cc_builtin_known(LLVMGetValueName2(op, &len)))
+            stack[sp++] = op;
+        }
+  }
+  /* everything else loses its body; what stays is inlined like the program's code */
+  unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(lib); fn; fn = LLVMGetNextFunction(fn)) {
+    if (!LLVMGetFirstBasicBlock(fn)) continue;
+    if (cc_map_get(&keep, fn) < 0) {
+      LLVMBasicBlockRef b;
+      while ((b = LLVMGetFirstBasicBlock(fn))) LLVMDeleteBasicBlock(b);
+      LLVMSetLinkage(fn, LLVMExternalLinkage);
+      continue;
+    }
+    LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-features", 15);
+    LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-cpu", 10);
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(LLVMGetModuleContext(u), always, 0));
+  }
+  for (size_t i = 0; i < sizeof redirect / sizeof *redirect; i++) { /* before linking: the callees stay linked */
+    LLVMValueRef from = LLVMGetNamedFunction(lib, redirect[i][0]), to = LLVMGetNamedFunction(lib, redirect[i][1]);
+    if (from && to && LLVMGetFirstBasicBlock(to) && LLVMGlobalGetValueType(from) == LLVMGlobalGetValueType(to))
+      LLVMReplaceAllUsesWith(from, to);
+  }
+  LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(u));
+  LLVMSetTarget(lib, LLVMGetTarget(u));
+  free(stack);
+  stack = NULL;
+  cc_map_free(&keep);
+  if (LLVMLinkModules2(u, lib)) return vt_fail(e, VT_ERR_INTERNAL, "linking the libclc math library (%s) failed", path);
+  return 0;
+oom:
+  vt_fail(e, VT_ERR_NOMEM, "out of memory while linking the libclc math library");
+  free(stack);
+  cc_map_free(&keep);
+  LLVMDisposeModule(lib);
+  return rc;
+}
