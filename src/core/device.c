@@ -21,6 +21,9 @@ vt_device *vt_device_create(const vt_config *c, vt_error *e) {
   d->sms = calloc(c->num_sm, sizeof *d->sms);
   d->icache = calloc((size_t)1 << VT_ICACHE_BITS, sizeof *d->icache);
   if (!d->sms || !d->icache) goto oom;
+  d->w0.st = &d->stats;
+  d->w0.tlb = d->mem.tlb;
+  d->w0.icache = d->icache;
   for (uint32_t s = 0; s < c->num_sm; s++) {
     vt_sm *sm = &d->sms[s];
     sm->warps = calloc(c->warps_per_sm, sizeof *sm->warps);
@@ -61,6 +64,7 @@ void vt_device_destroy(vt_device *d) {
     }
   }
   free(d->sms);
+  par_free(d);
   free(d->icache);
   mem_free(&d->mem);
   free(d);

@@ -34,10 +34,10 @@ static int copy_bytes(vt_exec *x, uint32_t dst, uint32_t src, uint32_t n, uint32
     st_n(h, unit, v);
     trace_mem(x, dst + b, v, unit, 1);
   }
-  x->d->stats.loads += (valid + unit - 1) / unit;
-  x->d->stats.load_bytes += valid;
-  x->d->stats.stores += n / unit;
-  x->d->stats.store_bytes += n;
+  x->st->loads += (valid + unit - 1) / unit;
+  x->st->load_bytes += valid;
+  x->st->stores += n / unit;
+  x->st->store_bytes += n;
   return 0;
 }
 

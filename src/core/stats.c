@@ -42,3 +42,13 @@ void vt_stats_print_json(const vt_stats *s, FILE *f) {
             (unsigned long long)s->unit_insns[u]);
   fputs("}}\n", f);
 }
+
+/* Sums per-thread statistics (par_launch.c); the deepest SIMT stack is a maximum. */
+void vt_stats_add(vt_stats *dst, const vt_stats *src) {
+  _Static_assert(sizeof(vt_stats) % sizeof(uint64_t) == 0, "vt_stats holds only uint64_t counters");
+  uint64_t *a = (uint64_t *)dst;
+  const uint64_t *b = (const uint64_t *)src;
+  size_t depth = offsetof(vt_stats, max_simt_depth) / sizeof(uint64_t);
+  for (size_t i = 0; i < sizeof(vt_stats) / sizeof(uint64_t); i++)
+    a[i] = i == depth ? (a[i] > b[i] ? a[i] : b[i]) : a[i] + b[i];
+}
