@@ -84,7 +84,7 @@ typedef struct {
   int64_t peak_bytes; /* host memory growth while set up and launched, -1 = unknown */
   int ok;
 } bench_sim_run;
-int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, int timing, bench_sim_run *r,
+int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, int timing, unsigned host_threads, bench_sim_run *r,
                   vt_error *e);
 
 /* Native baseline: seconds per call of b->w->native, calls batched so one

@@ -58,10 +58,10 @@ static void print_head(const char *mode) {
 
 void bench_print_table(const bench_options *o, const bench_row *rows, int n, const char *load0,
                        const char *load1) {
-  printf("bench_sim: %d rep%s (median), scale %g%s, build %s, %ld CPUs online, load average %s "
-         "before, %s after\n",
+  printf("bench_sim: %d rep%s (median), scale %g%s, build %s, %ld CPUs online, host_threads %u, load "
+         "average %s before, %s after\n",
          o->reps, o->reps == 1 ? "" : "s", o->scale, o->quick ? " (quick sizes)" : "",
-         VT_BUILD_TYPE, sysconf(_SC_NPROCESSORS_ONLN), load0, load1);
+         VT_BUILD_TYPE, sysconf(_SC_NPROCESSORS_ONLN), o->host_threads, load0, load1);
   print_head("functional");
   printf(" %10s %7s %7s %8s %8s %s\n", "native s", "slowdn", "cpu-sd", "peak MiB", "buf MiB",
          "check");
@@ -89,9 +89,9 @@ static const char *mode_name(bench_mode m) {
 void bench_print_json(const bench_options *o, const bench_row *rows, int n, const char *load0,
                       const char *load1) {
   printf("{\"reps\": %d, \"scale\": %g, \"quick\": %s, \"build_type\": \"%s\", \"nproc\": %ld, "
-         "\"loadavg_before\": \"%s\", \"loadavg_after\": \"%s\", \"workloads\": [",
+         "\"host_threads\": %u, \"loadavg_before\": \"%s\", \"loadavg_after\": \"%s\", \"workloads\": [",
          o->reps, o->scale, o->quick ? "true" : "false", VT_BUILD_TYPE,
-         sysconf(_SC_NPROCESSORS_ONLN), load0, load1);
+         sysconf(_SC_NPROCESSORS_ONLN), o->host_threads, load0, load1);
   for (int i = 0; i < n; i++) {
     const bench_row *r = &rows[i];
     printf("%s\n  {\"name\": \"%s\", \"mode\": \"%s\", \"traced\": %s, \"scale\": %g, "

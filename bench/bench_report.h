@@ -11,6 +11,7 @@ typedef enum { BENCH_FUNCTIONAL, BENCH_TRACED, BENCH_TIMING } bench_mode;
 
 typedef struct {
   int reps, json, quick;
+  unsigned host_threads; /* config key host_threads: 0 = online CPUs */
   double scale, native_min, trace_scale, timing_scale; /* timing_scale 0 = no timing runs */
   const char *only, *trace, *srcdir;
 } bench_options;

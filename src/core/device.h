@@ -250,6 +250,7 @@ typedef struct vt_stats {
   uint64_t local_accesses, private_accesses, global_accesses;
   uint64_t kernels, wgs, warps;
   uint64_t max_simt_depth;
+  uint64_t parallel_launches; /* launches that ran on more than one host thread (host_threads) */
 } vt_stats;
 
 /* Statistics accumulated since creation or the last reset. */

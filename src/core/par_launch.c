@@ -12,7 +12,7 @@
  * or read only (regions, the launch, the configuration).
  *
  * Only launches whose result cannot depend on the order across groups run
- * here (par_eligible): no trace or stepping caller, no step limit, no
+ * here (par_eligible): no trace or stepping caller, no
  * self-modifying code, no shared private slice, and code (scanned before
  * the launch) whose atomics are all of one commutative kind with the
  * result discarded and that does not use the print CSR while a print
@@ -48,6 +48,8 @@ struct vt_par {
   uint32_t n;                    /* threads */
   uint64_t next;                 /* next work-group id to claim (atomic) */
   uint64_t fault;                /* lowest faulting work-group id, UINT64_MAX = none (atomic) */
+  uint64_t steps;                /* warp steps of all threads, added once per round (atomic) */
+  int over;                      /* the steps passed max_steps: every thread stops (atomic) */
   vt_error err;                  /* that group's error (under lock) */
   uint64_t done, insns, base;    /* progress: groups finished, warp-instructions (under lock) */
 };
@@ -113,7 +115,7 @@ int par_eligible(vt_device *d, uint32_t *nthreads) {
   if (n > VT_MAX_HOST_THREADS) n = VT_MAX_HOST_THREADS;
   if (n > c->num_sm) n = c->num_sm;
   if (n > d->wg_total) n = d->wg_total;
-  if (n < 2 || d->record || c->max_steps || d->pds_layout == VT_PDS_SHARED || d->mem.nwx || d->nresv ||
+  if (n < 2 || d->record || d->pds_layout == VT_PDS_SHARED || d->mem.nwx || d->nresv ||
       !code_allows_parallel(d))
     return 0;
   *nthreads = (uint32_t)n;
@@ -217,13 +219,19 @@ static void *worker_run(void *arg) {
   int claiming = 1;
   for (;;) {
     uint64_t fault = __atomic_load_n(&P->fault, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&P->over, __ATOMIC_RELAXED)) {
+      fault = 0; /* abandon everything */
+      claiming = 0;
+    }
     int any = 0, progress = 0, resident = 0;
+    uint64_t steps = 0;
     for (uint32_t s = p->index; s < c->num_sm; s += n) {
       vt_warp *ws = d->sms[s].warps;
       for (uint32_t i = 0; i < c->warps_per_sm; i++) {
         vt_warp *w = &ws[i];
         if (!w->active || w->ended || w->wg->id >= fault) continue;
         any = 1;
+        steps++;
         int rc = warp_step(d, &p->k, w, &err);
         if (rc < 0) {
           report(P, w->wg->id, &err);
@@ -237,6 +245,11 @@ static void *worker_run(void *arg) {
         }
       }
     }
+    /* the total is the same in any schedule (a group's steps, barrier
+     * re-checks included, do not depend on other groups), so passing it is
+     * exactly when the single-threaded loop would stop */
+    if (c->max_steps && __atomic_add_fetch(&P->steps, steps, __ATOMIC_RELAXED) > c->max_steps)
+      __atomic_store_n(&P->over, 1, __ATOMIC_RELAXED);
     for (uint32_t s = p->index; s < c->num_sm; s += n)
       for (uint32_t g = 0; g < c->wg_slots_per_sm; g++) {
         vt_wg *wg = &d->sms[s].wgs[g];
@@ -282,6 +295,8 @@ int par_run(vt_device *d, uint32_t n, vt_error *e) {
   P->n = n;
   P->next = 0;
   P->fault = UINT64_MAX;
+  P->steps = 0;
+  P->over = 0;
   P->done = P->insns = 0;
   P->base = d->stats.warp_insns;
   d->parallel = 1;
@@ -292,10 +307,18 @@ int par_run(vt_device *d, uint32_t n, vt_error *e) {
   worker_run(P->w[0]);
   for (uint32_t i = 1; i < started; i++) pthread_join(P->w[i]->tid, NULL);
   d->parallel = 0;
+  d->stats.parallel_launches++;
   for (uint32_t i = 0; i < n; i++) {
     par_worker *p = P->w[i];
     vt_stats_add(&d->stats, &p->k.own);
     for (unsigned r = 0; r < VT_NUM_VREGS / 64; r++) d->w0.vwritten[r] |= p->k.vwritten[r];
+  }
+  if (P->over) {
+    vt_fail(e, VT_ERR_STEP_LIMIT,
+            "step limit of %llu warp-instructions reached by the launch's %u host threads together "
+            "(no single warp to name; host_threads = 1 names it)",
+            (unsigned long long)d->cfg.max_steps, n);
+    return -1;
   }
   if (P->fault != UINT64_MAX) {
     *e = P->err;

@@ -15,7 +15,7 @@ static const stat_field fields[] = {
     F(thread_insns), F(vbranches),     F(divergent_branches), F(joins),
     F(reconvergences), F(barriers),    F(loads),           F(stores),
     F(atomics),      F(load_bytes),    F(store_bytes),     F(local_accesses),
-    F(private_accesses), F(global_accesses), F(max_simt_depth),
+    F(private_accesses), F(global_accesses), F(max_simt_depth), F(parallel_launches),
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
