@@ -78,6 +78,8 @@ int bench_assemble(const char *srcdir, const bench_workload *w, const char *elf,
  * model. */
 typedef struct {
   double secs, cpu_secs; /* wall and process CPU time of the timed part */
+  double busy_secs;      /* the same less what other host threads ran beside the busiest
+                            (vt_device_host_cpu): the wall time on an idle machine */
   uint64_t warp_insns, thread_insns;
   uint64_t cycles; /* timing mode: simulated cycles of all launches */
   uint32_t launches;

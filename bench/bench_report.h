@@ -24,7 +24,8 @@ typedef struct {
   double sim[BENCH_MAX_REPS], native[BENCH_MAX_REPS]; /* seconds, sorted once reported */
   double base[BENCH_MAX_REPS]; /* traced rows: the same instance untraced, same reps */
   double cpu[BENCH_MAX_REPS], native_cpu[BENCH_MAX_REPS]; /* process CPU seconds */
-  double sim_med, sim_min, sim_max, native_med, base_med, cpu_med, native_cpu_med;
+  double busy[BENCH_MAX_REPS]; /* bench_sim_run.busy_secs */
+  double sim_med, sim_min, sim_max, native_med, base_med, cpu_med, native_cpu_med, busy_med;
   uint64_t warp_insns, thread_insns, cycles;
   uint32_t launches;
   int64_t peak_bytes; /* largest over the reps, -1 = unknown */

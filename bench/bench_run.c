@@ -88,6 +88,9 @@ static int launches(bench_inst *b, vt_device *d, const vt_launch *l, FILE *trace
   }
   r->secs = bench_now() - t0;
   r->cpu_secs = bench_cpu_now() - c0;
+  double busiest, all;
+  vt_device_host_cpu(d, &busiest, &all); /* a fresh device: this run's launches only */
+  r->busy_secs = r->cpu_secs - all + busiest;
   return 0;
 }
 

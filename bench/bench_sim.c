@@ -233,6 +233,7 @@ static int measure(const bench_options *o, const bench_workload *w, bench_mode m
     if (bench_run_sim(&b, elf, trace, mode == BENCH_TIMING, o->host_threads, &s, &e)) goto out;
     r->sim[i] = s.secs;
     r->cpu[i] = s.cpu_secs;
+    r->busy[i] = s.busy_secs;
     r->ok &= s.ok;
     r->warp_insns = s.warp_insns;
     r->thread_insns = s.thread_insns;
@@ -253,6 +254,7 @@ static int measure(const bench_options *o, const bench_workload *w, bench_mode m
   r->native_med = bench_median(r->native, r->reps);
   r->base_med = bench_median(r->base, r->reps);
   r->cpu_med = bench_median(r->cpu, r->reps);
+  r->busy_med = bench_median(r->busy, r->reps);
   r->native_cpu_med = bench_median(r->native_cpu, r->reps);
   rc = 0;
 out:

@@ -166,6 +166,7 @@ struct vt_device {
   vt_pds_layout pds_layout;    /* which slice of the private region a group gets */
   uint64_t lds_far_pages;      /* sparse local pages held by all resident groups (atomic: all workers) */
   int parallel;                /* the running launch spreads over host threads: AMOs take a lock */
+  double cpu_busiest, cpu_all; /* vt_device_host_cpu */
 };
 
 /* The most vector registers one instruction writes, from rd upwards; an

@@ -88,5 +88,10 @@ void vt_device_set_progress(vt_device *d, vt_progress_fn fn, void *user) {
   d->progress_user = user;
 }
 
+void vt_device_host_cpu(const vt_device *d, double *busiest, double *all) {
+  *busiest = d->cpu_busiest;
+  *all = d->cpu_all;
+}
+
 const vt_stats *vt_device_stats(const vt_device *d) { return &d->stats; }
 void vt_device_reset_stats(vt_device *d) { memset(&d->stats, 0, sizeof d->stats); }

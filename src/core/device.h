@@ -253,6 +253,12 @@ typedef struct vt_stats {
   uint64_t parallel_launches; /* launches that ran on more than one host thread (host_threads) */
 } vt_stats;
 
+/* Host CPU seconds of the launches that ran on several host threads, since
+ * creation: per launch the busiest thread's, summed (*busiest), and all
+ * threads' (*all). A run's time on an idle machine is about its process
+ * CPU time - all + busiest; one-thread launches add nothing. */
+void vt_device_host_cpu(const vt_device *d, double *busiest, double *all);
+
 /* Statistics accumulated since creation or the last reset. */
 const vt_stats *vt_device_stats(const vt_device *d);
 void vt_device_reset_stats(vt_device *d);

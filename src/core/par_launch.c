@@ -23,6 +23,7 @@
  * group below it finished, so the report does not depend on timing. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core.h"
@@ -37,6 +38,7 @@ typedef struct par_worker {
   vt_device *d;
   uint32_t index;
   uint64_t reported;             /* warp-instructions already handed to the progress callback */
+  double cpu;                    /* CPU seconds of this thread in the launch */
   pthread_t tid;
 } par_worker;
 
@@ -217,6 +219,8 @@ static void *worker_run(void *arg) {
   const uint32_t n = P->n;
   vt_error err;
   int claiming = 1;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
   for (;;) {
     uint64_t fault = __atomic_load_n(&P->fault, __ATOMIC_RELAXED);
     if (__atomic_load_n(&P->over, __ATOMIC_RELAXED)) {
@@ -286,6 +290,8 @@ static void *worker_run(void *arg) {
     }
     if (!resident) break;
   }
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+  p->cpu = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
   return NULL;
 }
 
@@ -308,11 +314,16 @@ int par_run(vt_device *d, uint32_t n, vt_error *e) {
   for (uint32_t i = 1; i < started; i++) pthread_join(P->w[i]->tid, NULL);
   d->parallel = 0;
   d->stats.parallel_launches++;
+  double busiest = 0;
   for (uint32_t i = 0; i < n; i++) {
     par_worker *p = P->w[i];
+    if (i >= started) p->cpu = 0; /* never ran */
+    busiest = p->cpu > busiest ? p->cpu : busiest;
+    d->cpu_all += p->cpu;
     vt_stats_add(&d->stats, &p->k.own);
     for (unsigned r = 0; r < VT_NUM_VREGS / 64; r++) d->w0.vwritten[r] |= p->k.vwritten[r];
   }
+  d->cpu_busiest += busiest;
   if (P->over) {
     vt_fail(e, VT_ERR_STEP_LIMIT,
             "step limit of %llu warp-instructions reached by the launch's %u host threads together "
