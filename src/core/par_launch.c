@@ -240,6 +240,7 @@ static void *worker_run(void *arg) {
         if (rc < 0) {
           report(P, w->wg->id, &err);
           fault = __atomic_load_n(&P->fault, __ATOMIC_RELAXED);
+          progress = 1; /* the group goes (next round), not a deadlock */
           continue;
         }
         if (rc != 2) progress = 1;
