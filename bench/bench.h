@@ -78,13 +78,15 @@ int bench_assemble(const char *srcdir, const bench_workload *w, const char *elf,
  * model. */
 typedef struct {
   double secs, cpu_secs; /* wall and process CPU time of the timed part */
+  double busy_secs;      /* the same less what other host threads ran beside the busiest
+                            (vt_device_host_cpu): the wall time on an idle machine */
   uint64_t warp_insns, thread_insns;
   uint64_t cycles; /* timing mode: simulated cycles of all launches */
   uint32_t launches;
   int64_t peak_bytes; /* host memory growth while set up and launched, -1 = unknown */
   int ok;
 } bench_sim_run;
-int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, int timing, bench_sim_run *r,
+int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, int timing, unsigned host_threads, bench_sim_run *r,
                   vt_error *e);
 
 /* Native baseline: seconds per call of b->w->native, calls batched so one

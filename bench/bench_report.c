@@ -29,9 +29,9 @@ static void print_peak(const bench_row *r) {
 
 /* the common start of both tables: counts, wall times, CPU time, rates */
 static void print_counts(const bench_row *r) {
-  printf("%-13s %-26s %4u %8.1f %8.1f %7.3f %7.3f %7.3f %7.3f %8.1f %8.1f", r->name, r->size,
+  printf("%-13s %-26s %4u %8.1f %8.1f %7.3f %7.3f %7.3f %7.3f %7.3f %8.1f %8.1f", r->name, r->size,
          r->launches, (double)r->warp_insns / 1e6, (double)r->thread_insns / 1e6, r->sim_med,
-         r->sim_min, r->sim_max, r->cpu_med, (double)r->thread_insns / r->sim_med / 1e6,
+         r->sim_min, r->sim_max, r->cpu_med, r->busy_med, (double)r->thread_insns / r->sim_med / 1e6,
          (double)r->thread_insns / r->cpu_med / 1e6);
 }
 
@@ -52,16 +52,16 @@ static void print_timing(const bench_row *r) {
 }
 
 static void print_head(const char *mode) {
-  printf("%-13s %-26s %4s %8s %8s %7s %7s %7s %7s %8s %8s", mode, "size", "runs", "Mwarp-i",
-         "Mthr-i", "sim s", "min s", "max s", "cpu s", "Mthr-i/s", "Mthr/cpu");
+  printf("%-13s %-26s %4s %8s %8s %7s %7s %7s %7s %7s %8s %8s", mode, "size", "runs", "Mwarp-i",
+         "Mthr-i", "sim s", "min s", "max s", "cpu s", "busy s", "Mthr-i/s", "Mthr/cpu");
 }
 
 void bench_print_table(const bench_options *o, const bench_row *rows, int n, const char *load0,
                        const char *load1) {
-  printf("bench_sim: %d rep%s (median), scale %g%s, build %s, %ld CPUs online, load average %s "
-         "before, %s after\n",
+  printf("bench_sim: %d rep%s (median), scale %g%s, build %s, %ld CPUs online, host_threads %u, load "
+         "average %s before, %s after\n",
          o->reps, o->reps == 1 ? "" : "s", o->scale, o->quick ? " (quick sizes)" : "",
-         VT_BUILD_TYPE, sysconf(_SC_NPROCESSORS_ONLN), load0, load1);
+         VT_BUILD_TYPE, sysconf(_SC_NPROCESSORS_ONLN), o->host_threads, load0, load1);
   print_head("functional");
   printf(" %10s %7s %7s %8s %8s %s\n", "native s", "slowdn", "cpu-sd", "peak MiB", "buf MiB",
          "check");
@@ -89,9 +89,9 @@ static const char *mode_name(bench_mode m) {
 void bench_print_json(const bench_options *o, const bench_row *rows, int n, const char *load0,
                       const char *load1) {
   printf("{\"reps\": %d, \"scale\": %g, \"quick\": %s, \"build_type\": \"%s\", \"nproc\": %ld, "
-         "\"loadavg_before\": \"%s\", \"loadavg_after\": \"%s\", \"workloads\": [",
+         "\"host_threads\": %u, \"loadavg_before\": \"%s\", \"loadavg_after\": \"%s\", \"workloads\": [",
          o->reps, o->scale, o->quick ? "true" : "false", VT_BUILD_TYPE,
-         sysconf(_SC_NPROCESSORS_ONLN), load0, load1);
+         sysconf(_SC_NPROCESSORS_ONLN), o->host_threads, load0, load1);
   for (int i = 0; i < n; i++) {
     const bench_row *r = &rows[i];
     printf("%s\n  {\"name\": \"%s\", \"mode\": \"%s\", \"traced\": %s, \"scale\": %g, "
@@ -99,7 +99,7 @@ void bench_print_json(const bench_options *o, const bench_row *rows, int n, cons
            "\"sim_max_s\": %.6f, \"warp_insns\": %llu, \"thread_insns\": %llu, "
            "\"warp_insns_per_s\": %.0f, \"thread_insns_per_s\": %.0f, \"native_median_s\": %.9f, "
            "\"native_calls_per_rep\": %ld, \"slowdown\": %.1f, \"cpu_median_s\": %.6f, "
-           "\"thread_insns_per_cpu_s\": %.0f, \"native_cpu_median_s\": %.9f, "
+           "\"thread_insns_per_cpu_s\": %.0f, \"busy_median_s\": %.6f, \"native_cpu_median_s\": %.9f, "
            "\"cpu_slowdown\": %.1f, \"peak_bytes\": %lld, "
            "\"buffer_bytes\": %llu, \"result_ok\": %s",
            i ? "," : "", r->name, mode_name(r->mode), r->mode == BENCH_TRACED ? "true" : "false",
@@ -107,7 +107,7 @@ void bench_print_json(const bench_options *o, const bench_row *rows, int n, cons
            (unsigned long long)r->warp_insns, (unsigned long long)r->thread_insns,
            (double)r->warp_insns / r->sim_med, (double)r->thread_insns / r->sim_med, r->native_med,
            r->native_calls, r->sim_med / r->native_med, r->cpu_med,
-           (double)r->thread_insns / r->cpu_med, r->native_cpu_med, r->cpu_med / r->native_cpu_med,
+           (double)r->thread_insns / r->cpu_med, r->busy_med, r->native_cpu_med, r->cpu_med / r->native_cpu_med,
            (long long)r->peak_bytes, (unsigned long long)r->buf_bytes, r->ok ? "true" : "false");
     if (r->mode == BENCH_TIMING) printf(", \"cycles\": %llu", (unsigned long long)r->cycles);
     if (r->mode == BENCH_TRACED)

@@ -11,6 +11,7 @@ typedef enum { BENCH_FUNCTIONAL, BENCH_TRACED, BENCH_TIMING } bench_mode;
 
 typedef struct {
   int reps, json, quick;
+  unsigned host_threads; /* config key host_threads: 0 = online CPUs */
   double scale, native_min, trace_scale, timing_scale; /* timing_scale 0 = no timing runs */
   const char *only, *trace, *srcdir;
 } bench_options;
@@ -23,7 +24,8 @@ typedef struct {
   double sim[BENCH_MAX_REPS], native[BENCH_MAX_REPS]; /* seconds, sorted once reported */
   double base[BENCH_MAX_REPS]; /* traced rows: the same instance untraced, same reps */
   double cpu[BENCH_MAX_REPS], native_cpu[BENCH_MAX_REPS]; /* process CPU seconds */
-  double sim_med, sim_min, sim_max, native_med, base_med, cpu_med, native_cpu_med;
+  double busy[BENCH_MAX_REPS]; /* bench_sim_run.busy_secs */
+  double sim_med, sim_min, sim_max, native_med, base_med, cpu_med, native_cpu_med, busy_med;
   uint64_t warp_insns, thread_insns, cycles;
   uint32_t launches;
   int64_t peak_bytes; /* largest over the reps, -1 = unknown */

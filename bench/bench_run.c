@@ -88,15 +88,19 @@ static int launches(bench_inst *b, vt_device *d, const vt_launch *l, FILE *trace
   }
   r->secs = bench_now() - t0;
   r->cpu_secs = bench_cpu_now() - c0;
+  double busiest, all;
+  vt_device_host_cpu(d, &busiest, &all); /* a fresh device: this run's launches only */
+  r->busy_secs = r->cpu_secs - all + busiest;
   return 0;
 }
 
-int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, int timing, bench_sim_run *r,
+int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, int timing, unsigned host_threads, bench_sim_run *r,
                   vt_error *e) {
   memset(r, 0, sizeof *r);
   vt_config c;
   vt_config_defaults(&c);
   c.max_steps = 0;
+  c.host_threads = host_threads;
   int64_t rss0 = bench_mem_mark();
   vt_device *d = vt_device_create(&c, e);
   if (!d) return -1;

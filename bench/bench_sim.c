@@ -19,7 +19,7 @@ static void usage(FILE *f) {
       f,
       "usage: bench_sim [--quick] [--reps N] [--scale F] [--only NAME[,NAME...]]\n"
       "                 [--trace NAME|none] [--trace-scale F] [--timing-scale F] [--no-timing]\n"
-      "                 [--native-min SECS] [--src DIR] [--json] [--list]\n"
+      "                 [--native-min SECS] [--host-threads N] [--src DIR] [--json] [--list]\n"
       "  --reps N          repetitions per workload (default 5; the median is reported)\n"
       "  --scale F         multiply every problem size by F (default 1; sizes are limited\n"
       "                    to 16 times the default, --trace-scale and --timing-scale included)\n"
@@ -32,6 +32,8 @@ static void usage(FILE *f) {
       "  --no-timing       no timing-model runs\n"
       "  --native-min S    batch native calls so one measurement lasts >= S seconds (default "
       "0.05)\n"
+      "  --host-threads N  host threads per functional launch (config key host_threads;\n"
+      "                    default 0 = online CPUs, 1 = single-threaded)\n"
       "  --quick           tiny instances for CI: each workload at its own small size (times\n"
       "                    --scale) in every mode, 1 rep, no batching; results are checked,\n"
       "                    times mean nothing (implies --reps 1 --native-min 0\n"
@@ -94,6 +96,16 @@ static int value_option(bench_options *o, const char *a, const char *v) {
   if (!strcmp(a, "--trace-scale")) return number(a, v, 0, MAX_SCALE, &o->trace_scale);
   if (!strcmp(a, "--timing-scale")) return number(a, v, 0, MAX_SCALE, &o->timing_scale);
   if (!strcmp(a, "--native-min")) return number(a, v, 1, 60, &o->native_min);
+  if (!strcmp(a, "--host-threads")) {
+    if (number(a, v, 1, VT_MAX_HOST_THREADS, &x)) return -1;
+    if (x != (int)x) {
+      fprintf(stderr, "bench_sim: --host-threads %s: expected a whole number 0..%u (see --help)\n", v,
+              VT_MAX_HOST_THREADS);
+      return -1;
+    }
+    o->host_threads = (unsigned)x;
+    return 0;
+  }
   if (!strcmp(a, "--only")) {
     if (!known(a, v)) return -1;
     o->only = v;
@@ -113,7 +125,7 @@ static int value_option(bench_options *o, const char *a, const char *v) {
 }
 
 static int parse(int argc, char **argv, bench_options *o) {
-  *o = (bench_options){5, 0, 0, 1.0, 0.05, 0.125, 0.25, NULL, "stream", VT_SOURCE_DIR};
+  *o = (bench_options){5, 0, 0, 0, 1.0, 0.05, 0.125, 0.25, NULL, "stream", VT_SOURCE_DIR};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--json"))
@@ -132,7 +144,7 @@ static int parse(int argc, char **argv, bench_options *o) {
     } else {
       static const char *const with_value[] = {"--reps",         "--scale",      "--trace-scale",
                                                "--timing-scale", "--native-min", "--only",
-                                               "--trace",        "--src"};
+                                               "--trace",        "--src",        "--host-threads"};
       size_t k = 0, n = sizeof with_value / sizeof with_value[0];
       while (k < n && strcmp(a, with_value[k])) k++;
       if (k == n) {
@@ -218,9 +230,10 @@ static int measure(const bench_options *o, const bench_workload *w, bench_mode m
     r->native[i] = bench_run_native(&b, o->native_min, &r->native_calls,
                                     &r->native_cpu[i]); /* also fills b.ref */
     bench_sim_run s;
-    if (bench_run_sim(&b, elf, trace, mode == BENCH_TIMING, &s, &e)) goto out;
+    if (bench_run_sim(&b, elf, trace, mode == BENCH_TIMING, o->host_threads, &s, &e)) goto out;
     r->sim[i] = s.secs;
     r->cpu[i] = s.cpu_secs;
+    r->busy[i] = s.busy_secs;
     r->ok &= s.ok;
     r->warp_insns = s.warp_insns;
     r->thread_insns = s.thread_insns;
@@ -229,7 +242,7 @@ static int measure(const bench_options *o, const bench_workload *w, bench_mode m
     if (s.peak_bytes > r->peak_bytes) r->peak_bytes = s.peak_bytes;
     if (mode == BENCH_TRACED) {
       bench_sim_run u;
-      if (bench_run_sim(&b, elf, NULL, 0, &u, &e)) goto out;
+      if (bench_run_sim(&b, elf, NULL, 0, o->host_threads, &u, &e)) goto out;
       r->base[i] = u.secs;
     }
     fprintf(stderr, "  %-20s rep %d: sim %.3f s, native %.6f s%s\n", r->label, i + 1, s.secs,
@@ -241,6 +254,7 @@ static int measure(const bench_options *o, const bench_workload *w, bench_mode m
   r->native_med = bench_median(r->native, r->reps);
   r->base_med = bench_median(r->base, r->reps);
   r->cpu_med = bench_median(r->cpu, r->reps);
+  r->busy_med = bench_median(r->busy, r->reps);
   r->native_cpu_med = bench_median(r->native_cpu, r->reps);
   rc = 0;
 out:

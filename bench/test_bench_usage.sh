@@ -12,6 +12,8 @@ expect 2 "--reps 2.5: expected a whole number 1..101" "reps not whole" "$b" --re
 expect 2 "--reps 102: expected a number > 0 and <= 101" "reps too many" "$b" --reps 102
 expect 2 "--scale 17: expected a number > 0 and <= 16" "scale too large" "$b" --scale 17
 expect 2 "--scale x: expected a number > 0" "scale not a number" "$b" --scale x
+expect 2 "--host-threads 257: expected a number >= 0 and <= 256" "host threads too many" "$b" --host-threads 257
+expect 2 "--host-threads 1.5: expected a whole number 0..256" "host threads not whole" "$b" --host-threads 1.5
 expect 2 "--native-min -1: expected a number >= 0" "native-min negative" "$b" --native-min -1
 expect 2 "--scale times --trace-scale or --timing-scale must be at most 16" "scale product" \
   "$b" --scale 8 --timing-scale 4

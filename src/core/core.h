@@ -109,6 +109,24 @@ typedef struct {
 
 #define VT_ICACHE_BITS 14
 
+/* What one host thread running warps owns (the single-threaded loop and the
+ * stepping interface use the device's worker 0; a parallel launch gives
+ * every further thread its own, par_launch.c): statistics, the translation
+ * cache, the predecode cache and the set of vector registers its decoded
+ * instructions may write, so the hot path shares nothing mutable. */
+typedef struct vt_worker {
+  vt_stats *st;                /* worker 0: the device's; others: `own`, summed at the end */
+  vt_tlb_entry *tlb;           /* [VT_TLB_SIZE]; worker 0: the memory's */
+  vt_icache_entry *icache;     /* [1 << VT_ICACHE_BITS]; worker 0: the device's */
+  /* Vector registers some instruction decoded on this device may have
+   * written (rd .. rd + VT_VWRITE_SPAN - 1 of every decoded instruction,
+   * never cleared): a new warp clears only these, all others are still
+   * the zeros of their allocation. A parallel worker starts from worker
+   * 0's set and ORs its own back into it. */
+  uint64_t vwritten[VT_NUM_VREGS / 64];
+  vt_stats own;
+} vt_worker;
+
 /* How work-groups share the launch's private region (docs/simulator.md §3),
  * chosen by how many pds_size*numt*numw slices the region holds:
  * one per group (the Verilog/Chisel hosts: group b at slice b), one per
@@ -122,6 +140,8 @@ struct vt_device {
   vt_sm *sms;
   vt_icache_entry *icache;     /* [1 << VT_ICACHE_BITS] */
   uint32_t icache_gen;
+  vt_worker w0;                /* the single-threaded loop's worker */
+  struct vt_par *par;          /* further workers of parallel launches (par_launch.c), NULL until one */
   vt_commit commit;            /* the record handed to the trace sink */
 
   vt_commit_fn trace_fn;
@@ -144,12 +164,9 @@ struct vt_device {
   uint32_t lds_alloc;          /* local bytes per work-group */
   uint32_t pds_stride;         /* private bytes per work-group: pds_size*numt*numw */
   vt_pds_layout pds_layout;    /* which slice of the private region a group gets */
-  uint64_t lds_far_pages;      /* sparse local pages held by all resident groups */
-  /* Vector registers some instruction decoded on this device may have
-   * written (rd .. rd + VT_VWRITE_SPAN - 1 of every decoded instruction,
-   * never cleared): a new warp clears only these, all others are still
-   * the zeros of their allocation. */
-  uint64_t vwritten[VT_NUM_VREGS / 64];
+  uint64_t lds_far_pages;      /* sparse local pages held by all resident groups (atomic: all workers) */
+  int parallel;                /* the running launch spreads over host threads: AMOs take a lock */
+  double cpu_busiest, cpu_all; /* vt_device_host_cpu */
 };
 
 /* The most vector registers one instruction writes, from rd upwards; an
@@ -160,6 +177,8 @@ struct vt_device {
 /* Everything an instruction handler needs. */
 typedef struct vt_exec {
   vt_device *d;
+  vt_worker *k;      /* the host thread's worker */
+  vt_stats *st;      /* = k->st */
   vt_warp *w;
   vt_wg *wg;
   vt_error *e;
@@ -255,15 +274,38 @@ int csr_write(vt_exec *x, unsigned csr, uint32_t val);
 /* Work-group / warp management (dispatch.c, warp.c). */
 /* Allocates slot `slot`'s registers and SIMT stack on its first use; -1 on OOM. */
 int warp_alloc(vt_device *d, vt_warp *w, uint32_t slot, vt_error *e);
-void warp_reset(vt_device *d, vt_warp *w, vt_wg *wg, uint32_t wid);
-int warp_step(vt_device *d, vt_warp *w, vt_error *e);
+void warp_reset(vt_device *d, vt_worker *k, vt_warp *w, vt_wg *wg, uint32_t wid);
+int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e);
 /* Launch phases shared by the functional loop and the stepping interface. */
 int launch_begin(vt_device *d, const vt_launch *l, vt_error *e);
 int launch_retire(vt_device *d, int *progress, vt_error *e); /* retire finished groups, refill */
-/* The predecoded next instruction of w (filling the cache); NULL on a fetch
- * or decode fault, the error carrying the warp's context. */
-const vt_icache_entry *warp_decode(vt_device *d, vt_warp *w, vt_error *e);
+/* The predecoded next instruction of w (filling the worker's cache); NULL on
+ * a fetch or decode fault, the error carrying the warp's context. */
+const vt_icache_entry *warp_decode(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e);
 void icache_clear(vt_device *d);
+/* Work-group slots, shared by the single-threaded loop and the workers of
+ * a parallel launch (dispatch.c). */
+void wg_release(vt_device *d, vt_wg *wg);
+/* Puts group `id` into a free slot of SM `s` (the caller checked room). */
+int wg_place(vt_device *d, vt_worker *k, uint32_t s, uint64_t id, vt_error *e);
+/* 1 when SM `s` has room for one more group of the launch. */
+int sm_has_room(const vt_device *d, uint32_t s);
+/* Fills *e with the deadlock of a stuck group on SMs first, first+step, ...
+ * (all SMs: 0, 1) and returns -1, the group's id in *wg: the first in SM
+ * and slot order, or with `lowest` the one of lowest id. */
+int launch_deadlock(vt_device *d, vt_worker *k, uint32_t first, uint32_t step, int lowest, uint32_t *wg,
+                    vt_error *e);
+/* Parallel launch (par_launch.c): 1 when this launch (set up, nothing
+ * dispatched yet) may spread over host threads, *nthreads of them; par_run
+ * runs it to the end; par_free releases the workers. */
+int par_eligible(vt_device *d, uint32_t *nthreads);
+int par_run(vt_device *d, uint32_t nthreads, vt_error *e);
+void par_free(vt_device *d);
+void par_icache_wipe(vt_device *d); /* clears the further workers' predecode caches */
+/* The AMO's read-modify-write under the parallel launch's address lock. */
+void par_amo_lock(vt_device *d, const uint8_t *host);
+void par_amo_unlock(vt_device *d, const uint8_t *host);
+void vt_stats_add(vt_stats *dst, const vt_stats *src);
 
 /* Handler table, built from insns.def. */
 extern const vt_exec_fn vt_exec_table[ISA_COUNT];

@@ -21,6 +21,9 @@ vt_device *vt_device_create(const vt_config *c, vt_error *e) {
   d->sms = calloc(c->num_sm, sizeof *d->sms);
   d->icache = calloc((size_t)1 << VT_ICACHE_BITS, sizeof *d->icache);
   if (!d->sms || !d->icache) goto oom;
+  d->w0.st = &d->stats;
+  d->w0.tlb = d->mem.tlb;
+  d->w0.icache = d->icache;
   for (uint32_t s = 0; s < c->num_sm; s++) {
     vt_sm *sm = &d->sms[s];
     sm->warps = calloc(c->warps_per_sm, sizeof *sm->warps);
@@ -61,6 +64,7 @@ void vt_device_destroy(vt_device *d) {
     }
   }
   free(d->sms);
+  par_free(d);
   free(d->icache);
   mem_free(&d->mem);
   free(d);
@@ -82,6 +86,11 @@ void vt_device_set_print(vt_device *d, vt_print_fn fn, void *user) {
 void vt_device_set_progress(vt_device *d, vt_progress_fn fn, void *user) {
   d->progress_fn = fn;
   d->progress_user = user;
+}
+
+void vt_device_host_cpu(const vt_device *d, double *busiest, double *all) {
+  *busiest = d->cpu_busiest;
+  *all = d->cpu_all;
 }
 
 const vt_stats *vt_device_stats(const vt_device *d) { return &d->stats; }

@@ -15,6 +15,8 @@
 #include "vt_error.h"
 
 /* ---- configuration ------------------------------------------------------ */
+#define VT_MAX_HOST_THREADS 256u
+
 typedef struct vt_config {
   uint32_t num_sm;            /* SMs (RTL default 2) */
   uint32_t warps_per_sm;      /* warp slots per SM (8) */
@@ -35,6 +37,8 @@ typedef struct vt_config {
                                  (self-modifying code); 0: a store into code is a fault */
   uint32_t strict_bounds;     /* 1: the driver's allocator makes the padding after a buffer's
                                  requested size inaccessible (VT_PERM_GUARD) */
+  uint32_t host_threads;      /* host threads a functional launch may use (0 = online CPUs,
+                                 1 = the single-threaded loop; docs/simulator.md §6) */
   /* Timing model (src/timing, docs/timing.md). The functional core ignores
    * these; they live here so one configuration file describes the device. */
   uint32_t timing;            /* 1: launches run under the timing model */
@@ -251,7 +255,14 @@ typedef struct vt_stats {
   uint64_t local_accesses, private_accesses, global_accesses;
   uint64_t kernels, wgs, warps;
   uint64_t max_simt_depth;
+  uint64_t parallel_launches; /* launches that ran on more than one host thread (host_threads) */
 } vt_stats;
+
+/* Host CPU seconds of the launches that ran on several host threads, since
+ * creation: per launch the busiest thread's, summed (*busiest), and all
+ * threads' (*all). A run's time on an idle machine is about its process
+ * CPU time - all + busiest; one-thread launches add nothing. */
+void vt_device_host_cpu(const vt_device *d, double *busiest, double *all);
 
 /* Statistics accumulated since creation or the last reset. */
 const vt_stats *vt_device_stats(const vt_device *d);

@@ -108,7 +108,7 @@ static int check_launch(vt_device *d, const vt_launch *l, vt_error *e) {
   return check_private(d, l, e);
 }
 
-static void wg_release(vt_device *d, vt_wg *wg) {
+void wg_release(vt_device *d, vt_wg *wg) {
   vt_sm *sm = &d->sms[wg->sm];
   for (uint32_t i = 0; i < wg->nwarps; i++) {
     vt_warp *w = wg->warps[i];
@@ -123,7 +123,7 @@ static void wg_release(vt_device *d, vt_wg *wg) {
   sm->lds_used -= wg->lds_alloc;
   sm->vgprs_used -= wg->vgprs;
   sm->sgprs_used -= wg->sgprs;
-  d->lds_far_pages -= wg->lds_far.n;
+  __atomic_fetch_sub(&d->lds_far_pages, wg->lds_far.n, __ATOMIC_RELAXED); /* shared by host threads */
   sparse_clear(&wg->lds_far);
   wg->active = 0;
 }
@@ -134,64 +134,80 @@ static uint32_t resident_groups(const vt_device *d) {
   return n;
 }
 
-/* Dispatches waiting groups while some SM has room; -1 on OOM. */
-static int dispatch(vt_device *d, uint64_t *next, uint64_t total, vt_error *e) {
+/* registers a group holds: only where a budget is set (check_launch made it fit one SM) */
+static uint32_t group_vgprs(const vt_device *d) { return d->cfg.vgprs_per_sm ? d->l.vgprs * d->l.num_warps : 0; }
+static uint32_t group_sgprs(const vt_device *d) { return d->cfg.sgprs_per_sm ? d->l.sgprs * d->l.num_warps : 0; }
+
+int sm_has_room(const vt_device *d, uint32_t s) {
   const vt_config *c = &d->cfg;
-  const vt_launch *l = &d->l;
-  /* registers a group holds: only where a budget is set (check_launch made it fit one SM) */
-  uint32_t vgprs = c->vgprs_per_sm ? l->vgprs * l->num_warps : 0;
-  uint32_t sgprs = c->sgprs_per_sm ? l->sgprs * l->num_warps : 0;
-  while (*next < total) {
+  const vt_sm *sm = &d->sms[s];
+  uint32_t vgprs = group_vgprs(d), sgprs = group_sgprs(d);
+  return sm->free_wgs && sm->free_warps >= d->l.num_warps && sm->lds_used + d->lds_alloc <= c->lds_bytes_per_sm &&
+         !(vgprs && sm->vgprs_used + vgprs > c->vgprs_per_sm) && !(sgprs && sm->sgprs_used + sgprs > c->sgprs_per_sm);
+}
+
+/* Dispatches waiting groups while some SM has room; -1 on OOM. */
+static int dispatch(vt_device *d, vt_error *e) {
+  const vt_config *c = &d->cfg;
+  while (d->wg_next < d->wg_total) {
     if (d->pds_layout == VT_PDS_SHARED && resident_groups(d)) return 0;
     int best = -1;
-    for (uint32_t s = 0; s < c->num_sm; s++) {
-      vt_sm *sm = &d->sms[s];
-      if (!sm->free_wgs || sm->free_warps < l->num_warps ||
-          sm->lds_used + d->lds_alloc > c->lds_bytes_per_sm ||
-          (vgprs && sm->vgprs_used + vgprs > c->vgprs_per_sm) || (sgprs && sm->sgprs_used + sgprs > c->sgprs_per_sm))
-        continue;
-      if (best < 0 || sm->free_warps > d->sms[best].free_warps) best = (int)s;
-    }
+    for (uint32_t s = 0; s < c->num_sm; s++)
+      if (sm_has_room(d, s) && (best < 0 || d->sms[s].free_warps > d->sms[best].free_warps)) best = (int)s;
     if (best < 0) return 0;
-    vt_sm *sm = &d->sms[best];
-    vt_wg *wg = NULL;
-    for (uint32_t g = 0; g < c->wg_slots_per_sm && !wg; g++)
-      if (!sm->wgs[g].active) wg = &sm->wgs[g];
-    if (!wg->warps) { /* first use of the slot (see vt_device_create) */
-      if (!(wg->warps = calloc(c->warps_per_sm, sizeof *wg->warps)))
-        return vt_fail(e, VT_ERR_NOMEM, "out of memory for a work-group slot");
-      wg->sm = (uint32_t)best;
-      wg->slot = (uint32_t)(wg - sm->wgs);
-    }
-    if (wg->lds_alloc < d->lds_alloc || !wg->lds) {
-      uint8_t *p = realloc(wg->lds, d->lds_alloc);
-      if (!p) return vt_fail(e, VT_ERR_NOMEM, "out of memory for local memory");
-      wg->lds = p;
-    }
-    wg->lds_alloc = d->lds_alloc;
-    memset(wg->lds, 0, wg->lds_alloc);
-    wg->active = 1;
-    wg->id = (uint32_t)*next;
-    wg->nwarps = l->num_warps;
-    wg->ended = wg->arrived = wg->bar_gen = 0;
-    uint32_t wid = 0;
-    for (uint32_t s = 0; s < c->warps_per_sm && wid < l->num_warps; s++) {
-      vt_warp *w = &sm->warps[s];
-      if (w->active) continue;
-      if (warp_alloc(d, w, s, e)) return -1;
-      warp_reset(d, w, wg, wid);
-      wg->warps[wid++] = w;
-    }
-    sm->free_warps -= l->num_warps;
-    sm->free_wgs--;
-    sm->lds_used += wg->lds_alloc;
-    wg->vgprs = vgprs;
-    wg->sgprs = sgprs;
-    sm->vgprs_used += vgprs;
-    sm->sgprs_used += sgprs;
-    d->stats.warps += l->num_warps;
-    (*next)++;
+    if (wg_place(d, &d->w0, (uint32_t)best, d->wg_next, e)) return -1;
+    d->wg_next++;
   }
+  return 0;
+}
+
+int wg_place(vt_device *d, vt_worker *k, uint32_t best, uint64_t id, vt_error *e) {
+  const vt_config *c = &d->cfg;
+  const vt_launch *l = &d->l;
+  uint32_t vgprs = group_vgprs(d), sgprs = group_sgprs(d);
+  vt_sm *sm = &d->sms[best];
+  vt_wg *wg = NULL;
+  for (uint32_t g = 0; g < c->wg_slots_per_sm && !wg; g++)
+    if (!sm->wgs[g].active) wg = &sm->wgs[g];
+  if (!wg->warps) { /* first use of the slot (see vt_device_create) */
+    if (!(wg->warps = calloc(c->warps_per_sm, sizeof *wg->warps)))
+      return vt_fail(e, VT_ERR_NOMEM, "out of memory for a work-group slot");
+    wg->sm = (uint32_t)best;
+    wg->slot = (uint32_t)(wg - sm->wgs);
+  }
+  if (wg->lds_alloc < d->lds_alloc || !wg->lds) {
+    uint8_t *p = realloc(wg->lds, d->lds_alloc);
+    if (!p) return vt_fail(e, VT_ERR_NOMEM, "out of memory for local memory");
+    wg->lds = p;
+  }
+  /* every register file first: a failure leaves no half-made group behind */
+  uint32_t need = l->num_warps;
+  for (uint32_t s = 0; s < c->warps_per_sm && need; s++)
+    if (!sm->warps[s].active) {
+      if (warp_alloc(d, &sm->warps[s], s, e)) return -1;
+      need--;
+    }
+  wg->lds_alloc = d->lds_alloc;
+  memset(wg->lds, 0, wg->lds_alloc);
+  wg->active = 1;
+  wg->id = (uint32_t)id;
+  wg->nwarps = l->num_warps;
+  wg->ended = wg->arrived = wg->bar_gen = 0;
+  uint32_t wid = 0;
+  for (uint32_t s = 0; s < c->warps_per_sm && wid < l->num_warps; s++) {
+    vt_warp *w = &sm->warps[s];
+    if (w->active) continue;
+    warp_reset(d, k, w, wg, wid);
+    wg->warps[wid++] = w;
+  }
+  sm->free_warps -= l->num_warps;
+  sm->free_wgs--;
+  sm->lds_used += wg->lds_alloc;
+  wg->vgprs = vgprs;
+  wg->sgprs = sgprs;
+  sm->vgprs_used += vgprs;
+  sm->sgprs_used += sgprs;
+  k->st->warps += l->num_warps;
   return 0;
 }
 
@@ -201,40 +217,48 @@ static void abort_launch(vt_device *d) {
       if (d->sms[s].wgs[g].active) wg_release(d, &d->sms[s].wgs[g]);
 }
 
-static int deadlock(vt_device *d, vt_error *e) {
-  for (uint32_t s = 0; s < d->cfg.num_sm; s++)
+/* Reports the first stuck group in SM and slot order, or with `lowest` the
+ * one of lowest id (a parallel worker's, independent of its slots). */
+int launch_deadlock(vt_device *d, vt_worker *k, uint32_t first, uint32_t step, int lowest, uint32_t *wgid,
+                    vt_error *e) {
+  vt_wg *pick = NULL;
+  for (uint32_t s = first; s < d->cfg.num_sm; s += step)
     for (uint32_t g = 0; g < d->cfg.wg_slots_per_sm; g++) {
       vt_wg *wg = &d->sms[s].wgs[g];
-      if (!wg->active) continue;
-      char waiting[160] = "", ended[160] = "";
-      size_t nw = 0, ne = 0;
-      uint32_t pc = 0, insn = 0;
-      for (uint32_t i = 0; i < wg->nwarps; i++) {
-        vt_warp *w = wg->warps[i];
-        if (w->ended) {
-          if (ne < sizeof ended - 8) ne += (size_t)snprintf(ended + ne, sizeof ended - ne, " %u", i);
-        } else if (w->bar_wait) {
-          if (nw < sizeof waiting - 8)
-            nw += (size_t)snprintf(waiting + nw, sizeof waiting - nw, " %u", i);
-          pc = w->pc;
+      if (!wg->active || (pick && (!lowest || wg->id > pick->id))) continue;
+      for (uint32_t i = 0; i < wg->nwarps; i++)
+        if (!wg->warps[i]->ended && wg->warps[i]->bar_wait) {
+          pick = wg;
+          break;
         }
-      }
-      if (!nw) continue;
-      int dummy;
-      const uint8_t *h = mem_host(&d->mem, pc, 4, ACC_X, &dummy);
-      if (h) insn = ld_u32(h);
-      vt_fail(e, VT_ERR_DEADLOCK,
-              "barrier can never complete: work-group %u warps%s wait, warps%s ended "
-              "(barrier_counts_ended = 0)",
-              wg->id, waiting, ne ? ended : " none");
-      vt_err_ctx(e, (int)d->l.kernel_id, (int)wg->id, -1, -1, pc, insn);
-      return -1;
     }
-  return vt_fail(e, VT_ERR_DEADLOCK, "no warp can make progress");
+  *wgid = pick ? pick->id : 0;
+  if (!pick) return vt_fail(e, VT_ERR_DEADLOCK, "no warp can make progress");
+  char waiting[160] = "", ended[160] = "";
+  size_t nw = 0, ne = 0;
+  uint32_t pc = 0, insn = 0;
+  for (uint32_t i = 0; i < pick->nwarps; i++) {
+    vt_warp *w = pick->warps[i];
+    if (w->ended) {
+      if (ne < sizeof ended - 8) ne += (size_t)snprintf(ended + ne, sizeof ended - ne, " %u", i);
+    } else if (w->bar_wait) {
+      if (nw < sizeof waiting - 8) nw += (size_t)snprintf(waiting + nw, sizeof waiting - nw, " %u", i);
+      pc = w->pc;
+    }
+  }
+  int dummy;
+  const uint8_t *h = mem_host_t(&d->mem, k->tlb, pc, 4, ACC_X, &dummy);
+  if (h) insn = ld_u32(h);
+  vt_fail(e, VT_ERR_DEADLOCK,
+          "barrier can never complete: work-group %u warps%s wait, warps%s ended "
+          "(barrier_counts_ended = 0)",
+          pick->id, waiting, ne ? ended : " none");
+  vt_err_ctx(e, (int)d->l.kernel_id, (int)pick->id, -1, -1, pc, insn);
+  return -1;
 }
 
-/* Checks the launch and dispatches the first groups. */
-int launch_begin(vt_device *d, const vt_launch *l, vt_error *e) {
+/* Checks the launch and sets its state up. */
+static int launch_setup(vt_device *d, const vt_launch *l, vt_error *e) {
   if (check_launch(d, l, e)) return -1;
   d->l = *l;
   d->steps = 0;
@@ -244,7 +268,13 @@ int launch_begin(vt_device *d, const vt_launch *l, vt_error *e) {
   d->wg_total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
   d->wg_next = d->wg_done = 0;
   d->stats.kernels++;
-  return dispatch(d, &d->wg_next, d->wg_total, e);
+  return 0;
+}
+
+/* Checks the launch and dispatches the first groups. */
+int launch_begin(vt_device *d, const vt_launch *l, vt_error *e) {
+  if (launch_setup(d, l, e)) return -1;
+  return dispatch(d, e);
 }
 
 /* Retires finished groups (setting *progress), then refills the SMs. */
@@ -260,7 +290,7 @@ int launch_retire(vt_device *d, int *progress, vt_error *e) {
       if (d->progress_fn) d->progress_fn(d->progress_user, d->wg_done, d->wg_total, d->stats.warp_insns);
       *progress = 1;
     }
-  return dispatch(d, &d->wg_next, d->wg_total, e);
+  return dispatch(d, e);
 }
 
 /* The step-limit check shared by both loops. */
@@ -278,7 +308,13 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
   vt_error local;
   if (!e) e = &local; /* handlers fill the error unconditionally */
   if (d->launcher) return d->launcher(d->launcher_user, d, l, e);
-  if (launch_begin(d, l, e)) goto fail;
+  if (launch_setup(d, l, e)) goto fail;
+  uint32_t nthreads;
+  if (par_eligible(d, &nthreads)) {
+    if (par_run(d, nthreads, e)) goto fail;
+    return 0;
+  }
+  if (dispatch(d, e)) goto fail;
   const vt_config *c = &d->cfg;
   while (d->wg_done < d->wg_total) {
     int progress = 0, any = 0;
@@ -290,7 +326,7 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
         any = 1;
         if (unlikely(step_limit(d, w, e))) goto fail;
         d->steps++;
-        int rc = warp_step(d, w, e);
+        int rc = warp_step(d, &d->w0, w, e);
         if (rc < 0) goto fail;
         if (rc != 2) progress = 1;
         if (rc == 1) {
@@ -301,7 +337,8 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
     }
     if (launch_retire(d, &progress, e)) goto fail;
     if (!progress && any) {
-      deadlock(d, e);
+      uint32_t wg;
+      launch_deadlock(d, &d->w0, 0, 1, 0, &wg, e);
       goto fail;
     }
   }
@@ -335,7 +372,7 @@ int vt_step_peek(vt_device *d, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_e
   v->threads = d->l.num_threads;
   v->wg = wg->id;
   v->wid = w->wid;
-  const vt_icache_entry *ic = warp_decode(d, w, e);
+  const vt_icache_entry *ic = warp_decode(d, &d->w0, w, e);
   if (!ic) return -1;
   v->in = &ic->in;
   v->unit = (isa_unit)ic->unit;
@@ -354,7 +391,7 @@ int vt_step_exec(vt_device *d, uint32_t sm, uint32_t slot, const vt_commit **rec
   int rec_was = d->record;
   d->record = 1;
   d->commit.nmem = 0;
-  int rc = warp_step(d, w, e);
+  int rc = warp_step(d, &d->w0, w, e);
   d->record = rec_was;
   *rec = &d->commit;
   if (rc == 1) {
@@ -375,7 +412,8 @@ int vt_step_retire(vt_device *d, int *done, vt_error *e) {
 }
 
 int vt_step_deadlock(vt_device *d, vt_error *e) {
-  deadlock(d, e);
+  uint32_t wg;
+  launch_deadlock(d, &d->w0, 0, 1, 0, &wg, e);
   abort_launch(d);
   return -1;
 }

@@ -70,7 +70,7 @@ HANDLER(barrier) {
     wg->arrived++;
   } else if (w->bar_gen != wg->bar_gen) {
     w->bar_wait = 0; /* released by another warp */
-    x->d->stats.barriers++;
+    x->st->barriers++;
     return 0;
   } else {
     x->spin = 1;
@@ -81,7 +81,7 @@ HANDLER(barrier) {
     wg->arrived = 0;
     w->bar_wait = 0;
     x->spin = 0;
-    x->d->stats.barriers++;
+    x->st->barriers++;
     return 0;
   }
   x->npc = x->pc;
@@ -93,7 +93,7 @@ HANDLER(barrier) {
  * the single warp it names (the RTL would treat it as a full barrier). */
 HANDLER(barriersub) {
   (void)in;
-  x->d->stats.barriers++;
+  x->st->barriers++;
   return 0;
 }
 

@@ -34,10 +34,10 @@ static int copy_bytes(vt_exec *x, uint32_t dst, uint32_t src, uint32_t n, uint32
     st_n(h, unit, v);
     trace_mem(x, dst + b, v, unit, 1);
   }
-  x->d->stats.loads += (valid + unit - 1) / unit;
-  x->d->stats.load_bytes += valid;
-  x->d->stats.stores += n / unit;
-  x->d->stats.store_bytes += n;
+  x->st->loads += (valid + unit - 1) / unit;
+  x->st->load_bytes += valid;
+  x->st->stores += n / unit;
+  x->st->store_bytes += n;
   return 0;
 }
 
@@ -168,15 +168,15 @@ HANDLER(cp_dma_tensor) {
         if (!h) return -1;
         v = ld_n(h, unit, 0);
         trace_mem(x, (uint32_t)src + b, 0, unit, 0);
-        x->d->stats.loads++;
-        x->d->stats.load_bytes += unit;
+        x->st->loads++;
+        x->st->load_bytes += unit;
       }
       uint8_t *h = route(x, at + b, unit, ACC_W, 0, -1);
       if (!h) return -1;
       st_n(h, unit, v);
       trace_mem(x, at + b, v, unit, 1);
-      x->d->stats.stores++;
-      x->d->stats.store_bytes += unit;
+      x->st->stores++;
+      x->st->store_bytes += unit;
     }
     for (uint32_t d = 0; d < rank && ++k[d] == cnt[d]; d++) k[d] = 0; /* next box position */
   }

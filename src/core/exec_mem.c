@@ -21,7 +21,9 @@ static uint8_t *local_far(vt_exec *x, uint32_t addr, int lane) {
   vt_device *d = x->d;
   uint8_t *h = sparse_find(&x->wg->lds_far, addr);
   if (likely(h != NULL)) return h;
-  if (d->lds_far_pages >= d->cfg.lds_sparse_limit / VT_PAGE_SIZE) {
+  /* the count is shared by the host threads of a parallel launch */
+  if (__atomic_fetch_add(&d->lds_far_pages, 1, __ATOMIC_RELAXED) >= d->cfg.lds_sparse_limit / VT_PAGE_SIZE) {
+    __atomic_fetch_sub(&d->lds_far_pages, 1, __ATOMIC_RELAXED);
     char msg[200];
     snprintf(msg, sizeof msg,
              "local memory at 0x%08x is beyond the work-group's 0x%x bytes and the device's "
@@ -31,10 +33,10 @@ static uint8_t *local_far(vt_exec *x, uint32_t addr, int lane) {
     return NULL;
   }
   if (!(h = sparse_host(&x->wg->lds_far, addr))) {
+    __atomic_fetch_sub(&d->lds_far_pages, 1, __ATOMIC_RELAXED);
     exec_fault(x, VT_ERR_NOMEM, lane, addr, "out of memory for local memory");
     return NULL;
   }
-  d->lds_far_pages++;
   return h;
 }
 
@@ -69,12 +71,12 @@ uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv,
   }
   uint32_t off = addr - d->cfg.lds_base;
   if (off < d->cfg.lds_window) {
-    d->stats.local_accesses++;
+    x->st->local_accesses++;
     if (likely(off < x->wg->lds_alloc)) return x->wg->lds + off;
     return local_far(x, addr, lane);
   }
   int denied;
-  uint8_t *h = mem_host(&d->mem, addr, size, acc, &denied);
+  uint8_t *h = mem_host_t(&d->mem, x->k->tlb, addr, size, acc, &denied);
   if (!h) {
     char why[96];
     snprintf(msg, sizeof msg, "%u-byte %s at 0x%08x: %s", size, acc & ACC_W ? "store" : "load",
@@ -87,8 +89,8 @@ uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv,
     const vt_region *r = mem_region(&d->mem, addr);
     if (r && (r->perm & ACC_X)) icache_clear(d);
   }
-  if (priv) d->stats.private_accesses++;
-  else d->stats.global_accesses++;
+  if (priv) x->st->private_accesses++;
+  else x->st->global_accesses++;
   return h;
 }
 
@@ -113,8 +115,8 @@ int scalar_load(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v)
   if (!h) return -1;
   *v = ld_n(h, size, sign);
   trace_mem(x, addr, 0, size, 0);
-  x->d->stats.loads++;
-  x->d->stats.load_bytes += size;
+  x->st->loads++;
+  x->st->load_bytes += size;
   return 0;
 }
 
@@ -124,8 +126,8 @@ int scalar_store(vt_exec *x, uint32_t addr, unsigned size, uint32_t v) {
   st_n(h, size, v);
   resv_store(x, word_of(h, addr));
   trace_mem(x, addr, size == 4 ? v : v & ((1u << (8 * size)) - 1), size, 1);
-  x->d->stats.stores++;
-  x->d->stats.store_bytes += size;
+  x->st->stores++;
+  x->st->store_bytes += size;
   return 0;
 }
 
@@ -149,12 +151,15 @@ HANDLER(sb) { return sstore(x, in, 1); }
 HANDLER(sh) { return sstore(x, in, 2); }
 HANDLER(sw) { return sstore(x, in, 4); }
 
-/* ---- A: the simulator is single-threaded per device, so each AMO is atomic
- * with respect to every other warp and work-group. ------------------------ */
+/* ---- A: one warp steps at a time per host thread, so an AMO is atomic with
+ * respect to the warps of its thread; with several host threads (a
+ * parallel launch) the read-modify-write also holds the word's lock. -- */
 int amo_at(vt_exec *x, const isa_inst *in, uint32_t addr, int op) {
   uint32_t b = XR(in->rs2);
   uint8_t *h = route(x, addr, 4, ACC_R | ACC_W, 0, -1);
   if (!h) return -1;
+  int par = x->d->parallel;
+  if (unlikely(par)) par_amo_lock(x->d, h);
   uint32_t a = ld_u32(h), r;
   switch (op) {
   case AMO_SWAP: r = b; break;
@@ -168,11 +173,12 @@ int amo_at(vt_exec *x, const isa_inst *in, uint32_t addr, int op) {
   default: r = a > b ? a : b; break;
   }
   st_u32(h, r);
+  if (unlikely(par)) par_amo_unlock(x->d, h);
   resv_store(x, h);
   trace_mem(x, addr, 0, 4, 0);
   trace_mem(x, addr, r, 4, 1);
   set_x(x, in->rd, a);
-  x->d->stats.atomics++;
+  x->st->atomics++;
   return 0;
 }
 
@@ -199,7 +205,7 @@ int lr_at(vt_exec *x, const isa_inst *in, uint32_t addr) {
   w->resv = h;
   trace_mem(x, addr, 0, 4, 0);
   set_x(x, in->rd, ld_u32(h));
-  x->d->stats.atomics++;
+  x->st->atomics++;
   return 0;
 }
 
@@ -221,7 +227,7 @@ int sc_at(vt_exec *x, const isa_inst *in, uint32_t addr) {
     trace_mem(x, addr, v, 4, 1);
   }
   set_x(x, in->rd, ok ? 0 : 1);
-  x->d->stats.atomics++;
+  x->st->atomics++;
   return 0;
 }
 
@@ -257,16 +263,16 @@ static uint8_t *route_span(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, 
   vt_device *d = x->d;
   uint64_t lds = d->cfg.lds_base, lds_end = lds + d->cfg.lds_window;
   if (lo >= lds && end <= lds + x->wg->lds_alloc) {
-    d->stats.local_accesses += n;
+    x->st->local_accesses += n;
     return x->wg->lds + (lo - lds);
   }
   if ((lo < lds_end && end > lds) || (lo >> VT_PAGE_BITS) != ((end - 1) >> VT_PAGE_BITS)) return NULL;
   if ((acc & ACC_W) && d->mem.nwx) return NULL;
   int denied;
-  uint8_t *h = mem_host(&d->mem, lo, (unsigned)(end - lo), acc, &denied);
+  uint8_t *h = mem_host_t(&d->mem, x->k->tlb, lo, (unsigned)(end - lo), acc, &denied);
   if (!h) return NULL;
-  if (priv) d->stats.private_accesses += n;
-  else d->stats.global_accesses += n;
+  if (priv) x->st->private_accesses += n;
+  else x->st->global_accesses += n;
   return h;
 }
 
@@ -329,8 +335,8 @@ VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, i
     }
     FOR_LANES(em, i) vd[i] = tmp[i];
   }
-  x->d->stats.loads += n;
-  x->d->stats.load_bytes += (uint64_t)n * size;
+  x->st->loads += n;
+  x->st->load_bytes += (uint64_t)n * size;
   trace_vreg(x, in->rd);
   return 0;
 }
@@ -363,8 +369,8 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
       trace_mem(x, addr[i], store_val(vs[i], size), size, 1);
     }
   }
-  x->d->stats.stores += n;
-  x->d->stats.store_bytes += (uint64_t)n * size;
+  x->st->stores += n;
+  x->st->store_bytes += (uint64_t)n * size;
   return 0;
 }
 

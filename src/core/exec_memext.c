@@ -143,12 +143,12 @@ int exec_memext(vt_exec *x, const isa_inst *in) {
   }
   unsigned n = (unsigned)__builtin_popcount(em) * words;
   if (m.store) {
-    x->d->stats.stores += n;
-    x->d->stats.store_bytes += (uint64_t)n * m.size;
+    x->st->stores += n;
+    x->st->store_bytes += (uint64_t)n * m.size;
     return 0;
   }
-  x->d->stats.loads += n;
-  x->d->stats.load_bytes += (uint64_t)n * m.size;
+  x->st->loads += n;
+  x->st->load_bytes += (uint64_t)n * m.size;
   for (unsigned k = 0; k < words; k++) {
     if (m.vec) {
       FOR_LANES(em, i) w->v[data + k][i] = tmp[k][i];

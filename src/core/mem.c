@@ -7,6 +7,7 @@
 
 void mem_init(vt_mem *m) {
   memset(m, 0, sizeof *m);
+  pthread_mutex_init(&m->page_lock, NULL);
   m->ctx = VT_CTX_NONE;
 }
 
@@ -17,19 +18,37 @@ void mem_free(vt_mem *m) {
     free(m->l1[i]);
   }
   free(m->regions);
+  pthread_mutex_destroy(&m->page_lock);
   memset(m, 0, sizeof *m);
 }
 
-static void tlb_flush(vt_mem *m) { memset(m->tlb, 0, sizeof m->tlb); }
+static void tlb_flush(vt_mem *m) {
+  memset(m->tlb, 0, sizeof m->tlb);
+  m->tlb_gen++;
+}
 
-/* The page holding addr, allocated (zeroed) on first touch; NULL on OOM. */
+/* The page holding addr, allocated (zeroed) on first touch; NULL on OOM.
+ * Existing pages are found without a lock (translation-cache misses of
+ * every worker come here); creation is serialised and published with a
+ * release store, so a reader sees the page's zeros. */
 static uint8_t *page_get(vt_mem *m, uint32_t addr) {
   uint32_t pn = addr >> VT_PAGE_BITS;
-  uint8_t ***l2 = &m->l1[pn >> 10];
-  if (!*l2 && !(*l2 = calloc(1024, sizeof **l2))) return NULL;
-  uint8_t **pg = &(*l2)[pn & 1023];
-  if (!*pg) *pg = calloc(1, VT_PAGE_SIZE);
-  return *pg;
+  uint8_t **l2 = __atomic_load_n(&m->l1[pn >> 10], __ATOMIC_ACQUIRE);
+  uint8_t *pg = l2 ? __atomic_load_n(&l2[pn & 1023], __ATOMIC_ACQUIRE) : NULL;
+  if (pg) return pg;
+  pthread_mutex_lock(&m->page_lock);
+  l2 = __atomic_load_n(&m->l1[pn >> 10], __ATOMIC_ACQUIRE);
+  if (!l2 && (l2 = calloc(1024, sizeof *l2))) __atomic_store_n(&m->l1[pn >> 10], l2, __ATOMIC_RELEASE);
+  if (l2 && !(pg = __atomic_load_n(&l2[pn & 1023], __ATOMIC_ACQUIRE)) && (pg = calloc(1, VT_PAGE_SIZE)))
+    __atomic_store_n(&l2[pn & 1023], pg, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&m->page_lock);
+  return pg;
+}
+
+const uint8_t *mem_page_peek(const vt_mem *m, uint32_t addr) {
+  uint32_t pn = addr >> VT_PAGE_BITS;
+  uint8_t **l2 = m->l1[pn >> 10];
+  return l2 ? l2[pn & 1023] : NULL;
 }
 
 const vt_region *mem_region(const vt_mem *m, uint32_t addr) {
@@ -103,7 +122,7 @@ void mem_set_ctx(vt_mem *m, uint32_t ctx) {
   tlb_flush(m);
 }
 
-uint8_t *mem_slow(vt_mem *m, uint32_t addr, unsigned size, unsigned acc, int *denied) {
+uint8_t *mem_slow(vt_mem *m, vt_tlb_entry *tlb, uint32_t addr, unsigned size, unsigned acc, int *denied) {
   *denied = 0;
   const vt_region *r = mem_region(m, addr);
   if (!r || (uint64_t)addr + size > (uint64_t)r->base + r->size) return NULL;
@@ -118,7 +137,7 @@ uint8_t *mem_slow(vt_mem *m, uint32_t addr, unsigned size, unsigned acc, int *de
   uint8_t *pg = page_get(m, addr);
   if (!pg) return NULL;
   uint32_t pbase = addr & ~(VT_PAGE_SIZE - 1);
-  vt_tlb_entry *t = &m->tlb[(addr >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)];
+  vt_tlb_entry *t = &tlb[(addr >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)];
   t->page = (addr >> VT_PAGE_BITS) + 1;
   t->lo = r->base > pbase ? r->base - pbase : 0;
   uint64_t rend = (uint64_t)r->base + r->size;

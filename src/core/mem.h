@@ -5,6 +5,7 @@
 #ifndef VT_MEM_H
 #define VT_MEM_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -27,12 +28,17 @@ typedef struct {
 } vt_tlb_entry;
 
 typedef struct vt_mem {
-  uint8_t **l1[1024];  /* lazily allocated second levels of 1024 page pointers */
+  /* lazily allocated second levels of 1024 page pointers; the pointers are
+   * read with acquire loads and set under page_lock, so host threads of a
+   * parallel launch may create pages while others read existing ones */
+  uint8_t **l1[1024];
+  pthread_mutex_t page_lock;
   vt_region *regions;  /* sorted by base, disjoint */
   size_t nregions, cap;
   size_t nwx;          /* regions both writable and executable */
   uint32_t ctx;        /* context of the running launch (region owner check) */
-  vt_tlb_entry tlb[VT_TLB_SIZE];
+  uint64_t tlb_gen;    /* counts flushes: other workers' caches are stale when it moved */
+  vt_tlb_entry tlb[VT_TLB_SIZE]; /* the translation cache of worker 0 (the single-threaded loop) */
 } vt_mem;
 
 void mem_init(vt_mem *m);
@@ -46,16 +52,23 @@ void mem_set_ctx(vt_mem *m, uint32_t ctx);
 /* Host pointer for an access of `size` bytes (not crossing a page) needing
  * permission bits `acc`; NULL if unmapped (*denied = 0), not permitted
  * (*denied = 1) or owned by another context than m->ctx (*denied = 2). */
-uint8_t *mem_slow(vt_mem *m, uint32_t addr, unsigned size, unsigned acc, int *denied);
-static inline uint8_t *mem_host(vt_mem *m, uint32_t addr, unsigned size, unsigned acc,
-                                int *denied) {
-  vt_tlb_entry *t = &m->tlb[(addr >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)];
+/* `tlb` is the calling worker's translation cache (VT_TLB_SIZE entries). */
+uint8_t *mem_slow(vt_mem *m, vt_tlb_entry *tlb, uint32_t addr, unsigned size, unsigned acc, int *denied);
+static inline uint8_t *mem_host_t(vt_mem *m, vt_tlb_entry *tlb, uint32_t addr, unsigned size, unsigned acc,
+                                  int *denied) {
+  vt_tlb_entry *t = &tlb[(addr >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)];
   uint32_t off = addr & (VT_PAGE_SIZE - 1);
   if (t->page == (addr >> VT_PAGE_BITS) + 1 && off >= t->lo && off + size <= t->hi &&
       (t->perm & acc) == acc)
     return t->host + off;
-  return mem_slow(m, addr, size, acc, denied);
+  return mem_slow(m, tlb, addr, size, acc, denied);
 }
+/* The same through worker 0's cache (single-threaded code). */
+static inline uint8_t *mem_host(vt_mem *m, uint32_t addr, unsigned size, unsigned acc, int *denied) {
+  return mem_host_t(m, m->tlb, addr, size, acc, denied);
+}
+/* The page holding addr if it exists (never allocates), else NULL. */
+const uint8_t *mem_page_peek(const vt_mem *m, uint32_t addr);
 /* Byte copies ignoring permissions but not mapping; at the first byte
  * that is unmapped -1, in a guard region -2 (*bad = its address). */
 int mem_copy_in(vt_mem *m, uint32_t addr, const void *src, uint32_t n, uint32_t *bad);

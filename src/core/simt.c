@@ -41,7 +41,7 @@ static int vbranch(vt_exec *x, const isa_inst *in, int op) {
   /* a target some lanes take must be an instruction address, checked here
    * whether those lanes jump now or are pushed (exec.h, jump_to) */
   if (taken && unlikely(target & 3)) return exec_misaligned_target(x, target);
-  vt_stats *s = &x->d->stats;
+  vt_stats *s = x->st;
   s->vbranches++;
   if (!taken) {
     x->npc = x->pc + 4;
@@ -90,13 +90,13 @@ HANDLER(vbgeu) { return vbranch(x, in, VB_GEU); }
 HANDLER(join) {
   (void)in;
   vt_warp *w = x->w;
-  x->d->stats.joins++;
+  x->st->joins++;
   if (w->depth && w->stack[w->depth - 1].rpc == x->pc) {
     vt_simt_entry t = w->stack[--w->depth];
     w->mask = t.mask;
     x->npc = t.pc;
     w->simt_npc = t.pc;
-    x->d->stats.reconvergences++;
+    x->st->reconvergences++;
   }
   trace_simt(x);
   return 0;

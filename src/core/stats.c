@@ -15,7 +15,7 @@ static const stat_field fields[] = {
     F(thread_insns), F(vbranches),     F(divergent_branches), F(joins),
     F(reconvergences), F(barriers),    F(loads),           F(stores),
     F(atomics),      F(load_bytes),    F(store_bytes),     F(local_accesses),
-    F(private_accesses), F(global_accesses), F(max_simt_depth),
+    F(private_accesses), F(global_accesses), F(max_simt_depth), F(parallel_launches),
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -41,4 +41,14 @@ void vt_stats_print_json(const vt_stats *s, FILE *f) {
     fprintf(f, "%s\"%s\": %llu", u ? ", " : "", isa_unit_name((isa_unit)u),
             (unsigned long long)s->unit_insns[u]);
   fputs("}}\n", f);
+}
+
+/* Sums per-thread statistics (par_launch.c); the deepest SIMT stack is a maximum. */
+void vt_stats_add(vt_stats *dst, const vt_stats *src) {
+  _Static_assert(sizeof(vt_stats) % sizeof(uint64_t) == 0, "vt_stats holds only uint64_t counters");
+  uint64_t *a = (uint64_t *)dst;
+  const uint64_t *b = (const uint64_t *)src;
+  size_t depth = offsetof(vt_stats, max_simt_depth) / sizeof(uint64_t);
+  for (size_t i = 0; i < sizeof(vt_stats) / sizeof(uint64_t); i++)
+    a[i] = i == depth ? (a[i] > b[i] ? a[i] : b[i]) : a[i] + b[i];
 }

@@ -19,7 +19,7 @@ int warp_alloc(vt_device *d, vt_warp *w, uint32_t slot, vt_error *e) {
   return vt_fail(e, VT_ERR_NOMEM, "out of memory for warp slot %u", slot);
 }
 
-void warp_reset(vt_device *d, vt_warp *w, vt_wg *wg, uint32_t wid) {
+void warp_reset(vt_device *d, vt_worker *k, vt_warp *w, vt_wg *wg, uint32_t wid) {
   const vt_launch *l = &d->l;
   if (w->resv) d->nresv--;
   uint32_t (*v)[VT_MAX_LANES] = w->v;
@@ -28,9 +28,9 @@ void warp_reset(vt_device *d, vt_warp *w, vt_wg *wg, uint32_t wid) {
   memset(w, 0, sizeof *w);
   /* new warps see zeroed vector registers (as the ISS's fresh state); the
    * whole 32 KiB file was a third of short-warp kernels' time */
-  for (unsigned k = 0; k < VT_NUM_VREGS / 64; k++)
-    for (uint64_t m = d->vwritten[k]; m; m &= m - 1)
-      memset(v[64 * k + (unsigned)__builtin_ctzll(m)], 0, sizeof *v);
+  for (unsigned i = 0; i < VT_NUM_VREGS / 64; i++)
+    for (uint64_t m = k->vwritten[i]; m; m &= m - 1)
+      memset(v[64 * i + (unsigned)__builtin_ctzll(m)], 0, sizeof *v);
   w->v = v;
   w->stack = stack;
   w->slot = slot;
@@ -75,8 +75,9 @@ void warp_reset(vt_device *d, vt_warp *w, vt_wg *wg, uint32_t wid) {
  * host write (new code) costs nothing. */
 void icache_clear(vt_device *d) {
   d->icache_gen++;
-  if (d->icache_gen == 0) { /* wrapped: really clear */
+  if (d->icache_gen == 0) { /* wrapped: really clear (every worker's cache) */
     memset(d->icache, 0, ((size_t)1 << VT_ICACHE_BITS) * sizeof *d->icache);
+    par_icache_wipe(d);
     d->icache_gen = 1;
   }
 }
@@ -87,7 +88,7 @@ static inline uint32_t icache_index(uint32_t pc, uint32_t prefix) {
 
 /* Decodes the instruction at the warp's pc into the cache entry; *word gets
  * the fetched word (0 if the fetch itself failed) for the error context. */
-static int icache_fill(vt_device *d, vt_warp *w, vt_icache_entry *ic, uint32_t *word_out,
+static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *ic, uint32_t *word_out,
                        vt_error *e) {
   uint32_t pc = w->pc;
   *word_out = 0;
@@ -97,7 +98,7 @@ static int icache_fill(vt_device *d, vt_warp *w, vt_icache_entry *ic, uint32_t *
     return -1;
   }
   int denied;
-  const uint8_t *h = mem_host(&d->mem, pc, 4, ACC_X, &denied);
+  const uint8_t *h = mem_host_t(&d->mem, k->tlb, pc, 4, ACC_X, &denied);
   if (!h) {
     vt_fail(e, VT_ERR_UNMAPPED, "instruction fetch at 0x%08x: %s", pc,
             denied ? "memory is not executable" : "address is not mapped");
@@ -110,7 +111,7 @@ static int icache_fill(vt_device *d, vt_warp *w, vt_icache_entry *ic, uint32_t *
   isa_rev rev = d->cfg.isa == 2025 ? ISA_REV_2025 : ISA_REV_BASE;
   isa_id id;
   if (unlikely(isa_insn_len(word, rev) == 8)) { /* the second word of a 64-bit instruction */
-    const uint8_t *h2 = mem_host(&d->mem, pc + 4, 4, ACC_X, &denied);
+    const uint8_t *h2 = mem_host_t(&d->mem, k->tlb, pc + 4, 4, ACC_X, &denied);
     if (!h2) {
       vt_fail(e, VT_ERR_UNMAPPED, "instruction fetch at 0x%08x: the second word of a 64-bit instruction: %s",
               pc + 4, denied ? "memory is not executable" : "address is not mapped");
@@ -137,7 +138,7 @@ static int icache_fill(vt_device *d, vt_warp *w, vt_icache_entry *ic, uint32_t *
    * 8-thread warps): every register from rd up may hold its results */
   unsigned span = isa_table[id].unit == UNIT_TENSOR ? VT_NUM_VREGS : VT_VWRITE_SPAN;
   for (unsigned r = in.rd; r < in.rd + span; r++)
-    d->vwritten[(r % VT_NUM_VREGS) / 64] |= 1ull << (r % 64);
+    k->vwritten[(r % VT_NUM_VREGS) / 64] |= 1ull << (r % 64);
   ic->pc = pc;
   ic->prefix = w->prefix;
   ic->gen = d->icache_gen;
@@ -197,12 +198,12 @@ int exec_fault(vt_exec *x, vt_err_kind k, int lane, uint32_t addr, const char *w
 }
 
 /* ---- the step ------------------------------------------------------------------- */
-static inline vt_icache_entry *decode_next(vt_device *d, vt_warp *w, vt_error *e) {
+static inline vt_icache_entry *decode_next(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
   uint32_t pc = w->pc;
-  vt_icache_entry *ic = &d->icache[icache_index(pc, w->prefix)];
+  vt_icache_entry *ic = &k->icache[icache_index(pc, w->prefix)];
   if (unlikely(ic->pc != pc || ic->prefix != w->prefix || ic->gen != d->icache_gen)) {
     uint32_t insn;
-    if (icache_fill(d, w, ic, &insn, e)) {
+    if (icache_fill(d, k, w, ic, &insn, e)) {
       vt_wg *wg = w->wg;
       uint32_t addr = e->addr;
       int has_addr = e->has_addr;
@@ -214,14 +215,18 @@ static inline vt_icache_entry *decode_next(vt_device *d, vt_warp *w, vt_error *e
   return ic;
 }
 
-const vt_icache_entry *warp_decode(vt_device *d, vt_warp *w, vt_error *e) { return decode_next(d, w, e); }
+const vt_icache_entry *warp_decode(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
+  return decode_next(d, k, w, e);
+}
 
-int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
+int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
   uint32_t pc = w->pc;
-  vt_icache_entry *ic = decode_next(d, w, e);
+  vt_icache_entry *ic = decode_next(d, k, w, e);
   if (unlikely(!ic)) return -1;
   vt_exec x;
   x.d = d;
+  x.k = k;
+  x.st = k->st;
   x.w = w;
   x.wg = w->wg;
   x.e = e;
@@ -292,7 +297,7 @@ int warp_step(vt_device *d, vt_warp *w, vt_error *e) {
   w->prefix = (flags & IF_PREFIX) ? x.word : 0;
   w->pc = x.npc;
   w->instret++;
-  vt_stats *s = &d->stats;
+  vt_stats *s = x.st;
   if (!x.spin && !x.waits) { /* a barrier counts once per warp, when it completes */
     s->warp_insns++;
     s->thread_insns += popcount32(mask);

@@ -54,6 +54,8 @@ static const char usage_text[] =
     "  --config FILE         device configuration file (key = value)\n"
     "  -c KEY=VALUE          configuration override (repeat)\n"
     "  --max-steps N         warp-instruction limit per launch (default 200000000, 0 = none)\n"
+    "  --host-threads N      host threads a functional launch may use (config key host_threads;\n"
+    "                        default 0 = online CPUs, 1 = single-threaded; results are the same)\n"
     "  --trace FILE          commit log in the reference ISS format (all launches)\n"
     "  --trace-dir DIR       one commit log per launch: DIR/<launch>.log\n"
     "  --dump FILE           final memory as '<address> <word>' lines: every buffer of the\n"
@@ -76,7 +78,7 @@ static const char usage_text[] =
 #define MAX_RANGES 32
 
 typedef struct {
-  const char *input, *config, *trace, *trace_dir, *dump, *expect, *timeline, *isa;
+  const char *input, *config, *trace, *trace_dir, *dump, *expect, *timeline, *isa, *host_threads;
   const char *overrides[64];
   int noverrides;
   uint32_t rng_addr[MAX_RANGES], rng_size[MAX_RANGES];
@@ -182,7 +184,7 @@ static int after_launch(void *user, size_t i, const vt_launch *l, vt_error *e) {
 static const char *const single_opts[] = {"--config", "--trace", "--trace-dir", "--dump",  "--expect", "--timeline",
                                           "--max-steps", "--kernel", "--global", "--local", "--offset",
                                           "--threads", "--warps", "--pds-size", "--lds-size", "--print-size",
-                                          "--isa"};
+                                          "--isa", "--host-threads"};
 #define NSINGLE (sizeof single_opts / sizeof single_opts[0])
 
 static int parse_args(int argc, char **argv, run_opts *o) {
@@ -254,6 +256,12 @@ static int parse_args(int argc, char **argv, run_opts *o) {
     } else if (!strcmp(a, "--isa")) {
       NEED_VAL();
       o->isa = argv[++i];
+    } else if (!strcmp(a, "--host-threads")) {
+      NEED_VAL();
+      uint64_t v;
+      o->host_threads = argv[++i];
+      if (vt_parse_size(o->host_threads, &v) || v > VT_MAX_HOST_THREADS)
+        return usage_err("--host-threads %s: expected 0 (online CPUs)..%u", o->host_threads, VT_MAX_HOST_THREADS);
     } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
       o->quiet = 1;
     } else if (!strcmp(a, "--kernel")) {
@@ -404,6 +412,7 @@ int cmd_run(int argc, char **argv) {
   if (o.have_max_steps) cfg.max_steps = o.max_steps;
   if (o.timing) cfg.timing = 1;
   if (o.isa && vt_config_set(&cfg, "isa", o.isa, &e)) goto fail;
+  if (o.host_threads && vt_config_set(&cfg, "host_threads", o.host_threads, &e)) goto fail;
   if (vt_config_check(&cfg, &e)) goto fail;
   if (o.expect && vt_memwords_read(o.expect, &expect, &e)) goto fail;
 

@@ -1,0 +1,341 @@
+/* Parallel functional launches: the SMs of a launch spread over host
+ * threads (config key host_threads; the rules are in docs/simulator.md §6).
+ *
+ * Thread t owns SMs t, t + n, t + 2n, ...: their warp and work-group slots,
+ * and a worker (vt_worker) with its own statistics, translation cache and
+ * predecode cache, so the step loop shares nothing mutable with the other
+ * threads. Work-group ids are claimed from one atomic counter by whichever
+ * thread has room; warps inside a group keep the order of the single-
+ * threaded loop (one instruction per warp per round, slot order), so a
+ * group computes what it computes there, and a race-free kernel leaves the
+ * same memory. Shared state is created under a lock (memory pages, mem.c)
+ * or read only (regions, the launch, the configuration).
+ *
+ * Only launches whose result cannot depend on the order across groups run
+ * here (par_eligible): no trace or stepping caller, no
+ * self-modifying code, no shared private slice, and code (scanned before
+ * the launch) whose atomics are all of one commutative kind with the
+ * result discarded and that does not use the print CSR while a print
+ * callback is installed. Everything else takes the single-threaded loop.
+ *
+ * A fault (or a deadlock) stops the groups of higher id; groups of lower id
+ * run on, and the fault of the lowest faulting group is reported: every
+ * group below it finished, so the report does not depend on timing. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core.h"
+
+#define PAR_AMO_LOCKS 64u        /* AMO word locks, striped by host address */
+#define PAR_SCAN_MAX (1u << 20)  /* bytes of (present) code pages the eligibility scan reads */
+
+typedef struct par_worker {
+  vt_worker k;
+  vt_tlb_entry tlb[VT_TLB_SIZE]; /* workers other than 0 */
+  struct vt_par *par;
+  vt_device *d;
+  uint32_t index;
+  uint64_t reported;             /* warp-instructions already handed to the progress callback */
+  double cpu;                    /* CPU seconds of this thread in the launch */
+  pthread_t tid;
+} par_worker;
+
+struct vt_par {
+  par_worker *w[VT_MAX_HOST_THREADS]; /* created on first use */
+  pthread_mutex_t amo[PAR_AMO_LOCKS];
+  pthread_mutex_t lock;          /* the fault record and the progress callback */
+  /* per launch */
+  uint32_t n;                    /* threads */
+  uint64_t next;                 /* next work-group id to claim (atomic) */
+  uint64_t fault;                /* lowest faulting work-group id, UINT64_MAX = none (atomic) */
+  uint64_t steps;                /* warp steps of all threads, added once per round (atomic) */
+  int over;                      /* the steps passed max_steps: every thread stops (atomic) */
+  vt_error err;                  /* that group's error (under lock) */
+  uint64_t done, insns, base;    /* progress: groups finished, warp-instructions (under lock) */
+};
+
+/* ---- eligibility -------------------------------------------------------------- */
+static int amo_commutes(isa_id id) {
+  switch (id) {
+  case ISA_amoadd_w: case ISA_amoxor_w: case ISA_amoand_w: case ISA_amoor_w:
+  case ISA_amomin_w: case ISA_amomax_w: case ISA_amominu_w: case ISA_amomaxu_w: return 1;
+  default: return 0;
+  }
+}
+
+/* 1 when no instruction in the executable memory can make the result depend
+ * on the order of work-groups: an AMO whose old value is used, LR/SC,
+ * swaps, two kinds of AMO (add then or differs from or then add), a 64-bit
+ * or prefixed AMO (not checked further), or the print CSR with a print
+ * callback installed (the text would interleave). Every aligned word is
+ * decoded, data too: a false match only costs the parallelism. */
+static int code_allows_parallel(const vt_device *d) {
+  const vt_mem *m = &d->mem;
+  isa_rev rev = d->cfg.isa == 2025 ? ISA_REV_2025 : ISA_REV_BASE;
+  uint64_t scanned = 0;
+  int amo_kind = -1;
+  for (size_t i = 0; i < m->nregions; i++) {
+    const vt_region *r = &m->regions[i];
+    if (!(r->perm & VT_PERM_X)) continue;
+    uint64_t end = (uint64_t)r->base + r->size;
+    int prefixed = 0;
+    for (uint64_t a = r->base & ~3u; a + 4 <= end; a += 4) {
+      const uint8_t *pg = mem_page_peek(m, (uint32_t)a);
+      if (!pg) { /* never written: zeros, which decode to nothing */
+        a = (((a >> VT_PAGE_BITS) + 1) << VT_PAGE_BITS) - 4;
+        prefixed = 0;
+        continue;
+      }
+      if (!(a & (VT_PAGE_SIZE - 1)) && (scanned += VT_PAGE_SIZE) > PAR_SCAN_MAX) return 0;
+      uint32_t word = ld_u32(pg + (a & (VT_PAGE_SIZE - 1)));
+      isa_inst in;
+      isa_id id = isa_decode_rev(word, 0, rev, &in);
+      int after_prefix = prefixed;
+      prefixed = 0;
+      if (id == ISA_INVALID) continue;
+      uint32_t f = isa_table[id].flags;
+      if (f & IF_PREFIX) prefixed = 1;
+      else if ((f & IF_CSR) && (word >> 20) == CSR_PRINT && d->print_fn) return 0;
+      else if (f & IF_AMO) {
+        if (after_prefix || in.rd != 0 || !amo_commutes(id) || (amo_kind >= 0 && amo_kind != (int)id)) return 0;
+        amo_kind = (int)id;
+      }
+    }
+  }
+  return 1;
+}
+
+int par_eligible(vt_device *d, uint32_t *nthreads) {
+  const vt_config *c = &d->cfg;
+  uint64_t n = c->host_threads;
+  if (!n) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    n = cpus > 0 ? (uint64_t)cpus : 1;
+  }
+  if (n > VT_MAX_HOST_THREADS) n = VT_MAX_HOST_THREADS;
+  if (n > c->num_sm) n = c->num_sm;
+  if (n > d->wg_total) n = d->wg_total;
+  if (n < 2 || d->record || d->pds_layout == VT_PDS_SHARED || d->mem.nwx || d->nresv ||
+      !code_allows_parallel(d))
+    return 0;
+  *nthreads = (uint32_t)n;
+  return 1;
+}
+
+/* ---- workers ---------------------------------------------------------------------- */
+static int par_setup(vt_device *d, uint32_t n, vt_error *e) {
+  struct vt_par *P = d->par;
+  if (!P) {
+    if (!(P = calloc(1, sizeof *P))) return vt_fail(e, VT_ERR_NOMEM, "out of memory for host threads");
+    for (unsigned i = 0; i < PAR_AMO_LOCKS; i++) pthread_mutex_init(&P->amo[i], NULL);
+    pthread_mutex_init(&P->lock, NULL);
+    d->par = P;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    par_worker *p = P->w[i];
+    if (!p) {
+      if (!(p = calloc(1, sizeof *p))) return vt_fail(e, VT_ERR_NOMEM, "out of memory for host threads");
+      P->w[i] = p;
+      p->par = P;
+      p->d = d;
+      p->index = i;
+      p->k.st = &p->k.own;
+      /* thread 0 is the caller's: the single-threaded loop's caches, idle meanwhile */
+      p->k.tlb = i ? p->tlb : d->mem.tlb;
+      p->k.icache = i ? calloc((size_t)1 << VT_ICACHE_BITS, sizeof *p->k.icache) : d->icache;
+      if (!p->k.icache) return vt_fail(e, VT_ERR_NOMEM, "out of memory for host threads");
+    }
+    memset(&p->k.own, 0, sizeof p->k.own);
+    memcpy(p->k.vwritten, d->w0.vwritten, sizeof p->k.vwritten);
+    if (i) memset(p->tlb, 0, sizeof p->tlb); /* regions may have changed since its last launch */
+    p->reported = 0;
+  }
+  return 0;
+}
+
+void par_free(vt_device *d) {
+  struct vt_par *P = d->par;
+  if (!P) return;
+  for (unsigned i = 0; i < VT_MAX_HOST_THREADS; i++) {
+    if (!P->w[i]) continue;
+    if (i) free(P->w[i]->k.icache);
+    free(P->w[i]);
+  }
+  for (unsigned i = 0; i < PAR_AMO_LOCKS; i++) pthread_mutex_destroy(&P->amo[i]);
+  pthread_mutex_destroy(&P->lock);
+  free(P);
+  d->par = NULL;
+}
+
+void par_icache_wipe(vt_device *d) {
+  if (!d->par) return;
+  for (unsigned i = 1; i < VT_MAX_HOST_THREADS; i++)
+    if (d->par->w[i]) memset(d->par->w[i]->k.icache, 0, ((size_t)1 << VT_ICACHE_BITS) * sizeof(vt_icache_entry));
+}
+
+static pthread_mutex_t *amo_lock(vt_device *d, const uint8_t *host) {
+  return &d->par->amo[((uintptr_t)host >> 2) % PAR_AMO_LOCKS];
+}
+void par_amo_lock(vt_device *d, const uint8_t *host) { pthread_mutex_lock(amo_lock(d, host)); }
+void par_amo_unlock(vt_device *d, const uint8_t *host) { pthread_mutex_unlock(amo_lock(d, host)); }
+
+/* Records group wg's fault if it is the lowest so far. */
+static void report(struct vt_par *P, uint64_t wg, const vt_error *e) {
+  pthread_mutex_lock(&P->lock);
+  if (wg < __atomic_load_n(&P->fault, __ATOMIC_RELAXED)) {
+    P->err = *e;
+    __atomic_store_n(&P->fault, wg, __ATOMIC_RELAXED);
+  }
+  pthread_mutex_unlock(&P->lock);
+}
+
+/* A finished group: its slot is freed, the progress callback (one call at a
+ * time, from any of the threads) sees the groups and warp-instructions of
+ * all threads so far. */
+static void finish_group(par_worker *p, vt_wg *wg) {
+  vt_device *d = p->d;
+  struct vt_par *P = p->par;
+  wg_release(d, wg);
+  p->k.own.wgs++;
+  if (!d->progress_fn) return;
+  pthread_mutex_lock(&P->lock);
+  P->done++;
+  P->insns += p->k.own.warp_insns - p->reported;
+  p->reported = p->k.own.warp_insns;
+  d->progress_fn(d->progress_user, P->done, d->wg_total, P->base + P->insns);
+  pthread_mutex_unlock(&P->lock);
+}
+
+/* The single-threaded loop over this thread's SMs: a round steps every
+ * warp once, then finished groups retire and new ones are claimed. Ends
+ * when its SMs are empty and no group is left to claim. */
+static void *worker_run(void *arg) {
+  par_worker *p = arg;
+  vt_device *d = p->d;
+  struct vt_par *P = p->par;
+  const vt_config *c = &d->cfg;
+  const uint32_t n = P->n;
+  vt_error err;
+  int claiming = 1;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+  for (;;) {
+    uint64_t fault = __atomic_load_n(&P->fault, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&P->over, __ATOMIC_RELAXED)) {
+      fault = 0; /* abandon everything */
+      claiming = 0;
+    }
+    int any = 0, progress = 0, resident = 0;
+    uint64_t steps = 0;
+    for (uint32_t s = p->index; s < c->num_sm; s += n) {
+      vt_warp *ws = d->sms[s].warps;
+      for (uint32_t i = 0; i < c->warps_per_sm; i++) {
+        vt_warp *w = &ws[i];
+        if (!w->active || w->ended || w->wg->id >= fault) continue;
+        any = 1;
+        steps++;
+        int rc = warp_step(d, &p->k, w, &err);
+        if (rc < 0) {
+          report(P, w->wg->id, &err);
+          fault = __atomic_load_n(&P->fault, __ATOMIC_RELAXED);
+          progress = 1; /* the group goes (next round), not a deadlock */
+          continue;
+        }
+        if (rc != 2) progress = 1;
+        if (rc == 1) {
+          w->ended = 1;
+          w->wg->ended++;
+        }
+      }
+    }
+    /* the total is the same in any schedule (a group's steps, barrier
+     * re-checks included, do not depend on other groups), so passing it is
+     * exactly when the single-threaded loop would stop */
+    if (c->max_steps && __atomic_add_fetch(&P->steps, steps, __ATOMIC_RELAXED) > c->max_steps)
+      __atomic_store_n(&P->over, 1, __ATOMIC_RELAXED);
+    for (uint32_t s = p->index; s < c->num_sm; s += n)
+      for (uint32_t g = 0; g < c->wg_slots_per_sm; g++) {
+        vt_wg *wg = &d->sms[s].wgs[g];
+        if (!wg->active) continue;
+        if (wg->id >= fault) wg_release(d, wg); /* abandoned: a lower group faulted */
+        else if (wg->ended < wg->nwarps) resident = 1;
+        else {
+          finish_group(p, wg);
+          progress = 1;
+        }
+      }
+    if (any && !progress) { /* only this thread's groups can release their barriers */
+      uint32_t wg;
+      launch_deadlock(d, &p->k, p->index, n, 1, &wg, &err);
+      report(P, wg, &err);
+      continue; /* the next round releases the groups at and above it */
+    }
+    while (claiming) {
+      int best = -1;
+      for (uint32_t s = p->index; s < c->num_sm; s += n)
+        if (sm_has_room(d, s) && (best < 0 || d->sms[s].free_warps > d->sms[best].free_warps)) best = (int)s;
+      if (best < 0) break;
+      uint64_t id = __atomic_fetch_add(&P->next, 1, __ATOMIC_RELAXED);
+      if (id >= d->wg_total || id >= __atomic_load_n(&P->fault, __ATOMIC_RELAXED)) {
+        claiming = 0; /* ids only grow: nothing left for this thread */
+        break;
+      }
+      if (wg_place(d, &p->k, (uint32_t)best, id, &err)) {
+        report(P, id, &err);
+        claiming = 0;
+        break;
+      }
+      resident = 1;
+    }
+    if (!resident) break;
+  }
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+  p->cpu = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+  return NULL;
+}
+
+int par_run(vt_device *d, uint32_t n, vt_error *e) {
+  if (par_setup(d, n, e)) return -1;
+  struct vt_par *P = d->par;
+  P->n = n;
+  P->next = 0;
+  P->fault = UINT64_MAX;
+  P->steps = 0;
+  P->over = 0;
+  P->done = P->insns = 0;
+  P->base = d->stats.warp_insns;
+  d->parallel = 1;
+  uint32_t started = 1;
+  /* a thread that cannot be created leaves its SMs idle; the others claim
+   * every group, so the launch still completes */
+  while (started < n && !pthread_create(&P->w[started]->tid, NULL, worker_run, P->w[started])) started++;
+  worker_run(P->w[0]);
+  for (uint32_t i = 1; i < started; i++) pthread_join(P->w[i]->tid, NULL);
+  d->parallel = 0;
+  d->stats.parallel_launches++;
+  double busiest = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    par_worker *p = P->w[i];
+    if (i >= started) p->cpu = 0; /* never ran */
+    busiest = p->cpu > busiest ? p->cpu : busiest;
+    d->cpu_all += p->cpu;
+    vt_stats_add(&d->stats, &p->k.own);
+    for (unsigned r = 0; r < VT_NUM_VREGS / 64; r++) d->w0.vwritten[r] |= p->k.vwritten[r];
+  }
+  d->cpu_busiest += busiest;
+  if (P->over) {
+    vt_fail(e, VT_ERR_STEP_LIMIT,
+            "step limit of %llu warp-instructions reached by the launch's %u host threads together "
+            "(no single warp to name; host_threads = 1 names it)",
+            (unsigned long long)d->cfg.max_steps, n);
+    return -1;
+  }
+  if (P->fault != UINT64_MAX) {
+    *e = P->err;
+    return -1;
+  }
+  d->wg_next = d->wg_done = d->wg_total;
+  return 0;
+}

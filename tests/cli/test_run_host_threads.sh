@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Parallel launches (config key host_threads, docs/simulator.md §6):
+# --host-threads 1 and 2 leave the same memory and statistics on the example
+# kernels (many work-groups, run in parallel: parallel_launches = 1) and on
+# every corpus case; global AMOs are atomic across host threads (counts
+# computed by hand); an AMO whose old value is used falls back to one thread;
+# a fault is reported for the lowest faulting work-group, the same every
+# time, and the step limit stops every thread.
+#   usage: bash test_run_host_threads.sh <ventus binary> <source dir>
+set -u
+. "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
+k=$src/kernels
+stat_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+# ELF NAME LAUNCH...: both thread counts, dumps and statistics compared
+same() {
+  local elf=$1 name=$2
+  shift 2
+  for t in 1 2; do
+    if ! "$ventus" run -q "$elf" --host-threads "$t" --dump "$tmp/d$t" --stats "$@" >"$tmp/s$t" 2>"$tmp/e$t"; then
+      bad "$name --host-threads $t: $(head -1 "$tmp/e$t")"
+      return
+    fi
+  done
+  cmp -s "$tmp/d1" "$tmp/d2" && ok "$name: same memory" || bad "$name: memory differs between 1 and 2 threads"
+  grep -v "^host_threads\|^parallel_launches" "$tmp/s1" >"$tmp/f1"
+  grep -v "^host_threads\|^parallel_launches" "$tmp/s2" >"$tmp/f2"
+  cmp -s "$tmp/f1" "$tmp/f2" && ok "$name: same statistics" || bad "$name: statistics differ: $(diff "$tmp/f1" "$tmp/f2" | head -3 | tr '\n' ';')"
+  [ "$(stat_of parallel_launches "$tmp/s1")" = 0 ] || bad "$name: --host-threads 1 ran in parallel"
+  echo "$(stat_of parallel_launches "$tmp/s2")" >"$tmp/par"
+}
+build() { # NAME FILE: assembled with start.S and workitem.S
+  "$ventus" as -o "$tmp/$1.elf" "$k/lib/start.S" "$k/lib/workitem.S" "$2" 2>"$tmp/as" || { bad "$1 assembles: $(head -1 "$tmp/as")"; return 1; }
+}
+
+# ---- the example kernels: many work-groups, race-free -------------------------------
+for ex in vecadd matmul reduce diverge; do build "$ex" "$k/examples/$ex.S" || continue; done
+same "$tmp/vecadd.elf" vecadd --kernel vecadd --global 8192 --local 64 --arg buf:f32:8192:rand=3 \
+  --arg buf:f32:8192:rand=4 --arg buf:f32:8192:zero --arg u32:8192
+[ "$(cat "$tmp/par")" = 1 ] && ok "vecadd ran on 2 host threads" || bad "vecadd did not run in parallel"
+same "$tmp/matmul.elf" matmul --kernel matmul --global 48,48 --local 8,4 --arg buf:i32:2304:rand=5 \
+  --arg buf:i32:2304:rand=6 --arg buf:i32:2304:zero --arg u32:48 --arg u32:48 --arg u32:48
+[ "$(cat "$tmp/par")" = 1 ] || bad "matmul did not run in parallel"
+same "$tmp/reduce.elf" reduce --kernel reduce --global 16384 --local 256 --arg buf:i32:16384:rand=7 \
+  --arg buf:i32:64:zero --arg u32:16384
+[ "$(cat "$tmp/par")" = 1 ] || bad "reduce did not run in parallel"
+same "$tmp/diverge.elf" diverge --kernel diverge --global 4096 --local 64 --arg buf:u32:4096:iota \
+  --arg buf:u32:4096:zero --arg u32:4096
+[ "$(cat "$tmp/par")" = 1 ] || bad "diverge did not run in parallel"
+
+# ---- global atomics across work-groups and threads -------------------------------------
+# every warp adds 1, 100 times, to counter[0] and to counter[1 + group % 7]:
+# 64 groups x 2 warps x 100 = 12800 on word 0; groups g with g % 7 = j: 10 for
+# j = 0 (0, 7, ..., 63), else 9, so 2000 or 1800 on the others
+cat >"$tmp/count.S" <<'X'
+        .text
+        .globl  count
+count:
+        lw      a1, 0(a0)
+        csrr    t0, 0x808               # work-group id x
+        li      t2, 7
+        remu    t0, t0, t2
+        addi    t0, t0, 1
+        slli    t0, t0, 2
+        add     a2, a1, t0
+        li      t1, 1
+        li      t3, 100
+1:      amoadd.w zero, t1, (a1)
+        amoadd.w zero, t1, (a2)
+        addi    t3, t3, -1
+        bnez    t3, 1b
+        ret
+        .section .ventus.args.count, "", @progbits
+        .word   1, 1
+        .word   1, 4, 0
+        .asciz  "c"
+        .asciz  "uint*"
+        .balign 4
+X
+want="12800 2000 1800 1800 1800 1800 1800 1800"
+if build count "$tmp/count.S"; then
+  for t in 1 2; do
+    "$ventus" run "$tmp/count.elf" --host-threads "$t" --stats --kernel count --global 4096 --local 64 \
+      --arg buf:u32:8:zero --show 0:8 >"$tmp/out" 2>&1
+    got=$(sed -n 's/^arg0 u32\[8\]: //p' "$tmp/out")
+    [ "$got" = "$want" ] && ok "amoadd over 64 groups, $t thread(s): $got" || bad "amoadd, $t thread(s): got '$got', want '$want'"
+  done
+  [ "$(stat_of parallel_launches "$tmp/out")" = 1 ] || bad "the AMO kernel did not run in parallel"
+  # the old value used (rd != x0): the order across groups could show, so one thread
+  sed 's/amoadd.w zero, t1, (a1)/amoadd.w t4, t1, (a1)/' "$tmp/count.S" >"$tmp/count_rd.S"
+  if build count_rd "$tmp/count_rd.S"; then
+    "$ventus" run "$tmp/count_rd.elf" --host-threads 2 --stats --kernel count --global 4096 --local 64 \
+      --arg buf:u32:8:zero --show 0:8 >"$tmp/out" 2>&1
+    [ "$(sed -n 's/^arg0 u32\[8\]: //p' "$tmp/out")" = "$want" ] || bad "amoadd with rd: wrong counts"
+    [ "$(stat_of parallel_launches "$tmp/out")" = 0 ] && ok "an AMO whose result is used runs on one thread" \
+      || bad "an AMO whose result is used ran in parallel"
+  fi
+fi
+
+# ---- faults: the lowest faulting group, every time; no thread left behind ------------------
+cat >"$tmp/fault.S" <<'X'
+        .text
+        .globl  fault
+fault:
+        csrr    t0, 0x808
+        li      t1, 5
+        blt     t0, t1, 1f
+        lw      t2, 4(zero)             # groups 5.. load from an unmapped address
+1:      ret
+        .section .ventus.args.fault, "", @progbits
+        .word   1, 0
+X
+if build fault "$tmp/fault.S"; then
+  runs=5
+  [ -n "${VT_VALGRIND:-}" ] && runs=2
+  for i in $(seq 1 $runs); do
+    timeout 20 "$ventus" run -q "$tmp/fault.elf" --host-threads 2 --kernel fault --global 4096 --local 64 2>"$tmp/err"
+    rc=$?
+    [ $rc = 3 ] && grep -q "load at 0x00000004: address is not mapped \[kernel 0 wg 5 warp 0 " "$tmp/err" \
+      || { bad "fault run $i: exit $rc, $(head -1 "$tmp/err")"; break; }
+  done
+  [ $rc = 3 ] && ok "a fault in groups 5..63 on 2 threads names wg 5, $runs times out of $runs"
+fi
+
+# ---- the step limit, counted over all threads ------------------------------------------
+cat >"$tmp/loop.S" <<'X'
+        .text
+        .globl  loop
+loop:
+1:      j       1b
+        .section .ventus.args.loop, "", @progbits
+        .word   1, 0
+X
+if build loop "$tmp/loop.S"; then
+  timeout 20 "$ventus" run -q "$tmp/loop.elf" --host-threads 2 --max-steps 100000 --kernel loop --global 1024 --local 64 2>"$tmp/err"
+  rc=$?
+  [ $rc = 3 ] && grep -q "step limit of 100000 warp-instructions reached by the launch's 2 host threads together" "$tmp/err" \
+    && ok "the step limit stops both threads" || bad "step limit: exit $rc, $(head -1 "$tmp/err")"
+fi
+
+# ---- bad values ---------------------------------------------------------------------------
+"$ventus" run x --host-threads 257 2>"$tmp/err"
+[ $? = 2 ] && grep -q "host-threads 257: expected 0 (online CPUs)..256" "$tmp/err" && ok "--host-threads 257 is a usage error" \
+  || bad "--host-threads 257: $(head -1 "$tmp/err")"
+
+# ---- every corpus case (they stay on one thread: the test-vector loader maps every
+# region writable and executable; the memory must not differ anyway) -----------------------
+corp=$src/../shared/corpora
+if [ -n "${VT_VALGRIND:-}" ]; then
+  echo "note: corpus part skipped under valgrind (34 more runs; every case takes the one-thread loop)"
+elif [ ! -d "$corp" ]; then
+  echo "SKIP: ../shared/corpora not found (corpus part)"
+else
+  n=0
+  for c in "$corp"/verilog-tc/*/* "$corp"/rtlsim-multiwg/vecadd/*.metadata; do
+    n=$((n + 1))
+    same "$c" "${c#"$corp"/}" -c warps_per_sm=32
+  done
+  [ "$n" -ge 17 ] || bad "only $n corpus cases found"
+fi
+exit $fail
