@@ -9,8 +9,8 @@
  * use (llvm.log2.f32, ...) are redirected to its accurate functions. The
  * linked functions are inlined like the program's own. Its integer
  * builtins and vloadN/vstoreN are target-independent IR too and come the
- * same way (for global, local and private pointers: its constant space is
- * nvptx's 4, not spir's 2).
+ * same way (its constant space is nvptx's 4, spir's is 2: calls on
+ * constant pointers are redirected).
  * CHENGYING_LIBCLC names another file; without the file the math builtins
  * stay refused with the usual one-line error. */
 #include <llvm-c/BitReader.h>
@@ -111,11 +111,52 @@ static void mad_hi_as_mul_hi(LLVMModuleRef u) {
   LLVMDisposeBuilder(b);
 }
 
+/* spir numbers the constant space 2, the nvptx library 4 (where the back
+ * end reads it as global memory too): a call of a library builtin on a
+ * constant pointer calls the library's AS4 form on the pointer cast */
+static void constant_as_nvptx(LLVMModuleRef u) {
+  LLVMContextRef ctx = LLVMGetModuleContext(u);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(u); fn; fn = LLVMGetNextFunction(fn)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len), *as2 = strstr(name, "PU3AS2");
+    unsigned np = LLVMCountParams(fn);
+    if (LLVMGetFirstBasicBlock(fn) || !as2 || !is_math(name) || np > 8 || len >= 128) continue;
+    char lib[128];
+    memcpy(lib, name, len + 1);
+    lib[as2 - name + 5] = '4';
+    LLVMTypeRef t = LLVMGlobalGetValueType(fn), pt[8];
+    LLVMGetParamTypes(t, pt);
+    for (unsigned i = 0; i < np; i++)
+      if (LLVMGetTypeKind(pt[i]) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(pt[i]) == 2)
+        pt[i] = LLVMPointerTypeInContext(ctx, 4);
+    LLVMTypeRef lt = LLVMFunctionType(LLVMGetReturnType(t), pt, np, 0);
+    LLVMValueRef to = LLVMGetNamedFunction(u, lib);
+    if (!to) to = LLVMAddFunction(u, lib, lt);
+    if (LLVMGlobalGetValueType(to) != lt) continue;
+    LLVMUseRef use;
+    while ((use = LLVMGetFirstUse(fn))) {
+      LLVMValueRef call = LLVMGetUser(use), args[8];
+      if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != fn) break;
+      LLVMPositionBuilderBefore(b, call);
+      for (unsigned i = 0; i < np; i++) {
+        args[i] = LLVMGetOperand(call, i);
+        if (LLVMTypeOf(args[i]) != pt[i]) args[i] = LLVMBuildAddrSpaceCast(b, args[i], pt[i], "");
+      }
+      LLVMValueRef nc = LLVMBuildCall2(b, lt, to, args, np, "");
+      LLVMReplaceAllUsesWith(call, nc);
+      LLVMInstructionEraseFromParent(call);
+    }
+  }
+  LLVMDisposeBuilder(b);
+}
+
 int cc_link_libclc(LLVMModuleRef u, vt_error *e) {
   LLVMValueRef want[256];
   const char *path = getenv("CHENGYING_LIBCLC");
   if (!path || !*path) path = LIBCLC_DEFAULT;
   mad_hi_as_mul_hi(u);
+  constant_as_nvptx(u);
   /* nothing to link: no math builtin called, or no library */
   int any = 0;
   for (LLVMValueRef fn = LLVMGetFirstFunction(u); fn && !any; fn = LLVMGetNextFunction(fn)) {

@@ -1486,13 +1486,15 @@ static void test_vloads(void **state) {
     for (int k = 0; k < 4; k++) o[5 + k] = c[k] * d[k];
     o[9] = e[3] * 2.0f + d[5];
     o[10] = e[9] * 2.0f;
+    o[11] = g[3 + 3 * i] + g[5 + 3 * i];
+    o[12] = g[4 + 3 * i];
     int16_t lo = (int16_t)(gi[i] & 0xffff), hi = (int16_t)((uint32_t)gi[i] >> 16);
     const int32_t add[4] = {lo, hi, 1, 2};
     for (int k = 0; k < 4; k++) wanti[4 * i + k] = (int32_t)((uint32_t)gi[4 * i + k] + (uint32_t)add[k]);
   }
   uint32_t G = dev_buf(r, g, sizeof g), GI = dev_buf(r, gi, sizeof gi), O = dev_buf(r, NULL, sizeof out),
            OI = dev_buf(r, NULL, sizeof outi);
-  launch(r, F_INTVEC, "vec_moves", nd1(N, 32), (uint32_t[]){G, GI, O, OI}, 4);
+  launch(r, F_INTVEC, "vec_moves", nd1(N, 32), (uint32_t[]){G, GI, O, OI, G}, 5);
   get(r, O, out, sizeof out);
   get(r, OI, outi, sizeof outi);
   same_words(out, want, 16 * N, "vec_moves");

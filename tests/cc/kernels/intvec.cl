@@ -40,8 +40,10 @@ kernel void int_lanes(global const int *a, global int *out) {
 }
 
 /* out[16 i ..]: vload2/3/4/8 of global data, vload16 of a local copy,
- * vload3 of a private array, then stored back with vstore2/3/4 */
-kernel void vec_moves(global const float *g, global const int *gi, global float *out, global int *outi) {
+ * vload3 of a private array and of constant memory, then stored back
+ * with vstore2/3/4 */
+kernel void vec_moves(global const float *g, global const int *gi, global float *out, global int *outi,
+                      constant float *cg) {
   local float lds[16 * 32];
   int i = get_global_id(0), l = get_local_id(0);
   float2 a = vload2(i, g);
@@ -59,6 +61,9 @@ kernel void vec_moves(global const float *g, global const int *gi, global float 
   vstore4(c * d.lo, 1, o + 1);
   o[9] = e.s3 + d.s5;
   o[10] = e.s9;
+  float3 k = vload3(i, cg + 3);
+  o[11] = k.x + k.z;
+  o[12] = k.y;
   int4 v = vload4(i, gi);
   short2 s = vload2(i, (global const short *)gi);
   vstore4(v + (int4)(s.x, s.y, 1, 2), i, outi);
