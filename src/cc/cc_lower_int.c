@@ -2,9 +2,9 @@
  * (llvm.{s,u}{min,max}, llvm.abs of other widths than 32 bits, and the
  * saturating llvm.{s,u}{add,sub}.sat and llvm.*.with.overflow of every
  * width) become plain IR the back end selects: wrapping arithmetic,
- * compares and selects. This runs
- * after the optimiser, which turns compare-and-select idioms (clamp, min,
- * max of char/short, abs, add_sat, ...) into exactly these intrinsics. */
+ * compares and selects. This runs after the optimiser, which turns
+ * compare-and-select idioms (clamp, min, max of char/short, abs, add_sat,
+ * ...) into exactly these intrinsics. */
 #include <string.h>
 
 #include "cc_internal.h"
