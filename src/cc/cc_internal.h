@@ -184,6 +184,8 @@ int cc_builtin_known(const char *name); /* mapped by the back end itself */
 
 /* cc_libclc.c: the math builtins a module calls, linked from libclc */
 int cc_link_libclc(LLVMModuleRef m, vt_error *e);
+/* llvm.{s,u}{min,max}/abs of other widths and llvm.*.sat as plain IR (cc_lower_int.c) */
+void cc_lower_int_intrinsics(LLVMModuleRef m);
 
 /* cc_isel_atomic.c: -1 not an atomic builtin, 0 selected, -2 error */
 int cc_select_atomic_call(cc_fn *f, LLVMValueRef call, const char *name);

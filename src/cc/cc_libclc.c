@@ -7,11 +7,15 @@
  * a declaration first, so the library's NVVM work-item functions never
  * replace ours; LLVM's math intrinsics the library's native_* functions
  * use (llvm.log2.f32, ...) are redirected to its accurate functions. The
- * linked functions are inlined like the program's own.
+ * linked functions are inlined like the program's own. Its integer
+ * builtins and vloadN/vstoreN are target-independent IR too and come the
+ * same way (its constant space is nvptx's 4, spir's is 2: calls on
+ * constant pointers are redirected).
  * CHENGYING_LIBCLC names another file; without the file the math builtins
  * stay refused with the usual one-line error. */
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Linker.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,7 +24,8 @@
 
 #define LIBCLC_DEFAULT "/usr/lib/clc/nvptx--.bc"
 
-/* OpenCL math builtins taken from the library (by their unmangled names) */
+/* OpenCL builtins taken from the library (by their unmangled names; the
+ * forms the back end maps itself stay the back end's) */
 static const char *const math_names[] = {
     "sin",    "cos",    "tan",    "asin",   "acos",   "atan",    "atan2",  "sinh",   "cosh",   "tanh",   "asinh",
     "acosh",  "atanh",  "exp",    "exp2",   "exp10",  "expm1",   "log",    "log2",   "log10",  "log1p",  "pow",
@@ -31,7 +36,8 @@ static const char *const math_names[] = {
     "native_log10", "native_powr", "half_sin", "half_cos", "half_tan", "half_exp2", "half_exp10", "half_log",
     "half_log2", "half_log10", "half_powr", "mul_hi", "mad_hi", "hadd", "rhadd", "add_sat", "sub_sat", "mad24",
     "mul24", "mad_sat", "upsample", "maxmag", "minmag", "nan", "rsqrt", "cross", "dot", "distance", "length",
-    "normalize", "fast_distance", "fast_length", "fast_normalize"};
+    "normalize", "fast_distance", "fast_length", "fast_normalize", "abs", "abs_diff", "clamp", "min", "max",
+    "vload2", "vload3", "vload4", "vload8", "vload16", "vstore2", "vstore3", "vstore4", "vstore8", "vstore16"};
 
 /* LLVM's math intrinsics (in the library's native_* functions) become
  * calls of the library's accurate functions, which meet any native bound */
@@ -64,22 +70,99 @@ static int needed_from_program(LLVMModuleRef u, LLVMModuleRef lib, LLVMValueRef 
   for (LLVMValueRef fn = LLVMGetFirstFunction(u); fn; fn = LLVMGetNextFunction(fn)) {
     size_t len;
     const char *name = LLVMGetValueName2(fn, &len), *to = redirect_of(fn);
-    if (LLVMGetFirstBasicBlock(fn) || !LLVMGetFirstUse(fn) || (!is_math(name) && !to)) continue;
+    if (LLVMGetFirstBasicBlock(fn) || !LLVMGetFirstUse(fn) || cc_builtin_known(name) || (!is_math(name) && !to)) continue;
     LLVMValueRef l = LLVMGetNamedFunction(lib, to ? to : name);
     if (l && LLVMGetFirstBasicBlock(l) && n < max) todo[n++] = l;
   }
   return n;
 }
 
+/* libclc has mad_hi as a macro over mul_hi, not as a function: a call of
+ * mad_hi(a, b, c) becomes mul_hi(a, b) + c (same types; _Z6mad_hi<T><T><T>
+ * names _Z6mul_hi<T><T>, and a repeated vector type is written S_) */
+static void mad_hi_as_mul_hi(LLVMModuleRef u) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(u));
+  for (LLVMValueRef fn = LLVMGetFirstFunction(u); fn; fn = LLVMGetNextFunction(fn)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    if (LLVMGetFirstBasicBlock(fn) || strncmp(name, "_Z6mad_hi", 9) || LLVMCountParams(fn) != 3) continue;
+    const char *sfx = name + 9;
+    size_t n = strlen(sfx);
+    char mul[64];
+    if (n == 3 && sfx[0] == sfx[1] && sfx[1] == sfx[2]) snprintf(mul, sizeof mul, "_Z6mul_hi%c%c", sfx[0], sfx[0]);
+    else if (n > 4 && n < 40 && !strcmp(sfx + n - 4, "S_S_")) snprintf(mul, sizeof mul, "_Z6mul_hi%.*s", (int)(n - 2), sfx);
+    else continue;
+    LLVMTypeRef t = LLVMGlobalGetValueType(fn), rt = LLVMGetReturnType(t), pt[2] = {rt, rt};
+    LLVMTypeRef mt = LLVMFunctionType(rt, pt, 2, 0);
+    LLVMValueRef m = LLVMGetNamedFunction(u, mul);
+    if (!m) m = LLVMAddFunction(u, mul, mt);
+    if (LLVMGlobalGetValueType(m) != mt) continue;
+    LLVMUseRef use;
+    while ((use = LLVMGetFirstUse(fn))) {
+      LLVMValueRef call = LLVMGetUser(use);
+      if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != fn) break;
+      LLVMPositionBuilderBefore(b, call);
+      LLVMValueRef args[2] = {LLVMGetOperand(call, 0), LLVMGetOperand(call, 1)};
+      LLVMValueRef hi = LLVMBuildCall2(b, mt, m, args, 2, "");
+      LLVMReplaceAllUsesWith(call, LLVMBuildAdd(b, hi, LLVMGetOperand(call, 2), ""));
+      LLVMInstructionEraseFromParent(call);
+    }
+  }
+  LLVMDisposeBuilder(b);
+}
+
+/* spir numbers the constant space 2, the nvptx library 4 (where the back
+ * end reads it as global memory too): a call of a library builtin on a
+ * constant pointer calls the library's AS4 form on the pointer cast */
+static void constant_as_nvptx(LLVMModuleRef u) {
+  LLVMContextRef ctx = LLVMGetModuleContext(u);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(u); fn; fn = LLVMGetNextFunction(fn)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len), *as2 = strstr(name, "PU3AS2");
+    unsigned np = LLVMCountParams(fn);
+    if (LLVMGetFirstBasicBlock(fn) || !as2 || !is_math(name) || np > 8 || len >= 128) continue;
+    char lib[128];
+    memcpy(lib, name, len + 1);
+    lib[as2 - name + 5] = '4';
+    LLVMTypeRef t = LLVMGlobalGetValueType(fn), pt[8];
+    LLVMGetParamTypes(t, pt);
+    for (unsigned i = 0; i < np; i++)
+      if (LLVMGetTypeKind(pt[i]) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(pt[i]) == 2)
+        pt[i] = LLVMPointerTypeInContext(ctx, 4);
+    LLVMTypeRef lt = LLVMFunctionType(LLVMGetReturnType(t), pt, np, 0);
+    LLVMValueRef to = LLVMGetNamedFunction(u, lib);
+    if (!to) to = LLVMAddFunction(u, lib, lt);
+    if (LLVMGlobalGetValueType(to) != lt) continue;
+    LLVMUseRef use;
+    while ((use = LLVMGetFirstUse(fn))) {
+      LLVMValueRef call = LLVMGetUser(use), args[8];
+      if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != fn) break;
+      LLVMPositionBuilderBefore(b, call);
+      for (unsigned i = 0; i < np; i++) {
+        args[i] = LLVMGetOperand(call, i);
+        if (LLVMTypeOf(args[i]) != pt[i]) args[i] = LLVMBuildAddrSpaceCast(b, args[i], pt[i], "");
+      }
+      LLVMValueRef nc = LLVMBuildCall2(b, lt, to, args, np, "");
+      LLVMReplaceAllUsesWith(call, nc);
+      LLVMInstructionEraseFromParent(call);
+    }
+  }
+  LLVMDisposeBuilder(b);
+}
+
 int cc_link_libclc(LLVMModuleRef u, vt_error *e) {
   LLVMValueRef want[256];
   const char *path = getenv("CHENGYING_LIBCLC");
   if (!path || !*path) path = LIBCLC_DEFAULT;
+  mad_hi_as_mul_hi(u);
+  constant_as_nvptx(u);
   /* nothing to link: no math builtin called, or no library */
   int any = 0;
   for (LLVMValueRef fn = LLVMGetFirstFunction(u); fn && !any; fn = LLVMGetNextFunction(fn)) {
     size_t len;
-    any = !LLVMGetFirstBasicBlock(fn) && LLVMGetFirstUse(fn) && is_math(LLVMGetValueName2(fn, &len));
+    const char *name = LLVMGetValueName2(fn, &len);
+    any = !LLVMGetFirstBasicBlock(fn) && LLVMGetFirstUse(fn) && is_math(name) && !cc_builtin_known(name);
   }
   if (!any || access(path, R_OK)) return 0;
   LLVMMemoryBufferRef mb;

@@ -309,6 +309,7 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
     LLVMDisposeErrorMessage(msg);
     goto done;
   }
+  cc_lower_int_intrinsics(m);
   td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
   uint32_t lds_bytes = 0;
   if (layout_local(m, td, &lds, &lds_bytes)) {

@@ -24,8 +24,8 @@
 
 extern char **environ;
 
-enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, F_LONG, F_BITS, F_SPILL, F_CALLS, F_CONVERT, F_MATH, NFILES };
-static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins", "long", "bits", "spill", "calls", "convert", "math"};
+enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, F_LONG, F_BITS, F_SPILL, F_CALLS, F_CONVERT, F_MATH, F_INTVEC, NFILES };
+static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins", "long", "bits", "spill", "calls", "convert", "math", "intvec"};
 
 typedef struct {
   cy_device *d;
@@ -49,8 +49,8 @@ static int group_setup(void **state) {
   rig *r = calloc(1, sizeof *r);
   if (!r) return -1;
   for (int i = 0; i < NFILES; i++) {
-    if (i == F_MATH && access("/usr/lib/clc/nvptx--.bc", R_OK) && !getenv("CHENGYING_LIBCLC")) {
-      printf("SKIP: the math test needs Debian's libclc-19 (/usr/lib/clc/nvptx--.bc)\n");
+    if ((i == F_MATH || i == F_INTVEC) && access("/usr/lib/clc/nvptx--.bc", R_OK) && !getenv("CHENGYING_LIBCLC")) {
+      printf("SKIP: the math and intvec tests need Debian's libclc-19 (/usr/lib/clc/nvptx--.bc)\n");
       r->no_libclc = 1;
       continue;
     }
@@ -1410,6 +1410,97 @@ static void test_math_lib(void **state) {
   for (int k = 0; k < NM; k++) printf("# libclc %-11s worst %.2f ulp (bound %.0f)\n", names[k], worst[k], bound[k]);
 }
 
+/* ---- integer builtins and vloadN/vstoreN (intvec.cl) ------------------------------ */
+
+static int64_t sat64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+static int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
+static int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
+
+enum { NI = 24 };
+
+static void int_ref(int32_t x, int32_t y, int32_t z, int32_t *o) {
+  int8_t cx = (int8_t)x, cy = (int8_t)y, cz = (int8_t)z;
+  int16_t sx = (int16_t)x, sy = (int16_t)y, sz = (int16_t)z;
+  uint8_t ux = (uint8_t)x, uy = (uint8_t)y;
+  uint16_t wx = (uint16_t)x, wy = (uint16_t)y;
+  o[0] = (uint8_t)(cx < 0 ? -cx : cx);
+  o[1] = (uint16_t)(sx < 0 ? -sx : sx);
+  o[2] = (uint8_t)(cx > cy ? cx - cy : cy - cx);
+  o[3] = (uint16_t)(sx > sy ? sx - sy : sy - sx);
+  o[4] = (int32_t)(uint32_t)((int64_t)x > y ? (int64_t)x - y : (int64_t)y - x);
+  o[5] = imin(imax(cx, -20), cz & 0x3f);
+  o[6] = imin(imax(sx, -300), sz & 0x3fff);
+  o[7] = imin(cx, cy) * 1000 + imax(cx, cy);
+  o[8] = imin(ux, uy) * 1000 + imax(ux, uy);
+  o[9] = imin(sx, sy) + imax(wx, wy) * 3;
+  o[10] = (int8_t)sat64(cx + cy, -128, 127);
+  o[11] = (int8_t)sat64(cx - cy, -128, 127);
+  o[12] = (int16_t)sat64(sx + sy, -32768, 32767);
+  o[13] = (int16_t)sat64(sx - sy, -32768, 32767);
+  o[14] = (int32_t)sat64((int64_t)x + y, INT32_MIN, INT32_MAX);
+  o[15] = (int32_t)sat64((int64_t)x - y, INT32_MIN, INT32_MAX);
+  o[16] = (uint8_t)sat64(ux + uy, 0, 255);
+  o[17] = (uint8_t)sat64(ux - uy, 0, 255);
+  o[18] = (int32_t)(uint32_t)sat64((int64_t)(uint32_t)x + (uint32_t)y, 0, UINT32_MAX);
+  o[19] = (int32_t)(uint32_t)sat64((int64_t)(uint32_t)x - (uint32_t)y, 0, UINT32_MAX);
+  o[20] = (int32_t)((uint32_t)(int32_t)(((int64_t)x * y) >> 32) + (uint32_t)z);
+  o[21] = (int8_t)sat64(cx * cy + cz, -128, 127);
+  o[22] = (int16_t)sat64(sx * sy + sz, -32768, 32767);
+  o[23] = (int32_t)sat64((int64_t)x * y + z, INT32_MIN, INT32_MAX);
+}
+
+static void test_int_builtins(void **state) {
+  rig *r = *state;
+  if (r->no_libclc) skip();
+  enum { N = 96 };
+  int32_t a[3 * N], out[NI * N], want[NI * N];
+  uint32_t s = 77;
+  for (int i = 0; i < 3 * N; i++) { /* small, byte-sized, short-sized and extreme values */
+    uint32_t v = lcg(&s);
+    int32_t ext = v & 1 ? INT32_MIN + (int32_t)(v & 15) : INT32_MAX - (int32_t)(v & 15);
+    a[i] = i % 4 == 0 ? (int32_t)v : i % 4 == 1 ? (int32_t)(v & 0xff) - 128 : i % 4 == 2 ? (int32_t)((v << 8) ^ (v >> 3)) : ext;
+  }
+  uint32_t A = dev_buf(r, a, sizeof a), O = dev_buf(r, NULL, sizeof out);
+  launch(r, F_INTVEC, "int_lanes", nd1(N, 32), (uint32_t[]){A, O}, 2);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < N; i++) int_ref(a[3 * i], a[3 * i + 1], a[3 * i + 2], want + NI * i);
+  same_words(out, want, NI * N, "int_lanes");
+}
+
+static void test_vloads(void **state) {
+  rig *r = *state;
+  if (r->no_libclc) skip();
+  enum { N = 64 };
+  static float g[16 * N + 4], out[16 * N], want[16 * N];
+  int32_t gi[4 * N], outi[4 * N], wanti[4 * N];
+  uint32_t s = 5;
+  for (int i = 0; i < 16 * N + 4; i++) g[i] = rnd_float(&s);
+  for (int i = 0; i < 4 * N; i++) gi[i] = (int32_t)lcg(&s) - (1 << 23);
+  memset(want, 0, sizeof want);
+  for (int i = 0; i < N; i++) {
+    const float *a = g + 2 * i, *b = g + 1 + 3 * i, *c = g + 2 + 4 * i, *d = g + 8 * i, *e = g + 16 * i; /* e: doubled */
+    float p[5] = {a[1], b[2], c[3], d[7], e[15] * 2.0f}, *o = want + 16 * i;
+    o[0] = a[0] + b[0];
+    o[1] = a[1] + c[0];
+    for (int k = 0; k < 3; k++) o[2 + k] = p[(i & 1) + k];
+    for (int k = 0; k < 4; k++) o[5 + k] = c[k] * d[k];
+    o[9] = e[3] * 2.0f + d[5];
+    o[10] = e[9] * 2.0f;
+    o[11] = g[3 + 3 * i] + g[5 + 3 * i];
+    o[12] = g[4 + 3 * i];
+    int16_t lo = (int16_t)(gi[i] & 0xffff), hi = (int16_t)((uint32_t)gi[i] >> 16);
+    const int32_t add[4] = {lo, hi, 1, 2};
+    for (int k = 0; k < 4; k++) wanti[4 * i + k] = (int32_t)((uint32_t)gi[4 * i + k] + (uint32_t)add[k]);
+  }
+  uint32_t G = dev_buf(r, g, sizeof g), GI = dev_buf(r, gi, sizeof gi), O = dev_buf(r, NULL, sizeof out),
+           OI = dev_buf(r, NULL, sizeof outi);
+  launch(r, F_INTVEC, "vec_moves", nd1(N, 32), (uint32_t[]){G, GI, O, OI, G}, 5);
+  get(r, O, out, sizeof out);
+  get(r, OI, outi, sizeof outi);
+  same_words(out, want, 16 * N, "vec_moves");
+  same_words(outi, wanti, 4 * N, "vec_moves (int)");
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void) {
@@ -1424,6 +1515,7 @@ int main(void) {
       T(test_hotspot_pathfinder), T(test_rounding), T(test_math1), T(test_clamps), T(test_break_continue), T(test_switch_case), T(test_loop_exits),
       T(test_long_lanes), T(test_long_uniform), T(test_long_loop), T(test_reshape),
       T(test_bits_lanes), T(test_bits_uniform), T(test_spill), T(test_calls), T(test_calls_stack), T(test_convert), T(test_math_lib),
+      T(test_int_builtins), T(test_vloads),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
