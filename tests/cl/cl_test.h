@@ -97,4 +97,24 @@ static inline int cy_test_end(const char *name) {
   return 0;
 }
 
+/* The chengying device with a context and an in-order queue, when the
+ * platform has `cap` (CL_DEVICE_COMPILER_AVAILABLE or
+ * CL_DEVICE_LINKER_AVAILABLE); otherwise a SKIP line and 0, and the test
+ * ends with status 0. */
+static inline int cy_test_cc_setup(cl_device_info cap, cl_device_id *dev, cl_context *ctx, cl_command_queue *q) {
+  cl_int err;
+  CHECK(clGetDeviceIDs(cy_test_platform(), CL_DEVICE_TYPE_ALL, 1, dev, NULL));
+  cl_bool have = CL_FALSE;
+  CHECK(clGetDeviceInfo(*dev, cap, sizeof have, &have, NULL));
+  if (!have) {
+    printf("SKIP: this build of the platform has no OpenCL C compiler\n");
+    return 0;
+  }
+  *ctx = clCreateContext(NULL, 1, dev, NULL, NULL, &err);
+  CHECK(err);
+  *q = clCreateCommandQueue(*ctx, *dev, 0, &err);
+  CHECK(err);
+  return 1;
+}
+
 #endif

@@ -170,19 +170,7 @@ static void build_cache(void) {
 }
 
 int main(void) {
-  cl_int err;
-  cl_platform_id plat = cy_test_platform();
-  CHECK(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
-  cl_bool have = CL_FALSE;
-  CHECK(clGetDeviceInfo(dev, CL_DEVICE_LINKER_AVAILABLE, sizeof have, &have, NULL));
-  if (!have) {
-    printf("SKIP: this build of the platform has no OpenCL C compiler\n");
-    return 0;
-  }
-  ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-  CHECK(err);
-  q = clCreateCommandQueue(ctx, dev, 0, &err);
-  CHECK(err);
+  if (!cy_test_cc_setup(CL_DEVICE_LINKER_AVAILABLE, &dev, &ctx, &q)) return 0;
   separate_compilation();
   build_cache();
   CHECK(clReleaseCommandQueue(q));

@@ -45,18 +45,9 @@ enum { N = 40, W = 24 };
 int main(void) {
   cl_int err;
   cl_device_id dev;
-  cl_platform_id plat = cy_test_platform();
-  CHECK(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
-  cl_bool have = CL_FALSE;
-  CHECK(clGetDeviceInfo(dev, CL_DEVICE_COMPILER_AVAILABLE, sizeof have, &have, NULL));
-  if (!have) {
-    printf("SKIP: this build of the platform has no OpenCL C compiler\n");
-    return 0;
-  }
-  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-  CHECK(err);
-  cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
-  CHECK(err);
+  cl_context ctx;
+  cl_command_queue q;
+  if (!cy_test_cc_setup(CL_DEVICE_COMPILER_AVAILABLE, &dev, &ctx, &q)) return 0;
   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
   CHECK(err);
   err = clBuildProgram(p, 1, &dev, "", NULL, NULL);
