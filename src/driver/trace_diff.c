@@ -1,6 +1,7 @@
 #include "trace_diff.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,8 @@
 #define START_PC 0x80000000u
 
 typedef struct {
-  uint32_t pc, insn;
+  uint32_t pc;
+  uint64_t insn; /* 64-bit words (ISA 2025 long formats) are logged with 16 digits */
   uint32_t dline, cline; /* 0-based line indices of disasm and commit lines */
   uint8_t nx, has_v, nmem_ld, nmem_st;
   uint16_t vreg;
@@ -31,7 +33,8 @@ typedef struct {
   uint32_t wg, warp;
   int ended;
   int pending; /* disassembly line seen, commit line not yet */
-  uint32_t ppc, pinsn, pline;
+  uint32_t ppc, pline;
+  uint64_t pinsn;
   rec *r;
   size_t n, cap;
 } stream;
@@ -239,7 +242,8 @@ static int tlog_read(tlog *l, const char *path, vt_error *e) {
   for (size_t i = 0; i < l->tf.nlines; i++) {
     const char *p = l->tf.lines[i];
     if (strncmp(p, "core", 4)) continue;
-    uint32_t warp, pc, insn;
+    uint32_t warp, pc;
+    uint64_t insn;
     const char *q = decnum(p + 4, &warp);
     if (!q && isdigit((unsigned char)*skip_ws(p + 4)))
       return parse_fail(e, l, i, "warp number ('core N') above 4294967295");
@@ -254,7 +258,7 @@ static int tlog_read(tlog *l, const char *path, vt_error *e) {
     if (t[0] != '0' || t[1] != 'x') return parse_fail(e, l, i, "expected a pc (0x...)");
     if (!(t = hexnum(t, &pc))) return parse_fail(e, l, i, "bad pc");
     t = skip_ws(t);
-    if (*t != '(' || !(t = hexnum(t + 1, &insn)) || *t != ')') return parse_fail(e, l, i, "bad instruction word");
+    if (*t != '(' || !(t = hexnum64(t + 1, &insn)) || *t != ')') return parse_fail(e, l, i, "bad instruction word");
     t++;
     stream *s = get_stream(l, wg, warp, 0);
     if (!commit) {
@@ -293,7 +297,10 @@ static int tlog_read(tlog *l, const char *path, vt_error *e) {
 /* What differs between two records, or NULL. */
 static const char *rec_diff(const tlog *la, const rec *a, const tlog *lb, const rec *b, char *buf, size_t n) {
   if (a->pc != b->pc) return snprintf(buf, n, "pc 0x%08x vs 0x%08x", a->pc, b->pc), buf;
-  if (a->insn != b->insn) return snprintf(buf, n, "instruction 0x%08x vs 0x%08x", a->insn, b->insn), buf;
+  if (a->insn != b->insn) {
+    int w = (a->insn | b->insn) >> 32 ? 16 : 8; /* as the log shows them */
+    return snprintf(buf, n, "instruction 0x%0*" PRIx64 " vs 0x%0*" PRIx64, w, a->insn, w, b->insn), buf;
+  }
   for (int i = 0; i < a->nx; i++) {
     int j = 0;
     while (j < b->nx && b->x_reg[j] != a->x_reg[i]) j++;

@@ -197,6 +197,26 @@ static void diff_fregs(void **state) {
   free(m);
 }
 
+/* ISA 2025 long formats are logged with their whole 64-bit word (16 digits);
+ * the reader used to refuse them as "bad instruction word". */
+static void diff_64bit_words(void **state) {
+  (void)state;
+  char out[4096];
+  static const char *llog = "core   0: 0x80000000 (0x000000ff0000993f) vfadd64 v242, v96, v225\n"
+                            "core   0: 3 0x80000000 (0x000000ff0000993f)\n"
+                            "core   0: 0x80000008 (0x0000400b) endprg\n"
+                            "core   0: 3 0x80000008 (0x0000400b)\n";
+  char *a = put("a.log", llog);
+  assert_int_equal(diff(a, a, out, sizeof out), 0);
+  char *m1 = replace(llog, "0x000000ff0000993f)\n", "0x000001ff0000993f)\n");
+  char *m = replace(m1, "(0x000000ff0000993f) vf", "(0x000001ff0000993f) vf");
+  free(m1);
+  char *b = put("b.log", m);
+  assert_int_equal(diff(a, b, out, sizeof out), 1);
+  assert_non_null(strstr(out, "instruction 0x000000ff0000993f vs 0x000001ff0000993f"));
+  free(m);
+}
+
 static void diff_workgroups(void **state) {
   (void)state;
   char out[4096];
@@ -275,6 +295,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(format_lines),  cmocka_unit_test(diff_equal), cmocka_unit_test(diff_value),
       cmocka_unit_test(diff_pc),       cmocka_unit_test(diff_workgroups), cmocka_unit_test(diff_fregs),
+      cmocka_unit_test(diff_64bit_words),
       cmocka_unit_test(diff_rejects_damaged_and_empty),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
