@@ -54,7 +54,7 @@ static int oom(cc_fn *f) { return vt_fail(f->e, VT_ERR_NOMEM, "out of memory whi
 static int words(LLVMTypeRef t) {
   if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
     int w = cc_int_width(LLVMGetElementType(t));
-    return w == 1 || w == 8 || w == 16 || w == 32 ? (int)LLVMGetVectorSize(t) : 0;
+    return w == 1 || w == 8 || w == 16 || w == 32 || cc_is_i64(LLVMGetElementType(t)) ? cc_vec_words(t) : 0;
   }
   return cc_is_i64(t) ? 2 : cc_int_width(t) ? 1 : 0;
 }

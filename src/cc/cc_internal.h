@@ -142,6 +142,10 @@ int cc_operand(cc_fn *f, LLVMValueRef v, int vec, int sext); /* sign-extended to
 int cc_mask_to(cc_fn *f, int r, int vec, int w);             /* zero-extends a w-bit value */
 int *cc_group_of(cc_fn *f, LLVMValueRef v, int vec); /* an LLVM vector's element registers (caller frees) */
 int cc_set_group(cc_fn *f, LLVMValueRef in, int *g); /* takes g */
+int cc_vec_words(LLVMTypeRef t); /* registers of a vector: 2 per 64-bit element, 0 if not a vector */
+
+/* cc_isel_vec64.c: extract/insert/shuffle on vectors of 64-bit elements */
+int cc_select_vec64_op(cc_fn *f, LLVMValueRef in, int vec);
 
 /* cc_isel_i64.c: operations in their scalar or vector (.vv) form (vec);
  * d < 0 asks for a new register; any operand < 0 (an earlier error) gives -1 */
