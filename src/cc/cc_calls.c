@@ -255,7 +255,7 @@ static void saved_regs(cc_fn *f, uint8_t s[64], uint8_t v[256]) {
   }
 }
 
-static uint32_t ra_off(cc_fn *f) { return (f->atomics ? 512u : 0u) + 4u * (uint32_t)f->nsslot; }
+static uint32_t ra_off(cc_fn *f) { return (uint32_t)f->atomics + 4u * (uint32_t)f->nsslot; }
 
 int cc_frames(cc_fn *f) {
   uint8_t s[64], v[256];

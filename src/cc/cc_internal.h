@@ -109,7 +109,7 @@ typedef struct {
   /* calls (cc_calls.c) */
   int is_func;          /* a device function (arguments in v0.., result in v0), not a kernel */
   int ncalls;           /* calls of device functions it makes */
-  int atomics;          /* uses the 512 bytes of atomics scratch at sp */
+  int atomics;          /* bytes of atomics scratch at sp: 0, 512, 768 with 64-bit atomics */
   int nsslot;           /* uniform spill slots (regalloc) */
   cc_callees *callees;  /* module-wide */
   uint32_t sp_frame;    /* own warp-stack bytes: atomics scratch, spills, ra and saved registers */
@@ -194,6 +194,9 @@ void cc_lower_int_intrinsics(LLVMModuleRef m);
 /* cc_isel_atomic.c: -1 not an atomic builtin, 0 selected, -2 error */
 int cc_select_atomic_call(cc_fn *f, LLVMValueRef call, const char *name);
 int cc_select_atomicrmw(cc_fn *f, LLVMValueRef in);
+/* cc_isel_atomic64.c: atom_* on long/ulong (opname: "add", ...; sgn: long) and atomicrmw i64, under a lock */
+int cc_select_atomic64_call(cc_fn *f, LLVMValueRef call, const char *opname, int oplen, int sgn);
+int cc_select_atomic64_rmw(cc_fn *f, LLVMValueRef in);
 
 /* cc_isel_bits.c: clz, ctz, popcount, rotate, bitselect, byte swaps (-1 not
  * one of them, 0 selected, -2 error); the word operations for i64 */

@@ -383,6 +383,8 @@ static int sel_call64(cc_fn *f, LLVMValueRef in, int vec) {
     int sgn, max;
   } mm[] = {{"llvm.smin.i64", 1, 0}, {"llvm.smax.i64", 1, 1}, {"llvm.umin.i64", 0, 0}, {"llvm.umax.i64", 0, 1},
             {"_Z3minll", 1, 0},      {"_Z3maxll", 1, 1},      {"_Z3minmm", 0, 0},      {"_Z3maxmm", 0, 1}};
+  int at = cc_select_atomic_call(f, in, name); /* atom_* on longs: cc_isel_atomic64.c */
+  if (at != -1) return at ? -1 : 0;
   pr a, b;
   for (size_t i = 0; i < sizeof mm / sizeof *mm; i++) {
     if (strcmp(name, mm[i].name)) continue;
