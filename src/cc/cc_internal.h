@@ -163,6 +163,14 @@ int cc_select_i64(cc_fn *f, LLVMValueRef in, int vec);
 int cc_i64_pair(cc_fn *f, LLVMValueRef v, int vec, int out[2]);
 int cc_i64_phi_regs(cc_fn *f, LLVMValueRef phi);
 int cc_i64_copy(cc_fn *f, const int d[2], LLVMValueRef src);
+int cc_i64_shift(cc_fn *f, int vec, LLVMOpcode op, const int a[2], int s, int out[2]); /* by a run-time s, 0..63 */
+int cc_i64_lt(cc_fn *f, int vec, int sgn, const int a[2], const int b[2]);            /* a < b: 0/1 */
+int cc_i64_negate_if(cc_fn *f, int vec, const int x[2], int s, int out[2]);           /* (x ^ s) - s */
+int cc_i64_set(cc_fn *f, LLVMValueRef in, const int p[2]);                            /* in's registers */
+
+/* cc_isel_convert64.c: long <-> float and long <-> narrower integers (rm: 0 rne, 1 rtz, 2 rdn, 3 rup, -1 default) */
+int cc_select_i64_fpcast(cc_fn *f, LLVMValueRef in, int vec); /* sitofp, uitofp, fptosi, fptoui of i64 */
+int cc_select_convert64(cc_fn *f, LLVMValueRef call, int dfl, int dsgn, int dw, int sfl, int ssgn, int sw, int sat, int rm);
 
 /* cc_module.c, cc_link.c: bitcode of one or several units, linked into one
  * module (cc_read_linked), to assembly text, or to one bitcode library */
