@@ -461,11 +461,21 @@ static void test_conv_vec(void **state) {
   }
 }
 
+static void test_frame_align(void **state) {
+  rig *r = *state;
+  int32_t out[32];
+  memset(out, 0xff, sizeof out);
+  uint32_t O = dev_buf(r, out, sizeof out);
+  launch(r, "frame_align", 32, 32, (uint32_t[]){O}, 1);
+  get(r, O, out, sizeof out);
+  for (int i = 0; i < 32; i++) assert_int_equal(out[i], 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_longvec),      cmocka_unit_test(test_hist64),     cmocka_unit_test(test_atom64_all),
       cmocka_unit_test(test_cmpxchg64),    cmocka_unit_test(test_hist64_local), cmocka_unit_test(test_conv_lanes),
-      cmocka_unit_test(test_conv_uniform), cmocka_unit_test(test_conv_vec),
+      cmocka_unit_test(test_conv_uniform), cmocka_unit_test(test_conv_vec),     cmocka_unit_test(test_frame_align),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -142,3 +142,16 @@ kernel void conv_vec(global const float4 *x, global const long4 *l, global long4
   ol[i] = convert_long4_sat_rte(x[i]);
   of[i] = convert_float4_rtz(l[i]);
 }
+
+/* a long8 in a called function is 64-byte aligned at its absolute private
+ * address, whatever the caller's own frame holds */
+__attribute__((noinline)) int misalign64(long x) {
+  volatile long8 v = (long8)(x);
+  volatile uintptr_t at = (uintptr_t)&v; /* through memory: LLVM knows the alignment it asked for */
+  return (int)(at & 63) + (int)(v.s7 != x);
+}
+
+kernel void frame_align(global int *out) {
+  volatile int own = get_global_id(0);
+  out[get_global_id(0)] = misalign64(own) + (own != get_global_id(0));
+}
