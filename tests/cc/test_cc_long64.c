@@ -471,11 +471,40 @@ static void test_frame_align(void **state) {
   for (int i = 0; i < 32; i++) assert_int_equal(out[i], 0);
 }
 
+static void test_mulo64(void **state) {
+  rig *r = *state;
+  enum { N = 128 };
+  static const uint64_t pairs[][2] = {{0x8000000000000000u, UINT64_MAX}, {0x8000000000000000u, 1}, {1u << 31, 1ull << 32},
+                                      {(uint64_t)-(1ll << 31), 1ull << 32}, {0x100000000u, 0x100000000u},
+                                      {0xffffffffu, 0x100000001u}, {3037000499u, 3037000499u}, {3037000500u, 3037000500u},
+                                      {(uint64_t)-3037000500ll, 3037000500u}, {UINT64_MAX, UINT64_MAX}, {0, UINT64_MAX},
+                                      {0x1ffffffffu, 0x80000000u}};
+  static int64_t a[N], b[N], out[3 * N], want[3 * N];
+  uint64_t s = 4242;
+  for (int i = 0; i < N; i++) {
+    int np = (int)(sizeof pairs / sizeof *pairs);
+    uint64_t x = rnd64(&s) >> (rnd64(&s) % 64), y = rnd64(&s) >> (rnd64(&s) % 64);
+    a[i] = (int64_t)(i < np ? pairs[i][0] : i % 2 ? (uint64_t)-(int64_t)x : x);
+    b[i] = (int64_t)(i < np ? pairs[i][1] : i % 3 ? y : (uint64_t)-(int64_t)y);
+    int64_t rr;
+    uint64_t uu;
+    int so = __builtin_mul_overflow(a[i], b[i], &rr), uo = __builtin_mul_overflow((uint64_t)a[i], (uint64_t)b[i], &uu);
+    want[3 * i] = rr;
+    want[3 * i + 1] = (int64_t)uu;
+    want[3 * i + 2] = so | uo << 1;
+  }
+  uint32_t A = dev_buf(r, a, sizeof a), B = dev_buf(r, b, sizeof b), O = dev_buf(r, NULL, sizeof out);
+  launch(r, "mulo64", N, 32, (uint32_t[]){A, B, O}, 3);
+  get(r, O, out, sizeof out);
+  same64(out, want, 3 * N, "mulo64");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_longvec),      cmocka_unit_test(test_hist64),     cmocka_unit_test(test_atom64_all),
       cmocka_unit_test(test_cmpxchg64),    cmocka_unit_test(test_hist64_local), cmocka_unit_test(test_conv_lanes),
       cmocka_unit_test(test_conv_uniform), cmocka_unit_test(test_conv_vec),     cmocka_unit_test(test_frame_align),
+      cmocka_unit_test(test_mulo64),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -155,3 +155,15 @@ kernel void frame_align(global int *out) {
   volatile int own = get_global_id(0);
   out[get_global_id(0)] = misalign64(own) + (own != get_global_id(0));
 }
+
+/* llvm.{s,u}mul.with.overflow.i64 (from 32-bit halves, cc_lower_int.c) */
+kernel void mulo64(global const long *a, global const long *b, global long *out) {
+  int i = get_global_id(0);
+  long r;
+  ulong u;
+  int so = __builtin_mul_overflow(a[i], b[i], &r);
+  int uo = __builtin_mul_overflow((ulong)a[i], (ulong)b[i], &u);
+  out[3 * i] = r;
+  out[3 * i + 1] = (long)u;
+  out[3 * i + 2] = so | uo << 1;
+}
