@@ -54,7 +54,7 @@ static int oom(cc_fn *f) { return vt_fail(f->e, VT_ERR_NOMEM, "out of memory whi
 static int words(LLVMTypeRef t) {
   if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
     int w = cc_int_width(LLVMGetElementType(t));
-    return w == 1 || w == 8 || w == 16 || w == 32 ? (int)LLVMGetVectorSize(t) : 0;
+    return w == 1 || w == 8 || w == 16 || w == 32 || cc_is_i64(LLVMGetElementType(t)) ? cc_vec_words(t) : 0;
   }
   return cc_is_i64(t) ? 2 : cc_int_width(t) ? 1 : 0;
 }
@@ -255,7 +255,20 @@ static void saved_regs(cc_fn *f, uint8_t s[64], uint8_t v[256]) {
   }
 }
 
-static uint32_t ra_off(cc_fn *f) { return (f->atomics ? 512u : 0u) + 4u * (uint32_t)f->nsslot; }
+/* the largest alignment of a private variable in the module: every frame
+ * of a function that calls is a multiple of it, so from tp = 0 at the
+ * kernel's start every callee's frame, and each variable in it, is
+ * aligned at its absolute private address too (piglit realign-stack) */
+static uint32_t private_align(LLVMModuleRef m) {
+  uint32_t a = 4;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in))
+        if (LLVMIsAAllocaInst(in) && LLVMGetAlignment(in) > a) a = LLVMGetAlignment(in);
+  return a;
+}
+
+static uint32_t ra_off(cc_fn *f) { return (uint32_t)f->atomics + 4u * (uint32_t)f->nsslot; }
 
 int cc_frames(cc_fn *f) {
   uint8_t s[64], v[256];
@@ -265,6 +278,10 @@ int cc_frames(cc_fn *f) {
   for (int i = 0; i < 256; i++) nv += v[i];
   f->sp_frame = ra_off(f) + (f->ncalls ? 4u : 0u) + 4u * ns;
   f->tp_frame = ((f->pds_bytes + 3u) & ~3u) + 4u * nv;
+  if (f->ncalls) {
+    uint32_t al = private_align(f->mod);
+    f->tp_frame = (f->tp_frame + al - 1) & ~(al - 1);
+  }
   for (int b = 0; b < f->nbb; b++)
     for (int i = 0; i < f->mb[b].n; i++) {
       const cc_minst *m = &f->mb[b].v[i];

@@ -109,7 +109,7 @@ typedef struct {
   /* calls (cc_calls.c) */
   int is_func;          /* a device function (arguments in v0.., result in v0), not a kernel */
   int ncalls;           /* calls of device functions it makes */
-  int atomics;          /* uses the 512 bytes of atomics scratch at sp */
+  int atomics;          /* bytes of atomics scratch at sp: 0, 512, 768 with 64-bit atomics */
   int nsslot;           /* uniform spill slots (regalloc) */
   cc_callees *callees;  /* module-wide */
   uint32_t sp_frame;    /* own warp-stack bytes: atomics scratch, spills, ra and saved registers */
@@ -142,6 +142,10 @@ int cc_operand(cc_fn *f, LLVMValueRef v, int vec, int sext); /* sign-extended to
 int cc_mask_to(cc_fn *f, int r, int vec, int w);             /* zero-extends a w-bit value */
 int *cc_group_of(cc_fn *f, LLVMValueRef v, int vec); /* an LLVM vector's element registers (caller frees) */
 int cc_set_group(cc_fn *f, LLVMValueRef in, int *g); /* takes g */
+int cc_vec_words(LLVMTypeRef t); /* registers of a vector: 2 per 64-bit element, 0 if not a vector */
+
+/* cc_isel_vec64.c: extract/insert/shuffle on vectors of 64-bit elements */
+int cc_select_vec64_op(cc_fn *f, LLVMValueRef in, int vec);
 
 /* cc_isel_i64.c: operations in their scalar or vector (.vv) form (vec);
  * d < 0 asks for a new register; any operand < 0 (an earlier error) gives -1 */
@@ -159,6 +163,14 @@ int cc_select_i64(cc_fn *f, LLVMValueRef in, int vec);
 int cc_i64_pair(cc_fn *f, LLVMValueRef v, int vec, int out[2]);
 int cc_i64_phi_regs(cc_fn *f, LLVMValueRef phi);
 int cc_i64_copy(cc_fn *f, const int d[2], LLVMValueRef src);
+int cc_i64_shift(cc_fn *f, int vec, LLVMOpcode op, const int a[2], int s, int out[2]); /* by a run-time s, 0..63 */
+int cc_i64_lt(cc_fn *f, int vec, int sgn, const int a[2], const int b[2]);            /* a < b: 0/1 */
+int cc_i64_negate_if(cc_fn *f, int vec, const int x[2], int s, int out[2]);           /* (x ^ s) - s */
+int cc_i64_set(cc_fn *f, LLVMValueRef in, const int p[2]);                            /* in's registers */
+
+/* cc_isel_convert64.c: long <-> float and long <-> narrower integers (rm: 0 rne, 1 rtz, 2 rdn, 3 rup, -1 default) */
+int cc_select_i64_fpcast(cc_fn *f, LLVMValueRef in, int vec); /* sitofp, uitofp, fptosi, fptoui of i64 */
+int cc_select_convert64(cc_fn *f, LLVMValueRef call, int dfl, int dsgn, int dw, int sfl, int ssgn, int sw, int sat, int rm);
 
 /* cc_module.c, cc_link.c: bitcode of one or several units, linked into one
  * module (cc_read_linked), to assembly text, or to one bitcode library */
@@ -190,6 +202,9 @@ void cc_lower_int_intrinsics(LLVMModuleRef m);
 /* cc_isel_atomic.c: -1 not an atomic builtin, 0 selected, -2 error */
 int cc_select_atomic_call(cc_fn *f, LLVMValueRef call, const char *name);
 int cc_select_atomicrmw(cc_fn *f, LLVMValueRef in);
+/* cc_isel_atomic64.c: atom_* on long/ulong (opname: "add", ...; sgn: long) and atomicrmw i64, under a lock */
+int cc_select_atomic64_call(cc_fn *f, LLVMValueRef call, const char *opname, int oplen, int sgn);
+int cc_select_atomic64_rmw(cc_fn *f, LLVMValueRef in);
 
 /* cc_isel_bits.c: clz, ctz, popcount, rotate, bitselect, byte swaps (-1 not
  * one of them, 0 selected, -2 error); the word operations for i64 */

@@ -568,8 +568,8 @@ static int sel_cast(cc_fn *f, LLVMValueRef in, int vec) {
 static int *bits_of(cc_fn *f, LLVMValueRef v, int vec, int *n, int *w) {
   LLVMTypeRef t = LLVMTypeOf(v);
   if (vec_len(t)) {
-    *n = vec_len(t);
-    *w = cc_int_width(LLVMGetElementType(t));
+    *n = cc_vec_words(t);
+    *w = *n != vec_len(t) ? 32 : cc_int_width(LLVMGetElementType(t));
     if (*w == 8 || *w == 16 || *w == 32) return group_of(f, v, vec);
     cc_unsupported(f, NULL, "a reinterpretation of a vector of 64-bit or 1-bit elements");
     return NULL;
@@ -593,7 +593,7 @@ static int *bits_of(cc_fn *f, LLVMValueRef v, int vec, int *n, int *w) {
  * little-endian, and the words split into the destination's elements */
 static int sel_reshape(cc_fn *f, LLVMValueRef in, int vec) {
   LLVMTypeRef to = LLVMTypeOf(in);
-  int n, w, tn = vec_len(to), tw = tn ? cc_int_width(LLVMGetElementType(to)) : 32;
+  int n, w, tn = cc_vec_words(to), tw = tn != vec_len(to) ? 32 : tn ? cc_int_width(LLVMGetElementType(to)) : 32;
   if (!tn) tn = cc_is_i64(to) ? 2 : 1;
   if ((tw != 8 && tw != 16 && tw != 32) || (!vec_len(to) && !cc_is_i64(to) && cc_int_width(to) != 32))
     return cc_unsupported(f, in, "a reinterpretation as a type other than 8/16/32/64-bit integers, float or their vectors");
@@ -802,16 +802,32 @@ static int sel_store(cc_fn *f, LLVMValueRef in, int vec) {
 
 static int vec_len(LLVMTypeRef t) { return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? (int)LLVMGetVectorSize(t) : 0; }
 
+/* registers of a vector value: one per element, two per 64-bit element
+ * (low word first, so <N x i64> is laid out as <2N x i32>) */
+int cc_vec_words(LLVMTypeRef t) {
+  int n = vec_len(t);
+  return n && cc_is_i64(LLVMGetElementType(t)) ? 2 * n : n;
+}
+
 /* the element registers of vector value v, in the form vec asks for (a new
  * array the caller frees, or NULL after an error) */
 static int *group_of(cc_fn *f, LLVMValueRef v, int vec) {
-  int n = vec_len(LLVMTypeOf(v));
+  int n = cc_vec_words(LLVMTypeOf(v)), two = n != vec_len(LLVMTypeOf(v));
   int *g = calloc((size_t)n + 1, sizeof *g), k = cc_map_get(&f->val, v);
   if (!g) {
     oom(f);
     return NULL;
   }
   for (int i = 0; i < n; i++) {
+    if (k < 0 && two) { /* a constant of longs: each element's two words */
+      LLVMValueRef el = (i & 1) ? NULL : LLVMGetAggregateElement(v, (unsigned)i / 2);
+      if (i & 1) continue;
+      if (!el || cc_i64_pair(f, el, vec, g + i)) {
+        if (!el) cc_unsupported(f, NULL, "a vector constant of an unknown shape");
+        goto fail;
+      }
+      continue;
+    }
     if (k >= 0) {
       if (!f->grp[k]) {
         free(g);
@@ -861,7 +877,8 @@ static int elem_access(cc_fn *f, int priv, int vec, int w, int addr, int off, in
 static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v, int vec) {
   LLVMTypeRef t = LLVMTypeOf(v ? v : in);
   int i64 = cc_is_i64(t); /* a long: its low and high words */
-  int n = i64 ? 2 : vec_len(t), w = i64 ? 32 : cc_int_width(LLVMGetElementType(t)), sp = space_of(f, in, p);
+  int n = i64 ? 2 : cc_vec_words(t), w = i64 || n != vec_len(t) ? 32 : cc_int_width(LLVMGetElementType(t));
+  int sp = space_of(f, in, p);
   if (w == 1) w = 8;
   if (sp < 0) return -1;
   if (w != 8 && w != 16 && w != 32) return cc_unsupported(f, in, "a vector of 64-bit elements");
@@ -897,8 +914,7 @@ static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v
 
 static int sel_vec_op(cc_fn *f, LLVMValueRef in, LLVMOpcode op, int vec) {
   int k = cc_map_get(&f->val, in);
-  if (cc_is_i64(LLVMGetElementType(LLVMTypeOf(LLVMGetOperand(in, 0)))))
-    return cc_unsupported(f, in, "a vector of 64-bit elements");
+  if (cc_is_i64(LLVMGetElementType(LLVMTypeOf(LLVMGetOperand(in, 0))))) return cc_select_vec64_op(f, in, vec);
   if (op == LLVMExtractElement) {
     LLVMValueRef idx = LLVMGetOperand(in, 1);
     if (!LLVMIsAConstantInt(idx)) return cc_unsupported(f, in, "a vector element chosen at run time");

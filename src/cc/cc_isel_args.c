@@ -30,8 +30,8 @@ static int load_word(cc_fn *f, int w, uint32_t off) {
 /* a vector: one scalar register per element (the work-items share it) */
 static int load_vector(cc_fn *f, LLVMValueRef a, int k, uint32_t off) {
   LLVMTypeRef t = LLVMTypeOf(a);
-  int n = (int)LLVMGetVectorSize(t), w = cc_int_width(LLVMGetElementType(t));
-  if (w != 8 && w != 16 && w != 32) return cc_unsupported(f, NULL, "a kernel argument vector of 64-bit elements");
+  int n = cc_vec_words(t), w = n != (int)LLVMGetVectorSize(t) ? 32 : cc_int_width(LLVMGetElementType(t)); /* longs: 2 words */
+  if (w != 8 && w != 16 && w != 32) return cc_unsupported(f, NULL, "a kernel argument vector of this element type");
   int *g = calloc((size_t)n + 1, sizeof *g);
   if (!g) return vt_fail(f->e, VT_ERR_NOMEM, "out of memory while compiling kernel %s", f->name);
   for (int i = 0; i < n; i++)

@@ -23,7 +23,7 @@ static const char *const amo[] = {
 static int atomic_seq(cc_fn *f, LLVMValueRef in, int op, LLVMValueRef ptr, LLVMValueRef val, LLVMValueRef cmp) {
   if (LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)) == 0)
     return cc_unsupported(f, in, "an atomic operation on private memory");
-  f->atomics = 1; /* the 512 bytes of scratch at sp */
+  if (f->atomics < 512) f->atomics = 512; /* bytes of scratch at sp */
   int va = cc_vec(f, ptr), vv, vc = -1;
   if (va < 0) return -1;
   if (op == A_INC || op == A_DEC) {
@@ -102,6 +102,7 @@ int cc_select_atomic_call(cc_fn *f, LLVMValueRef call, const char *name) {
   /* the pointee type: the letter after the volatile qualifier 'V' */
   const char *v = strchr(p + len, 'V');
   char ty = v ? v[1] : 'i';
+  if (ty == 'l' || ty == 'm') return cc_select_atomic64_call(f, call, base, blen, ty == 'l') ? -2 : 0;
   if (ty != 'i' && ty != 'j' && !(ty == 'f' && op == A_XCHG))
     return cc_unsupported(f, call, "a 64-bit or floating-point atomic operation") ? -2 : -2;
   if (ty == 'j' && op == A_MIN) op = A_UMIN;
@@ -127,6 +128,7 @@ int cc_select_atomicrmw(cc_fn *f, LLVMValueRef in) {
   case LLVMAtomicRMWBinOpUMin: op = A_UMIN; break;
   default: return cc_unsupported(f, in, "this atomic read-modify-write operation");
   }
+  if (cc_is_i64(LLVMTypeOf(in))) return cc_select_atomic64_rmw(f, in);
   if (cc_int_width(LLVMTypeOf(in)) != 32) return cc_unsupported(f, in, "an atomic operation on a value that is not 32 bits");
   return atomic_seq(f, in, op, LLVMGetOperand(in, 0), LLVMGetOperand(in, 1), NULL);
 }

@@ -4,7 +4,8 @@
  * the mode, the vector form reads frm, which is set around it), integer to
  * float (rte by default), integer to integer; _sat clamps to the
  * destination's range, and NaN becomes 0 (the ISA's conversions already
- * saturate to 32 bits). 64-bit integers and doubles are refused. */
+ * saturate to 32 bits). 64-bit integers: cc_isel_convert64.c; doubles and
+ * halves are refused. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,8 @@ static const struct {
   const char *name;
   ty t;
 } types[] = {{"char", {0, 1, 8}},   {"uchar", {0, 0, 8}}, {"short", {0, 1, 16}}, {"ushort", {0, 0, 16}},
-             {"int", {0, 1, 32}},   {"uint", {0, 0, 32}}, {"float", {1, 1, 32}}};
+             {"int", {0, 1, 32}},   {"uint", {0, 0, 32}}, {"float", {1, 1, 32}}, {"long", {0, 1, 64}},
+             {"ulong", {0, 0, 64}}};
 
 /* the mangled letter of a scalar parameter type */
 static int param_type(char c, ty *t) {
@@ -31,7 +33,9 @@ static int param_type(char c, ty *t) {
   case 'i': *t = (ty){0, 1, 32}; return 0;
   case 'j': *t = (ty){0, 0, 32}; return 0;
   case 'f': *t = (ty){1, 1, 32}; return 0;
-  default: return -1; /* long, ulong, double, half, bool */
+  case 'l': *t = (ty){0, 1, 64}; return 0;
+  case 'm': *t = (ty){0, 0, 64}; return 0;
+  default: return -1; /* double, half, bool */
   }
 }
 
@@ -158,9 +162,10 @@ int cc_select_convert_call(cc_fn *f, LLVMValueRef call, const char *name) {
   int sat, rm, p = parse(name, &d, &s, &sat, &rm);
   if (p == -1) return -1;
   if (p == -2) {
-    cc_unsupported(f, call, "the conversion '%s' (64-bit integers, doubles and halves are not supported)", name);
+    cc_unsupported(f, call, "the conversion '%s' (doubles and halves are not supported)", name);
     return -2;
   }
+  if (d.w == 64 || s.w == 64) return cc_select_convert64(f, call, d.fl, d.sgn, d.w, s.fl, s.sgn, s.w, sat, rm) ? -2 : 0;
   int k = cc_val_num(f, call), vec = f->div[k];
   LLVMValueRef a = LLVMGetOperand(call, 0);
   if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVectorTypeKind) {

@@ -287,6 +287,27 @@ static int sel_arith(cc_fn *f, LLVMValueRef in, int vec, LLVMOpcode op) {
   }
 }
 
+/* the helpers above on register arrays {lo, hi}, for cc_isel_convert64.c */
+int cc_i64_shift(cc_fn *f, int vec, LLVMOpcode op, const int a[2], int s, int out[2]) {
+  pr r = shift_var(f, vec, op, (pr){a[0], a[1]}, s);
+  out[0] = r.lo;
+  out[1] = r.hi;
+  return r.lo < 0 || r.hi < 0 ? -1 : 0;
+}
+
+int cc_i64_lt(cc_fn *f, int vec, int sgn, const int a[2], const int b[2]) {
+  return lt64(f, vec, sgn, (pr){a[0], a[1]}, (pr){b[0], b[1]});
+}
+
+int cc_i64_negate_if(cc_fn *f, int vec, const int x[2], int s, int out[2]) {
+  pr r = negate_if(f, vec, (pr){x[0], x[1]}, s);
+  out[0] = r.lo;
+  out[1] = r.hi;
+  return r.lo < 0 || r.hi < 0 ? -1 : 0;
+}
+
+int cc_i64_set(cc_fn *f, LLVMValueRef in, const int p[2]) { return set(f, in, (pr){p[0], p[1]}); }
+
 static int sel_icmp64(cc_fn *f, LLVMValueRef in, int vec) {
   pr a, b;
   if (get(f, LLVMGetOperand(in, 0), vec, &a) || get(f, LLVMGetOperand(in, 1), vec, &b)) return -1;
@@ -359,6 +380,10 @@ static int sel_cast64(cc_fn *f, LLVMValueRef in, int vec, LLVMOpcode op) {
     }
     return set(f, in, p);
   }
+  case LLVMSIToFP:
+  case LLVMUIToFP:
+  case LLVMFPToSI:
+  case LLVMFPToUI: return cc_select_i64_fpcast(f, in, vec);
   default: return cc_unsupported(f, in, "a conversion between a 64-bit integer and floating point");
   }
 }
@@ -383,6 +408,9 @@ static int sel_call64(cc_fn *f, LLVMValueRef in, int vec) {
     int sgn, max;
   } mm[] = {{"llvm.smin.i64", 1, 0}, {"llvm.smax.i64", 1, 1}, {"llvm.umin.i64", 0, 0}, {"llvm.umax.i64", 0, 1},
             {"_Z3minll", 1, 0},      {"_Z3maxll", 1, 1},      {"_Z3minmm", 0, 0},      {"_Z3maxmm", 0, 1}};
+  int at = cc_select_atomic_call(f, in, name); /* atom_* on longs: cc_isel_atomic64.c */
+  if (at == -1) at = cc_select_convert_call(f, in, name); /* convert_long...: cc_isel_convert64.c */
+  if (at != -1) return at ? -1 : 0;
   pr a, b;
   for (size_t i = 0; i < sizeof mm / sizeof *mm; i++) {
     if (strcmp(name, mm[i].name)) continue;

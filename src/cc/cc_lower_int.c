@@ -44,11 +44,39 @@ static int lower_kind(LLVMValueRef in) {
     if (!strncmp(name, lowered[i].prefix, strlen(lowered[i].prefix))) {
       int k = lowered[i].kind;
       if (k <= L_ABS && LLVMGetIntTypeWidth(t) == 32) return -1;
-      if (k >= L_UMULO && LLVMGetIntTypeWidth(t) > 32) return -1; /* the product needs twice the width */
+      if (k >= L_UMULO && LLVMGetIntTypeWidth(t) > 32 && LLVMGetIntTypeWidth(t) != 64) return -1; /* twice the width */
       if (k >= L_SADDO && !all_extracts(in)) return -1;
       return lowered[i].kind;
     }
   return -1;
+}
+
+/* overflow of a 64-bit unsigned product, from 32-bit halves (no i128):
+ * both high halves nonzero, or the cross product past 32 bits, or a carry
+ * out when the cross product is added at bit 32 */
+static LLVMValueRef umulo64(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y) {
+  LLVMTypeRef t = LLVMTypeOf(x);
+  LLVMValueRef k32 = LLVMConstInt(t, 32, 0), lo = LLVMConstInt(t, 0xffffffffu, 0), zero = LLVMConstInt(t, 0, 0);
+  LLVMValueRef xh = LLVMBuildLShr(b, x, k32, ""), yh = LLVMBuildLShr(b, y, k32, "");
+  LLVMValueRef xl = LLVMBuildAnd(b, x, lo, ""), yl = LLVMBuildAnd(b, y, lo, "");
+  LLVMValueRef both = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntNE, xh, zero, ""), LLVMBuildICmp(b, LLVMIntNE, yh, zero, ""), "");
+  LLVMValueRef cross = LLVMBuildAdd(b, LLVMBuildMul(b, xh, yl, ""), LLVMBuildMul(b, xl, yh, ""), ""); /* one term is 0 */
+  LLVMValueRef p = LLVMBuildMul(b, xl, yl, ""), sum = LLVMBuildAdd(b, p, LLVMBuildShl(b, cross, k32, ""), "");
+  LLVMValueRef o = LLVMBuildOr(b, both, LLVMBuildICmp(b, LLVMIntNE, LLVMBuildLShr(b, cross, k32, ""), zero, ""), "");
+  return LLVMBuildOr(b, o, LLVMBuildICmp(b, LLVMIntULT, sum, p, ""), "");
+}
+
+/* signed: the magnitudes' product must fit, and stay within 2^63 - 1
+ * (2^63 when the signs differ) */
+static LLVMValueRef smulo64(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y) {
+  LLVMTypeRef t = LLVMTypeOf(x);
+  LLVMValueRef zero = LLVMConstInt(t, 0, 0);
+  LLVMValueRef xn = LLVMBuildICmp(b, LLVMIntSLT, x, zero, ""), yn = LLVMBuildICmp(b, LLVMIntSLT, y, zero, "");
+  LLVMValueRef ax = LLVMBuildSelect(b, xn, LLVMBuildSub(b, zero, x, ""), x, "");
+  LLVMValueRef ay = LLVMBuildSelect(b, yn, LLVMBuildSub(b, zero, y, ""), y, "");
+  LLVMValueRef lim = LLVMBuildAdd(b, LLVMConstInt(t, 0x7fffffffffffffffULL, 0), LLVMBuildZExt(b, LLVMBuildXor(b, xn, yn, ""), t, ""), "");
+  LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGT, LLVMBuildMul(b, ax, ay, ""), lim, "");
+  return LLVMBuildOr(b, umulo64(b, ax, ay), big, "");
 }
 
 /* the result and the overflow bit of llvm.*.with.overflow */
@@ -75,6 +103,11 @@ static void expand_overflow(LLVMBuilderRef b, LLVMValueRef call, int kind, LLVMV
     out[1] = LLVMBuildICmp(b, LLVMIntULT, x, y, "");
     break;
   default: { /* the exact product in twice the width; overflow when it does not fit */
+    if (w == 64) {
+      r = LLVMBuildMul(b, x, y, "");
+      out[1] = kind == L_SMULO ? smulo64(b, x, y) : umulo64(b, x, y);
+      break;
+    }
     LLVMTypeRef wt = LLVMIntTypeInContext(LLVMGetTypeContext(t), 2 * w);
     int s = kind == L_SMULO;
     LLVMValueRef p = LLVMBuildMul(b, s ? LLVMBuildSExt(b, x, wt, "") : LLVMBuildZExt(b, x, wt, ""),

@@ -4,7 +4,7 @@
  * furthest is spilled everywhere: each definition goes through a short-lived
  * register and a store to its slot, each use through a load, and the
  * allocation starts again. Uniform values go to the warp's stack in local
- * memory (at sp, after the 512 bytes of the atomics if there are any), per-lane
+ * memory (at sp, after the atomics scratch if there is one), per-lane
  * values to the work-item's private frame at tp (vsw.v/vlw.v, the lanes
  * interleaved by the hardware), after the private variables.
  *
@@ -246,7 +246,7 @@ static int spill(cc_fn *f, spill_state *ss, int v) {
                      f->name);
     f->pds_bytes = (uint32_t)off + 4;
   } else {
-    off = (f->atomics ? 512 : 0) + 4 * ss->nsslot++; /* after the atomics scratch */
+    off = f->atomics + 4 * ss->nsslot++; /* after the atomics scratch */
     f->nsslot = ss->nsslot;
     if (off + 4 > 1024)
       return vt_fail(f->e, VT_ERR_ASM, "kernel %s: error: more than 128 uniform values spilled (the warp stack is 1 KiB)",

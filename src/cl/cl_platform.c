@@ -8,11 +8,14 @@
 
 /* The extensions OpenCL 1.2 requires of every device (spec table 4.3),
  * all backed by the hardware: 32-bit AMOs on global and local memory, and
- * byte/half stores. No cl_khr_fp64: there is no double precision. */
-static const char *const cy_device_extensions[5] = {
+ * byte/half stores; and the 64-bit atomics, which the compiler builds from
+ * 32-bit AMOs and a lock table (docs/compiler.md, "64-bit atomics"). No
+ * cl_khr_fp64: there is no double precision. */
+static const char *const cy_device_extensions[] = {
     "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
     "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
-    "cl_khr_byte_addressable_store"};
+    "cl_khr_byte_addressable_store", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics"};
+enum { CY_NEXT = sizeof cy_device_extensions / sizeof *cy_device_extensions };
 
 #define CY_CL_VERSION "0.1"
 /* EMBEDDED: the full profile requires the whole of OpenCL C (double,
@@ -230,8 +233,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     return cy_info(param_value_size, param_value, param_value_size_ret, v, sizeof v);
   }
   case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
-    cl_name_version v[5];
-    for (int i = 0; i < 5; i++) {
+    cl_name_version v[CY_NEXT];
+    for (int i = 0; i < CY_NEXT; i++) {
       v[i].version = CL_MAKE_VERSION(1, 0, 0);
       snprintf(v[i].name, sizeof v[i].name, "%s", cy_device_extensions[i]);
     }
@@ -274,8 +277,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_VERSION: s = "OpenCL 1.2 chengying " CY_CL_VERSION; break;
   case CL_DEVICE_OPENCL_C_VERSION: s = "OpenCL C 1.2 (no compiler yet: programs are Ventus ELF binaries)"; break;
   case CL_DEVICE_EXTENSIONS: {
-    char list[256] = "";
-    for (int i = 0; i < 5; i++) {
+    char list[512] = "";
+    for (int i = 0; i < CY_NEXT; i++) {
       if (i) strcat(list, " ");
       strcat(list, cy_device_extensions[i]);
     }
