@@ -364,7 +364,7 @@ static void conv_want(const float *x, const int64_t *l, int64_t *wl, uint8_t *vl
   for (int i = 0; i < M; i++) {
     int64_t *o = wl + NCL * i;
     uint8_t *ok = vl + NCL * i;
-    uint64_t u = (uint64_t)l[i], t;
+    uint64_t u = (uint64_t)l[i], t = 0;
     int32_t n = (int32_t)(l[i] >> 7);
     static const int lm[9][2] = {{RTZ, 0}, {RTE, 0}, {RTZ, 0}, {RTN, 0}, {RTP, 0}, {RTZ, 1}, {RTE, 1}, {RTN, 1}, {RTP, 1}};
     for (int j = 0; j < 9; j++) ok[j] = (uint8_t)ref_f2l(x[i], lm[j][0], lm[j][1], &o[j]);
