@@ -27,13 +27,16 @@ csv=$corpora/timing/ventus-gpgpu-verilog/readme_cycles_with_instr_counts.csv
 [ -r "$csv" ] || { echo "calibrate-verilog: $csv not found" >&2; exit 4; }
 echo "| case | warp-instr | RTL cycles | ours | error |"
 echo "| --- | --- | --- | --- | --- |"
-# fields: kernel, corpus dir, warp-instr, README cycles, in the corpus
+# fields: kernel, corpus dir, warp-instr, README cycles, the RTL's
+# NUM_THREAD (= NUM_LANE, edited per case; 1w32t runs 16-thread warps on
+# 32 lanes), in the corpus
 [ -z "$svg" ] || : >"$svg.rows"
 rc=0
-awk -F, 'NR > 1 && $14 == "yes" { print $1, $3, $8, $11 }' "$csv" | {
+awk -F, 'NR > 1 && $14 == "yes" { print $1, $3, $8, $11, $4 }' "$csv" | {
   worst=0
-  while read -r k dir instr rtl; do
-    out=$("$ventus" run --timing --config "$here/configs/verilog-rtl.cfg" $sets "$corpora/verilog-tc/$k/$dir" 2>&1) || {
+  while read -r k dir instr rtl lanes; do
+    out=$("$ventus" run --timing --config "$here/configs/verilog-rtl.cfg" -c num_lanes="$lanes" $sets \
+      "$corpora/verilog-tc/$k/$dir" 2>&1) || {
       echo "calibrate-verilog: $k/$dir failed: $out" >&2; exit 4; }
     ours=$(printf '%s\n' "$out" | sed -n 's/.* in \([0-9]*\) cycles.*/\1/p')
     err=$(awk -v o="$ours" -v r="$rtl" 'BEGIN { printf "%+.1f", (o - r) * 100 / r }')

@@ -38,6 +38,8 @@ void vt_config_defaults(vt_config *c) {
   c->l1d_mshrs = 4;
   c->l1d_mshr_subs = 2;
   c->l1d_wshrs = 4;
+  c->lds_through_l1d = 0;
+  c->idle_lanes_access = 0;
   c->l1i_sets = 0; /* ideal front end; configs/chisel-2025.cfg models fetch */
   c->l1i_ways = 2;
   c->l1i_line = 128;
@@ -87,7 +89,7 @@ static const cfg_key keys[] = {
     K32(lat_launch, 0),       K32(lds_banks, 0),       K32(l2_set_blocking, 0),
     K32(fetch_interval, 0),   K32(l1d_mshr_subs, 0),   K32(l1d_wshrs, 0),
     K32(rf_banks, 0),         K32(collector_cycles, 0), K32(fetch_policy, 0),
-    K32(isa, 0),
+    K32(lds_through_l1d, 0),  K32(idle_lanes_access, 0), K32(isa, 0),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -296,6 +298,8 @@ int vt_config_check(const vt_config *c, vt_error *e) {
     return vt_fail(e, VT_ERR_CONFIG, "fetch_interval must be 1..1000 cycles");
   if (c->l2_banks < 1 || c->l2_banks > 64) return vt_fail(e, VT_ERR_CONFIG, "l2_banks must be 1..64");
   if (c->l2_set_blocking > 1) return vt_fail(e, VT_ERR_CONFIG, "l2_set_blocking must be 0 or 1");
+  if (c->lds_through_l1d > 1) return vt_fail(e, VT_ERR_CONFIG, "lds_through_l1d must be 0 or 1");
+  if (c->idle_lanes_access > 1) return vt_fail(e, VT_ERR_CONFIG, "idle_lanes_access must be 0 or 1");
   if (c->lds_banks < 1 || c->lds_banks > 64) return vt_fail(e, VT_ERR_CONFIG, "lds_banks must be 1..64");
   if (c->rf_banks < 1 || c->rf_banks > 32) return vt_fail(e, VT_ERR_CONFIG, "rf_banks must be 1..32");
   if (c->collector_cycles < 1 || c->collector_cycles > 64)

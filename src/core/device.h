@@ -58,6 +58,8 @@ typedef struct vt_config {
   uint32_t l1d_mshrs;         /* ... miss-status registers (4); misses to a line in flight merge */
   uint32_t l1d_mshr_subs;     /* ... requests one MSHR can merge (2) */
   uint32_t l1d_wshrs;         /* ... write-status registers: stores in flight to the L2 (4) */
+  uint32_t lds_through_l1d;   /* 1: local-memory accesses go through the L1 data cache (0) */
+  uint32_t idle_lanes_access; /* 1: a full warp narrower than num_lanes accesses memory on every lane (0) */
   uint32_t l1i_sets;          /* L1 instruction cache sets; 0 = ideal front end (no fetch model) */
   uint32_t l1i_ways;          /* ... ways (2), LRU */
   uint32_t l1i_line;          /* ... line bytes (128), power of two */

@@ -4,8 +4,17 @@
  * stores write through to the L2 without allocating in L1, each holding a
  * write-status register until the L2 acknowledges it (the RTL's WSHR);
  * AMOs are performed at the L2; the local window goes to the banked shared
- * memory. */
+ * memory. Two Verilog-RTL behaviours are options: local memory cached like
+ * global memory, and memory accesses on lanes past a narrow warp's threads. */
 #include "timing_int.h"
+
+/* Whether an access goes to the shared memory. With lds_through_l1d the
+ * local window is cached like global memory: the Verilog RTL's LSU sends
+ * only addresses below its SHAREMEM_SIZE (1 KiB) to the shared memory, and
+ * its lds CSR reads 0x70000000 + the group's offset (docs/timing.md). */
+static int is_shared(const vt_config *cf, uint32_t a) {
+  return !cf->lds_through_l1d && a - cf->lds_base < cf->lds_window;
+}
 
 /* Cycles the local-memory lanes need: the most distinct 4-byte words any
  * one bank serves (lanes reading the same word share it). */
@@ -13,7 +22,7 @@ static uint32_t lds_passes(const vt_commit *c, const vt_config *cf) {
   uint32_t words[VT_MAX_LANES], n = 0, worst = 0;
   for (int i = 0; i < c->nmem; i++) {
     uint32_t a = c->mem[i].addr;
-    if (a - cf->lds_base >= cf->lds_window) continue;
+    if (!is_shared(cf, a)) continue;
     uint32_t wd = a >> 2, j = 0;
     while (j < n && words[j] != wd) j++;
     if (j == n) words[n++] = wd;
@@ -26,18 +35,22 @@ static uint32_t lds_passes(const vt_commit *c, const vt_config *cf) {
   return worst;
 }
 
-void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, uint64_t now, uint32_t *lat,
-                uint32_t *occupy) {
+void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, uint32_t idle, uint64_t now,
+                uint32_t *lat, uint32_t *occupy) {
   const vt_config *cf = &t->cfg;
   sm_t *sm = &t->sms[smi];
   vt_sm_timing *ss = &t->st.sm[smi];
   vt_cache *l1 = &sm->l1d;
-  uint32_t lines[VT_MAX_LANES * 2], n = 0, lanes = 0;
-  for (int i = 0; i < c->nmem; i++) {
-    uint32_t a = c->mem[i].addr;
-    if (a - cf->lds_base < cf->lds_window) continue;
+  uint32_t lines[VT_MAX_LANES * 4], n = 0, lanes = 0;
+  /* idle lanes continue the stride of the last two accesses */
+  int total = c->nmem + (c->nmem ? (int)idle : 0);
+  uint32_t stride = c->nmem > 1 ? c->mem[c->nmem - 1].addr - c->mem[c->nmem - 2].addr : 0;
+  for (int i = 0; i < total; i++) {
+    int last = i < c->nmem ? i : c->nmem - 1;
+    uint32_t a = c->mem[last].addr + (uint32_t)(i - last) * stride;
+    if (is_shared(cf, a)) continue;
     lanes++;
-    uint32_t ends[2] = {a >> l1->line_shift, (a + c->mem[i].size - 1) >> l1->line_shift};
+    uint32_t ends[2] = {a >> l1->line_shift, (a + c->mem[last].size - 1) >> l1->line_shift};
     for (int k = 0; k < 2; k++) {
       uint32_t j = 0;
       while (j < n && lines[j] != ends[k]) j++;

@@ -228,7 +228,14 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
     occupy = (flags & IF_VEC) ? div_up(v->threads, sfu) : 1;
     break;
   }
-  case UNIT_LSU: lsu_timing(t, smi, c, flags, start, &lat, &occupy); break;
+  case UNIT_LSU: {
+    /* lanes past the warp's threads that the RTL runs anyway (idle_lanes_access) */
+    uint32_t full = v->threads >= 32 ? ~0u : (1u << v->threads) - 1;
+    uint32_t idle = cf->idle_lanes_access && (flags & IF_VEC) && lanes > v->threads && c->mask == full
+                        ? lanes - v->threads : 0;
+    lsu_timing(t, smi, c, flags, idle, start, &lat, &occupy);
+    break;
+  }
   default: lat = cf->lat_alu; break;
   }
   lat += fold - 1 + wait;

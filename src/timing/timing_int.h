@@ -108,7 +108,7 @@ void fe_reset_warp(warp_t *w, uint32_t pc);
  * issued at now: *lat is its issue-to-result latency, *occupy the cycles
  * the LSU stays busy. */
 struct vt_commit;
-void lsu_timing(vt_timing *t, uint32_t smi, const struct vt_commit *c, uint32_t flags, uint64_t now,
+void lsu_timing(vt_timing *t, uint32_t smi, const struct vt_commit *c, uint32_t flags, uint32_t idle, uint64_t now,
                 uint32_t *lat, uint32_t *occupy);
 
 /* timeline.c: one complete event [from, to) of this launch on SM pid's

@@ -7,12 +7,12 @@
 set -u
 . "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
 # percent of the RTL's count, exact; docs/timing.md "Verilog RTL totals".
-# Two cases have their own bound: the RTL runs each of them slower than a
-# case with the same code and instruction count whose hardware differs only
-# in NUM_THREAD (vecadd/4x8 50% slower than 4w16t, matadd/1w32t 12% slower
-# than 1w16t, the same image), which nothing in the model explains
+# One case has its own bound: the RTL runs vecadd/4x8 50% slower than
+# 4w16t, the same code and instruction count on 16-lane hardware, and nn
+# 4x8 78% slower than nn 4x16 in the same README table; nothing the
+# upstream sources show explains it (docs/timing.md)
 BOUND=20
-ALLOW="vecadd/4x8=41 matadd/1w32t=21"
+ALLOW="vecadd/4x8=40"
 corp=$src/../shared/corpora
 if [ ! -d "$corp/timing" ]; then
   echo "SKIP: ../shared/corpora not found: the calibration test did not run"

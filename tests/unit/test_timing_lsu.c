@@ -144,6 +144,53 @@ static void test_bank_conflicts(void **state) {
   assert_int_equal(k.bank_conflicts, 3);
 }
 
+/* lds_through_l1d: the same local load of 8 consecutive words is one L1
+ * line that misses (40 cycles to the L2 and DRAM) instead of one pass of
+ * the shared memory: 40 cycles later, no shared access counted. */
+static void test_local_memory_through_l1d(void **state) {
+  (void)state;
+  static prog p;
+  vt_config c;
+  vt_config_defaults(&c);
+  c.collector_cycles = 1;
+  vt_launch l = mklaunch(1, 1, 1, 8, 1);
+  vt_sm_timing a, b;
+  build_load(&p, 1, 2);
+  uint64_t shared = timed(&c, &p, &l, &a);
+  c.lds_through_l1d = 1;
+  assert_int_equal(timed(&c, &p, &l, &b) - shared, 40);
+  assert_int_equal(a.shared_accesses, 1);
+  assert_int_equal(b.shared_accesses, 0);
+  assert_int_equal(b.l1_misses, 1);
+  assert_int_equal(b.gmem_lines, 1);
+}
+
+/* idle_lanes_access: a warp of 8 threads on 16 lanes loading words 128
+ * bytes apart. Its 8 lines come back at 40..43 and 80..83 (4 MSHRs, as in
+ * test_coalesced_and_scattered); the 8 idle lanes continue the stride with
+ * 8 more lines, back at 120..123 and 160..163: 80 cycles later. With as
+ * many lanes as threads there are no idle lanes. */
+static void test_idle_lanes_access(void **state) {
+  (void)state;
+  static prog p;
+  vt_config c;
+  vt_config_defaults(&c);
+  c.collector_cycles = 1;
+  c.num_lanes = 16;
+  vt_launch l = mklaunch(1, 1, 1, 8, 1);
+  vt_sm_timing a, b;
+  build_load(&p, 0, 7);
+  uint64_t active = timed(&c, &p, &l, &a);
+  c.idle_lanes_access = 1;
+  assert_int_equal(timed(&c, &p, &l, &b) - active, 80);
+  assert_int_equal(a.gmem_lines, 8);
+  assert_int_equal(b.gmem_lines, 16);
+  assert_int_equal(b.gmem_lanes, 16);
+  c.num_lanes = 8;
+  assert_int_equal(timed(&c, &p, &l, &b), active);
+  assert_int_equal(b.gmem_lines, 8);
+}
+
 /* ISA 2025: a load under REGPAIR writes a pair, under PREFIX_MEMORY 128
  * bits four registers, and the scoreboard holds all of them. A local load
  * (one lane, 11 cycles) at cycle L, then an addi reading register R: if R
@@ -241,6 +288,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_coalesced_and_scattered),
       cmocka_unit_test(test_bank_conflicts),
+      cmocka_unit_test(test_local_memory_through_l1d),
+      cmocka_unit_test(test_idle_lanes_access),
       cmocka_unit_test(test_store_wshrs),
       cmocka_unit_test(test_mshr_subentries),
       cmocka_unit_test(test_occupancy_by_local_memory),
