@@ -297,6 +297,7 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
   cc_text t = {0};
   int rc = -1;
   if (cc_read_linked(ctx, bcs, lens, n, &m, e)) goto done;
+  cc_scalarize_builtins(m);
   if (cc_link_libclc(m, e)) goto done;
   cc_printf_lower(m);
   force_inline(ctx, m);
@@ -309,6 +310,7 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
     LLVMDisposeErrorMessage(msg);
     goto done;
   }
+  cc_scalarize_intrinsics(m);
   cc_lower_int_intrinsics(m);
   td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
   uint32_t lds_bytes = 0;
