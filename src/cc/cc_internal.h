@@ -192,6 +192,11 @@ void cc_lower_int_intrinsics(LLVMModuleRef m);
 void cc_scalarize_builtins(LLVMModuleRef m);
 void cc_scalarize_intrinsics(LLVMModuleRef m);
 
+/* cc_lower_fp.c: half <-> float conversions (before the optimiser) and
+ * llvm.is.fpclass (after it) as integer IR */
+void cc_lower_half(LLVMModuleRef m);
+void cc_lower_fpclass(LLVMModuleRef m);
+
 /* cc_isel_atomic.c: -1 not an atomic builtin, 0 selected, -2 error */
 int cc_select_atomic_call(cc_fn *f, LLVMValueRef call, const char *name);
 int cc_select_atomicrmw(cc_fn *f, LLVMValueRef in);

@@ -299,6 +299,7 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
   if (cc_read_linked(ctx, bcs, lens, n, &m, e)) goto done;
   cc_scalarize_builtins(m);
   if (cc_link_libclc(m, e)) goto done;
+  cc_lower_half(m);
   cc_printf_lower(m);
   force_inline(ctx, m);
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
@@ -310,6 +311,7 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
     LLVMDisposeErrorMessage(msg);
     goto done;
   }
+  cc_lower_fpclass(m);
   cc_scalarize_intrinsics(m);
   cc_lower_int_intrinsics(m);
   td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
