@@ -195,6 +195,7 @@ void cc_scalarize_intrinsics(LLVMModuleRef m);
 /* cc_lower_fp.c: half <-> float conversions (before the optimiser) and
  * llvm.is.fpclass (after it) as integer IR */
 void cc_lower_half(LLVMModuleRef m);
+void cc_lower_vstore_half(LLVMModuleRef m); /* vstore[a]_half* of float values (before libclc) */
 void cc_lower_fpclass(LLVMModuleRef m);
 
 /* cc_isel_atomic.c: -1 not an atomic builtin, 0 selected, -2 error */

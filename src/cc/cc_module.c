@@ -298,6 +298,7 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
   int rc = -1;
   if (cc_read_linked(ctx, bcs, lens, n, &m, e)) goto done;
   cc_scalarize_builtins(m);
+  cc_lower_vstore_half(m);
   if (cc_link_libclc(m, e)) goto done;
   cc_lower_half(m);
   cc_printf_lower(m);
