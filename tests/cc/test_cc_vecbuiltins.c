@@ -146,11 +146,16 @@ enum { NI = 64 };
 
 static void test_int_vec(void **state) {
   rig *r = *state;
-  uint32_t a[4 * NI], out[24 * NI], want[24 * NI], s = 3;
+  uint32_t a[4 * NI], out[28 * NI], want[28 * NI], s = 3;
   for (int i = 0; i < 4 * NI; i++) a[i] = i % 5 == 0 ? lcg(&s) >> (lcg(&s) % 32) : i % 7 == 0 ? 0 : lcg(&s);
   for (int i = 0; i < NI; i++) {
     const uint32_t *x = a + 4 * i, y[4] = {x[1], x[2], x[3], x[0]};
-    uint32_t *o = want + 24 * i;
+    uint32_t *o = want + 28 * i;
+    for (int k = 0; k < 4; k++) {
+      uint32_t c = 0;
+      for (int b = 0; b < 4; b++) c |= clz_w(a[k] >> 8 * b & 0xff, 8) << 8 * b;
+      o[24 + k] = pop(a[k]) ^ rotl_w(a[k], 3, 32) ^ c;
+    }
     for (int k = 0; k < 4; k++) o[k] = clz_w(x[0] >> 8 * k & 0xff, 8);
     for (int k = 0; k < 2; k++) o[4 + k] = (uint32_t)(int32_t)(int16_t)pop(x[1] >> 16 * k & 0xffff);
     for (int k = 0; k < 4; k++) o[6 + k] = rotl_w(x[k], y[k], 32);
@@ -169,12 +174,12 @@ static void test_int_vec(void **state) {
   uint32_t A = dev_buf(r, a, sizeof a), O = dev_buf(r, NULL, sizeof out);
   launch(r, "int_vec", NI, (uint32_t[]){A, O}, 2);
   get(r, O, out, sizeof out);
-  same_words(out, want, 24 * NI, "int_vec");
+  same_words(out, want, 28 * NI, "int_vec");
 }
 
 static void test_float_vec(void **state) {
   rig *r = *state;
-  float a[4 * NI], out[32 * NI], want[32 * NI];
+  float a[4 * NI], out[36 * NI], want[36 * NI];
   uint32_t s = 9;
   for (int i = 0; i < 4 * NI; i++) {
     a[i] = ((float)(lcg(&s) % 4001) - 2000.0f) / 16.0f;
@@ -182,7 +187,9 @@ static void test_float_vec(void **state) {
   }
   for (int i = 0; i < NI; i++) {
     const float *x = a + 4 * i, y[4] = {x[3], x[2], x[1], x[0]};
-    float *o = want + 32 * i;
+    float *o = want + 36 * i;
+    static const int sw[4] = {1, 0, 3, 2}, sz[4] = {2, 3, 0, 1};
+    for (int k = 0; k < 4; k++) o[32 + k] = floorf(a[k]) + fmaf(a[k], a[sw[k]], fabsf(a[k])) + fmaxf(a[k], a[sz[k]]);
     for (int k = 0; k < 4; k++) o[k] = fabsf(x[k]) + floorf(x[k]);
     for (int k = 0; k < 4; k++) o[4 + k] = ceilf(x[k]);
     for (int k = 0; k < 3; k++) o[8 + k] = truncf(x[k]) - roundf(x[k]);
@@ -197,7 +204,7 @@ static void test_float_vec(void **state) {
   uint32_t A = dev_buf(r, a, sizeof a), O = dev_buf(r, NULL, sizeof out);
   launch(r, "float_vec", NI, (uint32_t[]){A, O}, 2);
   get(r, O, out, sizeof out);
-  same_words(out, want, 32 * NI, "float_vec");
+  same_words(out, want, 36 * NI, "float_vec");
 }
 
 /* ---- relational builtins -------------------------------------------------------- */

@@ -3,12 +3,15 @@
  * half loads and stores in every rounding mode (checked against plain C by
  * tests/cc/test_cc_vecbuiltins.c) */
 
-/* out[24 i ..]: integer lanes; a: 4 words per work-item */
+/* out[28 i ..]: integer lanes; a: 4 words per work-item (the first four
+ * also as uniform values) */
 kernel void int_vec(global const uint *a, global uint *out) {
   int i = get_global_id(0);
   uint4 x = vload4(i, a);
   uint4 y = x.yzwx;
-  global uint *o = out + 24 * i;
+  global uint *o = out + 28 * i;
+  uint4 u = vload4(0, a);
+  vstore4(popcount(u) ^ rotate(u, (uint4)(3)) ^ as_uint4(clz(as_uchar16(u))), 0, o + 24); /* 24..27 */
   uchar4 c = as_uchar4(x.x);
   short2 s = as_short2(x.y);
   int3 v = as_int3(x.xyz);
@@ -23,12 +26,15 @@ kernel void int_vec(global const uint *a, global uint *out) {
   o[23] = as_uint(clz(as_ushort2(x.w)));
 }
 
-/* out[32 i ..]: float lanes; a: 4 floats per work-item */
+/* out[36 i ..]: float lanes; a: 4 floats per work-item (the first four
+ * also as uniform values) */
 kernel void float_vec(global const float *a, global float *out) {
   int i = get_global_id(0);
   float4 x = vload4(i, a), y = x.wzyx;
   float3 t = x.xyz;
-  global float *o = out + 32 * i;
+  global float *o = out + 36 * i;
+  float4 u = vload4(0, a);
+  vstore4(floor(u) + fma(u, u.yxwz, fabs(u)) + fmax(u, u.zwxy), 0, o + 32); /* 32..35 */
   vstore4(fabs(x) + floor(x), 0, o);   /* 0..3 */
   vstore4(ceil(x), 0, o + 4);          /* 4..7 */
   vstore3(trunc(t) - round(t), 0, o + 8); /* 8..10 */
