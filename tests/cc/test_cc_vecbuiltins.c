@@ -161,7 +161,7 @@ static void test_int_vec(void **state) {
     for (int k = 0; k < 4; k++) o[6 + k] = rotl_w(x[k], y[k], 32);
     for (int k = 0; k < 3; k++) {
       int32_t v = (int32_t)x[k], yv = (int32_t)y[k];
-      o[10 + k] = (uint32_t)((v < 1000 ? v : 1000) + (v > yv ? v : yv));
+      o[10 + k] = (uint32_t)(v < 1000 ? v : 1000) + (uint32_t)(v > yv ? v : yv); /* wrapping */
     }
     for (int k = 0; k < 4; k++) o[13 + k] = (x[k] < 100 ? 100 : x[k] > 1u << 30 ? 1u << 30 : x[k]) ^ pop(y[k]);
     static const uint32_t rs[4] = {1, 2, 3, 9};

@@ -18,7 +18,7 @@ kernel void int_vec(global const uint *a, global uint *out) {
   vstore4(as_uint4(convert_int4(clz(c))), 0, o);       /* 0..3 */
   vstore2(as_uint2(convert_int2(popcount(s))), 0, o + 4); /* 4..5 */
   vstore4(rotate(x, y), 0, o + 6);                     /* 6..9 */
-  vstore3(as_uint3(min(v, 1000) + max(v, as_int3(y.xyz))), 0, o + 10); /* 10..12 */
+  vstore3(as_uint3(min(v, 1000)) + as_uint3(max(v, as_int3(y.xyz))), 0, o + 10); /* 10..12 */
   vstore4(clamp(x, 100u, 1u << 30) ^ popcount(y), 0, o + 13); /* 13..16 */
   o[17] = as_uint(rotate(c, (uchar4)(1, 2, 3, 9)));
   vstore4(as_uint4(abs(as_int4(x))), 0, o + 18);       /* 18..21 */
