@@ -33,7 +33,8 @@ static void opnd(cc_fn *f, cc_text *t, const cc_opnd *o) {
  * loop body) becomes the inverted branch over a `j`; a longer SIMT branch
  * sends its lanes to a `j` next to it (the other lanes jump over that), as
  * a `j` after a vector branch is part of the usual idiom anyway. Distances
- * are judged on upper bounds of each instruction's size. */
+ * are judged on upper bounds of each instruction's size, regext prefixes
+ * included. */
 static int is_vbranch(const char *fmt) {
   static const char *const vb[] = {"vbeq ", "vbne ", "vblt ", "vbge ", "vbltu ", "vbgeu "};
   for (size_t i = 0; i < sizeof vb / sizeof *vb; i++)
@@ -56,7 +57,15 @@ static int text_bytes(const cc_text *t, size_t from) {
   return 4 * n;
 }
 
-static int max_bytes(const cc_minst *m, int epilogue) {
+/* 4 more bytes for each instruction of m that names a register above 31:
+ * the assembler puts a regext prefix before it (docs/isa.md §2.3) */
+static int prefix_bytes(const cc_fn *f, const cc_minst *m, int n) {
+  for (int o = 0; o < m->nops; o++)
+    if (m->op[o].kind == CC_OP_REG && f->phys[m->op[o].v] > 31) return n;
+  return 0;
+}
+
+static int max_bytes(const cc_fn *f, const cc_minst *m, int epilogue) {
   if (!strncmp(m->fmt, "@rpc", 4)) return 8;
   if (!strcmp(m->fmt, "@keep") || !strcmp(m->fmt, "@label %0")) return 0;
   if (!strcmp(m->fmt, "@call %0")) return 40;
@@ -65,6 +74,7 @@ static int max_bytes(const cc_minst *m, int epilogue) {
   if (!strncmp(m->fmt, "li ", 3) || !strncmp(m->fmt, "la ", 3)) return 8;
   int n = 4;
   for (const char *p = m->fmt; *p; p++) n += *p == '\n' ? 4 : 0;
+  n += prefix_bytes(f, m, n);
   return inverse_branch(m->fmt) ? n + 4 : is_vbranch(m->fmt) ? n + 8 : n;
 }
 
@@ -81,7 +91,7 @@ int cc_emit_kernel(cc_fn *f, cc_text *t) {
   if (!boff) return vt_fail(f->e, VT_ERR_NOMEM, "out of memory while compiling kernel %s", f->name);
   for (int b = 0, p = pos; b < f->nbb; b++) {
     boff[b] = p;
-    for (int i = 0; i < f->mb[b].n; i++) p += max_bytes(&f->mb[b].v[i], epilogue);
+    for (int i = 0; i < f->mb[b].n; i++) p += max_bytes(f, &f->mb[b].v[i], epilogue);
   }
   for (int b = 0; b < f->nbb; b++) {
     cc_printf(t, "%s:\n", cc_fn_label(f, b, lab, sizeof lab));
@@ -89,7 +99,7 @@ int cc_emit_kernel(cc_fn *f, cc_text *t) {
     for (int i = 0; i < f->mb[b].n; i++) {
       cc_minst *m = &f->mb[b].v[i];
       int here = pos, far = -1;
-      pos += max_bytes(m, epilogue);
+      pos += max_bytes(f, m, epilogue);
       const char *inv = inverse_branch(m->fmt);
       int vb = is_vbranch(m->fmt);
       for (int o = 0; (inv || vb) && o < m->nops; o++)

@@ -199,6 +199,17 @@ int cc_link_libclc(LLVMModuleRef m, vt_error *e);
 /* llvm.{s,u}{min,max}/abs of other widths and llvm.*.sat as plain IR (cc_lower_int.c) */
 void cc_lower_int_intrinsics(LLVMModuleRef m);
 
+/* cc_scalarize.c: vector calls of the builtins (before libclc is linked) and
+ * of element-wise LLVM intrinsics (after the optimiser) as scalar calls */
+void cc_scalarize_builtins(LLVMModuleRef m);
+void cc_scalarize_intrinsics(LLVMModuleRef m);
+
+/* cc_lower_fp.c: half <-> float conversions (before the optimiser) and
+ * llvm.is.fpclass (after it) as integer IR */
+void cc_lower_half(LLVMModuleRef m);
+void cc_lower_vstore_half(LLVMModuleRef m); /* vstore[a]_half* of float values (before libclc) */
+void cc_lower_fpclass(LLVMModuleRef m);
+
 /* cc_isel_atomic.c: -1 not an atomic builtin, 0 selected, -2 error */
 int cc_select_atomic_call(cc_fn *f, LLVMValueRef call, const char *name);
 int cc_select_atomicrmw(cc_fn *f, LLVMValueRef in);
@@ -213,6 +224,7 @@ int cc_bits_popcount(cc_fn *f, int vec, int x);
 int cc_bits_clz(cc_fn *f, int vec, int x);
 int cc_bits_ctz(cc_fn *f, int vec, int x);
 int cc_bits_bswap32(cc_fn *f, int vec, int x);
+int cc_bits_known(const char *name); /* one of the OpenCL names or intrinsics above */
 
 /* cc_calls.c: the calling convention of device functions (docs/compiler.md) */
 int cc_fn_params(cc_fn *f);                       /* a device function's arguments from v0.. */

@@ -352,8 +352,10 @@ static const icmpop icmps[] = {
     {LLVMIntUGE, "sltu %0, %1, %2", "vmsleu.vv %0, %1, %2", NULL, "bgeu %0, %1, %2", "vbgeu %0, %1, %2", 0, 1, 0},
 };
 /* Reading the table: scalar set-forms compute (swap ? b<a : a<b), inverted
- * when `invert`; vector set-forms with `swap` take (b, a) in .vv form, while
- * their .vx form (vmsgt) takes (a, b); branch forms with `swap` take (b, a)
+ * when `invert`; vector set-forms of < and > with `swap` take (b, a) in .vv
+ * form, while their .vx form (vmsgt) takes (a, b); the .vv forms of <= and
+ * >= (vmsle computes a <= b) swap exactly when the scalar form does not;
+ * branch forms with `swap` take (b, a)
  * (SLE a,b = bge b,a), the others (a, b) — `invert` is not used by branches. */
 
 static const icmpop *find_icmp(LLVMIntPredicate p) {
@@ -388,7 +390,9 @@ static int sel_icmp(cc_fn *f, LLVMValueRef in, int vec) {
   }
   int ra = operand(f, a, 1, c->sgn), rb = operand(f, b, 1, c->sgn);
   if (ra < 0 || rb < 0) return -1;
-  return CC_EMIT(f, c->v, 1, cc_r(d), cc_r(c->swap ? rb : ra), cc_r(c->swap ? ra : rb));
+  /* vmsle(u).vv computes a <= b itself: the operands of SLE/ULE stay, those of SGE/UGE swap */
+  int swap = c->swap ^ c->invert;
+  return CC_EMIT(f, c->v, 1, cc_r(d), cc_r(swap ? rb : ra), cc_r(swap ? ra : rb));
 }
 
 enum { FC_EQ, FC_LT, FC_LE, FC_NE };

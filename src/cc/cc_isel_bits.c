@@ -97,6 +97,8 @@ static int kind_of(const char *name) {
   return -1;
 }
 
+int cc_bits_known(const char *name) { return kind_of(name) >= 0; }
+
 int cc_select_bits_call(cc_fn *f, LLVMValueRef call, const char *name) {
   int kind = kind_of(name), k = cc_val_num(f, call);
   if (kind < 0) return -1;

@@ -37,7 +37,14 @@ static const char *const math_names[] = {
     "half_log2", "half_log10", "half_powr", "mul_hi", "mad_hi", "hadd", "rhadd", "add_sat", "sub_sat", "mad24",
     "mul24", "mad_sat", "upsample", "maxmag", "minmag", "nan", "rsqrt", "cross", "dot", "distance", "length",
     "normalize", "fast_distance", "fast_length", "fast_normalize", "abs", "abs_diff", "clamp", "min", "max",
-    "vload2", "vload3", "vload4", "vload8", "vload16", "vstore2", "vstore3", "vstore4", "vstore8", "vstore16"};
+    "vload2", "vload3", "vload4", "vload8", "vload16", "vstore2", "vstore3", "vstore4", "vstore8", "vstore16",
+    "isequal", "isnotequal", "isgreater", "isgreaterequal", "isless", "islessequal", "islessgreater", "isordered",
+    "isunordered", "isfinite", "isinf", "isnan", "isnormal", "signbit", "any", "all", "select",
+    "shuffle", "shuffle2", "lgamma_r", "remquo"};
+
+/* name prefixes taken too: the half loads and stores in all their widths
+ * and rounding modes (vload_half4, vstorea_half8_rtn, ...) */
+static const char *const math_prefixes[] = {"vload_half", "vloada_half", "vstore_half", "vstorea_half"};
 
 /* LLVM's math intrinsics (in the library's native_* functions) become
  * calls of the library's accurate functions, which meet any native bound */
@@ -62,6 +69,8 @@ static int is_math(const char *mangled) {
   if (len <= 0 || (long)strlen(end) < len) return 0;
   for (size_t i = 0; i < sizeof math_names / sizeof *math_names; i++)
     if ((long)strlen(math_names[i]) == len && !strncmp(end, math_names[i], (size_t)len)) return 1;
+  for (size_t i = 0; i < sizeof math_prefixes / sizeof *math_prefixes; i++)
+    if ((long)strlen(math_prefixes[i]) <= len && !strncmp(end, math_prefixes[i], strlen(math_prefixes[i]))) return 1;
   return 0;
 }
 

@@ -297,7 +297,10 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
   cc_text t = {0};
   int rc = -1;
   if (cc_read_linked(ctx, bcs, lens, n, &m, e)) goto done;
+  cc_scalarize_builtins(m);
+  cc_lower_vstore_half(m);
   if (cc_link_libclc(m, e)) goto done;
+  cc_lower_half(m);
   cc_printf_lower(m);
   force_inline(ctx, m);
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
@@ -309,6 +312,8 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
     LLVMDisposeErrorMessage(msg);
     goto done;
   }
+  cc_lower_fpclass(m);
+  cc_scalarize_intrinsics(m);
   cc_lower_int_intrinsics(m);
   td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
   uint32_t lds_bytes = 0;
