@@ -76,6 +76,8 @@ typedef struct vt_config {
   uint32_t dram_bytes_per_cycle; /* DRAM bandwidth (0 = unlimited) */
   uint32_t lat_flush;         /* cycles of the end-of-launch L1 invalidate and L2 flush handshake (0) */
   uint32_t lat_launch;        /* cycles from the launch request to the first warp's fetch (0) */
+  uint32_t timing_quantum;    /* cycles the SMs run between two L2 exchanges (0 = lat_l2;
+                                 docs/timing.md "Parallel timing") */
   uint32_t lds_banks;         /* local-memory banks of 4-byte words (32) */
   uint32_t rf_banks;          /* register-file banks, one read and one write port each per file (4) */
   uint32_t collector_cycles;  /* cycles a warp's collector unit holds one instruction (4) */
@@ -188,6 +190,23 @@ int vt_step_retire(vt_device *d, int *done, vt_error *e);
 int vt_step_deadlock(vt_device *d, vt_error *e);
 /* Frees the slots of an abandoned launch. */
 void vt_step_abort(vt_device *d);
+/* Stepping from several host threads (the timing model's parallel mode,
+ * docs/simulator.md §6). After vt_step_begin, vt_step_threads sets *n to
+ * the threads the launch may use (at most max; 1 wherever a functional
+ * launch keeps one thread) and, for more than one, prepares a worker for
+ * each (with one, the caller keeps vt_step_peek/vt_step_exec). Thread i then
+ * peeks and steps only SMs it owns, with vt_step_worker(d, i); one thread
+ * retires (vt_step_retire_threads) while the others wait; these steps do
+ * not count against max_steps (the caller counts them).
+ * vt_step_threads_end merges the workers' statistics into the device's. */
+typedef struct vt_worker vt_worker;
+int vt_step_threads(vt_device *d, uint32_t max, uint32_t *n, vt_error *e);
+vt_worker *vt_step_worker(vt_device *d, uint32_t i);
+int vt_step_peek_on(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e);
+int vt_step_exec_on(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, const struct vt_commit **rec,
+                    vt_error *e);
+int vt_step_retire_threads(vt_device *d, uint32_t n, int *done, vt_error *e);
+void vt_step_threads_end(vt_device *d, uint32_t n);
 
 /* ---- observation -------------------------------------------------------- */
 #define VT_MAX_LANES 32
