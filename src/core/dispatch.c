@@ -460,8 +460,14 @@ int vt_step_retire_threads(vt_device *d, uint32_t n, int *done, vt_error *e) {
   return vt_step_retire(d, done, e);
 }
 
-void vt_step_threads_end(vt_device *d, uint32_t n) {
+void vt_step_threads_end(vt_device *d, uint32_t n, const double *cpu) {
   if (n < 2) return;
+  double busiest = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    d->cpu_all += cpu[i];
+    busiest = cpu[i] > busiest ? cpu[i] : busiest;
+  }
+  d->cpu_busiest += busiest;
   par_step_end(d, n);
   d->record = d->trace_fn != NULL;
   d->parallel = 0;

@@ -20,6 +20,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "timing_int.h"
 
@@ -57,6 +58,7 @@ struct tpar {
 typedef struct {
   struct tpar *P;
   uint32_t index;
+  double cpu;         /* its CPU seconds in the launch */
 } tp_thread;
 
 int tp_init(vt_timing *t, vt_error *e) {
@@ -230,7 +232,7 @@ static void run_mine(struct tpar *P, uint32_t index) {
 
 /* Spins briefly, then yields: the machine may have fewer free cores than threads. */
 static void relax(unsigned *i) {
-  if (++*i < 64) {
+  if (++*i < 4096) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
@@ -239,18 +241,27 @@ static void relax(unsigned *i) {
   }
 }
 
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static void *thread_run(void *arg) {
   tp_thread *th = arg;
   struct tpar *P = th->P;
   uint64_t seen = 0;
+  double c0 = cpu_now();
   for (;;) {
     unsigned i = 0;
     while (__atomic_load_n(&P->gen, __ATOMIC_ACQUIRE) == seen) relax(&i);
     seen++;
-    if (P->stop) return NULL;
+    if (P->stop) break;
     run_mine(P, th->index);
     __atomic_add_fetch(&P->arrived, 1, __ATOMIC_RELEASE);
   }
+  th->cpu = cpu_now() - c0;
+  return NULL;
 }
 
 /* What happens between two quanta, on thread 0. 1: the launch is over,
@@ -329,8 +340,12 @@ int tp_launch(vt_timing *t, vt_error *e) {
   struct tpar *P = t->tp;
   const vt_config *cf = &t->cfg;
   uint32_t n;
-  /* the timeline is one file written in the order of the cycles */
-  if (vt_step_threads(t->d, t->tl ? 1 : VT_MAX_HOST_THREADS, &n, e)) {
+  /* The timeline is one file written in the order of the cycles. The
+   * default (host_threads = 0) is one thread: the threads meet every
+   * quantum, which costs more than it saves on a loaded machine
+   * (docs/performance.md), so several run only when asked for. */
+  uint32_t max = t->tl || !cf->host_threads ? 1 : cf->host_threads;
+  if (vt_step_threads(t->d, max, &n, e)) {
     vt_step_abort(t->d);
     return -1;
   }
@@ -353,9 +368,10 @@ int tp_launch(vt_timing *t, vt_error *e) {
   P->stop = 0;
   tp_thread th[VT_MAX_HOST_THREADS];
   pthread_t tid[VT_MAX_HOST_THREADS];
+  double cpu[VT_MAX_HOST_THREADS] = {0}, c0 = cpu_now();
   uint32_t started = 1;
   for (; started < n; started++) {
-    th[started] = (tp_thread){P, started};
+    th[started] = (tp_thread){P, started, 0};
     if (pthread_create(&tid[started], NULL, thread_run, &th[started])) break;
   }
   /* a thread that cannot be created: thread 0 runs its SMs too */
@@ -373,8 +389,12 @@ int tp_launch(vt_timing *t, vt_error *e) {
   }
   P->stop = 1;
   __atomic_store_n(&P->gen, P->gen + 1, __ATOMIC_RELEASE);
-  for (uint32_t i = 1; i < started; i++) pthread_join(tid[i], NULL);
-  vt_step_threads_end(t->d, n);
+  cpu[0] = cpu_now() - c0;
+  for (uint32_t i = 1; i < started; i++) {
+    pthread_join(tid[i], NULL);
+    cpu[i] = th[i].cpu;
+  }
+  vt_step_threads_end(t->d, n, cpu);
   if (rc < 0) return -1;
   finish(P);
   return 0;
