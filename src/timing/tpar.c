@@ -17,7 +17,6 @@
  * sees of the other SMs is at most one quantum old, and the order of the
  * work between two quanta is fixed: SM by SM, whatever thread runs it. */
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -51,6 +50,9 @@ struct tpar {
   uint64_t from, to;  /* the quantum being run */
   uint64_t gen;       /* quantum number the threads are released for (atomic) */
   uint32_t arrived;   /* threads other than 0 done with the quantum (atomic) */
+  uint32_t expect;    /* ... of them running */
+  pthread_mutex_t lock; /* with go/done: for a thread that stopped spinning */
+  pthread_cond_t go, done;
   int stop;           /* the launch is over: threads return */
   vt_timing *t;
 };
@@ -69,6 +71,9 @@ int tp_init(vt_timing *t, vt_error *e) {
   }
   t->tp = P;
   P->t = t;
+  pthread_mutex_init(&P->lock, NULL);
+  pthread_cond_init(&P->go, NULL);
+  pthread_cond_init(&P->done, NULL);
   for (uint32_t s = 0; s < t->cfg.num_sm; s++)
     if (ms_init(&P->sm[s].view, &t->cfg, e)) return -1; /* tp_free releases what was made */
   return 0;
@@ -83,6 +88,9 @@ void tp_free(vt_timing *t) {
   }
   free(P->sm);
   free(P->all);
+  pthread_mutex_destroy(&P->lock);
+  pthread_cond_destroy(&P->go);
+  pthread_cond_destroy(&P->done);
   free(P);
   t->tp = NULL;
 }
@@ -230,15 +238,44 @@ static void run_mine(struct tpar *P, uint32_t index) {
   for (uint32_t s = index; s < P->t->cfg.num_sm; s += P->n) sm_run(P, s);
 }
 
-/* Spins briefly, then yields: the machine may have fewer free cores than threads. */
-static void relax(unsigned *i) {
-  if (++*i < 4096) {
+/* A thread waits for the other side spinning briefly (the next quantum is
+ * usually microseconds away), then asleep: on a machine with more runnable
+ * threads than CPUs the one it waits for may need this CPU. */
+#define TP_SPIN 256
+
+static void pause_once(void) {
 #if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
+  __builtin_ia32_pause();
 #endif
-  } else {
-    sched_yield();
-  }
+}
+
+static void wait_gen(struct tpar *P, uint64_t seen) {
+  for (unsigned i = 0; i < TP_SPIN; i++, pause_once())
+    if (__atomic_load_n(&P->gen, __ATOMIC_ACQUIRE) != seen) return;
+  pthread_mutex_lock(&P->lock);
+  while (__atomic_load_n(&P->gen, __ATOMIC_ACQUIRE) == seen) pthread_cond_wait(&P->go, &P->lock);
+  pthread_mutex_unlock(&P->lock);
+}
+
+static void release(struct tpar *P) {
+  pthread_mutex_lock(&P->lock);
+  __atomic_add_fetch(&P->gen, 1, __ATOMIC_RELEASE);
+  pthread_cond_broadcast(&P->go);
+  pthread_mutex_unlock(&P->lock);
+}
+
+static void arrive(struct tpar *P) {
+  pthread_mutex_lock(&P->lock);
+  if (__atomic_add_fetch(&P->arrived, 1, __ATOMIC_RELEASE) == P->expect) pthread_cond_signal(&P->done);
+  pthread_mutex_unlock(&P->lock);
+}
+
+static void wait_arrived(struct tpar *P) {
+  for (unsigned i = 0; i < TP_SPIN; i++, pause_once())
+    if (__atomic_load_n(&P->arrived, __ATOMIC_ACQUIRE) == P->expect) return;
+  pthread_mutex_lock(&P->lock);
+  while (__atomic_load_n(&P->arrived, __ATOMIC_ACQUIRE) != P->expect) pthread_cond_wait(&P->done, &P->lock);
+  pthread_mutex_unlock(&P->lock);
 }
 
 static double cpu_now(void) {
@@ -253,12 +290,11 @@ static void *thread_run(void *arg) {
   uint64_t seen = 0;
   double c0 = cpu_now();
   for (;;) {
-    unsigned i = 0;
-    while (__atomic_load_n(&P->gen, __ATOMIC_ACQUIRE) == seen) relax(&i);
+    wait_gen(P, seen);
     seen++;
     if (P->stop) break;
     run_mine(P, th->index);
-    __atomic_add_fetch(&P->arrived, 1, __ATOMIC_RELEASE);
+    arrive(P);
   }
   th->cpu = cpu_now() - c0;
   return NULL;
@@ -375,20 +411,19 @@ int tp_launch(vt_timing *t, vt_error *e) {
     if (pthread_create(&tid[started], NULL, thread_run, &th[started])) break;
   }
   /* a thread that cannot be created: thread 0 runs its SMs too */
-  uint32_t missing = n - started;
+  P->expect = started - 1;
   int rc;
   for (;;) {
     P->to = P->from + q;
-    __atomic_store_n(&P->gen, P->gen + 1, __ATOMIC_RELEASE);
+    release(P);
     run_mine(P, 0);
     for (uint32_t i = started; i < n; i++) run_mine(P, i);
-    unsigned spin = 0;
-    while (__atomic_load_n(&P->arrived, __ATOMIC_ACQUIRE) != n - 1 - missing) relax(&spin);
+    wait_arrived(P);
     __atomic_store_n(&P->arrived, 0, __ATOMIC_RELAXED);
     if ((rc = between(P, e))) break;
   }
   P->stop = 1;
-  __atomic_store_n(&P->gen, P->gen + 1, __ATOMIC_RELEASE);
+  release(P);
   cpu[0] = cpu_now() - c0;
   for (uint32_t i = 1; i < started; i++) {
     pthread_join(tid[i], NULL);
