@@ -241,7 +241,7 @@ static void run_mine(struct tpar *P, uint32_t index) {
 /* A thread waits for the other side spinning briefly (the next quantum is
  * usually microseconds away), then asleep: on a machine with more runnable
  * threads than CPUs the one it waits for may need this CPU. */
-#define TP_SPIN 256
+#define TP_SPIN 32
 
 static void pause_once(void) {
 #if defined(__x86_64__) || defined(__i386__)
