@@ -174,6 +174,7 @@ static int replay(struct tpar *P, vt_error *e) {
   }
   size_t k = 0;
   for (uint32_t s = 0; s < nsm; s++) {
+    if (!P->sm[s].n) continue; /* its queue may never have been allocated */
     memcpy(P->all + k, P->sm[s].q, P->sm[s].n * sizeof *P->all);
     k += P->sm[s].n;
     P->sm[s].n = 0;
