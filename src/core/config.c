@@ -90,6 +90,7 @@ static const cfg_key keys[] = {
     K32(fetch_interval, 0),   K32(l1d_mshr_subs, 0),   K32(l1d_wshrs, 0),
     K32(rf_banks, 0),         K32(collector_cycles, 0), K32(fetch_policy, 0),
     K32(lds_through_l1d, 0),  K32(idle_lanes_access, 0), K32(isa, 0),
+    K32(timing_quantum, 0),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -306,8 +307,9 @@ int vt_config_check(const vt_config *c, vt_error *e) {
     return vt_fail(e, VT_ERR_CONFIG, "collector_cycles must be 1..64");
   if (c->fetch_policy > 1)
     return vt_fail(e, VT_ERR_CONFIG, "fetch_policy must be 0 (greedy) or 1 (fixed priority, the Verilog RTL)");
-  const uint32_t *cyc[] = {&c->lat_fetch, &c->lat_l2, &c->dram_bytes_per_cycle, &c->lat_flush, &c->lat_launch};
-  const char *cycn[] = {"lat_fetch", "lat_l2", "dram_bytes_per_cycle", "lat_flush", "lat_launch"};
+  const uint32_t *cyc[] = {&c->lat_fetch,  &c->lat_l2,     &c->dram_bytes_per_cycle,
+                           &c->lat_flush,  &c->lat_launch, &c->timing_quantum};
+  const char *cycn[] = {"lat_fetch", "lat_l2", "dram_bytes_per_cycle", "lat_flush", "lat_launch", "timing_quantum"};
   for (size_t i = 0; i < sizeof cyc / sizeof cyc[0]; i++)
     if (*cyc[i] > 100000) return vt_fail(e, VT_ERR_CONFIG, "%s must be 0..100000", cycn[i]);
   if (c->isa != 0 && c->isa != 2025)

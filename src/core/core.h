@@ -125,6 +125,7 @@ typedef struct vt_worker {
    * 0's set and ORs its own back into it. */
   uint64_t vwritten[VT_NUM_VREGS / 64];
   vt_stats own;
+  vt_commit *commit;           /* where a recording step writes; NULL: the device's (timing threads: their own) */
 } vt_worker;
 
 /* How work-groups share the launch's private region (docs/simulator.md §3),
@@ -302,6 +303,14 @@ int par_eligible(vt_device *d, uint32_t *nthreads);
 int par_run(vt_device *d, uint32_t nthreads, vt_error *e);
 void par_free(vt_device *d);
 void par_icache_wipe(vt_device *d); /* clears the further workers' predecode caches */
+/* Workers 0..n-1 for a threaded stepping caller (vt_step_threads), each
+ * recording its steps into its own commit record; par_step_share passes
+ * their written-register sets to worker 0 (which places new groups),
+ * par_step_end also merges their statistics. */
+int par_step_setup(vt_device *d, uint32_t n, vt_error *e);
+vt_worker *par_step_worker(vt_device *d, uint32_t i);
+void par_step_share(vt_device *d, uint32_t n);
+void par_step_end(vt_device *d, uint32_t n);
 /* The AMO's read-modify-write under the parallel launch's address lock. */
 void par_amo_lock(vt_device *d, const uint8_t *host);
 void par_amo_unlock(vt_device *d, const uint8_t *host);

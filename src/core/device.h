@@ -37,8 +37,8 @@ typedef struct vt_config {
                                  (self-modifying code); 0: a store into code is a fault */
   uint32_t strict_bounds;     /* 1: the driver's allocator makes the padding after a buffer's
                                  requested size inaccessible (VT_PERM_GUARD) */
-  uint32_t host_threads;      /* host threads a functional launch may use (0 = online CPUs,
-                                 1 = the single-threaded loop; docs/simulator.md §6) */
+  uint32_t host_threads;      /* host threads a launch may use (0 = online CPUs, a timed
+                                 launch one; 1 = the single-threaded loop; docs/simulator.md §6) */
   /* Timing model (src/timing, docs/timing.md). The functional core ignores
    * these; they live here so one configuration file describes the device. */
   uint32_t timing;            /* 1: launches run under the timing model */
@@ -78,6 +78,8 @@ typedef struct vt_config {
   uint32_t dram_bytes_per_cycle; /* DRAM bandwidth (0 = unlimited) */
   uint32_t lat_flush;         /* cycles of the end-of-launch L1 invalidate and L2 flush handshake (0) */
   uint32_t lat_launch;        /* cycles from the launch request to the first warp's fetch (0) */
+  uint32_t timing_quantum;    /* cycles the SMs run between two L2 exchanges (0 = lat_l2;
+                                 docs/timing.md "Parallel timing") */
   uint32_t lds_banks;         /* local-memory banks of 4-byte words (32) */
   uint32_t rf_banks;          /* register-file banks, one read and one write port each per file (4) */
   uint32_t collector_cycles;  /* cycles a warp's collector unit holds one instruction (4) */
@@ -190,6 +192,24 @@ int vt_step_retire(vt_device *d, int *done, vt_error *e);
 int vt_step_deadlock(vt_device *d, vt_error *e);
 /* Frees the slots of an abandoned launch. */
 void vt_step_abort(vt_device *d);
+/* Stepping from several host threads (the timing model's parallel mode,
+ * docs/simulator.md §6). After vt_step_begin, vt_step_threads sets *n to
+ * the threads the launch may use (at most max; 1 wherever a functional
+ * launch keeps one thread) and, for more than one, prepares a worker for
+ * each (with one, the caller keeps vt_step_peek/vt_step_exec). Thread i then
+ * peeks and steps only SMs it owns, with vt_step_worker(d, i); one thread
+ * retires (vt_step_retire_threads) while the others wait; these steps do
+ * not count against max_steps (the caller counts them).
+ * vt_step_threads_end merges the workers' statistics into the device's and
+ * adds the threads' CPU seconds cpu[0..n-1] to vt_device_host_cpu's. */
+typedef struct vt_worker vt_worker;
+int vt_step_threads(vt_device *d, uint32_t max, uint32_t *n, vt_error *e);
+vt_worker *vt_step_worker(vt_device *d, uint32_t i);
+int vt_step_peek_on(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e);
+int vt_step_exec_on(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, const struct vt_commit **rec,
+                    vt_error *e);
+int vt_step_retire_threads(vt_device *d, uint32_t n, int *done, vt_error *e);
+void vt_step_threads_end(vt_device *d, uint32_t n, const double *cpu);
 
 /* ---- observation -------------------------------------------------------- */
 #define VT_MAX_LANES 32

@@ -362,7 +362,7 @@ int vt_step_begin(vt_device *d, const vt_launch *l, vt_error *e) {
   return 0;
 }
 
-int vt_step_peek(vt_device *d, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e) {
+static int step_peek(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e) {
   vt_warp *w = &d->sms[sm].warps[slot];
   v->state = VT_WS_EMPTY;
   if (!w->active || w->ended) return 0;
@@ -372,7 +372,7 @@ int vt_step_peek(vt_device *d, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_e
   v->threads = d->l.num_threads;
   v->wg = wg->id;
   v->wid = w->wid;
-  const vt_icache_entry *ic = warp_decode(d, &d->w0, w, e);
+  const vt_icache_entry *ic = warp_decode(d, k, w, e);
   if (!ic) return -1;
   v->in = &ic->in;
   v->unit = (isa_unit)ic->unit;
@@ -382,6 +382,10 @@ int vt_step_peek(vt_device *d, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_e
   uint32_t have = wg->arrived + (d->cfg.barrier_counts_ended ? wg->ended : 0);
   v->state = w->bar_wait && w->bar_gen == wg->bar_gen && have < wg->nwarps ? VT_WS_BARRIER : VT_WS_READY;
   return 0;
+}
+
+int vt_step_peek(vt_device *d, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e) {
+  return step_peek(d, &d->w0, sm, slot, v, e);
 }
 
 int vt_step_exec(vt_device *d, uint32_t sm, uint32_t slot, const vt_commit **rec, vt_error *e) {
@@ -419,3 +423,52 @@ int vt_step_deadlock(vt_device *d, vt_error *e) {
 }
 
 void vt_step_abort(vt_device *d) { abort_launch(d); }
+
+/* ---- stepping from several host threads ------------------------------------------ */
+int vt_step_threads(vt_device *d, uint32_t max, uint32_t *n, vt_error *e) {
+  uint32_t k = 1;
+  *n = 1;
+  if (max < 2 || !par_eligible(d, &k)) return 0; /* one thread: vt_step_peek/exec as ever */
+  if (k > max) k = max;
+  if (par_step_setup(d, k, e)) return -1;
+  *n = k;
+  d->record = 1; /* for the whole launch: the threads must not toggle it */
+  d->parallel = 1;
+  return 0;
+}
+
+vt_worker *vt_step_worker(vt_device *d, uint32_t i) { return par_step_worker(d, i); }
+
+int vt_step_peek_on(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e) {
+  return step_peek(d, k, sm, slot, v, e);
+}
+
+int vt_step_exec_on(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, const vt_commit **rec, vt_error *e) {
+  vt_warp *w = &d->sms[sm].warps[slot];
+  k->commit->nmem = 0;
+  int rc = warp_step(d, k, w, e);
+  *rec = k->commit;
+  if (rc == 1) {
+    w->ended = 1;
+    w->wg->ended++;
+  }
+  return rc;
+}
+
+int vt_step_retire_threads(vt_device *d, uint32_t n, int *done, vt_error *e) {
+  if (n > 1) par_step_share(d, n);
+  return vt_step_retire(d, done, e);
+}
+
+void vt_step_threads_end(vt_device *d, uint32_t n, const double *cpu) {
+  if (n < 2) return;
+  double busiest = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    d->cpu_all += cpu[i];
+    busiest = cpu[i] > busiest ? cpu[i] : busiest;
+  }
+  d->cpu_busiest += busiest;
+  par_step_end(d, n);
+  d->record = d->trace_fn != NULL;
+  d->parallel = 0;
+}

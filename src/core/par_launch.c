@@ -40,6 +40,7 @@ typedef struct par_worker {
   uint64_t reported;             /* warp-instructions already handed to the progress callback */
   double cpu;                    /* CPU seconds of this thread in the launch */
   pthread_t tid;
+  vt_commit commit;              /* its steps' records when a timing launch drives it */
 } par_worker;
 
 struct vt_par {
@@ -338,4 +339,31 @@ int par_run(vt_device *d, uint32_t n, vt_error *e) {
   }
   d->wg_next = d->wg_done = d->wg_total;
   return 0;
+}
+
+/* ---- workers for a threaded stepping caller (the timing model) --------------------- */
+int par_step_setup(vt_device *d, uint32_t n, vt_error *e) {
+  if (par_setup(d, n, e)) return -1;
+  for (uint32_t i = 0; i < n; i++) d->par->w[i]->k.commit = &d->par->w[i]->commit;
+  return 0;
+}
+
+vt_worker *par_step_worker(vt_device *d, uint32_t i) { return &d->par->w[i]->k; }
+
+/* A warp the caller places next (wg_place with worker 0) clears every
+ * register some worker's decoded code may have written. */
+void par_step_share(vt_device *d, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    for (unsigned r = 0; r < VT_NUM_VREGS / 64; r++) d->w0.vwritten[r] |= d->par->w[i]->k.vwritten[r];
+}
+
+void par_step_end(vt_device *d, uint32_t n) {
+  par_step_share(d, n);
+  for (uint32_t i = 0; i < n; i++) {
+    vt_worker *k = &d->par->w[i]->k;
+    vt_stats_add(&d->stats, &k->own);
+    memset(&k->own, 0, sizeof k->own);
+    k->commit = NULL;
+  }
+  d->stats.parallel_launches++;
 }

@@ -258,7 +258,7 @@ int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
     x.emask = mask;
   }
   if (d->record) {
-    vt_commit *c = &d->commit;
+    vt_commit *c = k->commit ? k->commit : &d->commit;
     memset(c, 0, offsetof(vt_commit, v));
     c->ncsr = 0; /* fields after v[] are not covered by the memset */
     c->vtag = 0;

@@ -69,7 +69,7 @@ static int fetch_one(vt_timing *t, uint32_t smi, uint32_t slot, warp_t *w, uint6
       w->fwait = free_at; /* every MSHR busy: retry when one frees */
     } else {
       ss->l1i_misses++;
-      uint64_t r = ms_access(&t->ms, now, pc & ~((1u << sm->l1i.line_shift) - 1), 0);
+      uint64_t r = tp_access(t, smi, now, pc & ~((1u << sm->l1i.line_shift) - 1), 0);
       cache_alloc(&sm->l1i, pc, r, &victim);
       sm->l1i.mshr[k] = r;
       w->fwait = r;

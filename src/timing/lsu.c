@@ -68,7 +68,7 @@ void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, 
     uint64_t arrive = tj;
     if (flags & IF_AMO) {
       ss->l1_misses++;
-      arrive = ms_access(&t->ms, tj, addr, 1);
+      arrive = tp_access(t, smi, tj, addr, 1);
     } else if (store) {
       if (i >= 0) ss->l1_hits++;
       else ss->l1_misses++;
@@ -77,7 +77,7 @@ void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, 
       for (uint32_t w = 1; w < cf->l1d_wshrs; w++)
         if (sm->wshr[w] < free_at) free_at = sm->wshr[w], k = w;
       if (free_at > tj) tj = arrive = free_at;
-      uint64_t ack = ms_access(&t->ms, tj, addr, 1);
+      uint64_t ack = tp_access(t, smi, tj, addr, 1);
       sm->wshr[k] = ack;
       if (ack > sm->busy_until) sm->busy_until = ack;
     } else if (i >= 0 && l1->ready[i] <= tj) {
@@ -91,7 +91,7 @@ void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, 
       ss->l1_misses++;
       uint64_t free_at = cache_mshr_free(l1, tj, &k);
       if (free_at > tj) tj = free_at;
-      arrive = ms_access(&t->ms, tj, addr, 0);
+      arrive = tp_access(t, smi, tj, addr, 0);
       cache_alloc(l1, addr, arrive, &victim); /* write-through: never dirty */
       l1->mshr[k] = arrive;
     }

@@ -1,8 +1,9 @@
 /* The timing model's SM pipeline: per-warp in-order issue from the
  * instruction buffers under a register scoreboard, one round-robin issue per
  * SM and cycle, execution units with fixed latencies and folding over the
- * lanes; the launch loop with the end-of-launch cache flush
- * (docs/timing.md). Fetch: frontend.c; memory: lsu.c, memsys.c. */
+ * lanes; one SM's cycle. The launch's cycles, over host threads, and
+ * the end-of-launch cache flush: tpar.c (docs/timing.md). Fetch:
+ * frontend.c; memory: lsu.c, memsys.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,7 @@ vt_timing *vt_timing_attach(vt_device *d, vt_error *e) {
       goto fail;
   }
   build_ops(t);
+  if (tp_init(t, e)) goto fail;
   vt_device_set_launcher(d, timing_launch, t);
   return t;
 oom:
@@ -115,6 +117,7 @@ void vt_timing_free(vt_timing *t) {
     cache_free(&t->sms[s].l1d);
     cache_free(&t->sms[s].l1i);
   }
+  tp_free(t);
   ms_free(&t->ms);
   free(t->sms);
   free(t->st.sm);
@@ -201,7 +204,7 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
   int nu = reg_uses(t, &in, flags, u), nsrc = 0;
   for (int i = 0; i < nu; i++) nsrc += !u[i].dest && unit != UNIT_CTRL;
   const vt_commit *c;
-  int rc = vt_step_exec(t->d, smi, s, &c, e);
+  int rc = tp_exec(t, smi, s, &c, e);
   if (rc < 0) return -1;
   ss->issued++;
   if (t->frontend) {
@@ -273,7 +276,7 @@ static void after_issue(vt_timing *t, uint32_t smi, uint32_t s, uint32_t flags, 
   sm_t *sm = &t->sms[smi];
   if (!(flags & CONTROL_FLAGS) && !t->frontend) return;
   vt_warp_view nv;
-  if (vt_step_peek(t->d, smi, s, &nv, e)) nv.state = VT_WS_EMPTY; /* the next scan reports the fault */
+  if (tp_peek(t, smi, s, &nv, e)) nv.state = VT_WS_EMPTY; /* the next scan reports the fault */
   sm->state[s] = (uint8_t)nv.state;
   sm->pc[s] = nv.pc;
   if (nv.state == VT_WS_EMPTY) return;
@@ -283,6 +286,54 @@ static void after_issue(vt_timing *t, uint32_t smi, uint32_t s, uint32_t flags, 
   } else if ((flags & (IF_VBRANCH | IF_JOIN)) || ((flags & (IF_BRANCH | IF_JUMP)) && nv.pc != pc + 4)) {
     w->fetch_at = now + 1 + t->cfg.lat_branch;
   }
+}
+
+/* One cycle of SM smi at now: scans the warp slots from the one after the
+ * last issue, issues the first that can issue, runs the fetch stage.
+ * Returns 1 when it issued, 0 when not (*why: the stall to charge, *wake:
+ * lowered to the next cycle anything could change), -1 on a fault. */
+int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall *why, int *ended, vt_error *e) {
+  const vt_config *cf = &t->cfg;
+  sm_t *sm = &t->sms[smi];
+  vt_stall best = VT_STALL_IDLE;
+  int picked = 0;
+  /* the front end needs every slot's state; without it the scan stops at the pick */
+  uint32_t rr0 = sm->rr;
+  for (uint32_t k = 1; k <= cf->warps_per_sm && (!picked || t->frontend); k++) {
+    uint32_t s = (rr0 + k) % cf->warps_per_sm;
+    vt_warp_view v;
+    if (tp_peek(t, smi, s, &v, e)) return -1;
+    sm->state[s] = (uint8_t)v.state;
+    sm->pc[s] = v.pc;
+    if (v.state == VT_WS_EMPTY) continue;
+    warp_t *w = &sm->warps[s];
+    if (!w->seen || w->wg != v.wg || w->wid != v.wid) { /* a newly dispatched warp */
+      memset(w, 0, sizeof *w);
+      w->seen = 1;
+      w->wg = v.wg;
+      w->wid = v.wid;
+      fe_reset_warp(w, v.pc);
+      w->fwait = now;
+      w->since = now;
+    }
+    if (picked) continue;
+    block_t b;
+    if (blocked(t, sm, w, &v, now, &b)) {
+      if (b.why < best) best = b.why;
+      if (b.wake < *wake) *wake = b.wake;
+      continue;
+    }
+    uint32_t flags = v.flags, pc = v.pc;
+    int r = issue(t, smi, s, &v, now, e);
+    if (r < 0) return -1;
+    after_issue(t, smi, s, flags, pc, now, e);
+    if (r == 1) *ended = 1;
+    sm->rr = s;
+    picked = 1;
+  }
+  if (t->frontend) fe_fetch(t, smi, now, wake);
+  *why = best;
+  return picked;
 }
 
 static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error *e) {
@@ -305,100 +356,5 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
     t->st.sm[s].stall[VT_STALL_IDLE] += cf->lat_launch;
   }
   ms_begin(&t->ms);
-  uint64_t now = cf->lat_launch, last_issue = now;
-  vt_stall *why = calloc(cf->num_sm, sizeof *why);
-  if (!why) {
-    vt_step_abort(d);
-    return vt_fail(e, VT_ERR_NOMEM, "out of memory for the timing model");
-  }
-  int rc = 0, done = 0;
-  while (!done) {
-    int issued_any = 0, ended = 0;
-    uint64_t wake = NEVER;
-    for (uint32_t smi = 0; smi < cf->num_sm; smi++) {
-      sm_t *sm = &t->sms[smi];
-      vt_stall best = VT_STALL_IDLE;
-      int picked = 0;
-      /* the front end needs every slot's state; without it the scan stops at the pick */
-      uint32_t rr0 = sm->rr;
-      for (uint32_t k = 1; k <= cf->warps_per_sm && (!picked || t->frontend); k++) {
-        uint32_t s = (rr0 + k) % cf->warps_per_sm;
-        vt_warp_view v;
-        if (vt_step_peek(d, smi, s, &v, e)) goto fail;
-        sm->state[s] = (uint8_t)v.state;
-        sm->pc[s] = v.pc;
-        if (v.state == VT_WS_EMPTY) continue;
-        warp_t *w = &sm->warps[s];
-        if (!w->seen || w->wg != v.wg || w->wid != v.wid) { /* a newly dispatched warp */
-          memset(w, 0, sizeof *w);
-          w->seen = 1;
-          w->wg = v.wg;
-          w->wid = v.wid;
-          fe_reset_warp(w, v.pc);
-          w->fwait = now;
-          w->since = now;
-        }
-        if (picked) continue;
-        block_t b;
-        if (blocked(t, sm, w, &v, now, &b)) {
-          if (b.why < best) best = b.why;
-          if (b.wake < wake) wake = b.wake;
-          continue;
-        }
-        uint32_t flags = v.flags, pc = v.pc;
-        int r = issue(t, smi, s, &v, now, e);
-        if (r < 0) goto fail;
-        after_issue(t, smi, s, flags, pc, now, e);
-        if (r == 1) ended = 1;
-        sm->rr = s;
-        picked = 1;
-      }
-      if (t->frontend) fe_fetch(t, smi, now, &wake);
-      if (picked) issued_any = 1, last_issue = now;
-      else t->st.sm[smi].stall[best]++;
-      why[smi] = picked ? VT_STALL_COUNT : best;
-    }
-    if (ended || issued_any) {
-      if (vt_step_retire(d, &done, e)) goto fail_retired;
-    }
-    if (done) break;
-    if (issued_any) {
-      now++;
-      continue;
-    }
-    if (wake == NEVER) { /* every warp waits at a barrier nobody can release */
-      vt_step_deadlock(d, e);
-      goto fail_retired;
-    }
-    /* nothing can change before `wake`: skip there, charging each SM its reason */
-    for (uint32_t smi = 0; smi < cf->num_sm; smi++)
-      if (why[smi] < VT_STALL_COUNT) t->st.sm[smi].stall[why[smi]] += wake - now - 1;
-    now = wake;
-  }
-  {
-    uint64_t end = last_issue + 1;
-    for (uint32_t smi = 0; smi < cf->num_sm; smi++)
-      if (t->sms[smi].busy_until > end) end = t->sms[smi].busy_until;
-    /* as the RTL, the launch ends after the L1 invalidate and the L2 flush */
-    end = ms_flush(&t->ms, end) + cf->lat_flush;
-    t->st.mem = t->ms.st;
-    for (uint32_t smi = 0; smi < cf->num_sm; smi++) {
-      vt_sm_timing *ss = &t->st.sm[smi];
-      ss->cycles += end;
-      ss->stall[VT_STALL_IDLE] += end - (now + 1); /* the drain after the last issue */
-    }
-    if (t->tl) {
-      tl_span(t, cf->num_sm, 0, "launch", 0, end, NULL, "launch %llu", (unsigned long long)t->st.launches);
-      t->tl_base += end;
-    }
-    t->st.cycles += end;
-    t->st.launches++;
-  }
-  free(why);
-  return rc;
-fail:
-  vt_step_abort(d);
-fail_retired:
-  free(why);
-  return -1;
+  return tp_launch(t, e); /* the cycles, over host threads (tpar.c) */
 }

@@ -77,6 +77,7 @@ struct vt_timing {
   reg_ops ops[ISA_COUNT];
   vt_timing_stats st;
   FILE *tl;           /* the timeline being written, NULL = none */
+  struct tpar *tp;    /* the launch loop's threads and per-SM L2 views (tpar.c) */
   uint64_t tl_base;   /* cycles of the launches before this one */
 };
 
@@ -110,6 +111,20 @@ void fe_reset_warp(warp_t *w, uint32_t pc);
 struct vt_commit;
 void lsu_timing(vt_timing *t, uint32_t smi, const struct vt_commit *c, uint32_t flags, uint32_t idle, uint64_t now,
                 uint32_t *lat, uint32_t *occupy);
+
+/* timing.c: one cycle of SM smi at now; 1 issued, 0 not (*why, *wake), -1 fault. */
+int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall *why, int *ended, vt_error *e);
+
+/* tpar.c: the launch's cycles in quanta, SMs over host threads. tp_access
+ * is the L1s' way to the L2 (memsys.h's ms_access on the SM's view, the
+ * request queued for the quantum's end); tp_peek/tp_exec step a warp of
+ * SM smi with its thread's worker. */
+int tp_init(vt_timing *t, vt_error *e);
+void tp_free(vt_timing *t);
+int tp_launch(vt_timing *t, vt_error *e);
+uint64_t tp_access(vt_timing *t, uint32_t smi, uint64_t now, uint32_t addr, int write);
+int tp_peek(vt_timing *t, uint32_t smi, uint32_t slot, vt_warp_view *v, vt_error *e);
+int tp_exec(vt_timing *t, uint32_t smi, uint32_t slot, const struct vt_commit **c, vt_error *e);
 
 /* timeline.c: one complete event [from, to) of this launch on SM pid's
  * slot tid (pid num_sm: the launches); args is a JSON member list or NULL. */

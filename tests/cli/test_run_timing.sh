@@ -122,7 +122,9 @@ expect 3 "step limit of 100 warp-instructions reached" "a failed timed run" \
 
 # faults keep the functional mode's message and exit status
 expect 3 "step limit of 100 warp-instructions reached [kernel 0 wg" "step limit under --timing" \
-  "$ventus" run --timing --max-steps 100 "${v[@]}"
+  "$ventus" run --timing --host-threads 1 --max-steps 100 "${v[@]}"
+expect 3 "step limit of 100 warp-instructions reached by the timing launch's 2 host threads together" \
+  "step limit under --timing on two threads" "$ventus" run --timing --host-threads 2 --max-steps 100 "${v[@]}"
 expect 3 "address is in the padding after a buffer's requested size" "fault under --timing" \
   "$ventus" run --timing -c strict_bounds=1 "$tmp/vecadd.elf" --kernel vecadd --global 64 --local 64 \
   --arg buf:f32:4:iota --arg buf:f32:4:iota --arg buf:f32:4:zero --arg u32:64

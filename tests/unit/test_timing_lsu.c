@@ -239,6 +239,7 @@ static void test_occupancy_by_local_memory(void **state) {
   vt_config_defaults(&c);
   c.collector_cycles = 1; /* the memory path alone: no per-warp collector interval */
   c.num_sm = 1;
+  c.timing_quantum = 1; /* a group dispatches into the room freed at a quantum's end: every cycle */
   c.lds_bytes_per_sm = 0x2000;
   vt_launch l = mklaunch(2, 1, 1, 32, 1);
   l.lds_size = 0x1000;
