@@ -271,6 +271,9 @@ printf '.text\n.globl k\nk:\nli t0, 0x70000000\nvmv.v.x v3, t0\nvmv.v.i v4, 9\nc
 cat_case F19 3 "cp_dma: srcsize 9 is larger than the copy size 8" "$ventus" run dma.elf --kernel k --global 1 --isa 2025
 kernel w64 '.word 0x0000003f\n.word 0x00300000\nret\n'
 cat_case F20 3 "illegal instruction 0x003000000000003f (64-bit)" "$ventus" run w64.elf --kernel k --global 1 --isa 2025
+printf '.text\n.globl k\nk:\ncsrr t0, wid\nbnez t0, 1f\nret\n1: cp_dma_mbarrier\nret\n' >mbar.S
+"$ventus" as --isa 2025 -o mbar.elf "${LIB[@]}" mbar.S || { echo "FAIL assembling mbar"; fail=1; }
+cat_case F23 3 "barrier deadlock: cp_dma_mbarrier can never complete: work-group 0, group 0 (warps 0..1): warps 1 wait, warps 0 ended" "$ventus" run mbar.elf --kernel k --global 64 --local 64 --threads 32 --isa 2025 -c barrier_counts_ended=0
 
 # ---- the catalogue and docs/errors.md list the same ids ---------------------------------
 doc_ids=$(grep -oE '^\| [A-OQ-Z][0-9]{2} ' "$src/docs/errors.md" | tr -d '| ' | sort)
