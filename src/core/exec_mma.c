@@ -1,6 +1,6 @@
 /* ISA 2025 MMA (seed 002 "自定义矩阵乘加指令"): D = A x B + C computed by the
  * whole warp, for the integer types (INT8, INT4, Binary -> INT32) and
- * FP32, FP16 (-> FP16 or FP32) and BF16 (-> FP32).
+ * FP32, FP16 (-> FP16 or FP32), BF16 (-> FP32) and FP8 (-> INT32).
  * Fragment layout (defined here, docs/isa-extensions.md): a matrix is a
  * sequence of elements (A: row-major, or column-major with AL = 1; B:
  * column-major, or row-major with BL = 1; C/D row-major), packed from bit 0
@@ -24,6 +24,7 @@ typedef struct {
   unsigned m, n, k;
   unsigned type, bits; /* A/B element type and width */
   unsigned cbits;      /* C/D element width: 32, or 16 for FP16 */
+  unsigned fp8int;     /* FP8 A/B into INT32 C/D (the 32-bit MMA) */
 } mma_shape;
 
 static uint32_t f16_to_f32(uint32_t h) {
@@ -117,6 +118,57 @@ typedef struct {
   int sat;   /* integer D saturates instead of wrapping */
 } mma_ops;
 
+/* An FP8 element as (-1)^neg * sig * 2^exp; 0 for a number, 1 for an
+ * infinity (E5M2), 2 for a NaN */
+static int fp8_parts(uint32_t r, unsigned type, int *neg, uint32_t *sig, int *exp) {
+  unsigned mb = type == T_E4M3 ? 3 : 2;
+  int bias = type == T_E4M3 ? 7 : 15;
+  uint32_t m = r & ((1u << mb) - 1), e = (r & 0x7f) >> mb;
+  *neg = (r >> 7) & 1;
+  if (type == T_E4M3 && e == 15 && m == 7) return 2;
+  if (type == T_E5M2 && e == 31) return m ? 2 : 1;
+  *sig = e ? m | 1u << mb : m;
+  *exp = (e ? (int)e : 1) - bias - (int)mb;
+  return 0;
+}
+
+/* C + sum of A[i][k] * B[k][j] over FP8 elements, formed exactly and
+ * converted once to INT32 as fcvt.w.s with rm = rne converts: to nearest,
+ * ties to even, saturating, a NaN (also inf * 0, inf - inf) giving
+ * INT32_MAX. Products have 8-bit significands and exponents from -32
+ * (E5M2: 2^-16 * 2^-16) to 26, so the sum is an integer part in int64 plus
+ * a fraction in units of 2^-32, both far from overflow for k = 32. */
+static uint32_t fp8_dot_int(const vt_warp *w, const mma_ops *o, mma_shape s, uint32_t nt, unsigned i,
+                            unsigned j, int32_t c) {
+  int64_t ip = c, fr = 0;
+  int nan = 0, pinf = 0, ninf = 0;
+  for (unsigned k = 0; k < s.k; k++) {
+    uint32_t a = raw(w, o->a, nt, o->al ? k * s.m + i : i * s.k + k, 8);
+    uint32_t b = raw(w, o->b, nt, o->bl ? k * s.n + j : j * s.k + k, 8);
+    int na, nb, ea = 0, eb = 0;
+    uint32_t sa = 0, sb = 0;
+    int ka = fp8_parts(a, s.type, &na, &sa, &ea), kb = fp8_parts(b, s.type, &nb, &sb, &eb);
+    if (ka == 2 || kb == 2 || (ka == 1 && !sb && !kb) || (kb == 1 && !sa && !ka)) {
+      nan = 1;
+    } else if (ka || kb) {
+      *(na != nb ? &ninf : &pinf) = 1;
+    } else {
+      int64_t p = (int64_t)sa * sb, e = ea + eb;
+      if (na != nb) p = -p;
+      if (e >= 0) ip += p * ((int64_t)1 << e);
+      else fr += p * ((int64_t)1 << (e + 32));
+    }
+  }
+  if (nan || (pinf && ninf) || pinf) return (uint32_t)INT32_MAX;
+  if (ninf) return (uint32_t)INT32_MIN;
+  const int64_t one = (int64_t)1 << 32;
+  int64_t q = fr >= 0 ? fr / one : -((-fr + one - 1) / one); /* floor */
+  uint64_t f = (uint64_t)(fr - q * one);                      /* 0 .. 2^32 - 1 */
+  ip += q;
+  if (f > (uint64_t)one / 2 || (f == (uint64_t)one / 2 && (ip & 1))) ip++;
+  return (uint32_t)(ip > INT32_MAX ? INT32_MAX : ip < INT32_MIN ? INT32_MIN : ip);
+}
+
 /* binary32 -> binary16 in rounding mode fmode: the nearest-even result,
  * moved one step when it lies on the wrong side of f for a directed mode
  * (binary16 bit patterns are monotonic in magnitude) */
@@ -148,7 +200,7 @@ static int mma_run(vt_exec *x, const mma_ops *o, mma_shape s, const char *what) 
             o->a, regs_a, o->b, regs_b, o->c, regs_c, o->d, regs_c);
     return -1;
   }
-  int fp = s.type >= T_F32, round = fegetround();
+  int fp = s.type >= T_F32 && !s.fp8int, round = fegetround();
   if (fp) fesetround(o->fmode); /* the host's mode is not the guest's */
   uint32_t d[16 * 16]; /* the largest C/D of the table, one element each */
   for (unsigned i = 0; i < s.m; i++)
@@ -157,6 +209,10 @@ static int mma_run(vt_exec *x, const mma_ops *o, mma_shape s, const char *what) 
       uint32_t c = raw(w, o->c, nt, ci, s.cbits);
       int64_t acc = (int32_t)c;
       float facc = s.cbits == 16 ? as_float(f16_to_f32(c)) : as_float(c);
+      if (s.fp8int) {
+        d[ci] = fp8_dot_int(w, o, s, nt, i, j, (int32_t)c);
+        continue;
+      }
       for (unsigned k = 0; k < s.k; k++) {
         uint32_t a = raw(w, o->a, nt, o->al ? k * s.m + i : i * s.k + k, s.bits);
         uint32_t b = raw(w, o->b, nt, o->bl ? k * s.n + j : j * s.k + k, s.bits);
@@ -195,14 +251,20 @@ static int mma64(vt_exec *x, const isa_inst *in, mma_shape s) {
   return rc;
 }
 
-#define MMA(n, m, nn, k, type, bits, cbits)                                                  \
-  HANDLER(n) { return mma(x, in, (mma_shape){m, nn, k, type, bits, cbits}); }
+#define SHAPE(M, N, K, TY, BI, CB) .m = M, .n = N, .k = K, .type = TY, .bits = BI, .cbits = CB
+#define MMA(n, ...) \
+  HANDLER(n) { return mma(x, in, (mma_shape){SHAPE(__VA_ARGS__)}); }
+/* FP8 A/B into INT32 C/D */
+#define MMA_FP8(n, ...) \
+  HANDLER(n) { return mma(x, in, (mma_shape){SHAPE(__VA_ARGS__), .fp8int = 1}); }
 MMA(mma_m8n8k16_s8, 8, 8, 16, T_INT, 8, 32)
 MMA(mma_m16n16k16_s8, 16, 16, 16, T_INT, 8, 32)
 MMA(mma_m8n8k32_s4, 8, 8, 32, T_INT, 4, 32)
 MMA(mma_m16n8k32_s4, 16, 8, 32, T_INT, 4, 32)
 MMA(mma_m16n8k64_s4, 16, 8, 64, T_INT, 4, 32)
 MMA(mma_m8n8k128_b1, 8, 8, 128, T_BIN, 1, 32)
+MMA_FP8(mma_m16n8k32_e4m3, 16, 8, 32, T_E4M3, 8, 32)
+MMA_FP8(mma_m16n8k32_e5m2, 16, 8, 32, T_E5M2, 8, 32)
 MMA(mma_m8n8k8_f32, 8, 8, 8, T_F32, 32, 32)
 MMA(mma_m16n8k8_f32, 16, 8, 8, T_F32, 32, 32)
 MMA(mma_m16n8k16_f32, 16, 8, 16, T_F32, 32, 32)
@@ -216,8 +278,8 @@ MMA(mma_m8n8k8_bf16, 8, 8, 8, T_BF16, 16, 32)
 MMA(mma_m16n8k8_bf16, 16, 8, 8, T_BF16, 16, 32)
 MMA(mma_m16n8k16_bf16, 16, 8, 16, T_BF16, 16, 32)
 
-#define MMA64(n, m, nn, k, type, bits, cbits)                                                \
-  HANDLER(n) { return mma64(x, in, (mma_shape){m, nn, k, type, bits, cbits}); }
+#define MMA64(n, ...)                                                \
+  HANDLER(n) { return mma64(x, in, (mma_shape){SHAPE(__VA_ARGS__)}); }
 MMA64(mma64_m8n8k8_f32, 8, 8, 8, T_F32, 32, 32)
 MMA64(mma64_m16n8k8_f32, 16, 8, 8, T_F32, 32, 32)
 MMA64(mma64_m16n8k16_f32, 16, 8, 16, T_F32, 32, 32)
