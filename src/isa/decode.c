@@ -241,6 +241,8 @@ int isa_operand_values(const isa_inst *in, isa_opnd o[ISA_MAX_OPNDS],
     case OPK_RDM: v[i] = bits(in->word, 19, 18); break;
     case OPK_MAL: v[i] = bits(in->hi, 8, 8); break;
     case OPK_MBL: v[i] = bits(in->hi, 7, 7); break;
+    case OPK_MA: v[i] = bits(in->word, 16, 16); break;
+    case OPK_MWGN: v[i] = 8 << bits(in->hi, 27, 25); break;
     default: v[i] = in->imm; break;
     }
   }
@@ -404,10 +406,14 @@ int isa_encode64(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t *lo, uin
     isa_opk k = (isa_opk)o[i].kind;
     int64_t v = vals[i], vlo, vhi;
     isa_opk_range(k, &vlo, &vhi);
-    if (v < vlo || v > vhi || ((k == OPK_SSZ || k == OPK_DSZ) && v != 16 && v != 32 && v != 64)) {
+    if (v < vlo || v > vhi || ((k == OPK_SSZ || k == OPK_DSZ) && v != 16 && v != 32 && v != 64) ||
+        (k == OPK_MWGN && (v & (v - 1)))) {
       if (err) {
         if (k == OPK_SSZ || k == OPK_DSZ)
           snprintf(err, errlen, "operand %d: a data size is 16, 32 or 64, not %lld", i + 1, (long long)v);
+        else if (k == OPK_MWGN)
+          snprintf(err, errlen, "operand %d: the warp-group N is 8, 16, 32, ... 1024, not %lld", i + 1,
+                   (long long)v);
         else
           snprintf(err, errlen, "operand %d out of range [%lld, %lld]: %lld", i + 1, (long long)vlo,
                    (long long)vhi, (long long)v);
@@ -432,6 +438,8 @@ int isa_encode64(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t *lo, uin
       case OPK_RDM: l |= u << 18; break;
       case OPK_MAL: h |= u << 8; break;
       case OPK_MBL: h |= u << 7; break;
+      case OPK_MA: l |= u << 16; break;
+      case OPK_MWGN: h |= (uint32_t)__builtin_ctz(u / 8) << 25; break;
       default: break;
       }
       continue;

@@ -128,6 +128,8 @@ typedef enum {
   OPK_RDM,      /* [19:18] RD: rounding (float C/D) or saturation (integer) */
   OPK_MAL,      /* hi[8] AL: A column-major */
   OPK_MBL,      /* hi[7] BL: B row-major */
+  OPK_MA,       /* [16] a: warp-group A from registers (1) or local memory by descriptor (0) */
+  OPK_MWGN,     /* hi[27:25] warp-group N, written 8 << code (8 .. 1024) */
   OPK_COUNT
 } isa_opk;
 

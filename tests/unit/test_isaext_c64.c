@@ -117,6 +117,8 @@ static void test_roundtrip_all(void **state) {
         case OPK_OPSEL: v[i] = rng(&s) % 8; break;
         case OPK_MAL: case OPK_MBL: v[i] = rng(&s) % 2; break;
         case OPK_RDM: v[i] = rng(&s) % (intcd ? 2 : 4); break;
+        case OPK_MA: v[i] = rng(&s) % 2; break;
+        case OPK_MWGN: v[i] = 8 << rng(&s) % 8; break;
         default: v[i] = rng(&s) % 4; break;
         }
       }
@@ -142,7 +144,7 @@ static void test_roundtrip_all(void **state) {
       checked++;
     }
   }
-  assert_int_equal(checked, (17 + 24) * 40); /* the compute format and MMA64 */
+  assert_int_equal(checked, (17 + 24 + 23 + 25) * 40); /* the compute format, MMA64, sparse, warp group */
   /* a word pair with no spelling prints as two words */
   char text[160];
   isa_inst in;
