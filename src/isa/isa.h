@@ -118,8 +118,8 @@ typedef enum {
   OPK_BL,       /* [13] MMA: B row-major */
   /* fields of the 64-bit compute format in its second word (hi bit n =
    * instruction bit 32 + n; docs/isa-extensions.md) */
-  OPK_SSZ,      /* hi[21:20] VSSIZE, written 16, 32 or 64 */
-  OPK_DSZ,      /* hi[23:22] VDSIZE, written 16, 32 or 64 */
+  OPK_SSZ,      /* hi[21:20] VSSIZE, written 16, 32, 64 or (code 3, integer forms) 8 */
+  OPK_DSZ,      /* hi[23:22] VDSIZE, likewise */
   OPK_OPSEL,    /* hi[17:15] OPSEL: bit 0 src1, bit 1 src2, bit 2 the destination */
   OPK_MNEG,     /* hi[11:9] NEG of src1, src2 (bit 2, src3, reserved 0) */
   OPK_MABS,     /* hi[14:12] ABS of src1, src2 (bit 2 reserved 0) */

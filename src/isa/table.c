@@ -145,7 +145,7 @@ void isa_opk_range(isa_opk k, int64_t *lo, int64_t *hi) {
   case OPK_ABS: case OPK_NEG: *hi = 7; break;
   case OPK_CH: *hi = 3; break;
   case OPK_AL: case OPK_BL: *hi = 1; break;
-  case OPK_SSZ: case OPK_DSZ: *lo = 16; *hi = 64; break; /* 16, 32 or 64 */
+  case OPK_SSZ: case OPK_DSZ: *lo = 8; *hi = 64; break; /* 8, 16, 32 or 64 */
   case OPK_OPSEL: *hi = 7; break;
   case OPK_MNEG: case OPK_MABS: case OPK_OMOD: case OPK_RDM: *hi = 3; break;
   case OPK_MAL: case OPK_MBL: case OPK_MA: *hi = 1; break;
