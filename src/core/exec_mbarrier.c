@@ -31,7 +31,8 @@ static uint32_t group_have(const vt_device *d, const vt_wg *wg, uint32_t g) {
 int mbar_waits(const vt_device *d, const vt_warp *w) {
   const vt_wg *wg = w->wg;
   uint32_t g = w->wid / 4;
-  return w->mbar_wait && w->mbar_gen == wg->mbar[g].gen && group_have(d, wg, g) < group_end(wg, g) - 4 * g;
+  return w->mbar_wait && w->mbar_gen == wg->mbar[g].gen &&
+         group_have(d, wg, g) < group_end(wg, g) - 4 * g;
 }
 
 HANDLER(cp_dma_mbarrier) {
@@ -65,7 +66,8 @@ HANDLER(cp_dma_mbarrier) {
 }
 
 /* appends " i" for each member of group g that `pick` selects */
-static void list_warps(char *buf, size_t n, const vt_wg *wg, uint32_t g, int (*pick)(const vt_warp *)) {
+static void list_warps(char *buf, size_t n, const vt_wg *wg, uint32_t g,
+                       int (*pick)(const vt_warp *)) {
   size_t len = 0;
   buf[0] = 0;
   for (uint32_t i = 4 * g; i < group_end(wg, g); i++)
@@ -94,10 +96,11 @@ int mbar_deadlock(vt_device *d, vt_worker *k, const vt_wg *wg, vt_error *e) {
   int dummy;
   const uint8_t *h = mem_host_t(&d->mem, k->tlb, pc, 4, ACC_X, &dummy);
   if (h) insn = ld_u32(h);
-  vt_fail(e, VT_ERR_DEADLOCK,
-          "cp_dma_mbarrier can never complete: work-group %u, group %u (warps %u..%u): warps%s wait, "
-          "warps%s ended, warps%s wait at the work-group barrier",
-          wg->id, g, 4 * g, group_end(wg, g) - 1, waiting, ended, other);
+  vt_fail(
+      e, VT_ERR_DEADLOCK,
+      "cp_dma_mbarrier can never complete: work-group %u, group %u (warps %u..%u): warps%s wait, "
+      "warps%s ended, warps%s wait at the work-group barrier",
+      wg->id, g, 4 * g, group_end(wg, g) - 1, waiting, ended, other);
   vt_err_ctx(e, (int)d->l.kernel_id, (int)wg->id, -1, -1, pc, insn);
   return -1;
 }

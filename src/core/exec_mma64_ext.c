@@ -52,7 +52,8 @@ static int read_desc(vt_exec *x, unsigned r, mma_src *o) {
   static const unsigned spans[4] = {0, 128, 64, 32};
   char msg[120];
   if (hi >> 30) {
-    snprintf(msg, sizeof msg, "mma64 descriptor v%u: reserved bits 31:30 of its high word are set (0x%08x)", r + 1,
+    snprintf(msg, sizeof msg,
+             "mma64 descriptor v%u: reserved bits 31:30 of its high word are set (0x%08x)", r + 1,
              hi);
     return exec_fault(x, VT_ERR_ILLEGAL, -1, lo, msg);
   }
@@ -65,7 +66,8 @@ static int read_desc(vt_exec *x, unsigned r, mma_src *o) {
 }
 
 /* element (line, pos) of a local-memory operand; -1 on a fault */
-static int smem_elem(vt_exec *x, const mma_src *o, unsigned line, unsigned pos, unsigned bits, uint32_t *out) {
+static int smem_elem(vt_exec *x, const mma_src *o, unsigned line, unsigned pos, unsigned bits,
+                     uint32_t *out) {
   uint32_t bit = pos * bits, bytes = bits >= 8 ? bits / 8 : 1;
   uint32_t span = o->swz ? o->swz : 16, p = bit / 8;
   uint32_t a = o->start + (line / 8) * o->sbo + (p / span) * o->lbo + (line % 8) * span + p % span;
@@ -83,7 +85,8 @@ static int smem_elem(vt_exec *x, const mma_src *o, unsigned line, unsigned pos, 
   return 0;
 }
 
-static int a_elem(vt_exec *x, const mma_job *j, uint32_t nt, unsigned i, unsigned t, unsigned ka, uint32_t *out) {
+static int a_elem(vt_exec *x, const mma_job *j, uint32_t nt, unsigned i, unsigned t, unsigned ka,
+                  uint32_t *out) {
   const mma_shape *s = &j->s;
   if (!j->a.smem) {
     *out = mma_raw(x->w, j->a.reg, nt, j->al ? t * s->m + i : i * ka + t, s->bits);
@@ -93,7 +96,8 @@ static int a_elem(vt_exec *x, const mma_job *j, uint32_t nt, unsigned i, unsigne
   return smem_elem(x, &j->a, j->al ? t : r, j->al ? r : t, s->bits, out);
 }
 
-static int b_elem(vt_exec *x, const mma_job *j, uint32_t nt, unsigned k, unsigned c, uint32_t *out) {
+static int b_elem(vt_exec *x, const mma_job *j, uint32_t nt, unsigned k, unsigned c,
+                  uint32_t *out) {
   const mma_shape *s = &j->s;
   if (!j->b.smem) {
     *out = mma_raw(x->w, j->b.reg, nt, j->bl ? k * s->n + c : c * s->k + k, s->bits);
@@ -102,15 +106,17 @@ static int b_elem(vt_exec *x, const mma_job *j, uint32_t nt, unsigned k, unsigne
   return smem_elem(x, &j->b, j->bl ? k : c, j->bl ? c : k, s->bits, out);
 }
 
-static unsigned regs_for(unsigned elems, unsigned bits, uint32_t nt) { return (elems * bits / 32 + nt - 1) / nt; }
+static unsigned regs_for(unsigned elems, unsigned bits, uint32_t nt) {
+  return (elems * bits / 32 + nt - 1) / nt;
+}
 
 static int mma_job_run(vt_exec *x, mma_job *j) {
   vt_warp *w = x->w;
   const mma_shape *s = &j->s;
   uint32_t nt = w->csr_custom[CSR_NUMT - 0x800];
   if (w->mask != lanes_mask(nt)) {
-    vt_fail(x->e, VT_ERR_ILLEGAL, "mma64 needs every thread of the warp active (mask 0x%x of %u threads)",
-            w->mask, nt);
+    vt_fail(x->e, VT_ERR_ILLEGAL,
+            "mma64 needs every thread of the warp active (mask 0x%x of %u threads)", w->mask, nt);
     return -1;
   }
   unsigned ka = j->sp ? s->k / 2 : s->k;
@@ -119,9 +125,10 @@ static int mma_job_run(vt_exec *x, mma_job *j) {
   unsigned rb = j->b.smem ? 2 : regs_for(s->k * s->n, s->bits, nt);
   unsigned rc = regs_for(s->m * s->n, s->cbits, nt);
   if (j->a.reg + ra + rm > 256 || j->b.reg + rb > 256 || j->c + rc > 256 || j->d + rc > 256) {
-    vt_fail(x->e, VT_ERR_ILLEGAL,
-            "mma64 register groups run past v255 (A v%u+%u, B v%u+%u, C v%u+%u, D v%u+%u registers)", j->a.reg,
-            ra + rm, j->b.reg, rb, j->c, rc, j->d, rc);
+    vt_fail(
+        x->e, VT_ERR_ILLEGAL,
+        "mma64 register groups run past v255 (A v%u+%u, B v%u+%u, C v%u+%u, D v%u+%u registers)",
+        j->a.reg, ra + rm, j->b.reg, rb, j->c, rc, j->d, rc);
     return -1;
   }
   if (j->a.smem && read_desc(x, j->a.reg, &j->a)) return -1;
@@ -145,12 +152,15 @@ static int mma_job_run(vt_exec *x, mma_job *j) {
           rc_ = -1;
           break;
         }
-        if (s->type == T_BIN) acc += a & b;
-        else if (s->type == T_INT) acc += (int64_t)mma_ival(a, s->bits) * mma_ival(b, s->bits);
-        else facc = fmaf(mma_fval(a, s->type), mma_fval(b, s->type), facc);
+        if (s->type == T_BIN)
+          acc += a & b;
+        else if (s->type == T_INT)
+          acc += (int64_t)mma_ival(a, s->bits) * mma_ival(b, s->bits);
+        else
+          facc = fmaf(mma_fval(a, s->type), mma_fval(b, s->type), facc);
       }
       if (!fp && j->sat) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
-      d[ci] = !fp                ? (uint32_t)acc
+      d[ci] = !fp              ? (uint32_t)acc
               : s->cbits == 16 ? mma_f32_to_f16_mode(mma_as_bits(facc), j->fmode)
                                : mma_as_bits(facc);
     }
@@ -199,7 +209,7 @@ static int mma64_wg(vt_exec *x, const isa_inst *in, mma_shape s, unsigned sp) {
 }
 
 #define SHAPE(M, N, K, TY, BI, CB) .m = M, .n = N, .k = K, .type = TY, .bits = BI, .cbits = CB
-#define SP(n, ...) \
+#define SP(n, ...)                                                                                 \
   HANDLER(n) { return mma64_sp(x, in, (mma_shape){SHAPE(__VA_ARGS__)}); }
 SP(mma64_sp_m8n8k16_f32, 8, 8, 16, T_F32, 32, 32)
 SP(mma64_sp_m16n8k16_f32, 16, 8, 16, T_F32, 32, 32)
@@ -226,7 +236,7 @@ SP(mma64_sp_m16n8k64_e2m1, 16, 8, 64, T_E2M1, 8, 32)
 SP(mma64_sp_m16n8k64_e3m0, 16, 8, 64, T_E3M0, 8, 32)
 
 /* m and n are set from the instruction */
-#define WG(n, sp, K, TY, BI, CB) \
+#define WG(n, sp, K, TY, BI, CB)                                                                   \
   HANDLER(n) { return mma64_wg(x, in, (mma_shape){SHAPE(16, 8, K, TY, BI, CB)}, sp); }
 WG(mma64_wg_m64k8_f32, 0, 8, T_F32, 32, 32)
 WG(mma64_wg_m64k16_f16, 0, 16, T_F16, 16, 16)

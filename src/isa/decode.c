@@ -185,7 +185,7 @@ isa_id isa_decode_rev(uint32_t word, uint32_t prefix, isa_rev r, isa_inst *out) 
     if (pid == ISA_regpair || pid == ISA_regpairi) out->pfx = ISA_PFX_PAIR;
     if (pid == ISA_prefix || pid == ISA_prefixi) {
       out->absneg = (uint8_t)(bits(prefix, 14, 12) << 3 | bits(prefix, 9, 7));
-      out->pfx = (uint8_t)((bits(prefix, 15, 15) ? ISA_PFX_PAIR : 0) | (out->absneg ? ISA_PFX_MOD : 0));
+      out->pfx = (uint8_t)((bits(prefix, 15, 15) ? ISA_PFX_PAIR | ISA_PFX_CPAIR : 0) | (out->absneg ? ISA_PFX_MOD : 0));
     } else if (pid >= ISA_pre_m_32 && pid <= ISA_pre_m_local_128) {
       /* OPCODE4 = [10:7]: address space in its high bits, width in its low */
       out->mspace = (uint8_t)bits(prefix, 10, 9);

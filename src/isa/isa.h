@@ -178,6 +178,7 @@ enum {
   ISA_PFX_PAIR = 1, /* even registers of the next instruction are 64-bit pairs */
   ISA_PFX_MEM = 2,  /* a PREFIX_MEMORY: mspace, mwidth */
   ISA_PFX_MOD = 4,  /* PREFIX/PREFIXI with ABS or NEG bits */
+  ISA_PFX_CPAIR = 8, /* PREFIX/PREFIXI with pair = 1: a computation on 64-bit pairs */
 };
 
 /* Looks up the table entry of a word (no prefix applied) in the baseline

@@ -12,7 +12,8 @@
 #include "timing.h"
 
 #define SRC_OFF 0x1000u /* global source: warp w, lane i at DATA + SRC_OFF + 16 w + 4 i */
-#define RES_OFF 0x2000u /* warp w's copy of member k's lane i at DATA + RES_OFF + 64 w + 16 k + 4 i */
+#define RES_OFF                                                                                    \
+  0x2000u /* warp w's copy of member k's lane i at DATA + RES_OFF + 64 w + 16 k + 4 i */
 #define NT 4
 
 static uint32_t src_val(uint32_t w, uint32_t i) { return 0x1000u * (w + 1) + i + 1; }
@@ -20,12 +21,12 @@ static uint32_t src_val(uint32_t w, uint32_t i) { return 0x1000u * (w + 1) + i +
 /* `sync` is the instruction between the copy and the read-back */
 static void program(char *buf, size_t n, const char *sync) {
   snprintf(buf, n,
-           "csrr s0, 0x805\n"                           /* wid */
-           "vid.v v1\nvsll.vi v1, v1, 2\n"              /* 4 * lane */
+           "csrr s0, 0x805\n"                            /* wid */
+           "vid.v v1\nvsll.vi v1, v1, 2\n"               /* 4 * lane */
            "andi t0, s0, 3\nli t1, 25\nmul t0, t0, t1\n" /* delay (wid %% 4) * 25 loops */
            "1: beqz t0, 2f\naddi t0, t0, -1\nj 1b\n"
            "2: slli t1, s0, 4\n"
-           "li t2, 0x%08x\nadd t2, t2, t1\nvadd.vx v2, v1, t2\n" /* sources */
+           "li t2, 0x%08x\nadd t2, t2, t1\nvadd.vx v2, v1, t2\n"     /* sources */
            "li t2, 0x70000000\nadd t2, t2, t1\nvadd.vx v3, v1, t2\n" /* local destinations */
            "vmv.v.i v4, 4\n"
            "cp_dma.4 v3, v2, v4\n"
@@ -52,7 +53,8 @@ static vt_device *setup(uint32_t counts_ended, uint32_t nw) {
   for (uint32_t w = 0; w < nw; w++)
     for (uint32_t i = 0; i < NT; i++) {
       wr32(d, DATA_BASE + SRC_OFF + 16 * w + 4 * i, src_val(w, i));
-      for (uint32_t k = 0; k < 4; k++) wr32(d, DATA_BASE + RES_OFF + 64 * w + 16 * k + 4 * i, 0xdeadbeef);
+      for (uint32_t k = 0; k < 4; k++)
+        wr32(d, DATA_BASE + RES_OFF + 64 * w + 16 * k + 4 * i, 0xdeadbeef);
     }
   return d;
 }
@@ -133,8 +135,9 @@ static void test_groups_and_deadlock(void **state) {
     } else {
       assert_int_equal(rc, -1);
       assert_int_equal(e.kind, VT_ERR_DEADLOCK);
-      assert_string_equal(e.msg, "cp_dma_mbarrier can never complete: work-group 0, group 1 (warps 4..5): "
-                                 "warps 4 wait, warps 5 ended, warps none wait at the work-group barrier");
+      assert_string_equal(e.msg,
+                          "cp_dma_mbarrier can never complete: work-group 0, group 1 (warps 4..5): "
+                          "warps 4 wait, warps 5 ended, warps none wait at the work-group barrier");
       assert_int_equal(e.pc, CODE_BASE + 12);
     }
     vt_device_destroy(d);
@@ -153,8 +156,9 @@ static void test_deadlock_against_the_barrier(void **state) {
   vt_launch l = mklaunch(1, 1, 1, NT, 3);
   assert_int_equal(run(d, &p, &l, &e), -1);
   assert_int_equal(e.kind, VT_ERR_DEADLOCK);
-  assert_string_equal(e.msg, "cp_dma_mbarrier can never complete: work-group 0, group 0 (warps 0..2): "
-                             "warps 1 2 wait, warps none ended, warps 0 wait at the work-group barrier");
+  assert_string_equal(e.msg,
+                      "cp_dma_mbarrier can never complete: work-group 0, group 0 (warps 0..2): "
+                      "warps 1 2 wait, warps none ended, warps 0 wait at the work-group barrier");
   vt_device_destroy(d);
 }
 
@@ -177,12 +181,14 @@ static void test_mbarrier_under_timing(void **state) {
 static void test_baseline_refuses(void **state) {
   (void)state;
   vt_error e = {0};
-  assert_true(asm_words_rev("cp_dma_mbarrier\n", CODE_BASE, ISA_REV_BASE, (uint32_t[4]){0}, 4, &e) < 0);
+  assert_true(asm_words_rev("cp_dma_mbarrier\n", CODE_BASE, ISA_REV_BASE, (uint32_t[4]){0}, 4, &e) <
+              0);
   assert_non_null(strstr(e.msg, "2025"));
   isa_inst in;
   assert_int_equal(isa_decode_rev(0x00004041u, 0, ISA_REV_2025, &in), ISA_cp_dma_mbarrier);
   assert_int_equal(isa_decode_rev(0x00004041u, 0, ISA_REV_BASE, &in), ISA_INVALID);
-  assert_int_equal(isa_lookup_rev(0x00004041u | 1u << 7, ISA_REV_2025), ISA_INVALID); /* rd must be 0 */
+  assert_int_equal(isa_lookup_rev(0x00004041u | 1u << 7, ISA_REV_2025),
+                   ISA_INVALID); /* rd must be 0 */
 }
 
 int main(void) {

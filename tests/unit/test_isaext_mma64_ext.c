@@ -128,31 +128,36 @@ static uint32_t reference(const problem *p, const shape *sh, unsigned rd, unsign
 }
 
 /* "li t0, addr; vadd.vx v2, v1, t0; vlw12.v / vsw12.v vR, 0(v2)" for each register of a group */
-static size_t move_regs(char *src, size_t n, size_t cap, const char *op, unsigned reg0, unsigned nregs,
-                        uint32_t addr, unsigned nt) {
+static size_t move_regs(char *src, size_t n, size_t cap, const char *op, unsigned reg0,
+                        unsigned nregs, uint32_t addr, unsigned nt) {
   for (unsigned r = 0; r < nregs; r++)
     n += (size_t)snprintf(src + n, cap - n, "li t0, 0x%08x\nvadd.vx v2, v1, t0\n%s v%u, 0(v2)\n",
                           addr + 4 * nt * r, op, reg0 + r);
   return n;
 }
 
-static unsigned regs_for(unsigned elems, unsigned bits, unsigned nt) { return (elems * bits / 32 + nt - 1) / nt; }
+static unsigned regs_for(unsigned elems, unsigned bits, unsigned nt) {
+  return (elems * bits / 32 + nt - 1) / nt;
+}
 
 /* ---- the sparse warp form: A (kept) at v8, its indices after it, B at v64,
  * C at v120, D at v180; global regions 0x2000 apart ----------------------- */
-static void check_sparse(const shape *sh, unsigned nt, unsigned al, unsigned bl, unsigned rd, uint64_t seed) {
+static void check_sparse(const shape *sh, unsigned nt, unsigned al, unsigned bl, unsigned rd,
+                         uint64_t seed) {
   static problem p;
   make_problem(&p, sh, sh->n, seed);
   unsigned ka = sh->k / 2;
   static uint32_t wa[1024], wm[1024], wb[1024], wc[1024];
-  memset(wa, 0, sizeof wa), memset(wm, 0, sizeof wm), memset(wb, 0, sizeof wb), memset(wc, 0, sizeof wc);
+  memset(wa, 0, sizeof wa), memset(wm, 0, sizeof wm), memset(wb, 0, sizeof wb),
+      memset(wc, 0, sizeof wc);
   for (unsigned i = 0; i < sh->m; i++)
     for (unsigned t = 0; t < ka; t++) {
       pack(wa, al ? t * sh->m + i : i * ka + t, p.A[i][t].raw, sh->bits);
       pack(wm, i * ka + t, p.kidx[i][t] % 4, 2);
     }
   for (unsigned k = 0; k < sh->k; k++)
-    for (unsigned j = 0; j < sh->n; j++) pack(wb, bl ? k * sh->n + j : j * sh->k + k, p.B[k][j].raw, sh->bits);
+    for (unsigned j = 0; j < sh->n; j++)
+      pack(wb, bl ? k * sh->n + j : j * sh->k + k, p.B[k][j].raw, sh->bits);
   for (unsigned i = 0; i < sh->m; i++)
     for (unsigned j = 0; j < sh->n; j++) pack(wc, i * sh->n + j, p.C[i][j].raw, sh->cbits);
   unsigned ra = regs_for(sh->m * ka, sh->bits, nt), rm = regs_for(sh->m * ka, 2, nt);
@@ -165,23 +170,26 @@ static void check_sparse(const shape *sh, unsigned nt, unsigned al, unsigned bl,
     wr32(d, DATA_BASE + 0x6000 + 4 * w, wc[w]);
   }
   static char src[65536];
-  size_t n = (size_t)snprintf(src, sizeof src, "vid.v v1\nvsll.vi v1, v1, 2\nli t0, 0x%08x\nvadd.vx v1, v1, t0\n",
+  size_t n = (size_t)snprintf(src, sizeof src,
+                              "vid.v v1\nvsll.vi v1, v1, 2\nli t0, 0x%08x\nvadd.vx v1, v1, t0\n",
                               DATA_BASE);
   n = move_regs(src, n, sizeof src, "vlw12.v", 8, ra, 0, nt);
   n = move_regs(src, n, sizeof src, "vlw12.v", 8 + ra, rm, 0x2000, nt);
   n = move_regs(src, n, sizeof src, "vlw12.v", 64, rb, 0x4000, nt);
   n = move_regs(src, n, sizeof src, "vlw12.v", 120, rc, 0x6000, nt);
-  n += (size_t)snprintf(src + n, sizeof src - n, "%s v180, v120, v8, v64, %u, %u, %u\n", sh->mn, rd, al, bl);
+  n += (size_t)snprintf(src + n, sizeof src - n, "%s v180, v120, v8, v64, %u, %u, %u\n", sh->mn, rd,
+                        al, bl);
   n = move_regs(src, n, sizeof src, "vsw12.v", 180, rc, 0x8000, nt);
   snprintf(src + n, sizeof src - n, "endprg x0, x0, x0\n");
   vt_error e = {0};
   if (ext_run(d, ISA_REV_2025, src, nt, &e)) fail_msg("%s: %s", sh->mn, e.msg);
   for (unsigned i = 0; i < sh->m; i++)
     for (unsigned j = 0; j < sh->n; j++) {
-      uint32_t want = reference(&p, sh, rd, i, j), got = unpack(d, DATA_BASE + 0x8000, i * sh->n + j, sh->cbits);
+      uint32_t want = reference(&p, sh, rd, i, j),
+               got = unpack(d, DATA_BASE + 0x8000, i * sh->n + j, sh->cbits);
       if (got != want)
-        fail_msg("%s nt %u rd %u al %u bl %u: D[%u][%u] = 0x%08x, expected 0x%08x", sh->mn, nt, rd, al, bl, i, j,
-                 got, want);
+        fail_msg("%s nt %u rd %u al %u bl %u: D[%u][%u] = 0x%08x, expected 0x%08x", sh->mn, nt, rd,
+                 al, bl, i, j, got, want);
     }
   vt_device_destroy(d);
 }
@@ -202,8 +210,9 @@ static void test_sparse_every_entry(void **state) {
 #define LDS 0x70000000u
 #define IMG (DATA_BASE + 0x20000u) /* the local-memory image, copied in by warp 0 */
 #define IMG_SIZE 0x10000u
-#define B_OFF 0x8000u               /* B's place in it (A's is 0) */
-#define WARP_AREA(q) (DATA_BASE + 0x40000u + (q) * 0x4000u) /* A regs +0, indices +0x800, C +0x1000, D +0x2000 */
+#define B_OFF 0x8000u /* B's place in it (A's is 0) */
+#define WARP_AREA(q)                                                                               \
+  (DATA_BASE + 0x40000u + (q)*0x4000u) /* A regs +0, indices +0x800, C +0x1000, D +0x2000 */
 
 typedef struct {
   unsigned w;        /* atom width: the swizzle span, or 16 */
@@ -220,8 +229,8 @@ static layout make_layout(unsigned swz, unsigned line_bits) {
 }
 
 /* writes an element at (line, pos) of the documented layout */
-static void place(uint8_t *img, uint32_t base, const layout *l, unsigned line, unsigned pos, unsigned bits,
-                  uint32_t raw) {
+static void place(uint8_t *img, uint32_t base, const layout *l, unsigned line, unsigned pos,
+                  unsigned bits, uint32_t raw) {
   uint32_t bit = pos * bits, p = bit / 8;
   uint32_t off = base + (line / 8) * l->sbo + (p / l->w) * l->lbo + (line % 8) * l->w + p % l->w;
   if (l->swz_code) off ^= ((off >> 7) & (l->w / 16 - 1)) << 4;
@@ -232,10 +241,12 @@ static void place(uint8_t *img, uint32_t base, const layout *l, unsigned line, u
     img[off] |= (uint8_t)((raw & ((1u << bits) - 1)) << (bit % 8));
 }
 
-static uint32_t desc_hi(const layout *l) { return l->lbo / 16 | (l->sbo / 16) << 14 | l->swz_code << 28; }
+static uint32_t desc_hi(const layout *l) {
+  return l->lbo / 16 | (l->sbo / 16) << 14 | l->swz_code << 28;
+}
 
-static void check_group(const shape *sh0, unsigned n, unsigned a_regs, unsigned al, unsigned bl, unsigned swz,
-                        unsigned rd, uint64_t seed) {
+static void check_group(const shape *sh0, unsigned n, unsigned a_regs, unsigned al, unsigned bl,
+                        unsigned swz, unsigned rd, uint64_t seed) {
   enum { NT = 32 };
   shape sh = *sh0;
   sh.n = n;
@@ -245,15 +256,19 @@ static void check_group(const shape *sh0, unsigned n, unsigned a_regs, unsigned 
   static uint8_t img[IMG_SIZE];
   memset(img, 0, sizeof img);
   /* A: K-major lines are rows (ka elements), else lines are K (64 elements) */
-  layout la = make_layout(swz, (al ? 64 : ka) * sh.bits), lb = make_layout(swz, (bl ? n : sh.k) * sh.bits);
+  layout la = make_layout(swz, (al ? 64 : ka) * sh.bits),
+         lb = make_layout(swz, (bl ? n : sh.k) * sh.bits);
   for (unsigned i = 0; i < 64; i++)
-    for (unsigned t = 0; t < ka; t++) place(img, 0, &la, al ? t : i, al ? i : t, sh.bits, p.A[i][t].raw);
+    for (unsigned t = 0; t < ka; t++)
+      place(img, 0, &la, al ? t : i, al ? i : t, sh.bits, p.A[i][t].raw);
   for (unsigned k = 0; k < sh.k; k++)
-    for (unsigned j = 0; j < n; j++) place(img, B_OFF, &lb, bl ? k : j, bl ? j : k, sh.bits, p.B[k][j].raw);
+    for (unsigned j = 0; j < n; j++)
+      place(img, B_OFF, &lb, bl ? k : j, bl ? j : k, sh.bits, p.B[k][j].raw);
   vt_device *d = ext_dev(2025);
   vt_error e = {0};
   assert_int_equal(vt_mem_write(d, IMG, img, IMG_SIZE, &e), 0);
-  unsigned ra = a_regs ? regs_for(16 * ka, sh.bits, NT) : 2, rm = sh.sp ? regs_for(16 * ka, 2, NT) : 0;
+  unsigned ra = a_regs ? regs_for(16 * ka, sh.bits, NT) : 2,
+           rm = sh.sp ? regs_for(16 * ka, 2, NT) : 0;
   unsigned rc = regs_for(16 * n, sh.cbits, NT);
   for (unsigned q = 0; q < 4; q++) {
     static uint32_t wa[512], wm[512], wc[512];
@@ -272,25 +287,28 @@ static void check_group(const shape *sh0, unsigned n, unsigned a_regs, unsigned 
     }
   }
   static char src[65536];
-  size_t c = (size_t)snprintf(src, sizeof src,
-                              "csrr s0, 0x805\nbnez s0, 1f\n"
-                              "li a0, 0x%x\nli a1, 0x%08x\nli a2, 0x%08x\ncp_dma_bulk a0, a1, a2\n"
-                              "1: barrier x0, x0, 0\n"
-                              "vid.v v1\nvsll.vi v1, v1, 2\nslli t1, s0, 14\nli t0, 0x%08x\nadd t0, t0, t1\n"
-                              "vadd.vx v1, v1, t0\n",
-                              IMG_SIZE, IMG, LDS, WARP_AREA(0));
+  size_t c = (size_t)snprintf(
+      src, sizeof src,
+      "csrr s0, 0x805\nbnez s0, 1f\n"
+      "li a0, 0x%x\nli a1, 0x%08x\nli a2, 0x%08x\ncp_dma_bulk a0, a1, a2\n"
+      "1: barrier x0, x0, 0\n"
+      "vid.v v1\nvsll.vi v1, v1, 2\nslli t1, s0, 14\nli t0, 0x%08x\nadd t0, t0, t1\n"
+      "vadd.vx v1, v1, t0\n",
+      IMG_SIZE, IMG, LDS, WARP_AREA(0));
   if (a_regs) {
     c = move_regs(src, c, sizeof src, "vlw12.v", 8, ra, 0, NT);
   } else {
-    c += (size_t)snprintf(src + c, sizeof src - c, "li t0, 0x%08x\nvmv.v.x v8, t0\nli t0, 0x%08x\nvmv.v.x v9, t0\n",
-                          LDS, desc_hi(&la));
+    c += (size_t)snprintf(src + c, sizeof src - c,
+                          "li t0, 0x%08x\nvmv.v.x v8, t0\nli t0, 0x%08x\nvmv.v.x v9, t0\n", LDS,
+                          desc_hi(&la));
   }
   c = move_regs(src, c, sizeof src, "vlw12.v", 8 + ra, rm, 0x800, NT);
-  c += (size_t)snprintf(src + c, sizeof src - c, "li t0, 0x%08x\nvmv.v.x v40, t0\nli t0, 0x%08x\nvmv.v.x v41, t0\n",
+  c += (size_t)snprintf(src + c, sizeof src - c,
+                        "li t0, 0x%08x\nvmv.v.x v40, t0\nli t0, 0x%08x\nvmv.v.x v41, t0\n",
                         LDS + B_OFF, desc_hi(&lb));
   c = move_regs(src, c, sizeof src, "vlw12.v", 80, rc, 0x1000, NT);
-  c += (size_t)snprintf(src + c, sizeof src - c, "%s v130, v80, v8, v40, %u, %u, %u, %u, %u\n", sh.mn, rd, al, bl,
-                        a_regs, n);
+  c += (size_t)snprintf(src + c, sizeof src - c, "%s v130, v80, v8, v40, %u, %u, %u, %u, %u\n",
+                        sh.mn, rd, al, bl, a_regs, n);
   c = move_regs(src, c, sizeof src, "vsw12.v", 130, rc, 0x2000, NT);
   snprintf(src + c, sizeof src - c, "endprg x0, x0, x0\n");
   prog pr = {.n = 0};
@@ -305,8 +323,8 @@ static void check_group(const shape *sh0, unsigned n, unsigned a_regs, unsigned 
         uint32_t want = reference(&p, &sh, rd, 16 * q + i, j);
         uint32_t got = unpack(d, WARP_AREA(q) + 0x2000, i * n + j, sh.cbits);
         if (got != want)
-          fail_msg("%s n %u a %u al %u bl %u swizzle %u rd %u: D[%u][%u] = 0x%08x, expected 0x%08x", sh.mn, n,
-                   a_regs, al, bl, swz, rd, 16 * q + i, j, got, want);
+          fail_msg("%s n %u a %u al %u bl %u swizzle %u rd %u: D[%u][%u] = 0x%08x, expected 0x%08x",
+                   sh.mn, n, a_regs, al, bl, swz, rd, 16 * q + i, j, got, want);
       }
   vt_device_destroy(d);
 }
@@ -319,7 +337,8 @@ static void test_group_every_entry(void **state) {
     for (unsigned v = 0; v < 2; v++) {
       unsigned x = 2 * t + v;
       unsigned rd = group[t].type <= T_BIN ? v : directed ? x % 4 : 0;
-      check_group(&group[t], ns[x % 3], v, (x / 2) % 2, (x / 4) % 2, swz[(t + 2 * v) % 4], rd, 9000 + x);
+      check_group(&group[t], ns[x % 3], v, (x / 2) % 2, (x / 4) % 2, swz[(t + 2 * v) % 4], rd,
+                  9000 + x);
     }
 }
 
@@ -344,18 +363,21 @@ static void test_swizzled_address_by_hand(void **state) {
     }
   assert_int_equal(vt_mem_write(d, IMG, img, IMG_SIZE, &e), 0);
   char src[2048];
-  snprintf(src, sizeof src,
-           "csrr s0, 0x805\nbnez s0, 1f\n"
-           "li a0, 0x%x\nli a1, 0x%08x\nli a2, 0x%08x\ncp_dma_bulk a0, a1, a2\n"
-           "1: barrier x0, x0, 0\n"
-           "li t0, 0x70000000\nvmv.v.x v8, t0\nli t0, 0x%08x\nvmv.v.x v9, t0\n"
-           "li t0, 0x%08x\nvmv.v.x v40, t0\nli t0, 0x%08x\nvmv.v.x v41, t0\n"
-           "vmv.v.i v80, 0\nvmv.v.i v81, 0\n"
-           "mma64.wg.m64k16.f16.f32 v130, v80, v8, v40, 0, 0, 0, 0, 8\n"
-           "vid.v v1\nvsll.vi v1, v1, 2\nslli t1, s0, 9\nli t0, 0x90000000\nadd t0, t0, t1\nvadd.vx v1, v1, t0\n"
-           "vsw12.v v130, 0(v1)\nvsw12.v v131, 128(v1)\nvsw12.v v132, 256(v1)\nvsw12.v v133, 384(v1)\n"
-           "endprg x0, x0, x0\n",
-           IMG_SIZE, IMG, LDS, 1024u / 16 | (1024u / 16) << 14 | 1u << 28, LDS + B_OFF, 128u / 16 | (256u / 16) << 14);
+  snprintf(
+      src, sizeof src,
+      "csrr s0, 0x805\nbnez s0, 1f\n"
+      "li a0, 0x%x\nli a1, 0x%08x\nli a2, 0x%08x\ncp_dma_bulk a0, a1, a2\n"
+      "1: barrier x0, x0, 0\n"
+      "li t0, 0x70000000\nvmv.v.x v8, t0\nli t0, 0x%08x\nvmv.v.x v9, t0\n"
+      "li t0, 0x%08x\nvmv.v.x v40, t0\nli t0, 0x%08x\nvmv.v.x v41, t0\n"
+      "vmv.v.i v80, 0\nvmv.v.i v81, 0\n"
+      "mma64.wg.m64k16.f16.f32 v130, v80, v8, v40, 0, 0, 0, 0, 8\n"
+      "vid.v v1\nvsll.vi v1, v1, 2\nslli t1, s0, 9\nli t0, 0x90000000\nadd t0, t0, t1\nvadd.vx v1, "
+      "v1, t0\n"
+      "vsw12.v v130, 0(v1)\nvsw12.v v131, 128(v1)\nvsw12.v v132, 256(v1)\nvsw12.v v133, 384(v1)\n"
+      "endprg x0, x0, x0\n",
+      IMG_SIZE, IMG, LDS, 1024u / 16 | (1024u / 16) << 14 | 1u << 28, LDS + B_OFF,
+      128u / 16 | (256u / 16) << 14);
   vt_error ae = {0};
   prog pr = {.n = 0};
   pr.n = asm_words_rev(src, CODE_BASE, ISA_REV_2025, pr.w, 4096, &ae);
@@ -387,22 +409,23 @@ static void test_errors(void **state) {
   expect_fault("li t0, 0x70000000\nvmv.v.x v8, t0\nli t0, 0x40000000\nvmv.v.x v9, t0\n"
                "vmv.v.x v40, t0\nvmv.v.x v41, t0\n"
                "mma64.wg.m64k16.f16 v130, v80, v8, v40, 0, 0, 0, 0, 8\nendprg x0, x0, x0\n",
-               VT_ERR_ILLEGAL, "mma64 descriptor v9: reserved bits 31:30 of its high word are set (0x40000000)");
+               VT_ERR_ILLEGAL,
+               "mma64 descriptor v9: reserved bits 31:30 of its high word are set (0x40000000)");
   expect_fault("li t0, 0x70000008\nvmv.v.x v8, t0\nvmv.v.i v9, 1\nvmv.v.x v40, t0\nvmv.v.i v41, 1\n"
                "mma64.wg.m64k16.f16 v130, v80, v8, v40, 0, 0, 0, 0, 8\nendprg x0, x0, x0\n",
                VT_ERR_MISALIGNED, "mma64 descriptor v8: start 0x70000008 is not 16-byte aligned");
   expect_fault("li t0, 0x90000000\nvmv.v.x v8, t0\nvmv.v.i v9, 1\nvmv.v.x v40, t0\nvmv.v.i v41, 1\n"
                "mma64.wg.m64k16.f16 v130, v80, v8, v40, 0, 0, 0, 0, 8\nendprg x0, x0, x0\n",
                VT_ERR_UNMAPPED, "mma64 operand address 0x90000000 is not in local memory");
-  expect_fault("mma64.wg.m64k16.f16 v130, v80, v9, v40, 0, 0, 0, 0, 8\nendprg x0, x0, x0\n", VT_ERR_ILLEGAL,
-               "v9 is odd: a register pair starts at an even register");
+  expect_fault("mma64.wg.m64k16.f16 v130, v80, v9, v40, 0, 0, 0, 0, 8\nendprg x0, x0, x0\n",
+               VT_ERR_ILLEGAL, "v9 is odd: a register pair starts at an even register");
   /* N = 1024 FP32: 16 x 1024 words of D need 512 registers */
-  expect_fault("mma64.wg.m64k8.f32 v130, v80, v8, v40, 0, 0, 0, 1, 1024\nendprg x0, x0, x0\n", VT_ERR_ILLEGAL,
-               "mma64 register groups run past v255");
+  expect_fault("mma64.wg.m64k8.f32 v130, v80, v8, v40, 0, 0, 0, 1, 1024\nendprg x0, x0, x0\n",
+               VT_ERR_ILLEGAL, "mma64 register groups run past v255");
   vt_error e = {0};
   uint32_t w[4];
-  assert_true(asm_words_rev("mma64.wg.m64k8.f32 v130, v80, v8, v40, 0, 0, 0, 1, 24", CODE_BASE, ISA_REV_2025, w, 4,
-                            &e) < 0);
+  assert_true(asm_words_rev("mma64.wg.m64k8.f32 v130, v80, v8, v40, 0, 0, 0, 1, 24", CODE_BASE,
+                            ISA_REV_2025, w, 4, &e) < 0);
   assert_non_null(strstr(e.msg, "the warp-group N is 8, 16, 32, ... 1024, not 24"));
 }
 

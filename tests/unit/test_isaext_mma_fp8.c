@@ -32,9 +32,12 @@ static int32_t ref(const uint8_t *a, const uint8_t *b, int32_t c, int e5m2) {
   int pinf = 0, ninf = 0, nan = 0;
   for (int k = 0; k < K; k++) {
     double p = fp8(a[k], e5m2) * fp8(b[k], e5m2); /* exact: 8 significant bits */
-    if (isnan(p)) nan = 1;
-    else if (isinf(p)) *(p > 0 ? &pinf : &ninf) = 1;
-    else acc += (__int128)ldexp(p, 32); /* an integer below 2^64 */
+    if (isnan(p))
+      nan = 1;
+    else if (isinf(p))
+      *(p > 0 ? &pinf : &ninf) = 1;
+    else
+      acc += (__int128)ldexp(p, 32); /* an integer below 2^64 */
   }
   if (nan || pinf) return INT32_MAX;
   if (ninf) return INT32_MIN;
@@ -46,8 +49,8 @@ static int32_t ref(const uint8_t *a, const uint8_t *b, int32_t c, int e5m2) {
 /* A[i][k], B[k][j] bytes, C[i][j]: packs them (A row-major or with al
  * column-major; B column-major or with bl row-major; 4 bytes a word, word w
  * in register base + w / nt, lane w % nt), runs the MMA and returns D */
-static void run_mma(int e5m2, unsigned nt, unsigned al, unsigned bl, uint8_t A[M][K], uint8_t B[K][N],
-                    int32_t C[M][N], int32_t D[M][N]) {
+static void run_mma(int e5m2, unsigned nt, unsigned al, unsigned bl, uint8_t A[M][K],
+                    uint8_t B[K][N], int32_t C[M][N], int32_t D[M][N]) {
   uint32_t wa[128] = {0}, wb[64] = {0};
   for (unsigned i = 0; i < M; i++)
     for (unsigned k = 0; k < K; k++) {
@@ -67,14 +70,20 @@ static void run_mma(int e5m2, unsigned nt, unsigned al, unsigned bl, uint8_t A[M
   for (unsigned w = 0; w < 64; w++) wr32(d, DATA_BASE + 0x400 + 4 * w, wb[w]);
   unsigned ra = 128 / nt, rb = 64 / nt, rc = 128 / nt;
   char src[8192];
-  size_t n = (size_t)snprintf(src, sizeof src,
-                              "vid.v v1\nvsll.vi v1, v1, 2\nli t0, 0x90000000\nvadd.vx v1, v1, t0\n"
-                              "li t0, 0x400\nvadd.vx v2, v1, t0\nvadd.vx v3, v2, t0\nvadd.vx v4, v3, t0\n");
-  for (unsigned r = 0; r < ra; r++) n += (size_t)snprintf(src + n, sizeof src - n, "vlw12.v v%u, %u(v1)\n", 8 + r, 4 * nt * r);
-  for (unsigned r = 0; r < rb; r++) n += (size_t)snprintf(src + n, sizeof src - n, "vlw12.v v%u, %u(v2)\n", 40 + r, 4 * nt * r);
-  for (unsigned r = 0; r < rc; r++) n += (size_t)snprintf(src + n, sizeof src - n, "vlw12.v v%u, %u(v3)\n", 80 + r, 4 * nt * r);
-  n += (size_t)snprintf(src + n, sizeof src - n, "mma.m16n8k32.%s v80, v8, v40, %u, %u\n", e5m2 ? "e5m2" : "e4m3", al, bl);
-  for (unsigned r = 0; r < rc; r++) n += (size_t)snprintf(src + n, sizeof src - n, "vsw12.v v%u, %u(v4)\n", 80 + r, 4 * nt * r);
+  size_t n = (size_t)snprintf(
+      src, sizeof src,
+      "vid.v v1\nvsll.vi v1, v1, 2\nli t0, 0x90000000\nvadd.vx v1, v1, t0\n"
+      "li t0, 0x400\nvadd.vx v2, v1, t0\nvadd.vx v3, v2, t0\nvadd.vx v4, v3, t0\n");
+  for (unsigned r = 0; r < ra; r++)
+    n += (size_t)snprintf(src + n, sizeof src - n, "vlw12.v v%u, %u(v1)\n", 8 + r, 4 * nt * r);
+  for (unsigned r = 0; r < rb; r++)
+    n += (size_t)snprintf(src + n, sizeof src - n, "vlw12.v v%u, %u(v2)\n", 40 + r, 4 * nt * r);
+  for (unsigned r = 0; r < rc; r++)
+    n += (size_t)snprintf(src + n, sizeof src - n, "vlw12.v v%u, %u(v3)\n", 80 + r, 4 * nt * r);
+  n += (size_t)snprintf(src + n, sizeof src - n, "mma.m16n8k32.%s v80, v8, v40, %u, %u\n",
+                        e5m2 ? "e5m2" : "e4m3", al, bl);
+  for (unsigned r = 0; r < rc; r++)
+    n += (size_t)snprintf(src + n, sizeof src - n, "vsw12.v v%u, %u(v4)\n", 80 + r, 4 * nt * r);
   snprintf(src + n, sizeof src - n, "endprg x0, x0, x0\n");
   vt_error e = {0};
   if (ext_run(d, ISA_REV_2025, src, nt, &e)) fail_msg("%s", e.msg);
@@ -115,8 +124,8 @@ static void test_random_against_reference(void **state) {
           saturated += want == INT32_MAX || want == INT32_MIN;
           fractional += want != C[i][j];
           if (D[i][j] != want)
-            fail_msg("%s layout %u nt %u: D[%u][%u] = %d, expected %d", e5m2 ? "e5m2" : "e4m3", l, nt, i, j,
-                     D[i][j], want);
+            fail_msg("%s layout %u nt %u: D[%u][%u] = %d, expected %d", e5m2 ? "e5m2" : "e4m3", l,
+                     nt, i, j, D[i][j], want);
         }
       assert_true(fractional > 0);
       if (e5m2 && l == 0) assert_true(saturated > 0); /* E5M2's large products reach the limits */
@@ -142,23 +151,23 @@ static int32_t one(int e5m2, uint8_t a, uint8_t b, int32_t c, uint8_t a2, uint8_
 static void test_hand_values(void **state) {
   (void)state;
   /* E4M3: 0x38 = 1.0, 0x3c = 1.5, 0x42 = 2.5, 0x30 = 0.5, 0x7e = 448, 0x01 = 2^-9, 0x7f NaN */
-  assert_int_equal(one(0, 0x3c, 0x38, 0, 0, 0), 2);     /* 1.5: tie to even 2 */
-  assert_int_equal(one(0, 0x42, 0x38, 0, 0, 0), 2);     /* 2.5: tie to even 2 */
-  assert_int_equal(one(0, 0x42, 0xb8, 0, 0, 0), -2);    /* -2.5 */
-  assert_int_equal(one(0, 0x3c, 0xb8, 0, 0, 0), -2);    /* -1.5 */
-  assert_int_equal(one(0, 0x30, 0x38, -3, 0, 0), -2);   /* -3 + 0.5 = -2.5 -> -2 */
+  assert_int_equal(one(0, 0x3c, 0x38, 0, 0, 0), 2);       /* 1.5: tie to even 2 */
+  assert_int_equal(one(0, 0x42, 0x38, 0, 0, 0), 2);       /* 2.5: tie to even 2 */
+  assert_int_equal(one(0, 0x42, 0xb8, 0, 0, 0), -2);      /* -2.5 */
+  assert_int_equal(one(0, 0x3c, 0xb8, 0, 0, 0), -2);      /* -1.5 */
+  assert_int_equal(one(0, 0x30, 0x38, -3, 0, 0), -2);     /* -3 + 0.5 = -2.5 -> -2 */
   assert_int_equal(one(0, 0x30, 0x38, 6, 0x01, 0x38), 7); /* 6.5 + 2^-9 rounds up */
   assert_int_equal(one(0, 0x7e, 0x7e, 5, 0, 0), 448 * 448 + 5);
   assert_int_equal(one(0, 0x30, 0x38, INT32_MAX, 0, 0), INT32_MAX); /* + 0.5 saturates */
-  assert_int_equal(one(0, 0x7f, 0x38, 7, 0, 0), INT32_MAX);        /* NaN */
+  assert_int_equal(one(0, 0x7f, 0x38, 7, 0, 0), INT32_MAX);         /* NaN */
   /* E5M2: 0x3c = 1.0, 0x7b = 57344, 0x7c = inf, 0xfc = -inf, 0x7d NaN, 0x01 = 2^-16 */
-  assert_int_equal(one(1, 0x7b, 0x7b, 0, 0, 0), INT32_MAX);     /* 3.3e9 */
+  assert_int_equal(one(1, 0x7b, 0x7b, 0, 0, 0), INT32_MAX); /* 3.3e9 */
   assert_int_equal(one(1, 0x7b, 0xfb, 0, 0, 0), INT32_MIN);
-  assert_int_equal(one(1, 0x7b, 0xfb, 0, 0x7b, 0x7b), 0);       /* exact cancellation */
-  assert_int_equal(one(1, 0x01, 0x01, 1, 0, 0), 1);             /* 2^-32 is kept, below the half */
+  assert_int_equal(one(1, 0x7b, 0xfb, 0, 0x7b, 0x7b), 0); /* exact cancellation */
+  assert_int_equal(one(1, 0x01, 0x01, 1, 0, 0), 1);       /* 2^-32 is kept, below the half */
   assert_int_equal(one(1, 0x7c, 0x3c, 0, 0, 0), INT32_MAX);
   assert_int_equal(one(1, 0xfc, 0x3c, 0, 0, 0), INT32_MIN);
-  assert_int_equal(one(1, 0x7c, 0x00, 0, 0, 0), INT32_MAX);     /* inf * 0: NaN */
+  assert_int_equal(one(1, 0x7c, 0x00, 0, 0, 0), INT32_MAX);       /* inf * 0: NaN */
   assert_int_equal(one(1, 0x7c, 0x3c, 0, 0xfc, 0x3c), INT32_MAX); /* inf - inf: NaN */
   assert_int_equal(one(1, 0x7d, 0x3c, 0, 0, 0), INT32_MAX);
 }
