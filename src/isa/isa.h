@@ -270,6 +270,24 @@ int isa_disasm_next_rev(uint32_t w, uint32_t prev, isa_rev r, isa_inst *in, char
  * (".word 0x<lo>, 0x<hi>" when it has no spelling). */
 int isa_disasm64_rev(uint32_t lo, uint32_t hi, isa_rev r, isa_inst *in, char *buf, size_t len);
 
+/* What PREFIX/PREFIXI pair = 1 makes of the next instruction (revision
+ * 2025, docs/isa-extensions.md): NULL when the bit is void for it, else the
+ * 64-bit operation and operand form (pair_ops.c; the executor and the
+ * timing model's scoreboard read it). */
+enum { ISA_PF_RR, ISA_PF_RI, ISA_PF_VV, ISA_PF_VX, ISA_PF_VI };
+enum {
+  ISA_PO_ADD, ISA_PO_SUB, ISA_PO_RSUB, ISA_PO_AND, ISA_PO_OR, ISA_PO_XOR, ISA_PO_SLL, ISA_PO_SRL,
+  ISA_PO_SRA, ISA_PO_MUL, ISA_PO_MIN, ISA_PO_MINU, ISA_PO_MAX, ISA_PO_MAXU,
+  ISA_PO_CMP, /* the compares follow: a 0/1 result, in one register for the vector forms */
+  ISA_PO_SEQ = ISA_PO_CMP, ISA_PO_SNE, ISA_PO_SLT, ISA_PO_SLTU, ISA_PO_SLE, ISA_PO_SLEU, ISA_PO_SGT,
+  ISA_PO_SGTU,
+};
+typedef struct {
+  uint16_t id;
+  uint8_t op, form;
+} isa_pair_op;
+const isa_pair_op *isa_pair_op_of(isa_id id);
+
 /* Pc-relative target of a branch/jump, or 0 with *has=0. */
 uint32_t isa_branch_target(const isa_inst *in, uint32_t pc, int *has);
 

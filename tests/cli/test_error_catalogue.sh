@@ -111,6 +111,8 @@ asm a30.S '.text\nmma64.m8n8k16.s8 v130, v80, v8, v40, 2, 0, 0\n'
 cat_case A30 1 "mma64.m8n8k16.s8: RD is 0 (saturate) or 1 (wrap) for integer C/D" "$ventus" as --isa 2025 -o o.elf a30.S
 asm a31.S '.text\nmma64.wg.m64k16.f16 v130, v80, v8, v40, 0, 0, 0, 1, 24\n'
 cat_case A31 1 "mma64.wg.m64k16.f16: operand 9: the warp-group N is 8, 16, 32, ... 1024, not 24" "$ventus" as --isa 2025 -o o.elf a31.S
+asm a32.S '.text\nvfadd64 v2, v4, v6, 8, 32, 0, 0, 0, 0\n'
+cat_case A32 1 "vfadd64: operand 4: 8-bit data is for the integer forms (vadd64 ... vmul64)" "$ventus" as --isa 2025 -o o.elf a32.S
 
 # ---- objdump -----------------------------------------------------------------------
 printf 'not an elf at all\n' >notelf.bin

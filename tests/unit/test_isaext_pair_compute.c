@@ -4,6 +4,7 @@
  * on uint64_t/int64_t; ABS/NEG at 64 bits; masked lanes; the bit void
  * before other instructions; odd registers fault. */
 #include "isaext_prog.h"
+#include "timing_int.h"
 
 static uint32_t rng(uint64_t *s) {
   *s = *s * 6364136223846793005ull + 1442695040888963407ull;
@@ -252,12 +253,59 @@ static void test_odd_registers(void **state) {
                "x13 is odd: a register pair starts at an even register");
 }
 
+/* the timing model's scoreboard sees both registers of each pair: rd, rs1
+ * and rs2 of a prefixed add span 2, a vector compare's vd 1; the compute
+ * format's 64-bit sizes span 2, its 32-bit ones 1 */
+static int span(vt_timing *t, uint32_t word, uint32_t hi, uint32_t prefix, unsigned reg, int dest) {
+  isa_inst in;
+  if (hi) assert_int_not_equal(isa_decode64_rev(word, hi, ISA_REV_2025, &in), ISA_INVALID);
+  else assert_int_not_equal(isa_decode_rev(word, prefix, ISA_REV_2025, &in), ISA_INVALID);
+  reg_use u[ISA_MAX_OPNDS + 1];
+  int n = reg_uses(t, &in, isa_table[in.id].flags, u);
+  for (int i = 0; i < n; i++)
+    if (u[i].reg == reg && u[i].dest == dest) return u[i].span;
+  fail_msg("register %u not used", reg);
+  return 0;
+}
+
+static uint32_t word_of(const char *text) {
+  uint32_t w[4];
+  vt_error e = {0};
+  int n = asm_words_rev(text, CODE_BASE, ISA_REV_2025, w, 4, &e);
+  if (n < 1) fail_msg("%s: %s", text, e.msg);
+  return n == 2 ? w[1] : w[0]; /* the instruction after a prefix */
+}
+
+static void test_timing_spans(void **state) {
+  (void)state;
+  vt_device *d = ext_dev(2025);
+  vt_error e = {0};
+  vt_timing *t = vt_timing_attach(d, &e);
+  assert_non_null(t);
+  uint32_t pfx = word_of("prefix 0, 1, 0, 0"), nopair = word_of("prefix 0, 0, 0, 1");
+  uint32_t add = word_of("add a0, a2, a4"), cmp = word_of("vmseq.vv v8, v2, v4");
+  assert_int_equal(span(t, add, 0, pfx, 10, 1), 2);
+  assert_int_equal(span(t, add, 0, pfx, 12, 0), 2);
+  assert_int_equal(span(t, add, 0, pfx, 14, 0), 2);
+  assert_int_equal(span(t, add, 0, nopair, 10, 1), 1);
+  assert_int_equal(span(t, cmp, 0, pfx, 8, 1), 1);
+  assert_int_equal(span(t, cmp, 0, pfx, 2, 0), 2);
+  uint32_t w[4];
+  assert_int_equal(asm_words_rev("vadd64 v2, v4, v6, 64, 32, 0, 0, 0, 0", CODE_BASE, ISA_REV_2025, w, 4, &e), 2);
+  assert_int_equal(span(t, w[0], w[1], 0, 4, 0), 2);
+  assert_int_equal(span(t, w[0], w[1], 0, 6, 0), 2);
+  assert_int_equal(span(t, w[0], w[1], 0, 2, 1), 1);
+  vt_timing_free(t);
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_scalar_ops),
       cmocka_unit_test(test_scalar_by_hand),
       cmocka_unit_test(test_vector_ops),
       cmocka_unit_test(test_odd_registers),
+      cmocka_unit_test(test_timing_spans),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
