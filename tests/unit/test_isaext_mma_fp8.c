@@ -28,7 +28,8 @@ static double fp8(uint32_t r, int e5m2) {
 
 /* the reference D element */
 static int32_t ref(const uint8_t *a, const uint8_t *b, int32_t c, int e5m2) {
-  __int128 acc = (__int128)c << 32;
+  const __int128 unit = (__int128)1 << 32;
+  __int128 acc = (__int128)c * unit;
   int pinf = 0, ninf = 0, nan = 0;
   for (int k = 0; k < K; k++) {
     double p = fp8(a[k], e5m2) * fp8(b[k], e5m2); /* exact: 8 significant bits */
@@ -41,7 +42,9 @@ static int32_t ref(const uint8_t *a, const uint8_t *b, int32_t c, int e5m2) {
   }
   if (nan || pinf) return INT32_MAX;
   if (ninf) return INT32_MIN;
-  __int128 q = acc >> 32, f = acc - (q << 32); /* floor and 0 <= f < 2^32 */
+  __int128 q = acc / unit; /* toward zero, then floor, and 0 <= f < 2^32 */
+  if (q * unit > acc) q--;
+  __int128 f = acc - q * unit;
   if (f > ((__int128)1 << 31) || (f == ((__int128)1 << 31) && (q & 1))) q++;
   return q > INT32_MAX ? INT32_MAX : q < INT32_MIN ? INT32_MIN : (int32_t)q;
 }
