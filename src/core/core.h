@@ -53,6 +53,8 @@ typedef struct vt_warp {
   int ended;        /* executed endprg */
   int bar_wait;     /* arrived at a barrier, re-executing it */
   uint32_t bar_gen; /* generation of the work-group barrier it waits for */
+  int mbar_wait;     /* arrived at a cp_dma_mbarrier, re-executing it */
+  uint32_t mbar_gen; /* generation of its group's mbarrier it waits for */
 
   uint32_t slot;    /* index inside its SM */
   uint32_t wid;     /* warp index inside the work-group */
@@ -73,6 +75,11 @@ typedef struct vt_warp {
   const uint8_t *resv;
 } vt_warp;
 
+/* The cp_dma_mbarrier state of one group of 4 warps (wid / 4). */
+typedef struct {
+  uint32_t arrived, gen;
+} vt_mbar;
+
 struct vt_wg {
   int active;
   uint32_t id;          /* linear work-group id */
@@ -81,6 +88,7 @@ struct vt_wg {
   uint32_t nwarps, ended, arrived;
   uint32_t bar_gen;
   vt_warp **warps;      /* [num_warps] */
+  vt_mbar *mbar;        /* [(num_warps + 3) / 4] */
   /* local store of this work-group (the window at lds_base) */
   uint8_t *lds;
   uint32_t lds_alloc;   /* flat part: [lds_base, lds_base + lds_alloc) */
@@ -299,6 +307,11 @@ int launch_deadlock(vt_device *d, vt_worker *k, uint32_t first, uint32_t step, i
 /* Parallel launch (par_launch.c): 1 when this launch (set up, nothing
  * dispatched yet) may spread over host threads, *nthreads of them; par_run
  * runs it to the end; par_free releases the workers. */
+/* cp_dma_mbarrier (exec_mbarrier.c): whether warp w, arrived at its
+ * group's mbarrier, still waits; and the deadlock report of a group whose
+ * warps wait at one (-1 with *e), 0 when none of them does. */
+int mbar_waits(const vt_device *d, const vt_warp *w);
+int mbar_deadlock(vt_device *d, vt_worker *k, const vt_wg *wg, vt_error *e);
 int par_eligible(vt_device *d, uint32_t *nthreads);
 int par_run(vt_device *d, uint32_t nthreads, vt_error *e);
 void par_free(vt_device *d);

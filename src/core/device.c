@@ -56,6 +56,7 @@ void vt_device_destroy(vt_device *d) {
       if (sm->wgs)
         for (uint32_t g = 0; g < d->cfg.wg_slots_per_sm; g++) {
           free(sm->wgs[g].warps);
+          free(sm->wgs[g].mbar);
           free(sm->wgs[g].lds);
           sparse_free(&sm->wgs[g].lds_far);
         }

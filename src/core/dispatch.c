@@ -170,7 +170,8 @@ int wg_place(vt_device *d, vt_worker *k, uint32_t best, uint64_t id, vt_error *e
   for (uint32_t g = 0; g < c->wg_slots_per_sm && !wg; g++)
     if (!sm->wgs[g].active) wg = &sm->wgs[g];
   if (!wg->warps) { /* first use of the slot (see vt_device_create) */
-    if (!(wg->warps = calloc(c->warps_per_sm, sizeof *wg->warps)))
+    if (!(wg->warps = calloc(c->warps_per_sm, sizeof *wg->warps)) ||
+        !(wg->mbar = calloc((c->warps_per_sm + 3) / 4, sizeof *wg->mbar)))
       return vt_fail(e, VT_ERR_NOMEM, "out of memory for a work-group slot");
     wg->sm = (uint32_t)best;
     wg->slot = (uint32_t)(wg - sm->wgs);
@@ -193,6 +194,7 @@ int wg_place(vt_device *d, vt_worker *k, uint32_t best, uint64_t id, vt_error *e
   wg->id = (uint32_t)id;
   wg->nwarps = l->num_warps;
   wg->ended = wg->arrived = wg->bar_gen = 0;
+  memset(wg->mbar, 0, (l->num_warps + 3) / 4 * sizeof *wg->mbar);
   uint32_t wid = 0;
   for (uint32_t s = 0; s < c->warps_per_sm && wid < l->num_warps; s++) {
     vt_warp *w = &sm->warps[s];
@@ -227,13 +229,14 @@ int launch_deadlock(vt_device *d, vt_worker *k, uint32_t first, uint32_t step, i
       vt_wg *wg = &d->sms[s].wgs[g];
       if (!wg->active || (pick && (!lowest || wg->id > pick->id))) continue;
       for (uint32_t i = 0; i < wg->nwarps; i++)
-        if (!wg->warps[i]->ended && wg->warps[i]->bar_wait) {
+        if (!wg->warps[i]->ended && (wg->warps[i]->bar_wait || wg->warps[i]->mbar_wait)) {
           pick = wg;
           break;
         }
     }
   *wgid = pick ? pick->id : 0;
   if (!pick) return vt_fail(e, VT_ERR_DEADLOCK, "no warp can make progress");
+  if (mbar_deadlock(d, k, pick, e)) return -1;
   char waiting[160] = "", ended[160] = "";
   size_t nw = 0, ne = 0;
   uint32_t pc = 0, insn = 0;
@@ -381,6 +384,7 @@ static int step_peek(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, vt_
    * warps that ended make up the missing arrivals: its re-check completes it */
   uint32_t have = wg->arrived + (d->cfg.barrier_counts_ended ? wg->ended : 0);
   v->state = w->bar_wait && w->bar_gen == wg->bar_gen && have < wg->nwarps ? VT_WS_BARRIER : VT_WS_READY;
+  if (w->mbar_wait && mbar_waits(d, w)) v->state = VT_WS_BARRIER;
   return 0;
 }
 

@@ -1,5 +1,7 @@
 /* ISA 2025 64-bit compute format (seed 002 "自定义64位计算指令"): vd = vs2 op
- * vs1 per active lane with the modifiers of the second word. The order of
+ * vs1 per active lane with the modifiers of the second word. Size code 3,
+ * reserved in the seed, is int8 for the integer forms (defined here: an
+ * 8-bit source or destination is the low byte of the OPSEL half). The order of
  * the steps is defined here (docs/isa-extensions.md), the seed giving only
  * the fields:
  *   1. each source is read at VSSIZE bits: a 16-bit one from the half of
@@ -153,15 +155,21 @@ static uint64_t lane_op(int kind, int op, uint64_t a, uint64_t b, unsigned ss, u
   return fput(r, kind, ds);
 }
 
+/* an 8-bit source is the low byte of the half OPSEL selects */
 static uint64_t read_src(const vt_exec *x, unsigned reg, uint32_t i, unsigned size, unsigned hi) {
   if (size == 64) return get_vpair(x, reg, i);
   uint32_t v = x->w->v[reg][i];
-  return size == 32 ? v : (hi ? v >> 16 : v & 0xffff);
+  if (size == 32) return v;
+  v = hi ? v >> 16 : v & 0xffff;
+  return size == 8 ? v & 0xff : v;
 }
+
+/* size codes 0..3: 16, 32, 64 bits and (integer forms only) 8 */
+static unsigned size_of(uint32_t code) { return code == 3 ? 8 : 16u << code; }
 
 static int c64(vt_exec *x, const isa_inst *in, int kind, int op) {
   uint32_t h = in->hi;
-  unsigned ss = 16u << ((h >> 20) & 3), ds = 16u << ((h >> 22) & 3);
+  unsigned ss = size_of((h >> 20) & 3), ds = size_of((h >> 22) & 3);
   unsigned negb = (h >> 9) & 3, absb = (h >> 12) & 3, opsel = (h >> 15) & 7, omod = (h >> 18) & 3;
   if (ss == 64) {
     NEED_PAIR('v', in->rs2);
@@ -177,9 +185,10 @@ static int c64(vt_exec *x, const isa_inst *in, int kind, int op) {
   FOR_LANES(x->emask, i) {
     uint64_t a = read_src(x, in->rs2, i, ss, opsel & 1), b = read_src(x, in->rs1, i, ss, opsel >> 1 & 1);
     uint64_t r = lane_op(kind, op, a, b, ss, ds, absb, negb, omod);
-    if (ds == 16) {
+    if (ds <= 16) { /* into the half OPSEL bit 2 selects (an 8-bit result: its low byte) */
       unsigned sh = opsel & 4 ? 16 : 0;
-      v[in->rd][i] = (v[in->rd][i] & ~(0xffffu << sh)) | (uint32_t)r << sh;
+      uint32_t m = (ds == 8 ? 0xffu : 0xffffu) << sh;
+      v[in->rd][i] = (v[in->rd][i] & ~m) | (uint32_t)r << sh;
     } else {
       v[in->rd][i] = (uint32_t)r;
       if (ds == 64) v[in->rd + 1][i] = (uint32_t)(r >> 32);

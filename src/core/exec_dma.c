@@ -86,7 +86,13 @@ HANDLER(cp_dma_bulk) {
  * a sixth dimension's, unused); vs2 lanes: 0 the box origin as the byte
  * address of its first element, 1..5 box dims, 6..10 element strides, 11
  * interleave, 12 swizzle, 13 L2 promotion (a hint), 14 out-of-bounds fill
- * (0 zero, 1 NaN). Elements outside the tensor are written as the fill. */
+ * (0 zero, 1 NaN). Elements outside the tensor are written as the fill.
+ * Interleave and swizzle as CUDA's tensor maps (codes included): with an
+ * interleave of I = 16 or 32 bytes dimension 1 is the I-byte channel chunk
+ * (NC/8HWC8-style layouts), whole in the box; a swizzle of S = 32, 64 or
+ * 128 bytes XORs the 16-byte chunk bits [4 + log2(S/16) - 1 : 4] of each
+ * shared address with the bits 3 above them, the box's inner dimension
+ * being at most S bytes. */
 enum { TMAX = 5 };
 
 static int tensor_bad(vt_exec *x, uint32_t addr, const char *fmt, uint32_t v) {
@@ -104,8 +110,13 @@ HANDLER(cp_dma_tensor) {
   uint32_t dim[TMAX], stride[TMAX], cnt[TMAX], es[TMAX], org[TMAX];
   if (type > 12) return tensor_bad(x, gaddr, "cp_dma_tensor: datatype %u is not 0..12", type);
   if (rank < 1 || rank > TMAX) return tensor_bad(x, gaddr, "cp_dma_tensor: rank %u is not 1..5", rank);
-  if (q[11]) return tensor_bad(x, gaddr, "cp_dma_tensor: interleave %u is not implemented (0 only)", q[11]);
-  if (q[12]) return tensor_bad(x, gaddr, "cp_dma_tensor: swizzle %u is not implemented (0 only)", q[12]);
+  if (q[11] > 2) return tensor_bad(x, gaddr, "cp_dma_tensor: interleave %u is not 0 (none), 1 (16 B) or 2 (32 B)", q[11]);
+  if (q[12] > 3)
+    return tensor_bad(x, gaddr, "cp_dma_tensor: swizzle %u is not 0 (none), 1 (32 B), 2 (64 B) or 3 (128 B)", q[12]);
+  if (q[13] > 3)
+    return tensor_bad(x, gaddr, "cp_dma_tensor: L2 promotion %u is not 0 (none), 1 (64 B), 2 (128 B) or 3 (256 B)",
+                      q[13]);
+  uint32_t ilv = q[11] ? 8u << q[11] : 0, swz = q[12] ? 16u << q[12] : 0;
   if (fill > 1 || (fill && !isfp[type]))
     return tensor_bad(x, gaddr, "cp_dma_tensor: out-of-bounds fill %u is not 0 (zero) or 1 (NaN, float types)", fill);
   uint32_t size = esz[type];
@@ -118,10 +129,23 @@ HANDLER(cp_dma_tensor) {
     if (!dim[d]) return tensor_bad(x, gaddr, "cp_dma_tensor: dimension %u is 0", d + 1);
     if (d && (!stride[d] || (stride[d] & 15)))
       return tensor_bad(x, gaddr, "cp_dma_tensor: stride 0x%x is not a nonzero multiple of 16", stride[d]);
+    if (d && ilv == 32 && (stride[d] & 31))
+      return tensor_bad(x, gaddr, "cp_dma_tensor: stride 0x%x is not a multiple of the 32-byte interleave", stride[d]);
     if (bd < 1 || bd > 256) return tensor_bad(x, gaddr, "cp_dma_tensor: box dimension %u is not 1..256", bd);
     if (es[d] < 1 || es[d] > 8) return tensor_bad(x, gaddr, "cp_dma_tensor: element stride %u is not 1..8", es[d]);
     cnt[d] = (bd + es[d] - 1) / es[d];
     total *= cnt[d];
+  }
+  if (ilv && (dim[0] * size != ilv || q[1] != dim[0] || es[0] != 1))
+    return tensor_bad(x, gaddr,
+                      "cp_dma_tensor: an interleave of %u bytes needs dimension 1 of that many bytes, whole in the box "
+                      "(element stride 1)",
+                      ilv);
+  if (swz && cnt[0] * size > swz) {
+    char msg[120];
+    snprintf(msg, sizeof msg, "cp_dma_tensor: the box's inner dimension (%u bytes) is wider than the %u-byte swizzle",
+             cnt[0] * size, swz);
+    return exec_fault(x, VT_ERR_ILLEGAL, -1, gaddr, msg);
   }
   /* the origin's coordinates, from the highest dimension down */
   uint64_t off = (uint64_t)box0 - gaddr, rest = off;
@@ -157,6 +181,10 @@ HANDLER(cp_dma_tensor) {
       src += c * stride[d];
     }
     uint32_t at = dst + (uint32_t)(n * size);
+    if (swz) { /* elements never straddle a 16-byte chunk; the chunk may move within its S bytes */
+      at ^= ((at >> 7) & (swz / 16 - 1)) << 4;
+      if (local_dst(x, "cp_dma_tensor", at, size, -1)) return -1;
+    }
     for (uint32_t b = 0; b < size; b += 4) { /* 8-byte elements as two words */
       unsigned unit = size < 4 ? size : 4;
       uint32_t v = fill ? nan[b / 4] : 0;

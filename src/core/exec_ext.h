@@ -16,6 +16,11 @@ int pair_fault(vt_exec *x, char file, unsigned reg);
 /* The device address of a 64-bit address; one beyond 32 bits faults. */
 int addr64(vt_exec *x, uint64_t a, int lane, uint32_t *out);
 
+/* PREFIX/PREFIXI pair = 1 before a computation (exec_pair_compute.c): the
+ * instructions it makes 64-bit, and their handler. */
+int pair_computable(isa_id id);
+int exec_paired(vt_exec *x, const isa_inst *in);
+
 /* The RV32A operations at an address already computed (exec_mem.c); the
  * .d forms of revision 2025 take it from a pair. */
 enum { AMO_SWAP, AMO_ADD, AMO_XOR, AMO_AND, AMO_OR, AMO_MIN, AMO_MAX, AMO_MINU, AMO_MAXU };

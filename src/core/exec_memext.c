@@ -164,6 +164,7 @@ vt_exec_fn exec_select_2025(const isa_inst *in) {
   mdesc m;
   int mem = describe((isa_id)in->id, &m);
   if (mem && ((in->pfx & (ISA_PFX_PAIR | ISA_PFX_MEM)) || m.space == SP_FLAT)) return exec_memext;
+  if (!mem && (in->pfx & ISA_PFX_CPAIR) && pair_computable((isa_id)in->id)) return exec_paired;
   if (!mem && (in->pfx & ISA_PFX_MOD)) return exec_modified;
   return NULL; /* no prefix, or one that is void for this instruction */
 }

@@ -29,11 +29,12 @@ isa_id isa_lookup_rev(uint32_t word, isa_rev r) {
 /* The two 64-bit formats, by major opcode. */
 static int is_mma64(uint32_t lo) { return (lo & 0x7f) == 0x7f; }
 
-/* Field values the masks cannot exclude: VSSIZE and VDSIZE 3 are reserved;
- * MMA64 RD 2 and 3 with integer C/D (A/B types 5..7). */
+/* Field values the masks cannot exclude: VSSIZE and VDSIZE 3 (8 bits) exist
+ * for the integer forms (funct3 000) only; MMA64 RD 2 and 3 with integer
+ * C/D (A/B types 5..7). */
 static int long_fields_ok(uint32_t lo, uint32_t hi) {
   if (is_mma64(lo)) return !(bits(hi, 31, 28) >= 5 && bits(hi, 31, 28) <= 7 && bits(lo, 19, 19));
-  return bits(hi, 21, 20) != 3 && bits(hi, 23, 22) != 3;
+  return bits(lo, 14, 12) == 0 || (bits(hi, 21, 20) != 3 && bits(hi, 23, 22) != 3);
 }
 
 isa_id isa_lookup64_rev(uint32_t lo, uint32_t hi, isa_rev r) {
@@ -184,7 +185,7 @@ isa_id isa_decode_rev(uint32_t word, uint32_t prefix, isa_rev r, isa_inst *out) 
     if (pid == ISA_regpair || pid == ISA_regpairi) out->pfx = ISA_PFX_PAIR;
     if (pid == ISA_prefix || pid == ISA_prefixi) {
       out->absneg = (uint8_t)(bits(prefix, 14, 12) << 3 | bits(prefix, 9, 7));
-      out->pfx = (uint8_t)((bits(prefix, 15, 15) ? ISA_PFX_PAIR : 0) | (out->absneg ? ISA_PFX_MOD : 0));
+      out->pfx = (uint8_t)((bits(prefix, 15, 15) ? ISA_PFX_PAIR | ISA_PFX_CPAIR : 0) | (out->absneg ? ISA_PFX_MOD : 0));
     } else if (pid >= ISA_pre_m_32 && pid <= ISA_pre_m_local_128) {
       /* OPCODE4 = [10:7]: address space in its high bits, width in its low */
       out->mspace = (uint8_t)bits(prefix, 10, 9);
@@ -232,8 +233,8 @@ int isa_operand_values(const isa_inst *in, isa_opnd o[ISA_MAX_OPNDS],
     case OPK_CH: v[i] = bits(in->word, 14, 13); break;
     case OPK_AL: v[i] = bits(in->word, 14, 14); break;
     case OPK_BL: v[i] = bits(in->word, 13, 13); break;
-    case OPK_SSZ: v[i] = 16 << bits(in->hi, 21, 20); break;
-    case OPK_DSZ: v[i] = 16 << bits(in->hi, 23, 22); break;
+    case OPK_SSZ: v[i] = bits(in->hi, 21, 20) == 3 ? 8 : 16 << bits(in->hi, 21, 20); break;
+    case OPK_DSZ: v[i] = bits(in->hi, 23, 22) == 3 ? 8 : 16 << bits(in->hi, 23, 22); break;
     case OPK_OPSEL: v[i] = bits(in->hi, 17, 15); break;
     case OPK_MNEG: v[i] = bits(in->hi, 11, 9); break;
     case OPK_MABS: v[i] = bits(in->hi, 14, 12); break;
@@ -241,6 +242,8 @@ int isa_operand_values(const isa_inst *in, isa_opnd o[ISA_MAX_OPNDS],
     case OPK_RDM: v[i] = bits(in->word, 19, 18); break;
     case OPK_MAL: v[i] = bits(in->hi, 8, 8); break;
     case OPK_MBL: v[i] = bits(in->hi, 7, 7); break;
+    case OPK_MA: v[i] = bits(in->word, 16, 16); break;
+    case OPK_MWGN: v[i] = 8 << bits(in->hi, 27, 25); break;
     default: v[i] = in->imm; break;
     }
   }
@@ -404,10 +407,17 @@ int isa_encode64(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t *lo, uin
     isa_opk k = (isa_opk)o[i].kind;
     int64_t v = vals[i], vlo, vhi;
     isa_opk_range(k, &vlo, &vhi);
-    if (v < vlo || v > vhi || ((k == OPK_SSZ || k == OPK_DSZ) && v != 16 && v != 32 && v != 64)) {
+    int fsize = (k == OPK_SSZ || k == OPK_DSZ) && v == 8 && ((l >> 12) & 7) != 0; /* 8 bits: integers only */
+    if (v < vlo || v > vhi || ((k == OPK_SSZ || k == OPK_DSZ) && v != 8 && v != 16 && v != 32 && v != 64) ||
+        (k == OPK_MWGN && (v & (v - 1))) || fsize) {
       if (err) {
-        if (k == OPK_SSZ || k == OPK_DSZ)
-          snprintf(err, errlen, "operand %d: a data size is 16, 32 or 64, not %lld", i + 1, (long long)v);
+        if (fsize)
+          snprintf(err, errlen, "operand %d: 8-bit data is for the integer forms (vadd64 ... vmul64)", i + 1);
+        else if (k == OPK_SSZ || k == OPK_DSZ)
+          snprintf(err, errlen, "operand %d: a data size is 8, 16, 32 or 64, not %lld", i + 1, (long long)v);
+        else if (k == OPK_MWGN)
+          snprintf(err, errlen, "operand %d: the warp-group N is 8, 16, 32, ... 1024, not %lld", i + 1,
+                   (long long)v);
         else
           snprintf(err, errlen, "operand %d out of range [%lld, %lld]: %lld", i + 1, (long long)vlo,
                    (long long)vhi, (long long)v);
@@ -432,6 +442,8 @@ int isa_encode64(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t *lo, uin
       case OPK_RDM: l |= u << 18; break;
       case OPK_MAL: h |= u << 8; break;
       case OPK_MBL: h |= u << 7; break;
+      case OPK_MA: l |= u << 16; break;
+      case OPK_MWGN: h |= (uint32_t)__builtin_ctz(u / 8) << 25; break;
       default: break;
       }
       continue;
@@ -440,8 +452,8 @@ int isa_encode64(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t *lo, uin
     case OPK_VD: l |= (u & 31) << 7; h |= (u >> 5) << 0; break;
     case OPK_VS1: l |= (u & 31) << 15; h |= (u >> 5) << 3; break;
     case OPK_VS2: l |= (u & 31) << 20; h |= (u >> 5) << 6; break;
-    case OPK_SSZ: h |= (uint32_t)(v == 16 ? 0 : v == 32 ? 1 : 2) << 20; break;
-    case OPK_DSZ: h |= (uint32_t)(v == 16 ? 0 : v == 32 ? 1 : 2) << 22; break;
+    case OPK_SSZ: h |= (uint32_t)(v == 16 ? 0 : v == 32 ? 1 : v == 64 ? 2 : 3) << 20; break;
+    case OPK_DSZ: h |= (uint32_t)(v == 16 ? 0 : v == 32 ? 1 : v == 64 ? 2 : 3) << 22; break;
     case OPK_OPSEL: h |= u << 15; break;
     case OPK_MNEG: h |= u << 9; break;
     case OPK_MABS: h |= u << 12; break;

@@ -118,8 +118,8 @@ typedef enum {
   OPK_BL,       /* [13] MMA: B row-major */
   /* fields of the 64-bit compute format in its second word (hi bit n =
    * instruction bit 32 + n; docs/isa-extensions.md) */
-  OPK_SSZ,      /* hi[21:20] VSSIZE, written 16, 32 or 64 */
-  OPK_DSZ,      /* hi[23:22] VDSIZE, written 16, 32 or 64 */
+  OPK_SSZ,      /* hi[21:20] VSSIZE, written 16, 32, 64 or (code 3, integer forms) 8 */
+  OPK_DSZ,      /* hi[23:22] VDSIZE, likewise */
   OPK_OPSEL,    /* hi[17:15] OPSEL: bit 0 src1, bit 1 src2, bit 2 the destination */
   OPK_MNEG,     /* hi[11:9] NEG of src1, src2 (bit 2, src3, reserved 0) */
   OPK_MABS,     /* hi[14:12] ABS of src1, src2 (bit 2 reserved 0) */
@@ -128,6 +128,8 @@ typedef enum {
   OPK_RDM,      /* [19:18] RD: rounding (float C/D) or saturation (integer) */
   OPK_MAL,      /* hi[8] AL: A column-major */
   OPK_MBL,      /* hi[7] BL: B row-major */
+  OPK_MA,       /* [16] a: warp-group A from registers (1) or local memory by descriptor (0) */
+  OPK_MWGN,     /* hi[27:25] warp-group N, written 8 << code (8 .. 1024) */
   OPK_COUNT
 } isa_opk;
 
@@ -176,6 +178,7 @@ enum {
   ISA_PFX_PAIR = 1, /* even registers of the next instruction are 64-bit pairs */
   ISA_PFX_MEM = 2,  /* a PREFIX_MEMORY: mspace, mwidth */
   ISA_PFX_MOD = 4,  /* PREFIX/PREFIXI with ABS or NEG bits */
+  ISA_PFX_CPAIR = 8, /* PREFIX/PREFIXI with pair = 1: a computation on 64-bit pairs */
 };
 
 /* Looks up the table entry of a word (no prefix applied) in the baseline
@@ -266,6 +269,24 @@ int isa_disasm_next_rev(uint32_t w, uint32_t prev, isa_rev r, isa_inst *in, char
 /* Disassembles the 64-bit instruction {hi, lo} like isa_disasm_next_rev
  * (".word 0x<lo>, 0x<hi>" when it has no spelling). */
 int isa_disasm64_rev(uint32_t lo, uint32_t hi, isa_rev r, isa_inst *in, char *buf, size_t len);
+
+/* What PREFIX/PREFIXI pair = 1 makes of the next instruction (revision
+ * 2025, docs/isa-extensions.md): NULL when the bit is void for it, else the
+ * 64-bit operation and operand form (pair_ops.c; the executor and the
+ * timing model's scoreboard read it). */
+enum { ISA_PF_RR, ISA_PF_RI, ISA_PF_VV, ISA_PF_VX, ISA_PF_VI };
+enum {
+  ISA_PO_ADD, ISA_PO_SUB, ISA_PO_RSUB, ISA_PO_AND, ISA_PO_OR, ISA_PO_XOR, ISA_PO_SLL, ISA_PO_SRL,
+  ISA_PO_SRA, ISA_PO_MUL, ISA_PO_MIN, ISA_PO_MINU, ISA_PO_MAX, ISA_PO_MAXU,
+  ISA_PO_CMP, /* the compares follow: a 0/1 result, in one register for the vector forms */
+  ISA_PO_SEQ = ISA_PO_CMP, ISA_PO_SNE, ISA_PO_SLT, ISA_PO_SLTU, ISA_PO_SLE, ISA_PO_SLEU, ISA_PO_SGT,
+  ISA_PO_SGTU,
+};
+typedef struct {
+  uint16_t id;
+  uint8_t op, form;
+} isa_pair_op;
+const isa_pair_op *isa_pair_op_of(isa_id id);
 
 /* Pc-relative target of a branch/jump, or 0 with *has=0. */
 uint32_t isa_branch_target(const isa_inst *in, uint32_t pc, int *has);

@@ -72,7 +72,7 @@ static const struct {
     {"bl", OPK_BL},           {"ssz", OPK_SSZ},         {"dsz", OPK_DSZ},
     {"opsel", OPK_OPSEL},     {"mneg", OPK_MNEG},       {"mabs", OPK_MABS},
     {"omod", OPK_OMOD},       {"rdm", OPK_RDM},         {"mal", OPK_MAL},
-    {"mbl", OPK_MBL},
+    {"mbl", OPK_MBL},         {"ma", OPK_MA},           {"mwgn", OPK_MWGN},
 };
 
 static isa_opk token_kind(const char *s, size_t n) {
@@ -145,10 +145,11 @@ void isa_opk_range(isa_opk k, int64_t *lo, int64_t *hi) {
   case OPK_ABS: case OPK_NEG: *hi = 7; break;
   case OPK_CH: *hi = 3; break;
   case OPK_AL: case OPK_BL: *hi = 1; break;
-  case OPK_SSZ: case OPK_DSZ: *lo = 16; *hi = 64; break; /* 16, 32 or 64 */
+  case OPK_SSZ: case OPK_DSZ: *lo = 8; *hi = 64; break; /* 8, 16, 32 or 64 */
   case OPK_OPSEL: *hi = 7; break;
   case OPK_MNEG: case OPK_MABS: case OPK_OMOD: case OPK_RDM: *hi = 3; break;
-  case OPK_MAL: case OPK_MBL: *hi = 1; break;
+  case OPK_MAL: case OPK_MBL: case OPK_MA: *hi = 1; break;
+  case OPK_MWGN: *lo = 8; *hi = 1024; break; /* a power of two */
   default: *hi = 0; break;
   }
 }

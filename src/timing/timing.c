@@ -41,11 +41,18 @@ static uint32_t reg_of(const isa_inst *in, uint8_t field) {
   return field == 0 ? in->rd : field == 1 ? in->rs1 : field == 2 ? in->rs2 : in->rs3;
 }
 
-/* Registers a 2025 prefix widens: REGPAIR makes an even data or base
- * register a pair; PREFIX_MEMORY moves mwidth + 1 words through the data
- * registers (as exec_memext.c executes them). */
+/* Registers a 2025 prefix or format widens: REGPAIR makes an even data or
+ * base register a pair; PREFIX_MEMORY moves mwidth + 1 words through the
+ * data registers (as exec_memext.c executes them); PREFIX pair = 1 and the
+ * 64-bit compute format's 64-bit sizes make data registers pairs. */
 static uint8_t span_of(const isa_inst *in, uint32_t flags, const reg_ops *r, int i, uint32_t reg) {
   if (r->pair[i]) return 2;
+  if (in->pfx & ISA_PFX_CPAIR) { /* PREFIX pair = 1: 64-bit data, but a vector compare's vd */
+    const isa_pair_op *p = isa_pair_op_of((isa_id)in->id);
+    if (p) return r->dest[i] && p->op >= ISA_PO_CMP && p->form >= ISA_PF_VV ? 1 : 2;
+  }
+  if ((flags & IF_LONG) && (in->word & 0x7f) == 0x3f) /* the compute format: size code 2 is a pair */
+    return ((r->field[i] == 0 ? in->hi >> 22 : in->hi >> 20) & 3) == 2 ? 2 : 1;
   if (!(flags & (IF_LOAD | IF_STORE)) || (flags & IF_AMO)) return 1;
   int data = (flags & IF_STORE) ? r->field[i] == 2 : r->field[i] == 0;
   if (data && (in->pfx & ISA_PFX_MEM)) return (uint8_t)(in->mwidth + 1);

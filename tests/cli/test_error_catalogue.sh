@@ -104,11 +104,15 @@ cat_case A26 2 "ventus as: --isa needs a revision: base or 2025" "$ventus" as --
 asm a27.S '.text\npre_m_64 0, 2, 0\n'
 cat_case A27 1 "a27.S:2:13: error: immediate 2 out of range [0, 1]" "$ventus" as --isa 2025 -o o.elf a27.S
 asm a28.S '.text\nvadd64 v2, v4, v6, 48, 32, 0, 0, 0, 0\n'
-cat_case A28 1 "vadd64: operand 4: a data size is 16, 32 or 64, not 48" "$ventus" as --isa 2025 -o o.elf a28.S
+cat_case A28 1 "vadd64: operand 4: a data size is 8, 16, 32 or 64, not 48" "$ventus" as --isa 2025 -o o.elf a28.S
 asm a29.S '.text\nvfadd64 v3, v4, v6, 32, 64, 0, 0, 0, 0\n'
 cat_case A29 1 "vfadd64: operand 1: register 3 is odd; 64-bit data is a register pair starting at an even register" "$ventus" as --isa 2025 -o o.elf a29.S
 asm a30.S '.text\nmma64.m8n8k16.s8 v130, v80, v8, v40, 2, 0, 0\n'
 cat_case A30 1 "mma64.m8n8k16.s8: RD is 0 (saturate) or 1 (wrap) for integer C/D" "$ventus" as --isa 2025 -o o.elf a30.S
+asm a31.S '.text\nmma64.wg.m64k16.f16 v130, v80, v8, v40, 0, 0, 0, 1, 24\n'
+cat_case A31 1 "mma64.wg.m64k16.f16: operand 9: the warp-group N is 8, 16, 32, ... 1024, not 24" "$ventus" as --isa 2025 -o o.elf a31.S
+asm a32.S '.text\nvfadd64 v2, v4, v6, 8, 32, 0, 0, 0, 0\n'
+cat_case A32 1 "vfadd64: operand 4: 8-bit data is for the integer forms (vadd64 ... vmul64)" "$ventus" as --isa 2025 -o o.elf a32.S
 
 # ---- objdump -----------------------------------------------------------------------
 printf 'not an elf at all\n' >notelf.bin
@@ -271,8 +275,11 @@ cat_case F18 3 "a 64/96/128-bit access needs a word load or store" "$ventus" run
 printf '.text\n.globl k\nk:\nli t0, 0x70000000\nvmv.v.x v3, t0\nvmv.v.i v4, 9\ncp_dma.8 v3, v2, v4\nret\n' >dma.S
 "$ventus" as --isa 2025 -o dma.elf "${LIB[@]}" dma.S || { echo "FAIL assembling dma"; fail=1; }
 cat_case F19 3 "cp_dma: srcsize 9 is larger than the copy size 8" "$ventus" run dma.elf --kernel k --global 1 --isa 2025
-kernel w64 '.word 0x0000003f\n.word 0x00300000\nret\n'
-cat_case F20 3 "illegal instruction 0x003000000000003f (64-bit)" "$ventus" run w64.elf --kernel k --global 1 --isa 2025
+kernel w64 '.word 0x0000103f\n.word 0x00300000\nret\n'
+cat_case F20 3 "illegal instruction 0x003000000000103f (64-bit)" "$ventus" run w64.elf --kernel k --global 1 --isa 2025
+printf '.text\n.globl k\nk:\ncsrr t0, wid\nbnez t0, 1f\nret\n1: cp_dma_mbarrier\nret\n' >mbar.S
+"$ventus" as --isa 2025 -o mbar.elf "${LIB[@]}" mbar.S || { echo "FAIL assembling mbar"; fail=1; }
+cat_case F23 3 "barrier deadlock: cp_dma_mbarrier can never complete: work-group 0, group 0 (warps 0..1): warps 1 wait, warps 0 ended" "$ventus" run mbar.elf --kernel k --global 64 --local 64 --threads 32 --isa 2025 -c barrier_counts_ended=0
 
 # ---- the catalogue and docs/errors.md list the same ids ---------------------------------
 doc_ids=$(grep -oE '^\| [A-OQ-Z][0-9]{2} ' "$src/docs/errors.md" | tr -d '| ' | sort)

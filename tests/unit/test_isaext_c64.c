@@ -42,9 +42,14 @@ static void test_length_rule(void **state) {
   assert_int_equal(isa_decode_rev(lo, 0, ISA_REV_2025, &in), ISA_INVALID);
   assert_int_equal(isa_lookup64_rev(lo, 0, ISA_REV_2025), ISA_vadd64);
   assert_int_equal(isa_lookup64_rev(lo, 0, ISA_REV_BASE), ISA_INVALID);
-  /* reserved fields: size code 3, the src3 bits of NEG/ABS, hi[31:24], bit 25 */
-  assert_int_equal(isa_lookup64_rev(lo, 3u << 20, ISA_REV_2025), ISA_INVALID);
-  assert_int_equal(isa_lookup64_rev(lo, 3u << 22, ISA_REV_2025), ISA_INVALID);
+  /* reserved fields: size code 3 (8 bits) of a float form, the src3 bits of
+   * NEG/ABS, hi[31:24], bit 25; size code 3 is int8 in an integer form */
+  uint32_t flo = isa_table[ISA_vfadd64].match, blo = isa_table[ISA_vfadd64_bf16].match;
+  assert_int_equal(isa_lookup64_rev(lo, 3u << 20, ISA_REV_2025), ISA_vadd64);
+  assert_int_equal(isa_lookup64_rev(lo, 3u << 22, ISA_REV_2025), ISA_vadd64);
+  assert_int_equal(isa_lookup64_rev(flo, 3u << 20, ISA_REV_2025), ISA_INVALID);
+  assert_int_equal(isa_lookup64_rev(flo, 3u << 22, ISA_REV_2025), ISA_INVALID);
+  assert_int_equal(isa_lookup64_rev(blo, 3u << 22, ISA_REV_2025), ISA_INVALID);
   assert_int_equal(isa_lookup64_rev(lo, 1u << 11, ISA_REV_2025), ISA_INVALID);
   assert_int_equal(isa_lookup64_rev(lo, 1u << 14, ISA_REV_2025), ISA_INVALID);
   assert_int_equal(isa_lookup64_rev(lo, 1u << 24, ISA_REV_2025), ISA_INVALID);
@@ -77,7 +82,7 @@ static void test_encoding_by_hand(void **state) {
   /* errors: a size that is not 16/32/64, an odd pair register, src3 bits */
   w[3] = 48;
   assert_int_equal(isa_encode64(ISA_vmul64, w, &lo, &hi, err, sizeof err), -1);
-  assert_non_null(strstr(err, "a data size is 16, 32 or 64, not 48"));
+  assert_non_null(strstr(err, "a data size is 8, 16, 32 or 64, not 48"));
   w[3] = 64;
   w[1] = 5;
   assert_int_equal(isa_encode64(ISA_vmul64, w, &lo, &hi, err, sizeof err), -1);
@@ -104,7 +109,8 @@ static void test_roundtrip_all(void **state) {
       int64_t v[ISA_MAX_OPNDS] = {0};
       isa_opnd o[ISA_MAX_OPNDS];
       int n = isa_operands((isa_id)id, o);
-      int ss = sizes[rng(&s) % 3], ds = sizes[rng(&s) % 3];
+      int isint = (isa_table[id].match & 0x707f) == 0x3f; /* the compute format's integer forms: int8 too */
+      int ss = isint && rng(&s) % 4 == 0 ? 8 : sizes[rng(&s) % 3], ds = isint && rng(&s) % 4 == 0 ? 8 : sizes[rng(&s) % 3];
       int intcd = (isa_table[id].match & 0x7f) == 0x7f && (isa_table[id].match_hi >> 28) >= 5 &&
                   (isa_table[id].match_hi >> 28) <= 7; /* MMA64 with INT32 C/D: RD 0 or 1 */
       for (int i = 0; i < n; i++) {
@@ -117,6 +123,8 @@ static void test_roundtrip_all(void **state) {
         case OPK_OPSEL: v[i] = rng(&s) % 8; break;
         case OPK_MAL: case OPK_MBL: v[i] = rng(&s) % 2; break;
         case OPK_RDM: v[i] = rng(&s) % (intcd ? 2 : 4); break;
+        case OPK_MA: v[i] = rng(&s) % 2; break;
+        case OPK_MWGN: v[i] = 8 << rng(&s) % 8; break;
         default: v[i] = rng(&s) % 4; break;
         }
       }
@@ -142,7 +150,7 @@ static void test_roundtrip_all(void **state) {
       checked++;
     }
   }
-  assert_int_equal(checked, (17 + 24) * 40); /* the compute format and MMA64 */
+  assert_int_equal(checked, (17 + 24 + 23 + 25) * 40); /* the compute format, MMA64, sparse, warp group */
   /* a word pair with no spelling prints as two words */
   char text[160];
   isa_inst in;
@@ -208,12 +216,12 @@ static void test_fetch_edges(void **state) {
 
   /* reserved fields: an illegal 64-bit instruction shows both words */
   d = ext_dev(2025);
-  uint32_t bad[2] = {isa_table[ISA_vadd64].match, 3u << 20};
+  uint32_t bad[2] = {isa_table[ISA_vfadd64].match, 3u << 20};
   p.n = asm_words_rev("li t0, 0x80000100\njr t0\n", CODE_BASE, ISA_REV_2025, p.w, 4096, &e);
   assert_int_equal(vt_mem_write(d, CODE_BASE + 0x100, bad, 8, &e), 0);
   assert_int_equal(run(d, &p, &l, &e), -1);
   assert_int_equal(e.kind, VT_ERR_ILLEGAL);
-  assert_non_null(strstr(e.msg, "illegal instruction 0x003000000000003f (64-bit)"));
+  assert_non_null(strstr(e.msg, "illegal instruction 0x003000000000103f (64-bit)"));
   vt_device_destroy(d);
 
   /* the baseline: one illegal 32-bit word */
@@ -293,6 +301,7 @@ typedef struct { unsigned ss, ds, opsel, neg, abs, omod; } mods;
     if (m->omod == 3) r = uns ? r / 2 : (uint##BITS##_t)((int##BITS##_t)r / 2);           \
     return uns ? (uint64_t)r : (uint64_t)(int64_t)(int##BITS##_t)r;                       \
   }
+IREF(8)
 IREF(16)
 IREF(32)
 IREF(64)
@@ -398,6 +407,7 @@ static uint64_t fref(int kind, char op, uint64_t a, uint64_t b, const mods *m) {
 static uint64_t src_val(uint64_t raw, unsigned size, unsigned hi) {
   if (size == 64) return raw;
   uint32_t w = (uint32_t)raw;
+  if (size == 8) return (hi ? w >> 16 : w) & 0xff; /* the low byte of the selected half */
   return size == 32 ? w : (hi ? w >> 16 : w & 0xffff);
 }
 
@@ -405,13 +415,17 @@ static uint64_t src_val(uint64_t raw, unsigned size, unsigned hi) {
 static uint64_t expect(const c64_entry *en, uint64_t a, uint64_t b, uint64_t d0, const mods *m) {
   uint64_t x = src_val(a, m->ss, m->opsel & 1), y = src_val(b, m->ss, m->opsel >> 1 & 1), r;
   if (en->kind == KI) {
-    r = m->ss == 16 ? iref16(en->op, x, y, m) : m->ss == 32 ? iref32(en->op, x, y, m) : iref64(en->op, x, y, m);
+    r = m->ss == 8    ? iref8(en->op, x, y, m)
+        : m->ss == 16 ? iref16(en->op, x, y, m)
+        : m->ss == 32 ? iref32(en->op, x, y, m)
+                      : iref64(en->op, x, y, m);
   } else {
     r = fref(en->kind, en->op, x, y, m);
   }
-  if (m->ds == 16) {
+  if (m->ds <= 16) {
     unsigned sh = m->opsel & 4 ? 16 : 0;
-    return (d0 & ~(0xffffull << sh)) | (r & 0xffff) << sh;
+    uint64_t fm = m->ds == 8 ? 0xff : 0xffff;
+    return (d0 & ~(fm << sh)) | (r & fm) << sh;
   }
   if (m->ds == 32) return (d0 & ~0xffffffffull) | (r & 0xffffffffull);
   return r;
@@ -471,14 +485,15 @@ static uint64_t fval(uint64_t *s, int kind, unsigned size) {
 
 static void test_arith_all(void **state) {
   (void)state;
-  static const unsigned sizes[3] = {16, 32, 64};
+  static const unsigned sizes[4] = {16, 32, 64, 8};
   vt_device *d = ext_dev(2025);
   uint64_t s = 99;
   for (size_t k = 0; k < sizeof entries / sizeof entries[0]; k++)
-    for (int si = 0; si < 3; si++)
-      for (int di = 0; di < 3; di++)
+    for (int si = 0; si < 4; si++)
+      for (int di = 0; di < 4; di++)
         for (int rep = 0; rep < 2; rep++) {
           const c64_entry *en = &entries[k];
+          if (en->kind != KI && (si == 3 || di == 3)) continue; /* 8 bits: the integer forms */
           mods m = {sizes[si], sizes[di], rng(&s) % 8, rng(&s) % 4, rng(&s) % 4, rng(&s) % 4};
           if (rep == 0) m.neg = m.abs = m.omod = 0;
           uint64_t A[NT], B[NT], D0[NT];
@@ -486,7 +501,7 @@ static void test_arith_all(void **state) {
             if (en->kind == KI) {
               A[i] = (uint64_t)rng(&s) << 32 | rng(&s);
               B[i] = i == 0 ? A[i] : (uint64_t)rng(&s) << 32 | rng(&s);
-              if (i == 1) A[i] = m.ss == 16 ? 0x80008000u : m.ss == 32 ? 0x80000000u : 1ull << 63;
+              if (i == 1) A[i] = m.ss == 8 ? 0x00800080u : m.ss == 16 ? 0x80008000u : m.ss == 32 ? 0x80000000u : 1ull << 63;
             } else {
               A[i] = fval(&s, en->kind, m.ss);
               B[i] = fval(&s, en->kind, m.ss);
@@ -524,6 +539,33 @@ static void test_arith_by_hand(void **state) {
   m = (mods){16, 32, 0, 0, 0, 3};
   run_one(d, &entries[0], &m, A, B, D0);
   assert_int_equal(rd32(d, DATA_BASE + 0x100), 0xfffffffdu);
+  /* int8 wraps: 0x7f + 1 = -128, sign-extended to 32 bits; the bytes come
+   * from the low byte of the OPSEL half (src1 high: 0x7f of 0x117f2233) and
+   * an 8-bit result goes to the low byte of the selected half of vd */
+  A[0] = 0x117f2233u;
+  B[0] = 0x00000001u;
+  m = (mods){8, 32, 1, 0, 0, 0};
+  run_one(d, &entries[0], &m, A, B, D0);
+  assert_int_equal(rd32(d, DATA_BASE + 0x100), 0xffffff80u);
+  D0[0] = 0xaabbccddu;
+  m = (mods){8, 8, 1 | 4, 0, 0, 0};
+  run_one(d, &entries[0], &m, A, B, D0);
+  assert_int_equal(rd32(d, DATA_BASE + 0x100), 0xaa80ccddu);
+  /* unsigned max of 0xff and 0x01 zero-extends; 0x10 * 0x10 wraps to 0;
+   * OMOD /2 of -3 truncates to -1 */
+  A[0] = 0xff, B[0] = 0x01;
+  m = (mods){8, 16, 0, 0, 0, 0};
+  run_one(d, &entries[6], &m, A, B, D0);
+  assert_int_equal(rd32(d, DATA_BASE + 0x100) & 0xffff, 0x00ff);
+  A[0] = 0x10, B[0] = 0x10;
+  run_one(d, &entries[2], &m, A, B, D0);
+  assert_int_equal(rd32(d, DATA_BASE + 0x100) & 0xffff, 0);
+  A[0] = 0xfd, B[0] = 0;
+  m = (mods){8, 64, 0, 0, 0, 3};
+  run_one(d, &entries[0], &m, A, B, D0);
+  assert_int_equal(rd32(d, DATA_BASE + 0x100), 0xffffffffu);
+  assert_int_equal(rd32(d, DATA_BASE + 0x120), 0xffffffffu);
+  D0[0] = 0;
   /* fp16: 1 + 2^-11 is a tie, rounds to even 1.0 (0x3c00); x4 OMOD on
    * 0x7bff (65504) overflows to infinity; fp16 NaN min 1.0 is 1.0 */
   A[0] = 0x3c00;

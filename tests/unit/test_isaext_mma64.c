@@ -4,12 +4,7 @@
  * small float formats decoded here from their definitions, the C library's
  * fmaf under the selected rounding mode and the compiler's _Float16
  * conversion; hand values for each small format and the saturation. */
-#include <fenv.h>
-#include <math.h>
-
-#include "isaext_prog.h"
-
-enum { T_INT, T_BIN, T_F32, T_F16, T_BF16, T_E4M3, T_E5M2, T_E3M2, T_E2M3, T_E2M1, T_E3M0 };
+#include "isaext_mma_ref.h"
 
 typedef struct {
   const char *mn;
@@ -42,96 +37,6 @@ static const shape shapes[] = {
     {"mma64.m16n8k32.e2m1", 16, 8, 32, T_E2M1, 8, 32},
     {"mma64.m16n8k32.e3m0", 16, 8, 32, T_E3M0, 8, 32},
 };
-
-static uint32_t rng_next(uint64_t *s) {
-  *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-  return (uint32_t)(*s >> 33);
-}
-static float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static uint32_t h2u(_Float16 h) { uint16_t u; memcpy(&u, &h, 2); return u; }
-static _Float16 u2h(uint32_t u) { uint16_t v = (uint16_t)u; _Float16 h; memcpy(&h, &v, 2); return h; }
-
-/* the small formats: exponent bits, fraction bits, bias (OCP FP8 and MX
- * FP6/FP4; E3M0 with bias 3) */
-static const struct { unsigned e, m; int bias; } small[] = {
-    [T_E4M3] = {4, 3, 7}, [T_E5M2] = {5, 2, 15}, [T_E3M2] = {3, 2, 3},
-    [T_E2M3] = {2, 3, 1}, [T_E2M1] = {2, 1, 1},  [T_E3M0] = {3, 0, 3}};
-
-/* value = (-1)^s * 2^(E - bias) * (1 + F / 2^m), or 2^(1 - bias) * F / 2^m for E = 0 */
-static float small_value(uint32_t raw, unsigned t) {
-  unsigned eb = small[t].e, mb = small[t].m;
-  double frac = (double)(raw & ((1u << mb) - 1)) / (double)(1u << mb);
-  unsigned e = (raw >> mb) & ((1u << eb) - 1);
-  double v = e ? pow(2.0, (double)e - small[t].bias) * (1 + frac) : pow(2.0, 1.0 - small[t].bias) * frac;
-  return (float)((raw >> (eb + mb)) & 1 ? -v : v);
-}
-
-typedef struct {
-  uint32_t raw;
-  int32_t i;
-  float f;
-} elem;
-
-static elem rand_elem(uint64_t *s, unsigned type, unsigned bits) {
-  elem e = {0, 0, 0};
-  uint32_t r = rng_next(s);
-  switch (type) {
-  case T_BIN: e.raw = r & 1; e.i = (int32_t)e.raw; break;
-  case T_INT:
-    e.raw = r & ((1u << bits) - 1);
-    e.i = (int32_t)(e.raw ^ (1u << (bits - 1))) - (int32_t)(1u << (bits - 1));
-    break;
-  case T_F32:
-    e.raw = (r & 0x807fffffu) | (119u + rng_next(s) % 17) << 23;
-    e.f = u2f(e.raw);
-    break;
-  case T_F16: {
-    _Float16 h = (_Float16)((float)((int32_t)(r % 4001) - 2000) / (float)(1u << (rng_next(s) % 12)));
-    e.raw = h2u(h);
-    e.f = (float)h;
-    break;
-  }
-  case T_BF16:
-    e.raw = ((r & 0x807fffffu) | (120u + rng_next(s) % 15) << 23) >> 16;
-    e.f = u2f(e.raw << 16);
-    break;
-  default: { /* any pattern but the NaNs and infinities of the FP8 formats */
-    unsigned w = 1 + small[type].e + small[type].m;
-    do e.raw = rng_next(s) & ((1u << w) - 1);
-    while ((type == T_E4M3 && (e.raw & 0x7f) == 0x7f) || (type == T_E5M2 && ((e.raw >> 2) & 31) == 31));
-    e.f = small_value(e.raw, type);
-    e.raw |= (rng_next(s) << w) & 0xffu; /* container bits above the format: ignored */
-    break;
-  }
-  }
-  return e;
-}
-
-static void pack(uint32_t *words, unsigned idx, uint32_t raw, unsigned bits) {
-  unsigned per = 32 / bits;
-  words[idx / per] |= (bits == 32 ? raw : raw & ((1u << bits) - 1)) << (idx % per * bits);
-}
-static uint32_t unpack(vt_device *d, uint32_t region, unsigned idx, unsigned bits) {
-  unsigned per = 32 / bits;
-  uint32_t w = rd32(d, region + 4 * (idx / per));
-  return bits == 32 ? w : (w >> (idx % per * bits)) & ((1u << bits) - 1);
-}
-
-static const int fe_modes[4] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
-
-/* Whether the host honours a directed rounding mode for binary32
- * arithmetic: the simulator sets the host's mode for RD (as the 32-bit
- * MMA sets nearest), and valgrind's memcheck computes SSE arithmetic to
- * nearest whatever the mode, so there the directed modes are not checked. */
-static int host_rounds_directed(void) {
-  volatile float one = 1.0f, tiny = 0x1p-30f;
-  int round = fegetround();
-  fesetround(FE_UPWARD);
-  float r = one + tiny;
-  fesetround(round);
-  return r != 1.0f;
-}
 
 /* A in v8.., B in v40.., C in v80.., D in v130.. (its words first filled
  * with a pattern that must be overwritten); C is checked unchanged */
@@ -329,12 +234,16 @@ static void test_encoding(void **state) {
   char text[160];
   isa_disasm64_rev(words[0], words[1], ISA_REV_2025, &in, text, sizeof text);
   assert_string_equal(text, "mma64.m16n8k16.f16.f32 v130, v80, v8, v40, 3, 1, 0");
-  /* wg, a, SP, the reserved bits, DT 12..15 and RD 2/3 with integer C/D
-   * decode to nothing */
-  assert_int_equal(isa_lookup64_rev(words[0] | 1u << 17, words[1], ISA_REV_2025), ISA_INVALID);
+  /* wg = 1 is the warp-group form, SP = 01 the sparse one (shape 2: k32);
+   * a without wg, SP 2 and 3, the reserved bits, DT 12..15 and RD 2/3 with
+   * integer C/D decode to nothing */
+  assert_int_equal(isa_lookup64_rev(words[0] | 1u << 17, words[1], ISA_REV_2025), ISA_mma64_wg_m64k16_f16_f32);
   assert_int_equal(isa_lookup64_rev(words[0] | 1u << 16, words[1], ISA_REV_2025), ISA_INVALID);
   assert_int_equal(isa_lookup64_rev(words[0] | 1u << 7, words[1], ISA_REV_2025), ISA_INVALID);
-  assert_int_equal(isa_lookup64_rev(words[0], words[1] | 1u << 4, ISA_REV_2025), ISA_INVALID);
+  assert_int_equal(isa_lookup64_rev(words[0], words[1] | 1u << 4, ISA_REV_2025), ISA_mma64_sp_m16n8k32_f16_f32);
+  assert_int_equal(isa_lookup64_rev(words[0], words[1] | 2u << 4, ISA_REV_2025), ISA_INVALID);
+  assert_int_equal(isa_lookup64_rev(words[0], words[1] | 3u << 4, ISA_REV_2025), ISA_INVALID);
+  assert_int_equal(isa_lookup64_rev(0x7f, 7u << 28 | 1u << 4, ISA_REV_2025), ISA_INVALID); /* no sparse Binary */
   assert_int_equal(isa_lookup64_rev(words[0], (words[1] & 0x0fffffffu) | 12u << 28, ISA_REV_2025), ISA_INVALID);
   assert_int_equal(asm_words_rev("mma64.m8n8k16.s8 v130, v80, v8, v40, 1, 0, 0", CODE_BASE, ISA_REV_2025,
                                  words, 4, &e), 2);

@@ -9,7 +9,7 @@ enum { NT = 16, PARAMS = 0x0, TENSOR = 0x1000, OUT = 0x10000, MAXBOX = 2048 };
 
 typedef struct {
   uint32_t type, rank, dim[5], stride[5]; /* stride[d]: bytes between indices of dimension d+2 */
-  uint32_t org[5], box[5], es[5], interleave, swizzle, fill;
+  uint32_t org[5], box[5], es[5], interleave, swizzle, fill, l2;
 } tparams;
 
 static const unsigned esize[13] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
@@ -37,20 +37,24 @@ static int run_tensor(vt_device *d, const tparams *t, uint32_t bytes, vt_error *
   q[0] = DATA_BASE + TENSOR + (uint32_t)elem_off(t, t->org);
   q[11] = t->interleave;
   q[12] = t->swizzle;
-  q[13] = 3; /* L2 promotion: a hint */
+  q[13] = t->l2; /* L2 promotion: a hint */
   q[14] = t->fill;
   for (int i = 0; i < NT; i++) {
     wr32(d, DATA_BASE + PARAMS + 4 * (uint32_t)i, p[i]);
     wr32(d, DATA_BASE + PARAMS + 0x40 + 4 * (uint32_t)i, q[i]);
   }
-  char src[8192];
+  static char src[32768];
   size_t n = (size_t)snprintf(src, sizeof src,
                               "vid.v v3\nvsll.vi v3, v3, 2\nli t0, 0x90000000\nvadd.vx v4, v3, t0\n"
                               "li t0, 0x90010000\nvadd.vx v5, v3, t0\n"
                               "vlw12.v v1, 0(v4)\nvlw12.v v2, 0x40(v4)\ncsrr s1, 0x806\n"
                               "cp_dma_tensor v1, v2, s1\n");
-  for (uint32_t o = 0; o < bytes; o += 4 * NT)
-    n += (size_t)snprintf(src + n, sizeof src - n, "vlw_local.v v6, %u(v3)\nvsw12.v v6, %u(v5)\n", o, o);
+  for (uint32_t o = 0; o < bytes; o += 4 * NT) {
+    if (o && o % 2048 == 0) /* beyond the 12-bit offsets: move the bases on */
+      n += (size_t)snprintf(src + n, sizeof src - n, "li t0, 2048\nvadd.vx v3, v3, t0\nvadd.vx v5, v5, t0\n");
+    n += (size_t)snprintf(src + n, sizeof src - n, "vlw_local.v v6, %u(v3)\nvsw12.v v6, %u(v5)\n", o % 2048,
+                          o % 2048);
+  }
   snprintf(src + n, sizeof src - n, "endprg x0, x0, x0\n");
   return ext_run(d, ISA_REV_2025, src, NT, e);
 }
@@ -94,6 +98,14 @@ static void check_case(const tparams *t, uint32_t tensor_bytes) {
   memset(want, 0, sizeof want); /* past the box: local memory's zeros */
   uint32_t bytes = expect_box(t, tensor, want);
   assert_true(bytes <= MAXBOX);
+  if (t->swizzle) { /* each 16-byte chunk c of the dense box moves to c ^ (row bits): local is at 0x70000000 */
+    static uint8_t dense[MAXBOX];
+    memcpy(dense, want, sizeof dense);
+    memset(want, 0, sizeof dense); /* places no element moves to keep local memory's zeros */
+    unsigned span = 16u << t->swizzle;
+    for (uint32_t o = 0; o < bytes; o++) want[o ^ (((o >> 7) & (span / 16 - 1)) << 4)] = dense[o];
+    bytes = (bytes + span - 1) / span * span;
+  }
   vt_device *d = ext_dev(2025);
   for (uint32_t i = 0; i < tensor_bytes; i += 4) {
     uint32_t w;
@@ -203,11 +215,24 @@ static void test_errors(void **state) {
   t.dim[1] = 0;
   expect_fault(t, VT_ERR_ILLEGAL, "cp_dma_tensor: dimension 2 is 0");
   t = ok;
-  t.interleave = 1;
-  expect_fault(t, VT_ERR_ILLEGAL, "cp_dma_tensor: interleave 1 is not implemented (0 only)");
+  t.interleave = 3;
+  expect_fault(t, VT_ERR_ILLEGAL, "cp_dma_tensor: interleave 3 is not 0 (none), 1 (16 B) or 2 (32 B)");
   t = ok;
-  t.swizzle = 2;
-  expect_fault(t, VT_ERR_ILLEGAL, "cp_dma_tensor: swizzle 2 is not implemented (0 only)");
+  t.interleave = 1; /* dimension 1 is 12 bytes */
+  expect_fault(t, VT_ERR_ILLEGAL, "cp_dma_tensor: an interleave of 16 bytes needs dimension 1 of that many bytes");
+  t = ok;
+  t.swizzle = 4;
+  expect_fault(t, VT_ERR_ILLEGAL, "cp_dma_tensor: swizzle 4 is not 0 (none), 1 (32 B), 2 (64 B) or 3 (128 B)");
+  t = ok;
+  t.dim[0] = 12;
+  t.box[0] = 9; /* 36 bytes in a 32-byte swizzle */
+  t.swizzle = 1;
+  expect_fault(t, VT_ERR_ILLEGAL, "cp_dma_tensor: the box's inner dimension (36 bytes) is wider than the 32-byte swizzle");
+  t = ok;
+  t.l2 = 4;
+  expect_fault(t, VT_ERR_ILLEGAL, "cp_dma_tensor: L2 promotion 4 is not 0 (none), 1 (64 B), 2 (128 B) or 3 (256 B)");
+  t = (tparams){.type = 1, .rank = 2, .dim = {16, 2}, .stride = {48}, .box = {16, 2}, .es = ONES5, .interleave = 2};
+  expect_fault(t, VT_ERR_ILLEGAL, "cp_dma_tensor: stride 0x30 is not a multiple of the 32-byte interleave");
   t = ok;
   t.fill = 1; /* NaN for an integer type */
   expect_fault(t, VT_ERR_ILLEGAL, "out-of-bounds fill 1 is not 0 (zero) or 1 (NaN, float types)");
@@ -217,11 +242,73 @@ static void test_errors(void **state) {
   expect_fault(t, VT_ERR_ILLEGAL, "is not an element of the tensor");
 }
 
+/* Swizzles by hand: a 16 x 8 fp16 tensor, the whole of it as the box (32-byte
+ * rows, the 32-byte swizzle, S = 1: chunk bit 4 ^= bit 7); elements (r, c)
+ * hold r * 16 + c. Dense offset of (r, c) is 32 r + 2 c: (0, 8) at 16 stays
+ * (bit 7 = 0); (4, 0) at 128 moves to 144; (4, 8) at 144 to 128; (5, 9)
+ * at 178 to 162. The 128-byte swizzle (S = 3: bits [6:4] ^= [9:7]) on a
+ * 32 x 64 uint16 box: (1, 0) at 128 moves to 144; (3, 9) at 402 = 384 +
+ * 1 * 16 + 2 to 384 + (1 ^ 3) * 16 + 2 = 418; (9, 63) at 1278 = 1152 +
+ * 7 * 16 + 14 to 1152 + (7 ^ 1) * 16 + 14 = 1262; (0, 0) stays at 0. */
+static void test_swizzle_by_hand(void **state) {
+  (void)state;
+  vt_device *d = ext_dev(2025);
+  for (uint32_t r = 0; r < 16; r++)
+    for (uint32_t c = 0; c < 16; c += 2)
+      wr32(d, DATA_BASE + TENSOR + 32 * r + 2 * c, (r * 16 + c) | (r * 16 + c + 1) << 16);
+  tparams t = {.type = 1, .rank = 2, .dim = {16, 16}, .stride = {32}, .box = {16, 16}, .es = ONES5, .swizzle = 1};
+  vt_error e = {0};
+  if (run_tensor(d, &t, 512, &e)) fail_msg("%s", e.msg);
+  static const struct { uint32_t at, v; } sw32[] = {{16, 8}, {144, 4 * 16}, {128, 4 * 16 + 8}, {162, 5 * 16 + 9}};
+  for (size_t i = 0; i < sizeof sw32 / sizeof sw32[0]; i++)
+    assert_int_equal(rd32(d, DATA_BASE + OUT + (sw32[i].at & ~3u)) >> (8 * (sw32[i].at & 3)) & 0xffff, sw32[i].v);
+  vt_device_destroy(d);
+  d = ext_dev(2025);
+  for (uint32_t r = 0; r < 32; r++)
+    for (uint32_t c = 0; c < 64; c += 2)
+      wr32(d, DATA_BASE + TENSOR + 128 * r + 2 * c, (r * 64 + c) | (r * 64 + c + 1) << 16);
+  t = (tparams){.type = 1, .rank = 2, .dim = {64, 32}, .stride = {128}, .box = {64, 32}, .es = ONES5, .swizzle = 3};
+  if (run_tensor(d, &t, 4096, &e)) fail_msg("%s", e.msg);
+  static const struct { uint32_t at, v; } sw128[] = {{144, 64}, {418, 3 * 64 + 9}, {1262, 9 * 64 + 63}, {0, 0}};
+  for (size_t i = 0; i < sizeof sw128 / sizeof sw128[0]; i++)
+    assert_int_equal(rd32(d, DATA_BASE + OUT + (sw128[i].at & ~3u)) >> (8 * (sw128[i].at & 3)) & 0xffff, sw128[i].v);
+  vt_device_destroy(d);
+}
+
+/* every swizzle against the dense box permuted here, boxes crossing the
+ * edge with both fills, narrower rows than the span (64-byte swizzle,
+ * 40-byte rows) */
+static void test_swizzles(void **state) {
+  (void)state;
+  for (uint32_t sw = 1; sw <= 3; sw++) {
+    tparams t = {.type = 7, .rank = 2, .dim = {4u << sw, 20}, .stride = {(16u << sw) + 16}, .org = {2, 9},
+                 .box = {4u << sw, 12}, .es = ONES5, .swizzle = sw, .fill = sw & 1};
+    check_case(&t, ((16u << sw) + 16) * 20);
+  }
+  tparams t = {.type = 6, .rank = 3, .dim = {20, 6, 3}, .stride = {48, 320}, .org = {3, 2, 1}, .box = {20, 5, 2},
+               .es = ONES5, .swizzle = 2, .fill = 1};
+  check_case(&t, 320 * 3);
+}
+
+/* interleave: NC/8HWC8 fp16 (16 bytes of dimension 1) and NC/16HWC16 (32
+ * bytes), the box covering the chunk; the copy is the dense box, with the
+ * 32-byte swizzle on top for the 32-byte chunks */
+static void test_interleave(void **state) {
+  (void)state;
+  tparams t = {.type = 6, .rank = 4, .dim = {8, 5, 4, 2}, .stride = {16, 80, 320}, .org = {0, 3, 1, 1},
+               .box = {8, 4, 3, 1}, .es = ONES5, .interleave = 1};
+  check_case(&t, 640);
+  tparams u = {.type = 9, .rank = 3, .dim = {16, 6, 3}, .stride = {32, 192}, .org = {0, 1, 2}, .box = {16, 6, 2},
+               .es = ONES5, .interleave = 2, .swizzle = 1, .fill = 1};
+  check_case(&u, 576);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rank2_edges),     cmocka_unit_test(test_by_hand),
       cmocka_unit_test(test_element_strides), cmocka_unit_test(test_ranks),
-      cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_errors),          cmocka_unit_test(test_swizzle_by_hand),
+      cmocka_unit_test(test_swizzles),        cmocka_unit_test(test_interleave),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
