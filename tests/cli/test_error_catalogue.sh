@@ -245,7 +245,7 @@ cat_case F21 3 "step limit of 100000 warp-instructions reached by the launch's 2
 kernel pf 'csrr t0, 0x808\nli t1, 5\nblt t0, t1, 1f\nlw t2, 4(zero)\n1: ret\n'
 cat_case F22 3 "address is not mapped [kernel 0 wg 5 warp 0 pc 0x" "$ventus" run pf.elf --kernel k --global 4096 --local 64 --host-threads 2
 # ... and a parallel timing launch: the steps summed at the end of each quantum
-cat_case F23 3 "step limit of 100000 warp-instructions reached by the timing launch's 2 host threads together" "$ventus" run --timing loop.elf --kernel k --global 1024 --local 64 --max-steps 100000 --host-threads 2
+cat_case F24 3 "step limit of 100000 warp-instructions reached by the timing launch's 2 host threads together" "$ventus" run --timing loop.elf --kernel k --global 1024 --local 64 --max-steps 100000 --host-threads 2
 kernel bar 'csrr t0, wid\nbnez t0, 1f\nret\n1: barrier x0, x0, 0\nret\n'
 cat_case F07 3 "barrier deadlock" "$ventus" run bar.elf --kernel k --global 64 --local 64 --threads 32 -c barrier_counts_ended=0
 # lane i splits off at level i and the rest loop back without joining: the
