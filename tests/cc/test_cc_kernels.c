@@ -13,16 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "chengying.h"
+#include "cc_rig.h"
 #include "ref_kernels.h"
 
-extern char **environ;
 
 enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, F_LONG, F_BITS, F_SPILL, F_CALLS, F_CONVERT, F_MATH, F_INTVEC, NFILES };
 static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins", "long", "bits", "spill", "calls", "convert", "math", "intvec"};
@@ -33,35 +31,16 @@ typedef struct {
   int no_libclc; /* math.cl needs Debian's libclc-19 */
 } rig;
 
-static int compile(const char *name, char *elf, size_t len) {
-  char src[512];
-  snprintf(src, sizeof src, "%s/tests/cc/kernels/%s.cl", VT_SOURCE_DIR, name);
-  snprintf(elf, len, "%s/cc-tests-%s.elf", VT_BINARY_DIR, name);
-  char *argv[] = {(char *)VT_VENTUS_BIN, "cc", "-o", elf, src, NULL};
-  pid_t pid;
-  if (posix_spawn(&pid, VT_VENTUS_BIN, NULL, NULL, argv, environ)) return -1;
-  int st;
-  if (waitpid(pid, &st, 0) < 0) return -1;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static int group_setup(void **state) {
   rig *r = calloc(1, sizeof *r);
   if (!r) return -1;
   for (int i = 0; i < NFILES; i++) {
-    if ((i == F_MATH || i == F_INTVEC) && access("/usr/lib/clc/nvptx--.bc", R_OK) && !getenv("CHENGYING_LIBCLC")) {
+    if ((i == F_MATH || i == F_INTVEC) && !cc_rig_have_libclc()) {
       printf("SKIP: the math and intvec tests need Debian's libclc-19 (/usr/lib/clc/nvptx--.bc)\n");
       r->no_libclc = 1;
       continue;
     }
-    int rc = compile(files[i], r->elf[i], sizeof r->elf[i]);
-    if (rc == 4 && system("command -v clang-19 >/dev/null 2>&1")) { /* clang-19 missing: ventus cc says so */
-      printf("SKIP: ventus cc cannot run clang-19 here\n");
-      free(r);
-      exit(0);
-    }
-    if (rc) {
-      fprintf(stderr, "ventus cc failed on %s.cl (status %d)\n", files[i], rc);
+    if (cc_rig_compile(files[i], r->elf[i], sizeof r->elf[i])) {
       free(r);
       return -1;
     }
@@ -92,20 +71,9 @@ static int teardown(void **state) {
   return 0;
 }
 
-static uint32_t dev_buf(rig *r, const void *data, size_t bytes) {
-  uint32_t a;
-  assert_int_equal(cy_alloc(r->d, bytes ? bytes : 4, &a), 0);
-  if (data) assert_int_equal(cy_write(r->d, a, data, (uint32_t)bytes), 0);
-  else {
-    void *z = calloc(1, bytes ? bytes : 4);
-    assert_non_null(z);
-    assert_int_equal(cy_write(r->d, a, z, (uint32_t)bytes), 0);
-    free(z);
-  }
-  return a;
-}
+static uint32_t dev_buf(rig *r, const void *data, size_t bytes) { return cc_dev_buf(r->d, data, bytes); }
 
-static void get(rig *r, uint32_t a, void *dst, size_t bytes) { assert_int_equal(cy_read(r->d, a, dst, (uint32_t)bytes), 0); }
+static void get(rig *r, uint32_t a, void *dst, size_t bytes) { cc_get(r->d, a, dst, bytes); }
 
 static void launch(rig *r, int file, const char *kernel, cy_ndrange nd, const uint32_t *slots, size_t n) {
   if (cy_launch(r->d, r->elf[file], kernel, &nd, slots, n)) fail_msg("%s: %s", kernel, cy_error(r->d));
@@ -115,14 +83,7 @@ static cy_ndrange nd1(uint32_t n, uint32_t local) {
   return (cy_ndrange){.work_dim = 1, .global = {(n + local - 1) / local * local}, .local = {local}};
 }
 
-static void same_words(const void *got, const void *want, size_t n, const char *what) {
-  for (size_t i = 0; i < n; i++) { /* bytes, not uint32_t lvalues: float arrays come here too */
-    uint32_t g, w;
-    memcpy(&g, (const char *)got + 4 * i, 4);
-    memcpy(&w, (const char *)want + 4 * i, 4);
-    if (g != w) fail_msg("%s: word %zu is 0x%08x, expected 0x%08x", what, i, g, w);
-  }
-}
+#define same_words cc_same_words
 
 static uint32_t lcg(uint32_t *s) {
   *s = *s * 1664525u + 1013904223u;

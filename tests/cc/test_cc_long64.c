@@ -11,15 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "cc_rig.h"
 #include "chengying.h"
 
-extern char **environ;
 
 typedef struct {
   cy_device *d;
@@ -29,21 +27,7 @@ typedef struct {
 static int group_setup(void **state) {
   rig *r = calloc(1, sizeof *r);
   if (!r) return -1;
-  char src[512];
-  snprintf(src, sizeof src, "%s/tests/cc/kernels/long64.cl", VT_SOURCE_DIR);
-  snprintf(r->elf, sizeof r->elf, "%s/cc-tests-long64.elf", VT_BINARY_DIR);
-  char *argv[] = {(char *)VT_VENTUS_BIN, "cc", "-o", r->elf, src, NULL};
-  pid_t pid;
-  int st = -1;
-  if (posix_spawn(&pid, VT_VENTUS_BIN, NULL, NULL, argv, environ) || waitpid(pid, &st, 0) < 0) st = -1;
-  int rc = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  if (rc == 4 && system("command -v clang-19 >/dev/null 2>&1")) {
-    printf("SKIP: ventus cc cannot run clang-19 here\n");
-    free(r);
-    exit(0);
-  }
-  if (rc) {
-    fprintf(stderr, "ventus cc failed on long64.cl (status %d)\n", rc);
+  if (cc_rig_compile("long64", r->elf, sizeof r->elf)) {
     free(r);
     return -1;
   }
@@ -66,16 +50,9 @@ static int group_teardown(void **state) {
   return 0;
 }
 
-static uint32_t dev_buf(rig *r, const void *data, size_t bytes) {
-  uint32_t a;
-  assert_int_equal(cy_alloc(r->d, bytes, &a), 0);
-  void *z = data ? NULL : calloc(1, bytes);
-  assert_int_equal(cy_write(r->d, a, data ? data : z, (uint32_t)bytes), 0);
-  free(z);
-  return a;
-}
+static uint32_t dev_buf(rig *r, const void *data, size_t bytes) { return cc_dev_buf(r->d, data, bytes); }
 
-static void get(rig *r, uint32_t a, void *dst, size_t bytes) { assert_int_equal(cy_read(r->d, a, dst, (uint32_t)bytes), 0); }
+static void get(rig *r, uint32_t a, void *dst, size_t bytes) { cc_get(r->d, a, dst, bytes); }
 
 static void launch(rig *r, const char *kernel, uint32_t n, uint32_t local, const uint32_t *slots, size_t ns) {
   cy_ndrange nd = {.work_dim = 1, .global = {n}, .local = {local}};

@@ -13,15 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "cc_rig.h"
 #include "chengying.h"
 
-extern char **environ;
 
 typedef struct {
   cy_device *d;
@@ -29,27 +27,13 @@ typedef struct {
 } rig;
 
 static int group_setup(void **state) {
-  if (access("/usr/lib/clc/nvptx--.bc", R_OK) && !getenv("CHENGYING_LIBCLC")) {
+  if (!cc_rig_have_libclc()) {
     printf("SKIP: the relational, shuffle and half builtins need Debian's libclc-19 (/usr/lib/clc/nvptx--.bc)\n");
     exit(0);
   }
   rig *r = calloc(1, sizeof *r);
   if (!r) return -1;
-  char src[512];
-  snprintf(src, sizeof src, "%s/tests/cc/kernels/vecbuiltins.cl", VT_SOURCE_DIR);
-  snprintf(r->elf, sizeof r->elf, "%s/cc-tests-vecbuiltins.elf", VT_BINARY_DIR);
-  char *argv[] = {(char *)VT_VENTUS_BIN, "cc", "-o", r->elf, src, NULL};
-  pid_t pid;
-  int st = -1;
-  if (posix_spawn(&pid, VT_VENTUS_BIN, NULL, NULL, argv, environ) || waitpid(pid, &st, 0) < 0) st = -1;
-  int rc = st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  if (rc == 4 && system("command -v clang-19 >/dev/null 2>&1")) {
-    printf("SKIP: ventus cc cannot run clang-19 here\n");
-    free(r);
-    exit(0);
-  }
-  if (rc) {
-    fprintf(stderr, "ventus cc failed on vecbuiltins.cl (status %d)\n", rc);
+  if (cc_rig_compile("vecbuiltins", r->elf, sizeof r->elf)) {
     free(r);
     return -1;
   }
@@ -79,30 +63,16 @@ static int teardown(void **state) {
   return 0;
 }
 
-static uint32_t dev_buf(rig *r, const void *data, size_t bytes) {
-  uint32_t a;
-  assert_int_equal(cy_alloc(r->d, bytes, &a), 0);
-  void *z = data ? NULL : calloc(1, bytes);
-  assert_int_equal(cy_write(r->d, a, data ? data : z, (uint32_t)bytes), 0);
-  free(z);
-  return a;
-}
+static uint32_t dev_buf(rig *r, const void *data, size_t bytes) { return cc_dev_buf(r->d, data, bytes); }
 
-static void get(rig *r, uint32_t a, void *dst, size_t bytes) { assert_int_equal(cy_read(r->d, a, dst, (uint32_t)bytes), 0); }
+static void get(rig *r, uint32_t a, void *dst, size_t bytes) { cc_get(r->d, a, dst, bytes); }
 
 static void launch(rig *r, const char *kernel, uint32_t n, const uint32_t *slots, size_t ns) {
   cy_ndrange nd = {.work_dim = 1, .global = {n}, .local = {32}};
   if (cy_launch(r->d, r->elf, kernel, &nd, slots, ns)) fail_msg("%s: %s", kernel, cy_error(r->d));
 }
 
-static void same_words(const void *got, const void *want, size_t n, const char *what) {
-  for (size_t i = 0; i < n; i++) {
-    uint32_t g, w;
-    memcpy(&g, (const char *)got + 4 * i, 4);
-    memcpy(&w, (const char *)want + 4 * i, 4);
-    if (g != w) fail_msg("%s: word %zu is 0x%08x, expected 0x%08x", what, i, g, w);
-  }
-}
+#define same_words cc_same_words
 
 static uint32_t lcg(uint32_t *s) {
   *s = *s * 1664525u + 1013904223u;
