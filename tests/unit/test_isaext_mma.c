@@ -6,9 +6,8 @@
  * compiler's _Float16 conversions. */
 #include <math.h>
 
-#include "isaext_prog.h"
+#include "isaext_mma_ref.h"
 
-enum { T_INT, T_BIN, T_F32, T_F16, T_BF16 };
 
 typedef struct {
   const char *mn;
@@ -35,78 +34,6 @@ static const shape shapes[] = {
     {"mma.m16n8k8.bf16", 16, 8, 8, T_BF16, 16, 32},
     {"mma.m16n8k16.bf16", 16, 8, 16, T_BF16, 16, 32},
 };
-
-static uint32_t rng_next(uint64_t *s) {
-  *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-  return (uint32_t)(*s >> 33);
-}
-
-static float u2f(uint32_t u) {
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-static uint32_t f2u(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
-static uint32_t h2u(_Float16 h) {
-  uint16_t u;
-  memcpy(&u, &h, 2);
-  return u;
-}
-static _Float16 u2h(uint32_t u) {
-  uint16_t v = (uint16_t)u;
-  _Float16 h;
-  memcpy(&h, &v, 2);
-  return h;
-}
-
-/* A random element's raw bits and its value (integer or float) */
-typedef struct {
-  uint32_t raw;
-  int32_t i;
-  float f;
-} elem;
-
-static elem rand_elem(uint64_t *s, unsigned type, unsigned bits) {
-  elem e = {0, 0, 0};
-  uint32_t r = rng_next(s);
-  switch (type) {
-  case T_BIN: e.raw = r & 1; e.i = (int32_t)e.raw; break;
-  case T_INT:
-    e.raw = r & ((1u << bits) - 1);
-    e.i = (int32_t)(e.raw ^ (1u << (bits - 1))) - (int32_t)(1u << (bits - 1));
-    break;
-  case T_F32: /* full mantissas, exponents 2^-8..2^8: products round */
-    e.raw = (r & 0x807fffffu) | (119u + rng_next(s) % 17) << 23;
-    e.f = u2f(e.raw);
-    break;
-  case T_F16: { /* any finite half, mostly of moderate size */
-    _Float16 h = (_Float16)((float)((int32_t)(r % 4001) - 2000) / (float)(1u << (rng_next(s) % 12)));
-    e.raw = h2u(h);
-    e.f = (float)h;
-    break;
-  }
-  default: /* BF16: the high half of a moderate float */
-    e.raw = ((r & 0x807fffffu) | (120u + rng_next(s) % 15) << 23) >> 16;
-    e.f = u2f(e.raw << 16);
-    break;
-  }
-  return e;
-}
-
-static void pack(uint32_t *words, unsigned idx, uint32_t raw, unsigned bits) {
-  unsigned per = 32 / bits;
-  words[idx / per] |= (bits == 32 ? raw : raw & ((1u << bits) - 1)) << (idx % per * bits);
-}
-
-static uint32_t unpack(vt_device *d, uint32_t region, unsigned idx, unsigned bits) {
-  unsigned per = 32 / bits;
-  uint32_t w = rd32(d, region + 4 * (idx / per));
-  return bits == 32 ? w : (w >> (idx % per * bits)) & ((1u << bits) - 1);
-}
 
 /* Loads the packed words (word w at region + 4w is register r = w / nt,
  * lane w % nt), runs the MMA, stores D the same way and compares. */
