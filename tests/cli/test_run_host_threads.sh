@@ -51,36 +51,12 @@ same "$tmp/diverge.elf" diverge --kernel diverge --global 4096 --local 64 --arg 
 # every warp adds 1, 100 times, to counter[0] and to counter[1 + group % 7]:
 # 64 groups x 2 warps x 100 = 12800 on word 0; groups g with g % 7 = j: 10 for
 # j = 0 (0, 7, ..., 63), else 9, so 2000 or 1800 on the others
-cat >"$tmp/count.S" <<'X'
-        .text
-        .globl  count
-count:
-        lw      a1, 0(a0)
-        csrr    t0, 0x808               # work-group id x
-        li      t2, 7
-        remu    t0, t0, t2
-        addi    t0, t0, 1
-        slli    t0, t0, 2
-        add     a2, a1, t0
-        li      t1, 1
-        li      t3, 100
-1:      amoadd.w zero, t1, (a1)
-        amoadd.w zero, t1, (a2)
-        addi    t3, t3, -1
-        bnez    t3, 1b
-        ret
-        .section .ventus.args.count, "", @progbits
-        .word   1, 1
-        .word   1, 4, 0
-        .asciz  "c"
-        .asciz  "uint*"
-        .balign 4
-X
+cp "$src/tests/asm/amo_count.S" "$tmp/count.S" # n = 100 below
 want="12800 2000 1800 1800 1800 1800 1800 1800"
 if build count "$tmp/count.S"; then
   for t in 1 2; do
     "$ventus" run "$tmp/count.elf" --host-threads "$t" --stats --kernel count --global 4096 --local 64 \
-      --arg buf:u32:8:zero --show 0:8 >"$tmp/out" 2>&1
+      --arg buf:u32:8:zero --arg u32:100 --show 0:8 >"$tmp/out" 2>&1
     got=$(sed -n 's/^arg0 u32\[8\]: //p' "$tmp/out")
     [ "$got" = "$want" ] && ok "amoadd over 64 groups, $t thread(s): $got" || bad "amoadd, $t thread(s): got '$got', want '$want'"
   done
@@ -89,7 +65,7 @@ if build count "$tmp/count.S"; then
   sed 's/amoadd.w zero, t1, (a1)/amoadd.w t4, t1, (a1)/' "$tmp/count.S" >"$tmp/count_rd.S"
   if build count_rd "$tmp/count_rd.S"; then
     "$ventus" run "$tmp/count_rd.elf" --host-threads 2 --stats --kernel count --global 4096 --local 64 \
-      --arg buf:u32:8:zero --show 0:8 >"$tmp/out" 2>&1
+      --arg buf:u32:8:zero --arg u32:100 --show 0:8 >"$tmp/out" 2>&1
     [ "$(sed -n 's/^arg0 u32\[8\]: //p' "$tmp/out")" = "$want" ] || bad "amoadd with rd: wrong counts"
     [ "$(stat_of parallel_launches "$tmp/out")" = 0 ] && ok "an AMO whose result is used runs on one thread" \
       || bad "an AMO whose result is used ran in parallel"

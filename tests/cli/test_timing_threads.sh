@@ -61,43 +61,19 @@ same "$tmp/reduce.elf" "reduce, timing_quantum = 1" -c timing_quantum=1 --kernel
 
 # every warp adds 1, 20 times, to c[0] and to c[1 + group % 7]: 64 groups x 2
 # warps x 20 = 2560 on word 0; groups g with g % 7 = j: 10 for j = 0, else 9
-cat >"$tmp/count.S" <<'X'
-        .text
-        .globl  count
-count:
-        lw      a1, 0(a0)
-        csrr    t0, 0x808               # work-group id x
-        li      t2, 7
-        remu    t0, t0, t2
-        addi    t0, t0, 1
-        slli    t0, t0, 2
-        add     a2, a1, t0
-        li      t1, 1
-        li      t3, 20
-1:      amoadd.w zero, t1, (a1)
-        amoadd.w zero, t1, (a2)
-        addi    t3, t3, -1
-        bnez    t3, 1b
-        ret
-        .section .ventus.args.count, "", @progbits
-        .word   1, 1
-        .word   1, 4, 0
-        .asciz  "c"
-        .asciz  "uint*"
-        .balign 4
-X
+cp "$src/tests/asm/amo_count.S" "$tmp/count.S" # n = 20 below
 want="2560 400 360 360 360 360 360 360"
 if build count "$tmp/count.S"; then
-  same "$tmp/count.elf" "amoadd, result discarded" --kernel count --global 4096 --local 64 --arg buf:u32:8:zero
+  same "$tmp/count.elf" "amoadd, result discarded" --kernel count --global 4096 --local 64 --arg buf:u32:8:zero --arg u32:20
   [ "$(cat "$tmp/par")" = 1 ] || bad "the AMO kernel did not run in parallel"
   "$ventus" run -q --timing "$tmp/count.elf" -c num_sm=4 --host-threads 3 --kernel count --global 4096 \
-    --local 64 --arg buf:u32:8:zero --show 0:8 >"$tmp/out" 2>&1
+    --local 64 --arg buf:u32:8:zero --arg u32:20 --show 0:8 >"$tmp/out" 2>&1
   got=$(sed -n 's/^arg0 u32\[8\]: //p' "$tmp/out")
   [ "$got" = "$want" ] && ok "amoadd over 64 groups on 3 timed threads: $got" || bad "amoadd: got '$got', want '$want'"
   sed 's/amoadd.w zero, t1, (a1)/amoadd.w t4, t1, (a1)/' "$tmp/count.S" >"$tmp/count_rd.S"
   if build count_rd "$tmp/count_rd.S"; then
     "$ventus" run --timing "$tmp/count_rd.elf" -c num_sm=4 --host-threads 3 --stats --kernel count \
-      --global 4096 --local 64 --arg buf:u32:8:zero --show 0:8 >"$tmp/out" 2>&1
+      --global 4096 --local 64 --arg buf:u32:8:zero --arg u32:20 --show 0:8 >"$tmp/out" 2>&1
     [ "$(sed -n 's/^arg0 u32\[8\]: //p' "$tmp/out")" = "$want" ] || bad "amoadd with rd: wrong counts"
     [ "$(stat_of parallel_launches "$tmp/out")" = 0 ] && ok "an AMO whose result is used: one timed thread" \
       || bad "an AMO whose result is used ran in parallel under --timing"
