@@ -65,14 +65,17 @@ F_FMA(fnmsub_s, 1, 0)
 F_FMA(fnmadd_s, 1, 1)
 
 /* ---- vector: a = vs2[i], b = vs1[i] or x[rs1] ----------------------------- */
-/* Every vector fp op rounds with frm; the flags of all lanes go to fcsr once. */
+/* Every vector fp op rounds with frm; the flags of all lanes go to fcsr once.
+ * They gather in a local so that the inlined fast paths keep them in a
+ * register (x->fflags could alias vd[i] for the compiler). */
 #define VF_BODY(B, expr)                                                                   \
   unsigned rm;                                                                             \
   if (fp_rm(x, 7, &rm)) return -1;                                                         \
   (void)rm;                                                                                \
-  uint32_t *fl = &x->fflags;                                                               \
+  uint32_t lane_flags = 0, *fl = &lane_flags;                                              \
   (void)fl;                                                                                \
   VLANES(s2[i], B, expr);                                                                  \
+  x->fflags |= lane_flags;                                                                 \
   fp_commit_flags(x);                                                                      \
   trace_vreg(x, in->rd);                                                                   \
   return 0;
