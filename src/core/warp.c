@@ -147,6 +147,13 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
   ic->fn = fn ? fn : vt_exec_table[id];
   ic->flags = isa_table[id].flags;
   ic->unit = (uint8_t)isa_table[id].unit;
+  /* integer, branch and SIMT units of the base ISA: registers, pc, mask
+   * and SIMT stack of the warp only (no memory, CSR, fp flags, barrier) */
+  unsigned u = isa_table[id].unit;
+  ic->private_only = rev == ISA_REV_BASE && !fn &&
+                     (u == UNIT_ALU || u == UNIT_VALU || u == UNIT_MUL || u == UNIT_SIMT) &&
+                     !(ic->flags & (IF_LOAD | IF_STORE | IF_AMO | IF_CSR | IF_FP | IF_PREFIX |
+                                    IF_ENDPRG | IF_BARRIER | IF_LONG));
   return 0;
 }
 
@@ -219,10 +226,15 @@ const vt_icache_entry *warp_decode(vt_device *d, vt_worker *k, vt_warp *w, vt_er
   return decode_next(d, k, w, e);
 }
 
-int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
+/* Executes the predecoded ic at w's pc. Inlined twice: into warp_step,
+ * and with record = 0 into the run-ahead loop, where it loses the
+ * commit-record code. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int step_at(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e,
+                          const vt_icache_entry *ic, int record) {
   uint32_t pc = w->pc;
-  vt_icache_entry *ic = decode_next(d, k, w, e);
-  if (unlikely(!ic)) return -1;
   vt_exec x;
   x.d = d;
   x.k = k;
@@ -257,7 +269,7 @@ int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
   } else {
     x.emask = mask;
   }
-  if (d->record) {
+  if (record) {
     vt_commit *c = &d->commit;
     memset(c, 0, offsetof(vt_commit, v));
     c->ncsr = 0; /* fields after v[] are not covered by the memset */
@@ -303,9 +315,34 @@ int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
     s->thread_insns += popcount32(mask);
     s->unit_insns[ic->unit]++;
   }
-  if (x.c) {
+  if (record && x.c) {
     x.c->spin = x.spin;
     if (d->trace_fn) d->trace_fn(d->trace_user, x.c);
   }
   return x.stop ? 1 : x.spin ? 2 : 0;
+}
+
+int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
+  vt_icache_entry *ic = decode_next(d, k, w, e);
+  if (unlikely(!ic)) return -1;
+  return d->record ? step_at(d, k, w, e, ic, 1) : step_at(d, k, w, e, ic, 0);
+}
+
+uint32_t warp_run_ahead(vt_device *d, vt_worker *k, vt_warp *w, uint32_t limit, vt_error *e,
+                        int *fault) {
+  uint32_t n = 0;
+  *fault = 0;
+  while (n < limit) {
+    /* only instructions already predecoded: a fetch fault or a decode is
+     * left to the instruction's own round */
+    const vt_icache_entry *ic = &k->icache[icache_index(w->pc, w->prefix)];
+    if (ic->pc != w->pc || ic->prefix != w->prefix || ic->gen != d->icache_gen || !ic->private_only)
+      break;
+    if (step_at(d, k, w, e, ic, 0)) {
+      *fault = 1;
+      break;
+    }
+    n++;
+  }
+  return n;
 }
