@@ -28,9 +28,11 @@ void warp_reset(vt_device *d, vt_worker *k, vt_warp *w, vt_wg *wg, uint32_t wid)
   memset(w, 0, sizeof *w);
   /* new warps see zeroed vector registers (as the ISS's fresh state); the
    * whole 32 KiB file was a third of short-warp kernels' time */
+  static const uint32_t zero_reg[VT_MAX_LANES]; /* copied, not memset: gcc's memset of
+                                                 * 128 bytes is a slow-starting rep stos */
   for (unsigned i = 0; i < VT_NUM_VREGS / 64; i++)
     for (uint64_t m = k->vwritten[i]; m; m &= m - 1)
-      memset(v[64 * i + (unsigned)__builtin_ctzll(m)], 0, sizeof *v);
+      memcpy(v[64 * i + (unsigned)__builtin_ctzll(m)], zero_reg, sizeof *v);
   w->v = v;
   w->stack = stack;
   w->slot = slot;
