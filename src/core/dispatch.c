@@ -327,6 +327,7 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
   vt_warp *ahead_fault = NULL;
   while (d->wg_done < d->wg_total) {
     int progress = 0, any = 0, ended = 0;
+    uint32_t least_ahead = UINT32_MAX; /* over the warps still running */
     for (uint32_t s = 0; s < c->num_sm; s++) {
       vt_sm *sm = &d->sms[s];
       for (uint32_t i = 0; i < c->warps_per_sm; i++) {
@@ -336,6 +337,7 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
         if (w->ahead) { /* this round's instruction already ran */
           w->ahead--;
           progress = 1;
+          least_ahead = w->ahead < least_ahead ? w->ahead : least_ahead;
           continue;
         }
         if (unlikely(w == ahead_fault)) {
@@ -357,10 +359,18 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
           d->steps += w->ahead;
           if (fault) ahead_fault = w;
         }
+        if (!w->ended) least_ahead = w->ahead < least_ahead ? w->ahead : least_ahead;
       }
     }
     /* groups retire only when a warp ended; otherwise nothing to refill */
     if ((ended || !any) && launch_retire(d, &progress, e)) goto fail;
+    /* every running warp is ahead: the next rounds would only count down */
+    if (!ended && least_ahead && least_ahead != UINT32_MAX)
+      for (uint32_t s = 0; s < c->num_sm; s++)
+        for (uint32_t i = 0; i < c->warps_per_sm; i++) {
+          vt_warp *w = &d->sms[s].warps[i];
+          if (w->active && !w->ended) w->ahead -= least_ahead;
+        }
     if (!progress && any) {
       uint32_t wg;
       launch_deadlock(d, &d->w0, 0, 1, 0, &wg, e);
