@@ -695,9 +695,14 @@ uint32_t fp32_exp(uint32_t a, uint32_t *flags)
     float x;
     memcpy(&x, &a, sizeof x);
     double r = exp((double)x);
+    uint32_t z, f = 0;
+    if (fp32_round_f64_rne(r, &z, &f)) { /* a normal result: no UF, no OF */
+        *flags |= FFLAG_NX;
+        return z;
+    }
     uint64_t d;
     memcpy(&d, &r, sizeof d);
-    uint32_t f = 0, z = f64_to_f32_rne(d, &f);
+    z = f64_to_f32_rne(d, &f);
     /* the double result may be exact after the conversion; e^x never is */
     if ((z & 0x7FFFFFFFu) < 0x00800000u)
         f |= FFLAG_UF;
