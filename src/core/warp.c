@@ -88,6 +88,17 @@ static inline uint32_t icache_index(uint32_t pc, uint32_t prefix) {
   return ((pc >> 2) ^ ((prefix * 0x9e3779b1u) >> 17)) & ((1u << VT_ICACHE_BITS) - 1);
 }
 
+/* vsetvl* (the warp's vl and vtype) and reads without a write of the
+ * warp's own Ventus CSRs (tid, wid, numw, ...: set at reset) or vl/vtype:
+ * private to the warp as well, and they cannot fault. */
+static int csr_private_read(isa_id id, const isa_inst *in) {
+  if (id == ISA_vsetvli || id == ISA_vsetivli || id == ISA_vsetvl) return 1;
+  if (id != ISA_csrrs && id != ISA_csrrc && id != ISA_csrrsi && id != ISA_csrrci) return 0;
+  unsigned csr = (unsigned)in->imm & 0xfff;
+  return in->rs1 == 0 &&
+         ((csr >= 0x800 && csr < 0x800 + VT_NUM_CUSTOM_CSRS) || csr == CSR_VL || csr == CSR_VTYPE);
+}
+
 /* Decodes the instruction at the warp's pc into the cache entry; *word gets
  * the fetched word (0 if the fetch itself failed) for the error context. */
 static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *ic, uint32_t *word_out,
@@ -153,9 +164,10 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
    * and SIMT stack of the warp only (no memory, CSR, fp flags, barrier) */
   unsigned u = isa_table[id].unit;
   ic->private_only = rev == ISA_REV_BASE && !fn &&
-                     (u == UNIT_ALU || u == UNIT_VALU || u == UNIT_MUL || u == UNIT_SIMT) &&
-                     !(ic->flags & (IF_LOAD | IF_STORE | IF_AMO | IF_CSR | IF_FP | IF_PREFIX |
-                                    IF_ENDPRG | IF_BARRIER | IF_LONG));
+                     (((u == UNIT_ALU || u == UNIT_VALU || u == UNIT_MUL || u == UNIT_SIMT) &&
+                       !(ic->flags & (IF_LOAD | IF_STORE | IF_AMO | IF_CSR | IF_FP | IF_PREFIX |
+                                      IF_ENDPRG | IF_BARRIER | IF_LONG))) ||
+                      csr_private_read(id, &in));
   return 0;
 }
 
