@@ -319,14 +319,34 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
   }
   if (dispatch(d, e)) goto fail;
   const vt_config *c = &d->cfg;
+  /* Warp run-ahead (warp_run_ahead): a warp whose next instructions touch
+   * only itself runs them now and skips the rounds they belonged to, so
+   * every other instruction keeps its place in the round-robin order; a
+   * fault met ahead is reported in its own round. Off whenever something
+   * could see the difference: a commit log, a progress callback, a step
+   * limit, code that stores may rewrite, ISA 2025. */
+  int run_ahead = !d->record && !d->progress_fn && !c->max_steps && !d->mem.nwx && c->isa != 2025;
+  vt_error ahead_err;
+  vt_warp *ahead_fault = NULL;
   while (d->wg_done < d->wg_total) {
-    int progress = 0, any = 0;
+    int progress = 0, any = 0, ended = 0;
+    uint32_t least_ahead = UINT32_MAX; /* over the warps still running */
     for (uint32_t s = 0; s < c->num_sm; s++) {
       vt_sm *sm = &d->sms[s];
       for (uint32_t i = 0; i < c->warps_per_sm; i++) {
         vt_warp *w = &sm->warps[i];
         if (!w->active || w->ended) continue;
         any = 1;
+        if (w->ahead) { /* this round's instruction already ran */
+          w->ahead--;
+          progress = 1;
+          least_ahead = w->ahead < least_ahead ? w->ahead : least_ahead;
+          continue;
+        }
+        if (unlikely(w == ahead_fault)) {
+          *e = ahead_err;
+          goto fail;
+        }
         if (unlikely(step_limit(d, w, e))) goto fail;
         d->steps++;
         int rc = warp_step(d, &d->w0, w, e);
@@ -335,10 +355,25 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
         if (rc == 1) {
           w->ended = 1;
           w->wg->ended++;
+          ended = 1;
+        } else if (rc == 0 && run_ahead && !ahead_fault) {
+          int fault;
+          w->ahead = warp_run_ahead(d, &d->w0, w, 256, &ahead_err, &fault);
+          d->steps += w->ahead;
+          if (fault) ahead_fault = w;
         }
+        if (!w->ended) least_ahead = w->ahead < least_ahead ? w->ahead : least_ahead;
       }
     }
-    if (launch_retire(d, &progress, e)) goto fail;
+    /* groups retire only when a warp ended; otherwise nothing to refill */
+    if ((ended || !any) && launch_retire(d, &progress, e)) goto fail;
+    /* every running warp is ahead: the next rounds would only count down */
+    if (!ended && least_ahead && least_ahead != UINT32_MAX)
+      for (uint32_t s = 0; s < c->num_sm; s++)
+        for (uint32_t i = 0; i < c->warps_per_sm; i++) {
+          vt_warp *w = &d->sms[s].warps[i];
+          if (w->active && !w->ended) w->ahead -= least_ahead;
+        }
     if (!progress && any) {
       uint32_t wg;
       launch_deadlock(d, &d->w0, 0, 1, 0, &wg, e);

@@ -8,6 +8,7 @@
  * writes with WRITE_RD (compares, fclass, float-to-int) go through set_x. */
 #include "exec.h"
 #include "fp32.h"
+#include "fp32_lanes.h"
 
 #define SIGN 0x80000000u
 
@@ -65,14 +66,17 @@ F_FMA(fnmsub_s, 1, 0)
 F_FMA(fnmadd_s, 1, 1)
 
 /* ---- vector: a = vs2[i], b = vs1[i] or x[rs1] ----------------------------- */
-/* Every vector fp op rounds with frm; the flags of all lanes go to fcsr once. */
+/* Every vector fp op rounds with frm; the flags of all lanes go to fcsr once.
+ * They gather in a local so that the inlined fast paths keep them in a
+ * register (x->fflags could alias vd[i] for the compiler). */
 #define VF_BODY(B, expr)                                                                   \
   unsigned rm;                                                                             \
   if (fp_rm(x, 7, &rm)) return -1;                                                         \
   (void)rm;                                                                                \
-  uint32_t *fl = &x->fflags;                                                               \
+  uint32_t lane_flags = 0, *fl = &lane_flags;                                              \
   (void)fl;                                                                                \
   VLANES(s2[i], B, expr);                                                                  \
+  x->fflags |= lane_flags;                                                                 \
   fp_commit_flags(x);                                                                      \
   trace_vreg(x, in->rd);                                                                   \
   return 0;
@@ -89,8 +93,47 @@ F_FMA(fnmadd_s, 1, 1)
   }
 #define VF2(n, expr) VF_VV(n##_vv, expr) VF_VF(n##_vf, expr)
 
-VF2(vfadd, fp32_add(a, b, rm, fl))
-VF2(vfsub, fp32_sub(a, b, rm, fl))
+/* vfadd/vfsub/vfmul/vfdiv on a full mask in RNE: the whole register in
+ * host arithmetic first (fp32_lanes.c); any lane outside its proven domain
+ * sends the instruction to the per-lane path. B(i) is the second operand
+ * of lane i, as the batch wants it (b negated for a subtraction). */
+#define VF_WHOLE(id, B, batch, expr)                                                       \
+  HANDLER(id) {                                                                            \
+    uint32_t vl = x->w->vl;                                                                \
+    if (x->w->frm == FP_RNE && x->emask == lanes_mask(vl) && vl && fp32_host_rne()) {      \
+      uint32_t bv[VT_MAX_LANES], r[VT_MAX_LANES], lane_flags = 0;                          \
+      const uint32_t *s1 = VR(in->rs1);                                                    \
+      const uint32_t bx = XR(in->rs1);                                                     \
+      (void)s1;                                                                            \
+      (void)bx;                                                                            \
+      for (uint32_t i = 0; i < vl; i++) bv[i] = (B);                                       \
+      if (!batch(r, VR(in->rs2), bv, vl, &lane_flags)) {                                   \
+        memcpy(VR(in->rd), r, 4 * (size_t)vl);                                             \
+        x->fflags |= lane_flags;                                                           \
+        fp_commit_flags(x);                                                                \
+        trace_vreg(x, in->rd);                                                             \
+        return 0;                                                                          \
+      }                                                                                    \
+    }                                                                                      \
+    return exec_##id##_lanes(x, in);                                                       \
+  }
+/* the per-lane handlers of those, under another name */
+#define VF_VV_L(id, expr)                                                                  \
+  static int exec_##id##_lanes(vt_exec *x, const isa_inst *in) {                           \
+    const uint32_t *s1 = VR(in->rs1);                                                      \
+    VF_BODY(s1[i], expr)                                                                   \
+  }
+#define VF_VF_L(id, expr)                                                                  \
+  static int exec_##id##_lanes(vt_exec *x, const isa_inst *in) {                           \
+    const uint32_t bx = XR(in->rs1);                                                       \
+    VF_BODY(bx, expr)                                                                      \
+  }
+#define VF2_WHOLE(n, batch, neg, expr)                                                     \
+  VF_VV_L(n##_vv, expr) VF_VF_L(n##_vf, expr)                                              \
+  VF_WHOLE(n##_vv, s1[i] ^ (neg), batch, expr) VF_WHOLE(n##_vf, bx ^ (neg), batch, expr)
+
+VF2_WHOLE(vfadd, fp32_lanes_add, 0u, fp32_add(a, b, rm, fl))
+VF2_WHOLE(vfsub, fp32_lanes_add, SIGN, fp32_sub(a, b, rm, fl))
 VF2(vfmin, fp32_min(a, b, fl))
 VF2(vfmax, fp32_max(a, b, fl))
 VF2(vfsgnj, (a & ~SIGN) | (b & SIGN))
@@ -100,8 +143,8 @@ VF2(vmfeq, (uint32_t)fp32_eq(a, b, fl))
 VF2(vmfle, (uint32_t)fp32_le(a, b, fl))
 VF2(vmflt, (uint32_t)fp32_lt(a, b, fl))
 VF2(vmfne, (uint32_t)!fp32_eq(a, b, fl))
-VF2(vfdiv, fp32_div(a, b, rm, fl))
-VF2(vfmul, fp32_mul(a, b, rm, fl))
+VF2_WHOLE(vfdiv, fp32_lanes_div, 0u, fp32_div(a, b, rm, fl))
+VF2_WHOLE(vfmul, fp32_lanes_mul, 0u, fp32_mul(a, b, rm, fl))
 VF_VF(vmfgt_vf, (uint32_t)fp32_lt(b, a, fl))
 VF_VF(vmfge_vf, (uint32_t)fp32_le(b, a, fl))
 VF_VF(vfrdiv_vf, fp32_div(b, a, rm, fl))

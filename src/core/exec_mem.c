@@ -11,6 +11,7 @@
  *       instructions (vlb.v..vsw.v) only compute a different address
  *       (docs/isa.md §7), exactly as the ISS and the RTL. */
 #include <stdio.h>
+#include <string.h>
 
 #include "exec_ext.h"
 
@@ -276,6 +277,13 @@ static uint8_t *route_span(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, 
   return h;
 }
 
+/* Unit-stride words can be copied as they are on a little-endian host. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HOST_LE 1
+#else
+#define HOST_LE 0
+#endif
+
 /* Inlined into every handler so that kind and size are constants and the
  * lane loops specialise (a vlw12.v lane is then a few host instructions). */
 #if defined(__GNUC__)
@@ -285,18 +293,23 @@ static uint8_t *route_span(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, 
 #endif
 
 /* Every active lane's address into a[], with the lowest and highest and
- * whether any is misaligned for `size`; a full mask is a plain loop. */
+ * whether any is misaligned for `size`; a full mask is a plain loop, which
+ * also tells whether lane i reads a[0] + size * i (*unit; else 0). */
 VMEM_INLINE int vaddrs(vt_exec *x, const isa_inst *in, int kind, unsigned size, uint32_t em,
-                         uint32_t *a, uint32_t *lo, uint32_t *hi) {
+                         uint32_t *a, uint32_t *lo, uint32_t *hi, int *unit) {
   uint32_t mn = UINT32_MAX, mx = 0, bits = 0, vl = x->w->vl;
+  *unit = 0;
   if (em == lanes_mask(vl)) {
+    uint32_t first = vl ? vaddr(x, in, kind, 0) : 0, off = 0;
     for (uint32_t i = 0; i < vl; i++) {
       uint32_t v = vaddr(x, in, kind, i);
       a[i] = v;
       mn = v < mn ? v : mn;
       mx = v > mx ? v : mx;
       bits |= v;
+      off |= v - size * i - first;
     }
+    *unit = vl && !off;
   } else {
     FOR_LANES(em, i) {
       uint32_t v = vaddr(x, in, kind, i);
@@ -316,11 +329,15 @@ VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, i
   uint32_t em = x->emask;
   unsigned n = (unsigned)popcount32(em);
   uint32_t *vd = x->w->v[in->rd];
-  int mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi);
+  int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
   const uint8_t *h = n && !mis ? route_span(x, lo, (uint64_t)hi + size, ACC_R, kind == VA_PRIVATE, n)
                                : NULL;
   if (h) { /* addresses were read from the registers first, so vd may be a source */
-    if (em == lanes_mask(x->w->vl))
+    if (HOST_LE && size == 4 && unit) /* lanes are little-endian words in a row */
+      memcpy(vd, h, 4 * (size_t)x->w->vl);
+    else if (em == lanes_mask(x->w->vl) && lo == hi) /* one word for every lane */
+      for (uint32_t i = 0, v = ld_n(h, size, sign); i < x->w->vl; i++) vd[i] = v;
+    else if (em == lanes_mask(x->w->vl))
       for (uint32_t i = 0; i < x->w->vl; i++) vd[i] = ld_n(h + (addr[i] - lo), size, sign);
     else
       FOR_LANES(em, i) vd[i] = ld_n(h + (addr[i] - lo), size, sign);
@@ -350,11 +367,13 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
   uint32_t em = x->emask;
   unsigned n = (unsigned)popcount32(em);
   const uint32_t *vs = x->w->v[data];
-  int mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi);
+  int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
   uint8_t *h = n && !mis ? route_span(x, lo, (uint64_t)hi + size, ACC_W, kind == VA_PRIVATE, n)
                          : NULL;
   if (h) { /* lane order kept: of two lanes storing to one address the higher wins */
-    if (em == lanes_mask(x->w->vl))
+    if (HOST_LE && size == 4 && unit)
+      memcpy(h, vs, 4 * (size_t)x->w->vl);
+    else if (em == lanes_mask(x->w->vl))
       for (uint32_t i = 0; i < x->w->vl; i++) st_n(h + (addr[i] - lo), size, vs[i]);
     else
       FOR_LANES(em, i) st_n(h + (addr[i] - lo), size, vs[i]);

@@ -236,89 +236,9 @@ uint32_t fp32_sub_soft(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
                           : sub_mags(a, b ^ SIGN_BIT, rm, flags);
 }
 
-/* ---- host fast paths, round to nearest even ------------------------------
- * The host computes in double only where the double result does not depend
- * on its rounding mode (an exact sum) or lies far enough from every
- * binary32 rounding boundary (a square root); the single rounding to
- * binary32 is done below in integers. Only normal operands and results
- * take these paths (no FTZ/DAZ effect possible); everything else, and every
- * other rounding mode, goes to the exact software path. */
-
-static inline double host_f64(uint32_t a)
-{
-    float f;
-    memcpy(&f, &a, sizeof f);
-    return (double)f;
-}
-
-/* d (nonzero, finite) rounded to the nearest-even binary32 with NX, or 0
- * when that is subnormal or overflows (the caller falls back). */
-static inline int round_f64_rne(double d, uint32_t *out, uint32_t *flags)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    int32_t exp = (int32_t)((u >> 52) & 0x7FF) - 1023 + 127;
-    if (exp < 1 || exp > 0xFE)
-        return 0;
-    uint32_t rest = (uint32_t)u & 0x1FFFFFFFu; /* the 29 bits below binary32 */
-    uint32_t r = PACK(u >> 63, exp, (uint32_t)(u >> 29) & 0x007FFFFFu);
-    if (rest > 0x10000000u || (rest == 0x10000000u && (r & 1)))
-        r++; /* a carry out of the significand bumps the exponent */
-    if ((r & 0x7F800000u) == 0x7F800000u)
-        return 0;
-    if (rest)
-        *flags |= FFLAG_NX;
-    *out = r;
-    return 1;
-}
-
-/* a + b of two normals whose exponents differ by at most 28: the exact sum
- * has at most 24 + 28 + 1 = 53 bits, so the double addition is exact. */
-static inline int add_fast(uint32_t a, uint32_t b, uint32_t *out, uint32_t *flags)
-{
-    uint32_t ea = (a >> 23) & 0xFF, eb = (b >> 23) & 0xFF;
-    if (ea - 1 >= 0xFE || eb - 1 >= 0xFE || (ea > eb ? ea - eb : eb - ea) > 28)
-        return 0;
-    double s = host_f64(a) + host_f64(b);
-    if (s == 0) {
-        *out = 0; /* x + -x is +0 when rounding to nearest */
-        return 1;
-    }
-    return round_f64_rne(s, out, flags);
-}
-
-/* sqrt(a) of a positive normal: the result is normal. A binary32 rounding
- * boundary m (25 bits) is never the exact root and |sqrt(a) - m| is at
- * least 2^-50 relative (a - m^2 is a nonzero multiple of m^2's last bit),
- * while the host's double root is within 2^-52 in any rounding mode: so
- * rounding it once more picks the correctly rounded binary32, and it is a
- * binary32 exactly iff the root is exact (same bound), which gives NX. */
-static inline int sqrt_fast(uint32_t a, uint32_t *out, uint32_t *flags)
-{
-    if (a - 0x00800000u >= 0x7F000000u) /* not in [min normal, max finite] */
-        return 0;
-    return round_f64_rne(sqrt(host_f64(a)), out, flags);
-}
-
-uint32_t fp32_add(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
-{
-    uint32_t r;
-    if (rm == FP_RNE && add_fast(a, b, &r, flags))
-        return r;
-    return fp32_add_soft(a, b, rm, flags);
-}
-
-uint32_t fp32_sub(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
-{
-    uint32_t r;
-    if (rm == FP_RNE && add_fast(a, b ^ SIGN_BIT, &r, flags))
-        return r;
-    return fp32_sub_soft(a, b, rm, flags);
-}
-
 /* ---- mul / div / sqrt --------------------------------------------------- */
 
-uint32_t fp32_mul(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+uint32_t fp32_mul_soft(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 {
     int32_t exp_a = EXP_OF(a), exp_b = EXP_OF(b), exp_z;
     uint32_t sig_a = FRAC_OF(a), sig_b = FRAC_OF(b), sign = SIGN_OF(a ^ b), sig_z, mag;
@@ -354,7 +274,7 @@ uint32_t fp32_mul(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
     return round_pack(sign, exp_z, sig_z, rm, flags);
 }
 
-uint32_t fp32_div(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+uint32_t fp32_div_soft(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 {
     int32_t exp_a = EXP_OF(a), exp_b = EXP_OF(b), exp_z;
     uint32_t sig_a = FRAC_OF(a), sig_b = FRAC_OF(b), sign = SIGN_OF(a ^ b);
@@ -416,14 +336,6 @@ static uint32_t isqrt62(uint64_t n, int *exact)
     }
     *exact = rem == 0;
     return (uint32_t)root;
-}
-
-uint32_t fp32_sqrt(uint32_t a, unsigned rm, uint32_t *flags)
-{
-    uint32_t r;
-    if (rm == FP_RNE && sqrt_fast(a, &r, flags))
-        return r;
-    return fp32_sqrt_soft(a, rm, flags);
 }
 
 uint32_t fp32_sqrt_soft(uint32_t a, unsigned rm, uint32_t *flags)
@@ -783,9 +695,14 @@ uint32_t fp32_exp(uint32_t a, uint32_t *flags)
     float x;
     memcpy(&x, &a, sizeof x);
     double r = exp((double)x);
+    uint32_t z, f = 0;
+    if (fp32_round_f64_rne(r, &z, &f)) { /* a normal result: no UF, no OF */
+        *flags |= FFLAG_NX;
+        return z;
+    }
     uint64_t d;
     memcpy(&d, &r, sizeof d);
-    uint32_t f = 0, z = f64_to_f32_rne(d, &f);
+    z = f64_to_f32_rne(d, &f);
     /* the double result may be exact after the conversion; e^x never is */
     if ((z & 0x7FFFFFFFu) < 0x00800000u)
         f |= FFLAG_UF;

@@ -1,7 +1,8 @@
 /* IEEE 754 binary32 arithmetic exactly as RISC-V F specifies it (the
  * reference ISS uses Berkeley SoftFloat): all five rounding modes, fflags
- * accumulation, canonical NaN 0x7fc00000 for every NaN result. Pure
- * integer code: results never depend on the host FPU state. */
+ * accumulation, canonical NaN 0x7fc00000 for every NaN result. Results
+ * never depend on the host FPU state: integer code, and host double
+ * arithmetic only where its rounding cannot matter (fp32_fast.h). */
 #ifndef VT_FP32_H
 #define VT_FP32_H
 
@@ -11,12 +12,17 @@ enum { FP_RNE = 0, FP_RTZ = 1, FP_RDN = 2, FP_RUP = 3, FP_RMM = 4 };
 enum { FFLAG_NX = 1, FFLAG_UF = 2, FFLAG_OF = 4, FFLAG_DZ = 8, FFLAG_NV = 16 };
 #define FP32_CANONICAL_NAN 0x7fc00000u
 
-/* `rm` is a resolved rounding mode (0..4); `flags` accumulates (|=). */
-uint32_t fp32_add(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
-uint32_t fp32_sub(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
-uint32_t fp32_mul(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
-uint32_t fp32_div(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
-uint32_t fp32_sqrt(uint32_t a, unsigned rm, uint32_t *flags);
+/* `rm` is a resolved rounding mode (0..4); `flags` accumulates (|=).
+ * fp32_add, fp32_sub, fp32_mul, fp32_div and fp32_sqrt are inline
+ * (fp32_fast.h): host double arithmetic for normal operands in
+ * round-to-nearest-even where that is provably bit-exact, whatever the
+ * host's FPU mode, and these exact software paths for everything else
+ * (tests/unit/test_fp32_fast.c compares the two). */
+uint32_t fp32_add_soft(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
+uint32_t fp32_sub_soft(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
+uint32_t fp32_mul_soft(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
+uint32_t fp32_div_soft(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
+uint32_t fp32_sqrt_soft(uint32_t a, unsigned rm, uint32_t *flags);
 /* a*b + c with one rounding; negate_product / negate_addend give
  * fmsub (c negated), fnmsub (product negated), fnmadd (both). */
 uint32_t fp32_fma(uint32_t a, uint32_t b, uint32_t c, int negate_product, int negate_addend,
@@ -36,15 +42,10 @@ int32_t fp32_to_i32(uint32_t a, unsigned rm, uint32_t *flags);
 uint32_t fp32_to_u32(uint32_t a, unsigned rm, uint32_t *flags);
 uint32_t fp32_from_i32(int32_t v, unsigned rm, uint32_t *flags);
 uint32_t fp32_from_u32(uint32_t v, unsigned rm, uint32_t *flags);
-/* The exact software paths alone. fp32_add, fp32_sub and fp32_sqrt use
- * host double arithmetic for normal operands in round-to-nearest-even
- * (bit-exact, whatever the host's FPU mode; tests/unit/test_fp32_fast.c
- * compares them with these) and these for everything else. */
-uint32_t fp32_add_soft(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
-uint32_t fp32_sub_soft(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
-uint32_t fp32_sqrt_soft(uint32_t a, unsigned rm, uint32_t *flags);
 /* vfexp.v as the reference computes it: (float)exp((double)x) with the host
  * libm; NaN inputs are returned unchanged. */
 uint32_t fp32_exp(uint32_t a, uint32_t *flags);
+
+#include "fp32_fast.h"
 
 #endif

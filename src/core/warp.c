@@ -28,9 +28,11 @@ void warp_reset(vt_device *d, vt_worker *k, vt_warp *w, vt_wg *wg, uint32_t wid)
   memset(w, 0, sizeof *w);
   /* new warps see zeroed vector registers (as the ISS's fresh state); the
    * whole 32 KiB file was a third of short-warp kernels' time */
+  static const uint32_t zero_reg[VT_MAX_LANES]; /* copied, not memset: gcc's memset of
+                                                 * 128 bytes is a slow-starting rep stos */
   for (unsigned i = 0; i < VT_NUM_VREGS / 64; i++)
     for (uint64_t m = k->vwritten[i]; m; m &= m - 1)
-      memset(v[64 * i + (unsigned)__builtin_ctzll(m)], 0, sizeof *v);
+      memcpy(v[64 * i + (unsigned)__builtin_ctzll(m)], zero_reg, sizeof *v);
   w->v = v;
   w->stack = stack;
   w->slot = slot;
@@ -84,6 +86,17 @@ void icache_clear(vt_device *d) {
 
 static inline uint32_t icache_index(uint32_t pc, uint32_t prefix) {
   return ((pc >> 2) ^ ((prefix * 0x9e3779b1u) >> 17)) & ((1u << VT_ICACHE_BITS) - 1);
+}
+
+/* vsetvl* (the warp's vl and vtype) and reads without a write of the
+ * warp's own Ventus CSRs (tid, wid, numw, ...: set at reset) or vl/vtype:
+ * private to the warp as well, and they cannot fault. */
+static int csr_private_read(isa_id id, const isa_inst *in) {
+  if (id == ISA_vsetvli || id == ISA_vsetivli || id == ISA_vsetvl) return 1;
+  if (id != ISA_csrrs && id != ISA_csrrc && id != ISA_csrrsi && id != ISA_csrrci) return 0;
+  unsigned csr = (unsigned)in->imm & 0xfff;
+  return in->rs1 == 0 &&
+         ((csr >= 0x800 && csr < 0x800 + VT_NUM_CUSTOM_CSRS) || csr == CSR_VL || csr == CSR_VTYPE);
 }
 
 /* Decodes the instruction at the warp's pc into the cache entry; *word gets
@@ -147,6 +160,14 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
   ic->fn = fn ? fn : vt_exec_table[id];
   ic->flags = isa_table[id].flags;
   ic->unit = (uint8_t)isa_table[id].unit;
+  /* integer, branch and SIMT units of the base ISA: registers, pc, mask
+   * and SIMT stack of the warp only (no memory, CSR, fp flags, barrier) */
+  unsigned u = isa_table[id].unit;
+  ic->private_only = rev == ISA_REV_BASE && !fn &&
+                     (((u == UNIT_ALU || u == UNIT_VALU || u == UNIT_MUL || u == UNIT_SIMT) &&
+                       !(ic->flags & (IF_LOAD | IF_STORE | IF_AMO | IF_CSR | IF_FP | IF_PREFIX |
+                                      IF_ENDPRG | IF_BARRIER | IF_LONG))) ||
+                      csr_private_read(id, &in));
   return 0;
 }
 
@@ -219,10 +240,15 @@ const vt_icache_entry *warp_decode(vt_device *d, vt_worker *k, vt_warp *w, vt_er
   return decode_next(d, k, w, e);
 }
 
-int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
+/* Executes the predecoded ic at w's pc. Inlined twice: into warp_step,
+ * and with record = 0 into the run-ahead loop, where it loses the
+ * commit-record code. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int step_at(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e,
+                          const vt_icache_entry *ic, int record) {
   uint32_t pc = w->pc;
-  vt_icache_entry *ic = decode_next(d, k, w, e);
-  if (unlikely(!ic)) return -1;
   vt_exec x;
   x.d = d;
   x.k = k;
@@ -257,7 +283,7 @@ int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
   } else {
     x.emask = mask;
   }
-  if (d->record) {
+  if (record) {
     vt_commit *c = k->commit ? k->commit : &d->commit;
     memset(c, 0, offsetof(vt_commit, v));
     c->ncsr = 0; /* fields after v[] are not covered by the memset */
@@ -303,9 +329,34 @@ int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
     s->thread_insns += popcount32(mask);
     s->unit_insns[ic->unit]++;
   }
-  if (x.c) {
+  if (record && x.c) {
     x.c->spin = x.spin;
     if (d->trace_fn) d->trace_fn(d->trace_user, x.c);
   }
   return x.stop ? 1 : x.spin ? 2 : 0;
+}
+
+int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
+  vt_icache_entry *ic = decode_next(d, k, w, e);
+  if (unlikely(!ic)) return -1;
+  return d->record ? step_at(d, k, w, e, ic, 1) : step_at(d, k, w, e, ic, 0);
+}
+
+uint32_t warp_run_ahead(vt_device *d, vt_worker *k, vt_warp *w, uint32_t limit, vt_error *e,
+                        int *fault) {
+  uint32_t n = 0;
+  *fault = 0;
+  while (n < limit) {
+    /* only instructions already predecoded: a fetch fault or a decode is
+     * left to the instruction's own round */
+    const vt_icache_entry *ic = &k->icache[icache_index(w->pc, w->prefix)];
+    if (ic->pc != w->pc || ic->prefix != w->prefix || ic->gen != d->icache_gen || !ic->private_only)
+      break;
+    if (step_at(d, k, w, e, ic, 0)) {
+      *fault = 1;
+      break;
+    }
+    n++;
+  }
+  return n;
 }

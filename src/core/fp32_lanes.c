@@ -1,0 +1,101 @@
+/* Host binary32 arithmetic for whole vector registers (fp32_lanes.h).
+ *
+ * With the host rounding to nearest-even, IEEE 754 makes a + b, a * b and
+ * a / b the correctly rounded results RISC-V wants, as long as no operand
+ * or result is subnormal (the host may flush them: FTZ/DAZ) and nothing
+ * overflows; so the domain is: operands normal, results with a biased
+ * exponent of 2..254 (not tiny even before rounding, not infinite), and
+ * for add operands of exponent >= 26 (below). The only flag left is NX,
+ * found exactly:
+ *  - add: Knuth's TwoSum gives the rounding error s - (a + b) exactly in
+ *    round-to-nearest without overflow; with both operands >= 2^-101 it is
+ *    a multiple of 2^-124, so never subnormal (no flush can hide it);
+ *  - mul: the double product of two binary32 values is exact (48 bits);
+ *    NX iff the rounded result differs from it;
+ *  - div: q * b in double is exact as well; NX iff it differs from a.
+ * No fused multiply-add may be formed (TwoSum needs each rounding):
+ * C17 mode keeps gcc from contracting, the pragma tells clang. */
+#include "fp32_lanes.h"
+
+#include <fenv.h>
+#include <string.h>
+
+#include "fp32.h"
+
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+int fp32_host_rne(void) {
+#if defined(__SSE__) && (defined(__GNUC__) || defined(__clang__))
+  /* MXCSR bits 13-14: the rounding of SSE arithmetic, which is what
+   * float and double use here (fegetround reads the x87 control word) */
+  return (__builtin_ia32_stmxcsr() & 0x6000u) == 0;
+#else
+  return fegetround() == FE_TONEAREST;
+#endif
+}
+
+static inline float f32(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+static inline uint32_t u32(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+/* 0 if the biased exponent of u is in [lo, hi], else 1 */
+static inline uint32_t out_of(uint32_t u, uint32_t lo, uint32_t hi) {
+  return ((u >> 23) & 0xFFu) - lo > hi - lo;
+}
+
+int fp32_lanes_add(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
+  uint32_t bad = 0, nx = 0;
+  for (unsigned i = 0; i < n; i++) {
+    float x = f32(a[i]), y = f32(b[i]);
+    float s = x + y;
+    float yv = s - x; /* TwoSum */
+    float err = (x - (s - yv)) + (y - yv);
+    uint32_t su = u32(s);
+    bad |= out_of(a[i], 26, 254) | out_of(b[i], 26, 254) | out_of(su, 2, 254);
+    nx |= err != 0.0f;
+    r[i] = su;
+  }
+  if (bad) return -1;
+  if (nx) *flags |= FFLAG_NX;
+  return 0;
+}
+
+/* The rounded results and the exactness checks are separate loops: mixing
+ * float and double in one loop keeps gcc from vectorising it. */
+int fp32_lanes_mul(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
+  uint32_t bad = 0, nx = 0;
+  for (unsigned i = 0; i < n; i++) {
+    uint32_t pu = u32(f32(a[i]) * f32(b[i]));
+    bad |= out_of(a[i], 1, 254) | out_of(b[i], 1, 254) | out_of(pu, 2, 254);
+    r[i] = pu;
+  }
+  if (bad) return -1;
+  for (unsigned i = 0; i < n; i++)
+    nx |= (double)f32(r[i]) != (double)f32(a[i]) * (double)f32(b[i]);
+  if (nx) *flags |= FFLAG_NX;
+  return 0;
+}
+
+int fp32_lanes_div(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
+  uint32_t bad = 0, nx = 0;
+  for (unsigned i = 0; i < n; i++) {
+    uint32_t qu = u32(f32(a[i]) / f32(b[i]));
+    bad |= out_of(a[i], 1, 254) | out_of(b[i], 1, 254) | out_of(qu, 2, 254);
+    r[i] = qu;
+  }
+  if (bad) return -1;
+  for (unsigned i = 0; i < n; i++)
+    nx |= (double)f32(r[i]) * (double)f32(b[i]) != (double)f32(a[i]);
+  if (nx) *flags |= FFLAG_NX;
+  return 0;
+}

@@ -1,0 +1,98 @@
+/* The lane patterns the vector load/store handlers copy in one piece
+ * (src/core/exec_mem.c): a full mask whose lanes address consecutive words
+ * (one memcpy), every lane the same word (one load), against the patterns
+ * that take the lane loops (reversed order, partial vl), with the
+ * destination register also the address source. Expected words are
+ * computed here from the input formula in[k] = 0x1000 + 7k. */
+#include "test_core_more.h"
+
+#define IN (DATA_BASE + 0x2000u)
+#define OUT (DATA_BASE + 0x3000u)
+
+static uint32_t in_word(uint32_t k) { return 0x1000u + 7u * k; }
+
+static void unit_and_same_word_patterns(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  uint32_t in[16];
+  for (uint32_t k = 0; k < 16; k++) in[k] = in_word(k);
+  wr_words(d, IN, in, 16);
+  load_asm(d, "  vid.v v1\n"
+              "  vsll.vi v2, v1, 2\n"       /* 4i */
+              "  li a0, 0x90002000\n"
+              "  vadd.vx v3, v2, a0\n"      /* &in[i] */
+              "  vlw12.v v4, 0(v3)\n"       /* unit: in[i] */
+              "  vlw12.v v5, 12(v3)\n"      /* unit: in[i + 3] */
+              "  vmv.v.x v6, a0\n"
+              "  vlw12.v v7, 8(v6)\n"       /* one word: in[2] */
+              "  li t0, 7\n"
+              "  vmv.v.x v8, t0\n"
+              "  vsub.vv v8, v8, v1\n"      /* 7 - i */
+              "  vsll.vi v8, v8, 2\n"
+              "  vadd.vx v8, v8, a0\n"
+              "  vlw12.v v9, 0(v8)\n"       /* reversed: in[7 - i] */
+              "  vlw12.v v3, 0(v3)\n"       /* vd is the address source: in[i] */
+              "  li a1, 0x90003000\n"
+              "  vadd.vx v10, v2, a1\n"     /* &out[i] */
+              "  vsw12.v v4, 0(v10)\n"      /* out[0..7] unit store */
+              "  vsw12.v v9, 32(v10)\n"     /* out[8..15] */
+              "  vsw12.v v7, 64(v10)\n"     /* out[16..23] */
+              "  vsw12.v v5, 96(v10)\n"     /* out[24..31] */
+              "  vsw12.v v3, 128(v10)\n"    /* out[32..39] */
+              "  vmv.v.x v11, a1\n"
+              "  vsw12.v v1, 160(v11)\n"    /* every lane to out[40]: the last lane's 7 wins */
+              "  vle32.v v12, (a0)\n"       /* RVV unit stride: in[i] */
+              "  addi a2, a1, 192\n"
+              "  vse32.v v12, (a2)\n"       /* out[48..55] */
+              "  li t1, 5\n"
+              "  vsetvli t1, t1, e32, m1\n" /* vl 5: the lane loops, not the copy */
+              "  vlw12.v v13, 16(v6)\n"     /* in[4] on lanes 0..4 */
+              "  addi a2, a1, 256\n"
+              "  vse32.v v13, (a2)\n"       /* out[64..68] */
+              "  endprg x0, x0, x0\n");
+  vt_launch l = mklaunch(1, 1, 1, 8, 1);
+  launch_ok(d, &l);
+  for (uint32_t i = 0; i < 8; i++) {
+    assert_int_equal(rd32(d, OUT + 4 * i), in_word(i));
+    assert_int_equal(rd32(d, OUT + 32 + 4 * i), in_word(7 - i));
+    assert_int_equal(rd32(d, OUT + 64 + 4 * i), in_word(2));
+    assert_int_equal(rd32(d, OUT + 96 + 4 * i), in_word(i + 3));
+    assert_int_equal(rd32(d, OUT + 128 + 4 * i), in_word(i));
+    assert_int_equal(rd32(d, OUT + 192 + 4 * i), in_word(i));
+  }
+  assert_int_equal(rd32(d, OUT + 160), 7);
+  for (uint32_t i = 0; i < 5; i++) assert_int_equal(rd32(d, OUT + 256 + 4 * i), in_word(4));
+  assert_int_equal(rd32(d, OUT + 256 + 20), 0); /* lane 5 is beyond vl */
+  vt_device_destroy(d);
+}
+
+/* a unit-stride run that crosses a page boundary takes the per-lane path
+ * and still reads both pages */
+static void unit_stride_across_pages(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  uint32_t in[8];
+  for (uint32_t k = 0; k < 8; k++) in[k] = in_word(k);
+  wr_words(d, DATA_BASE + 0x4ff0u, in, 8); /* words 4..7 on the next page */
+  load_asm(d, "  vid.v v1\n"
+              "  vsll.vi v2, v1, 2\n"
+              "  li a0, 0x90004ff0\n"
+              "  vadd.vx v3, v2, a0\n"
+              "  vlw12.v v4, 0(v3)\n"
+              "  li a1, 0x90003000\n"
+              "  vadd.vx v5, v2, a1\n"
+              "  vsw12.v v4, 0(v5)\n"
+              "  endprg x0, x0, x0\n");
+  vt_launch l = mklaunch(1, 1, 1, 8, 1);
+  launch_ok(d, &l);
+  for (uint32_t i = 0; i < 8; i++) assert_int_equal(rd32(d, OUT + 4 * i), in_word(i));
+  vt_device_destroy(d);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(unit_and_same_word_patterns),
+      cmocka_unit_test(unit_stride_across_pages),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
