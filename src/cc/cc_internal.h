@@ -160,6 +160,7 @@ int cc_xpick(cc_fn *f, int vec, int m, int x, int y); /* m (all ones or zero) ? 
 int cc_is_i64(LLVMTypeRef t);
 int cc_i64_involved(LLVMValueRef in); /* selected by cc_select_i64 */
 int cc_select_i64(cc_fn *f, LLVMValueRef in, int vec);
+int cc_i64_bits_known(const char *name); /* clz, popcount, rotate, ... of long */
 int cc_i64_pair(cc_fn *f, LLVMValueRef v, int vec, int out[2]);
 int cc_i64_phi_regs(cc_fn *f, LLVMValueRef phi);
 int cc_i64_copy(cc_fn *f, const int d[2], LLVMValueRef src);

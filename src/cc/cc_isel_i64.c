@@ -461,6 +461,17 @@ static int sel_call64(cc_fn *f, LLVMValueRef in, int vec) {
                         len ? name : "(indirect call)");
 }
 
+/* the bit builtins cc_select_i64 maps on longs itself, so that their
+ * vector forms are split per element (cc_scalarize.c) */
+int cc_i64_bits_known(const char *name) {
+  static const char *const known[] = {"_Z8popcountl", "_Z8popcountm", "_Z3clzl",        "_Z3clzm",
+                                      "_Z3ctzl",      "_Z3ctzm",      "_Z9bitselectlll", "_Z9bitselectmmm",
+                                      "_Z6rotatell",  "_Z6rotatemm"};
+  for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+    if (!strcmp(name, known[i])) return 1;
+  return 0;
+}
+
 int cc_select_i64(cc_fn *f, LLVMValueRef in, int vec) {
   LLVMOpcode op = LLVMGetInstructionOpcode(in);
   switch (op) {

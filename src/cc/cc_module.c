@@ -17,8 +17,8 @@ extern const char cc_start_s[];
  * end expects: SSA registers, vectors split into their elements (the ISA's
  * vectors are the work-items), no switch, one return, no critical edges */
 static const char *const pipeline =
-    "always-inline,function(sroa,mem2reg,instcombine,scalarizer,sroa,instcombine,simplifycfg,"
-    "lower-switch,lower-expect,fix-irreducible,instcombine,mergereturn,break-crit-edges)";
+    "always-inline,function(sroa,mem2reg,instcombine<no-verify-fixpoint>,scalarizer,sroa,instcombine<no-verify-fixpoint>,simplifycfg,"
+    "lower-switch,lower-expect,fix-irreducible,instcombine<no-verify-fixpoint>,mergereturn,break-crit-edges)";
 
 static int is_kernel(LLVMValueRef fn) {
   return LLVMGetFunctionCallConv(fn) == LLVMSPIRKERNELCallConv && LLVMGetFirstBasicBlock(fn);

@@ -44,6 +44,7 @@ static int group_setup(void **state) {
 
 static int group_teardown(void **state) {
   rig *r = *state;
+  if (!r) return 0; /* the group set-up failed */
   cy_destroy(r->d);
   remove(r->elf);
   free(r);
@@ -476,12 +477,39 @@ static void test_mulo64(void **state) {
   same64(out, want, 3 * N, "mulo64");
 }
 
+static int64_t clz64(uint64_t v) { return v ? __builtin_clzll(v) : 64; }
+static uint64_t rotl64(uint64_t v, uint64_t s) { return s % 64 ? v << (s % 64) | v >> (64 - s % 64) : v; }
+
+/* clz, popcount and rotate of long2/ulong2, element by element */
+static void test_bits64v(void **state) {
+  rig *r = *state;
+  enum { N = 64 };
+  static int64_t a[2 * N], b[2 * N], out[12 * N], want[12 * N];
+  uint64_t s = 777;
+  for (int i = 0; i < 2 * N; i++) {
+    a[i] = (int64_t)(i < 10 ? edges[i] : rnd64(&s) >> (rnd64(&s) % 64));
+    b[i] = (int64_t)(rnd64(&s) >> (rnd64(&s) % 64));
+  }
+  for (int i = 0; i < N; i++) {
+    uint64_t x0 = (uint64_t)a[2 * i], x1 = (uint64_t)a[2 * i + 1], y0 = (uint64_t)b[2 * i], y1 = (uint64_t)b[2 * i + 1];
+    int64_t *w = want + 12 * i;
+    w[0] = clz64(x0), w[1] = clz64(x1), w[2] = __builtin_popcountll(x0), w[3] = __builtin_popcountll(x1);
+    w[4] = (int64_t)rotl64(x0, (uint64_t)i), w[5] = (int64_t)rotl64(x1, (uint64_t)(64 - i));
+    w[6] = clz64(y0), w[7] = clz64(y1), w[8] = __builtin_popcountll(y0), w[9] = __builtin_popcountll(y1);
+    w[10] = (int64_t)rotl64(y0, (uint64_t)(3 * i)), w[11] = (int64_t)rotl64(y1, (uint64_t)(i + 1));
+  }
+  uint32_t A = dev_buf(r, a, sizeof a), B = dev_buf(r, b, sizeof b), O = dev_buf(r, NULL, sizeof out);
+  launch(r, "bits64v", N, 32, (uint32_t[]){A, B, O}, 3);
+  get(r, O, out, sizeof out);
+  same64(out, want, 12 * N, "bits64v");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_longvec),      cmocka_unit_test(test_hist64),     cmocka_unit_test(test_atom64_all),
       cmocka_unit_test(test_cmpxchg64),    cmocka_unit_test(test_hist64_local), cmocka_unit_test(test_conv_lanes),
       cmocka_unit_test(test_conv_uniform), cmocka_unit_test(test_conv_vec),     cmocka_unit_test(test_frame_align),
-      cmocka_unit_test(test_mulo64),
+      cmocka_unit_test(test_mulo64),      cmocka_unit_test(test_bits64v),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -167,3 +167,16 @@ kernel void mulo64(global const long *a, global const long *b, global long *out)
   out[3 * i + 1] = (long)u;
   out[3 * i + 2] = so | uo << 1;
 }
+
+/* the bit builtins on vectors of longs: split into per-element calls of
+ * the scalar forms the back end maps (cc_scalarize.c, cc_i64_bits_known) */
+kernel void bits64v(global const long2 *a, global const ulong2 *b, global long *out) {
+  int i = get_global_id(0);
+  long2 x = a[i];
+  ulong2 y = b[i];
+  long2 c = clz(x), p = popcount(x), r = rotate(x, (long2)(i, 64 - i));
+  ulong2 cu = clz(y), pu = popcount(y), ru = rotate(y, (ulong2)(3 * i, i + 1));
+  global long *o = out + 12 * i;
+  o[0] = c.x, o[1] = c.y, o[2] = p.x, o[3] = p.y, o[4] = r.x, o[5] = r.y;
+  o[6] = (long)cu.x, o[7] = (long)cu.y, o[8] = (long)pu.x, o[9] = (long)pu.y, o[10] = (long)ru.x, o[11] = (long)ru.y;
+}
