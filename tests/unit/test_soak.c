@@ -32,10 +32,14 @@
 #define MAX_LIVE 64
 /* The whole allocation window [0x90000000, 2^32): only an empty heap has it. */
 #define WINDOW 0x70000000u
-/* Resident growth allowed over the base line: malloc_trim cannot hand back
- * every page (fragmented arenas, stdio buffers), but a leak of one launch's
- * blocks per launch would exceed this many times over. */
-#define RSS_SLACK (1024u * 1024u)
+/* Resident growth allowed over the base line, the resident size after the
+ * second round (the first rounds grow the allocator's arenas and the host
+ * threads' caches: up to ~1.2 MiB from round 0 to 3 was seen on a loaded
+ * machine without any leak): malloc_trim cannot hand back every page, but
+ * a leak of 800 bytes or more per launch exceeds this over the last two
+ * rounds (2000 launches). */
+#define RSS_SLACK (1536u * 1024u)
+#define RSS_BASE_ROUND 1
 
 typedef struct {
   uint64_t addr;
@@ -197,8 +201,8 @@ static void test_soak(void **st) {
     uint64_t rss = kib > 0 ? (uint64_t)kib << 10 : 0;
     print_message("round %d: %ld launches, resident %llu KiB\n", r, k.launches,
                   (unsigned long long)(rss >> 10));
-    if (r == 0) base = rss;
-    else if (rss_checked && rss > base + RSS_SLACK)
+    if (r == RSS_BASE_ROUND) base = rss;
+    else if (r > RSS_BASE_ROUND && rss_checked && rss > base + RSS_SLACK)
       fail_msg("round %d: resident %llu KiB, base line %llu KiB + %u KiB slack", r,
                (unsigned long long)(rss >> 10), (unsigned long long)(base >> 10), RSS_SLACK >> 10);
   }
