@@ -1,6 +1,7 @@
 /* The OpenCL C compiler's kernel suite: each kernel of tests/cc/kernels/ (*.cl)
- * is compiled by `ventus cc`, run on the simulated GPGPU through the native
- * API (cy_*), and every result is compared with a plain-C computation of the
+ * is compiled and run on the simulated GPGPU through the native API (cy_*,
+ * `ventus cc`) or the OpenCL API (clBuildProgram), as CC_RIG_API says
+ * (tests/cc/helpers/cc_rig.h), and every result is compared with a plain-C computation of the
  * same function on the host (exact: integer results bit for bit, float
  * results bit for bit where the operations are correctly rounded; a*b+c may
  * be contracted by OpenCL C, so its reference is fmaf). */
@@ -26,21 +27,25 @@ enum { F_ARITH, F_CONTROL, F_MEMORY, F_EXAMPLES, F_RODINIA, F_BUILTINS, F_LONG, 
 static const char *const files[NFILES] = {"arith", "control", "memory", "examples", "rodinia", "builtins", "long", "bits", "spill", "calls", "convert", "math", "intvec"};
 
 typedef struct {
-  cy_device *d;
-  char elf[NFILES][512];
+  cc_rig *c;
+  int prog[NFILES];
   int no_libclc; /* math.cl needs Debian's libclc-19 */
 } rig;
 
 static int group_setup(void **state) {
   rig *r = calloc(1, sizeof *r);
-  if (!r) return -1;
+  if (!r || !(r->c = cc_rig_open())) {
+    free(r);
+    return -1;
+  }
   for (int i = 0; i < NFILES; i++) {
     if ((i == F_MATH || i == F_INTVEC) && !cc_rig_have_libclc()) {
       printf("SKIP: the math and intvec tests need Debian's libclc-19 (/usr/lib/clc/nvptx--.bc)\n");
       r->no_libclc = 1;
       continue;
     }
-    if (cc_rig_compile(files[i], r->elf[i], sizeof r->elf[i])) {
+    if ((r->prog[i] = cc_rig_load(r->c, files[i])) < 0) {
+      cc_rig_close(r->c);
       free(r);
       return -1;
     }
@@ -51,32 +56,24 @@ static int group_setup(void **state) {
 
 static int group_teardown(void **state) {
   rig *r = *state;
-  for (int i = 0; r && i < NFILES; i++) remove(r->elf[i]);
+  if (r) cc_rig_close(r->c);
   free(r);
   return 0;
 }
 
 static int setup(void **state) {
   rig *r = *state;
-  char err[256];
-  r->d = cy_create(NULL, NULL, 0, err, sizeof err);
-  if (!r->d) fprintf(stderr, "cy_create: %s\n", err);
-  return r->d ? 0 : -1;
+  return cc_rig_fresh(r->c);
 }
 
-static int teardown(void **state) {
-  rig *r = *state;
-  cy_destroy(r->d);
-  r->d = NULL;
-  return 0;
-}
+static uint32_t dev_buf(rig *r, const void *data, size_t bytes) { return cc_rig_buf(r->c, data, bytes); }
 
-static uint32_t dev_buf(rig *r, const void *data, size_t bytes) { return cc_dev_buf(r->d, data, bytes); }
+static void put(rig *r, uint32_t a, const void *src, size_t bytes) { cc_rig_put(r->c, a, src, bytes); }
 
-static void get(rig *r, uint32_t a, void *dst, size_t bytes) { cc_get(r->d, a, dst, bytes); }
+static void get(rig *r, uint32_t a, void *dst, size_t bytes) { cc_rig_get(r->c, a, dst, bytes); }
 
 static void launch(rig *r, int file, const char *kernel, cy_ndrange nd, const uint32_t *slots, size_t n) {
-  if (cy_launch(r->d, r->elf[file], kernel, &nd, slots, n)) fail_msg("%s: %s", kernel, cy_error(r->d));
+  cc_rig_launch(r->c, r->prog[file], kernel, &nd, slots, n);
 }
 
 static cy_ndrange nd1(uint32_t n, uint32_t local) {
@@ -686,8 +683,8 @@ static void test_bfs(void **state) {
   for (int level = 0; level < N; level++) {
     int32_t changed = 0;
     memset(next, 0, sizeof next);
-    assert_int_equal(cy_write(r->d, X, next, sizeof next), 0);
-    assert_int_equal(cy_write(r->d, CH, &changed, 4), 0);
+    put(r, X, next, sizeof next);
+    put(r, CH, &changed, 4);
     launch(r, F_RODINIA, "bfs_level", nd1(N, 64), (uint32_t[]){R, C, K, F, X, CH, N}, 7);
     get(r, CH, &changed, 4);
     if (!changed) break;
@@ -1462,7 +1459,7 @@ static void test_vloads(void **state) {
   same_words(outi, wanti, 4 * N, "vec_moves (int)");
 }
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup(fn, setup)
 
 int main(void) {
   const struct CMUnitTest tests[] = {

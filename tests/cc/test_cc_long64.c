@@ -1,6 +1,7 @@
 /* tests/cc/kernels/long64.cl: vectors of long, 64-bit atomics and the
  * conversions between long and float or narrower integers, compiled by
- * `ventus cc`, run through the native API and checked against plain C on
+ * `ventus cc` (or the OpenCL platform), run through the native or the OpenCL
+ * API (tests/cc/helpers/cc_rig.h) and checked against plain C on
  * the host (atomics: final values and the multisets of returned values
  * that any serial order of the operations gives). */
 #include <setjmp.h>
@@ -20,21 +21,14 @@
 
 
 typedef struct {
-  cy_device *d;
-  char elf[512];
+  cc_rig *c;
+  int prog;
 } rig;
 
 static int group_setup(void **state) {
   rig *r = calloc(1, sizeof *r);
-  if (!r) return -1;
-  if (cc_rig_compile("long64", r->elf, sizeof r->elf)) {
-    free(r);
-    return -1;
-  }
-  char err[256];
-  r->d = cy_create(NULL, NULL, 0, err, sizeof err);
-  if (!r->d) {
-    fprintf(stderr, "cy_create: %s\n", err);
+  if (!r || !(r->c = cc_rig_open()) || (r->prog = cc_rig_load(r->c, "long64")) < 0) {
+    if (r) cc_rig_close(r->c);
     free(r);
     return -1;
   }
@@ -44,20 +38,18 @@ static int group_setup(void **state) {
 
 static int group_teardown(void **state) {
   rig *r = *state;
-  if (!r) return 0; /* the group set-up failed */
-  cy_destroy(r->d);
-  remove(r->elf);
+  if (r) cc_rig_close(r->c);
   free(r);
   return 0;
 }
 
-static uint32_t dev_buf(rig *r, const void *data, size_t bytes) { return cc_dev_buf(r->d, data, bytes); }
+static uint32_t dev_buf(rig *r, const void *data, size_t bytes) { return cc_rig_buf(r->c, data, bytes); }
 
-static void get(rig *r, uint32_t a, void *dst, size_t bytes) { cc_get(r->d, a, dst, bytes); }
+static void get(rig *r, uint32_t a, void *dst, size_t bytes) { cc_rig_get(r->c, a, dst, bytes); }
 
 static void launch(rig *r, const char *kernel, uint32_t n, uint32_t local, const uint32_t *slots, size_t ns) {
   cy_ndrange nd = {.work_dim = 1, .global = {n}, .local = {local}};
-  if (cy_launch(r->d, r->elf, kernel, &nd, slots, ns)) fail_msg("%s: %s", kernel, cy_error(r->d));
+  cc_rig_launch(r->c, r->prog, kernel, &nd, slots, ns);
 }
 
 static uint64_t rnd64(uint64_t *s) { /* xorshift64 */

@@ -1,6 +1,7 @@
 /* The vector forms of the back end's builtins, the relational builtins,
  * shuffles and half loads/stores (tests/cc/kernels/vecbuiltins.cl):
- * compiled by `ventus cc`, run through the native API (cy_*), every result
+ * compiled and run through the native API (cy_*) or the OpenCL API (CC_RIG_API;
+ * tests/cc/helpers/cc_rig.h), every result
  * compared with plain C on the host. The half conversions are checked on
  * all 65536 half values and on floats around every rounding boundary, in
  * each rounding mode, against a reference that rounds the exact quotient
@@ -22,8 +23,8 @@
 
 
 typedef struct {
-  cy_device *d;
-  char elf[512];
+  cc_rig *c;
+  int prog;
 } rig;
 
 static int group_setup(void **state) {
@@ -32,8 +33,8 @@ static int group_setup(void **state) {
     exit(0);
   }
   rig *r = calloc(1, sizeof *r);
-  if (!r) return -1;
-  if (cc_rig_compile("vecbuiltins", r->elf, sizeof r->elf)) {
+  if (!r || !(r->c = cc_rig_open()) || (r->prog = cc_rig_load(r->c, "vecbuiltins")) < 0) {
+    if (r) cc_rig_close(r->c);
     free(r);
     return -1;
   }
@@ -43,33 +44,23 @@ static int group_setup(void **state) {
 
 static int group_teardown(void **state) {
   rig *r = *state;
-  if (r) remove(r->elf);
+  if (r) cc_rig_close(r->c);
   free(r);
   return 0;
 }
 
 static int setup(void **state) {
   rig *r = *state;
-  char err[256];
-  r->d = cy_create(NULL, NULL, 0, err, sizeof err);
-  if (!r->d) fprintf(stderr, "cy_create: %s\n", err);
-  return r->d ? 0 : -1;
+  return cc_rig_fresh(r->c);
 }
 
-static int teardown(void **state) {
-  rig *r = *state;
-  cy_destroy(r->d);
-  r->d = NULL;
-  return 0;
-}
+static uint32_t dev_buf(rig *r, const void *data, size_t bytes) { return cc_rig_buf(r->c, data, bytes); }
 
-static uint32_t dev_buf(rig *r, const void *data, size_t bytes) { return cc_dev_buf(r->d, data, bytes); }
-
-static void get(rig *r, uint32_t a, void *dst, size_t bytes) { cc_get(r->d, a, dst, bytes); }
+static void get(rig *r, uint32_t a, void *dst, size_t bytes) { cc_rig_get(r->c, a, dst, bytes); }
 
 static void launch(rig *r, const char *kernel, uint32_t n, const uint32_t *slots, size_t ns) {
   cy_ndrange nd = {.work_dim = 1, .global = {n}, .local = {32}};
-  if (cy_launch(r->d, r->elf, kernel, &nd, slots, ns)) fail_msg("%s: %s", kernel, cy_error(r->d));
+  cc_rig_launch(r->c, r->prog, kernel, &nd, slots, ns);
 }
 
 #define same_words cc_same_words
@@ -377,7 +368,7 @@ static void test_compares(void **state) {
   }
 }
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup(fn, setup)
 
 int main(void) {
   const struct CMUnitTest tests[] = {T(test_int_vec), T(test_float_vec), T(test_relational), T(test_shuffles),

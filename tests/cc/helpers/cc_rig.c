@@ -6,47 +6,85 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
-extern char **environ;
+#include "cc_rig_impl.h"
 
-int cc_rig_compile(const char *name, char *elf, size_t len) {
-  char src[512];
-  snprintf(src, sizeof src, "%s/tests/cc/kernels/%s.cl", VT_SOURCE_DIR, name);
-  snprintf(elf, len, "%s/cc-tests-%s.elf", VT_BINARY_DIR, name);
-  char *argv[] = {(char *)VT_VENTUS_BIN, "cc", "-o", elf, src, NULL};
-  pid_t pid;
-  int st = -1;
-  if (posix_spawn(&pid, VT_VENTUS_BIN, NULL, NULL, argv, environ) || waitpid(pid, &st, 0) < 0) st = -1;
-  int rc = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  if (rc == 4 && system("command -v clang-19 >/dev/null 2>&1")) { /* clang-19 missing: ventus cc says so */
-    printf("SKIP: ventus cc cannot run clang-19 here\n");
+struct cc_rig {
+  const cc_rig_backend *be;
+  void *state;
+};
+
+cc_rig *cc_rig_open(void) {
+  const char *api = getenv("CC_RIG_API");
+  const cc_rig_backend *be = NULL;
+  if (!api || !*api || !strcmp(api, "native")) be = &cc_rig_native;
+#ifdef CC_RIG_HAVE_OPENCL
+  else if (!strcmp(api, "opencl")) be = &cc_rig_opencl;
+#endif
+  if (!be) {
+    fprintf(stderr, "CC_RIG_API=%s: not a back end of this build (native%s)\n", api,
+#ifdef CC_RIG_HAVE_OPENCL
+            ", opencl"
+#else
+            ""
+#endif
+    );
+    return NULL;
+  }
+  cc_rig *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
+  r->be = be;
+  if (!(r->state = be->open())) {
+    free(r);
+    return NULL;
+  }
+  printf("NOTE: the kernels run through the %s API\n", be->name);
+  return r;
+}
+
+void cc_rig_close(cc_rig *r) {
+  if (!r) return;
+  r->be->close(r->state);
+  free(r);
+}
+
+int cc_rig_is_opencl(const cc_rig *r) { return strcmp(r->be->name, "native") != 0; }
+
+int cc_rig_have_clang(void) { return !system("command -v clang-19 >/dev/null 2>&1"); }
+
+int cc_rig_load(cc_rig *r, const char *name) {
+  int p = r->be->load(r->state, name);
+  if (p == -2) { /* clang-19 missing: the compiler says so */
+    printf("SKIP: the compiler cannot run clang-19 here\n");
+    cc_rig_close(r);
     exit(0);
   }
-  if (rc) {
-    fprintf(stderr, "ventus cc failed on %s.cl (status %d)\n", name, rc);
-    return -1;
-  }
-  return 0;
+  return p;
+}
+
+int cc_rig_fresh(cc_rig *r) { return r->be->fresh(r->state); }
+
+uint32_t cc_rig_buf(cc_rig *r, const void *data, size_t bytes) {
+  size_t n = bytes ? bytes : 4;
+  uint32_t b = r->be->buf(r->state, n);
+  void *z = data ? NULL : calloc(1, n);
+  assert_true(data || z);
+  r->be->put(r->state, b, data ? data : z, n);
+  free(z);
+  return b;
+}
+
+void cc_rig_put(cc_rig *r, uint32_t buf, const void *src, size_t bytes) { r->be->put(r->state, buf, src, bytes); }
+
+void cc_rig_get(cc_rig *r, uint32_t buf, void *dst, size_t bytes) { r->be->get(r->state, buf, dst, bytes); }
+
+void cc_rig_launch(cc_rig *r, int prog, const char *kernel, const cy_ndrange *nd, const uint32_t *slots, size_t n) {
+  r->be->launch(r->state, prog, kernel, nd, slots, n);
 }
 
 int cc_rig_have_libclc(void) { return !access("/usr/lib/clc/nvptx--.bc", R_OK) || getenv("CHENGYING_LIBCLC"); }
-
-uint32_t cc_dev_buf(cy_device *d, const void *data, size_t bytes) {
-  uint32_t a;
-  size_t n = bytes ? bytes : 4;
-  assert_int_equal(cy_alloc(d, n, &a), 0);
-  void *z = data ? NULL : calloc(1, n);
-  assert_true(data || z);
-  assert_int_equal(cy_write(d, a, data ? data : z, (uint32_t)bytes), 0);
-  free(z);
-  return a;
-}
-
-void cc_get(cy_device *d, uint32_t a, void *dst, size_t bytes) { assert_int_equal(cy_read(d, a, dst, (uint32_t)bytes), 0); }
 
 void cc_same_words(const void *got, const void *want, size_t n, const char *what) {
   for (size_t i = 0; i < n; i++) {
