@@ -9,8 +9,8 @@
 
 #include "timing_int.h"
 
-static const char *const stall_names[VT_STALL_COUNT] = {"scoreboard", "memory",  "structural", "fetch",
-                                                        "barrier",    "control", "dma",  "idle"};
+static const char *const stall_names[VT_STALL_COUNT] = {"scoreboard", "memory",  "structural", "dma",
+                                                        "fetch",      "barrier", "control",    "idle"};
 const char *vt_stall_name(vt_stall s) { return s < VT_STALL_COUNT ? stall_names[s] : "?"; }
 
 static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error *e);

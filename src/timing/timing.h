@@ -17,10 +17,10 @@ typedef enum {
   VT_STALL_SCOREBOARD, /* a source or destination register awaits an ALU/FPU/... result */
   VT_STALL_MEMORY,     /* ... awaits a load */
   VT_STALL_STRUCTURAL, /* the execution unit is busy (folding, coalesced lines) */
+  VT_STALL_DMA,        /* a cp_dma* copy waits for room in its SM's full copy-engine queue */
   VT_STALL_FETCH,      /* the next instruction is not in the instruction buffer yet (I-cache) */
   VT_STALL_BARRIER,    /* every candidate warp waits at a barrier */
   VT_STALL_CONTROL,    /* a branch, jump or SIMT op has not resolved: fetch waits for it */
-  VT_STALL_DMA,        /* a cp_dma* copy waits for room in its SM's full copy-engine queue */
   VT_STALL_IDLE,       /* no resident warp, or only the pipeline drain is left */
   VT_STALL_COUNT
 } vt_stall;

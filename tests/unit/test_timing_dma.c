@@ -6,7 +6,8 @@
  * after it overlap it; the mbarrier waits for it; a full queue stalls the
  * next copy until the first completes; the bulk copy's source goes to the
  * L2 in line requests; a warp of the group that copied nothing waits for
- * the other's copy; memory equals the functional run's. */
+ * the other's copy; two SMs give the same cycles on one and two host
+ * threads; memory equals the functional run's. */
 #include <stdio.h>
 
 #include "isaext_prog.h"
@@ -23,6 +24,7 @@ typedef struct {
   int bulk;     /* a cp_dma_bulk of this many bytes instead of cp_dma.16 */
   int readback; /* srcsize 16 and the copy read back to global memory */
   int two_warps; /* two warps, of which only warp 1 copies */
+  int groups;    /* work-groups (0: 1) */
 } shape;
 
 static void program(char *buf, size_t n, shape s) {
@@ -63,13 +65,18 @@ typedef struct {
   vt_sm_timing sm;
   vt_mem_stats mem;
   uint32_t out[NT];
+  uint64_t parallel; /* launches run on more than one host thread */
 } result;
 
 static result go(const vt_config *c, shape s, int functional) {
   result r = {0};
-  vt_device *d = mkdev(c);
-  for (uint32_t i = 0; i < NT * 4; i++) wr32(d, DATA_BASE + SRC_OFF + 4 * i, 0x5000u + i * 7);
   vt_error e = {0};
+  vt_device *d = vt_device_create(c, &e);
+  assert_non_null(d);
+  /* code not writable: a writable code mapping keeps a launch on one host thread */
+  assert_int_equal(vt_mem_map(d, CODE_BASE, 0x10000, VT_PERM_R | VT_PERM_X, &e), 0);
+  assert_int_equal(vt_mem_map(d, DATA_BASE, DATA_SIZE, VT_PERM_R | VT_PERM_W, &e), 0);
+  for (uint32_t i = 0; i < NT * 4; i++) wr32(d, DATA_BASE + SRC_OFF + 4 * i, 0x5000u + i * 7);
   vt_timing *t = functional ? NULL : vt_timing_attach(d, &e);
   if (!functional) assert_non_null(t);
   char src[8192];
@@ -78,7 +85,7 @@ static result go(const vt_config *c, shape s, int functional) {
   vt_error ae = {0};
   p.n = asm_words_rev(src, CODE_BASE, ISA_REV_2025, p.w, 4096, &ae);
   if (p.n < 0) fail_msg("assembling failed: %s", ae.msg);
-  vt_launch l = mklaunch(1, 1, 1, NT, s.two_warps ? 2 : 1);
+  vt_launch l = mklaunch(s.groups ? (uint32_t)s.groups : 1, 1, 1, NT, s.two_warps ? 2 : 1);
   if (run(d, &p, &l, &e)) fail_msg("launch failed: %s", e.msg);
   if (t) {
     const vt_timing_stats *st = vt_timing_get_stats(t);
@@ -86,6 +93,7 @@ static result go(const vt_config *c, shape s, int functional) {
     r.sm = st->sm[0];
     r.mem = st->mem;
   }
+  r.parallel = vt_device_stats(d)->parallel_launches;
   for (uint32_t i = 0; i < NT; i++) r.out[i] = rd32(d, DATA_BASE + OUT_OFF + 16 * i);
   vt_timing_free(t);
   vt_device_destroy(d);
@@ -165,6 +173,24 @@ static void test_mbarrier_waits_for_the_group(void **state) {
   assert_int_equal(a.cycles - b.cycles, 256);
 }
 
+/* two SMs on one and on two host threads: the same cycles and copies */
+static void test_same_cycles_on_two_threads(void **state) {
+  (void)state;
+  shape s = {.bulk = 384, .copies = 2, .adds = 3, .mbarrier = 1, .two_warps = 1, .groups = 4};
+  vt_config c1 = cfg(2, 1, 11), c2 = c1;
+  c1.num_sm = c2.num_sm = 2;
+  c1.host_threads = 1;
+  c2.host_threads = 2;
+  result a = go(&c1, s, 0), b = go(&c2, s, 0);
+  assert_int_equal(a.parallel, 0);
+  assert_int_equal(b.parallel, 1);
+  assert_int_equal(a.cycles, b.cycles);
+  assert_int_equal(a.sm.dma_copies, b.sm.dma_copies);
+  assert_int_equal(a.sm.dma_wait, b.sm.dma_wait);
+  assert_int_equal(a.sm.stall[VT_STALL_DMA], b.sm.stall[VT_STALL_DMA]);
+  assert_true(a.sm.stall[VT_STALL_DMA] > 0);
+}
+
 /* the copied data, read back after the mbarrier, as in the functional run */
 static void test_results_equal_functional(void **state) {
   (void)state;
@@ -185,6 +211,7 @@ int main(void) {
       cmocka_unit_test(test_full_queue_stalls),
       cmocka_unit_test(test_bulk_reads_lines_through_l2),
       cmocka_unit_test(test_mbarrier_waits_for_the_group),
+      cmocka_unit_test(test_same_cycles_on_two_threads),
       cmocka_unit_test(test_results_equal_functional),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
