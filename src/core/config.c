@@ -58,6 +58,8 @@ void vt_config_defaults(vt_config *c) {
   c->rf_banks = 4;         /* seed 004 and the RTL's NUM_BANK */
   c->collector_cycles = 4; /* the RTL collector unit's accept, two read cycles, dispatch */
   c->fetch_policy = 0;     /* greedy, as seed 004 describes */
+  c->dma_bytes_per_cycle = 16; /* one 16-byte cp_dma lane per cycle (docs/timing.md) */
+  c->dma_queue = 8;
 }
 
 /* One table drives set, print and JSON so a new key is added in one place. */
@@ -90,7 +92,7 @@ static const cfg_key keys[] = {
     K32(fetch_interval, 0),   K32(l1d_mshr_subs, 0),   K32(l1d_wshrs, 0),
     K32(rf_banks, 0),         K32(collector_cycles, 0), K32(fetch_policy, 0),
     K32(lds_through_l1d, 0),  K32(idle_lanes_access, 0), K32(isa, 0),
-    K32(timing_quantum, 0),
+    K32(timing_quantum, 0),   K32(dma_bytes_per_cycle, 0), K32(dma_queue, 0),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -305,6 +307,9 @@ int vt_config_check(const vt_config *c, vt_error *e) {
   if (c->rf_banks < 1 || c->rf_banks > 32) return vt_fail(e, VT_ERR_CONFIG, "rf_banks must be 1..32");
   if (c->collector_cycles < 1 || c->collector_cycles > 64)
     return vt_fail(e, VT_ERR_CONFIG, "collector_cycles must be 1..64");
+  if (c->dma_bytes_per_cycle < 1 || c->dma_bytes_per_cycle > 4096)
+    return vt_fail(e, VT_ERR_CONFIG, "dma_bytes_per_cycle must be 1..4096");
+  if (c->dma_queue < 1 || c->dma_queue > 64) return vt_fail(e, VT_ERR_CONFIG, "dma_queue must be 1..64");
   if (c->fetch_policy > 1)
     return vt_fail(e, VT_ERR_CONFIG, "fetch_policy must be 0 (greedy) or 1 (fixed priority, the Verilog RTL)");
   const uint32_t *cyc[] = {&c->lat_fetch,  &c->lat_l2,     &c->dram_bytes_per_cycle,

@@ -83,6 +83,8 @@ typedef struct vt_config {
   uint32_t lds_banks;         /* local-memory banks of 4-byte words (32) */
   uint32_t rf_banks;          /* register-file banks, one read and one write port each per file (4) */
   uint32_t collector_cycles;  /* cycles a warp's collector unit holds one instruction (4) */
+  uint32_t dma_bytes_per_cycle; /* the per-SM copy engine's rate for cp_dma* (16) */
+  uint32_t dma_queue;         /* copies the engine holds before an issuing warp stalls (8) */
   uint32_t fetch_policy;      /* 0 greedy (seed 004), 1 fixed priority with replay (the Verilog RTL) */
   uint32_t isa;               /* ISA revision: 0 = upstream baseline, 2025 = the seed
                                * manual's extensions (docs/isa-extensions.md) */
@@ -242,6 +244,12 @@ typedef struct vt_commit {
   uint32_t v[VT_MAX_LANES];
   int ncsr;           /* CSR writes (number, new value) */
   struct { uint16_t csr; uint32_t val; } csr[6];
+  /* cp_dma*: the copy as the timing model's copy engine sees it (exec_dma.c
+   * fills it; other instructions leave it stale) */
+  uint32_t dma_bytes; /* bytes written to local memory */
+  int ndma;           /* source ranges read, in order, contiguous ones merged */
+  struct { uint32_t addr, len; } dma[VT_MAX_LANES];
+  uint64_t dma_more;  /* source bytes read beyond those ranges (not line-modelled) */
   int nmem;           /* memory accesses in lane order */
   struct { uint32_t addr; uint32_t val; uint8_t size; uint8_t store; } mem[VT_MAX_LANES];
   int has_simt;       /* vbranch/join/setrpc: SIMT state after the instruction */

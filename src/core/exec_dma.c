@@ -18,6 +18,27 @@ static int local_dst(vt_exec *x, const char *what, uint32_t a, uint32_t n, int l
   return exec_fault(x, VT_ERR_UNMAPPED, lane, a, msg);
 }
 
+/* The copy's summary for the timing model's copy engine (vt_commit's dma
+ * fields): a step that records starts it empty; each source read extends the
+ * last range when contiguous with it. Nothing when not recording. */
+static void dma_begin(vt_exec *x) {
+  if (x->c) x->c->dma_bytes = 0, x->c->ndma = 0, x->c->dma_more = 0;
+}
+
+static void dma_note(vt_exec *x, uint32_t src, uint32_t len, uint32_t written) {
+  vt_commit *c = x->c;
+  if (!c) return;
+  c->dma_bytes += written;
+  if (!len) return;
+  if (c->ndma && c->dma[c->ndma - 1].addr + c->dma[c->ndma - 1].len == src && c->dma[c->ndma - 1].len <= UINT32_MAX - len)
+    c->dma[c->ndma - 1].len += len;
+  else if (c->ndma < VT_MAX_LANES) {
+    c->dma[c->ndma].addr = src;
+    c->dma[c->ndma++].len = len;
+  } else
+    c->dma_more += len;
+}
+
 /* n bytes in units of `unit`; source bytes from `valid` on read as zero */
 static int copy_bytes(vt_exec *x, uint32_t dst, uint32_t src, uint32_t n, uint32_t valid, unsigned unit,
                       int lane) {
@@ -34,6 +55,7 @@ static int copy_bytes(vt_exec *x, uint32_t dst, uint32_t src, uint32_t n, uint32
     st_n(h, unit, v);
     trace_mem(x, dst + b, v, unit, 1);
   }
+  dma_note(x, src, valid < n ? valid : n, n);
   x->st->loads += (valid + unit - 1) / unit;
   x->st->load_bytes += valid;
   x->st->stores += n / unit;
@@ -44,6 +66,7 @@ static int copy_bytes(vt_exec *x, uint32_t dst, uint32_t src, uint32_t n, uint32
 /* vs3 (the rd field): local destinations, vs1: global sources, vs2: srcsize */
 static int cp_dma(vt_exec *x, const isa_inst *in, uint32_t size) {
   const vt_warp *w = x->w;
+  dma_begin(x);
   FOR_LANES(x->emask, i) {
     uint32_t dst = w->v[in->rd][i], src = w->v[in->rs1][i], valid = w->v[in->rs2][i];
     if (valid > size) {
@@ -65,6 +88,7 @@ HANDLER(cp_dma_16) { return cp_dma(x, in, 16); }
 HANDLER(cp_dma_bulk) {
   uint32_t n = XR(in->rd), src = XR(in->rs1), dst = XR(in->rs2);
   char msg[120];
+  dma_begin(x);
   if (n < 4 || (n & 3)) {
     snprintf(msg, sizeof msg, "cp_dma_bulk: size %u is not a multiple of 4 from 4 to 2^32 - 4", n);
     return exec_fault(x, VT_ERR_ILLEGAL, -1, src, msg);
@@ -107,6 +131,7 @@ HANDLER(cp_dma_tensor) {
   static const uint8_t isfp[13] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1};
   const uint32_t *p = x->w->v[in->rs1], *q = x->w->v[in->rs2];
   uint32_t type = p[0], rank = p[1], gaddr = p[2], box0 = q[0], fill = q[14];
+  dma_begin(x);
   uint32_t dim[TMAX], stride[TMAX], cnt[TMAX], es[TMAX], org[TMAX];
   if (type > 12) return tensor_bad(x, gaddr, "cp_dma_tensor: datatype %u is not 0..12", type);
   if (rank < 1 || rank > TMAX) return tensor_bad(x, gaddr, "cp_dma_tensor: rank %u is not 1..5", rank);
@@ -196,6 +221,7 @@ HANDLER(cp_dma_tensor) {
         if (!h) return -1;
         v = ld_n(h, unit, 0);
         trace_mem(x, (uint32_t)src + b, 0, unit, 0);
+        dma_note(x, (uint32_t)src + b, unit, 0);
         x->st->loads++;
         x->st->load_bytes += unit;
       }
@@ -203,6 +229,7 @@ HANDLER(cp_dma_tensor) {
       if (!h) return -1;
       st_n(h, unit, v);
       trace_mem(x, at + b, v, unit, 1);
+      dma_note(x, 0, 0, unit);
       x->st->stores++;
       x->st->store_bytes += unit;
     }

@@ -9,8 +9,8 @@
 
 #include "timing_int.h"
 
-static const char *const stall_names[VT_STALL_COUNT] = {"scoreboard", "memory",  "structural", "fetch",
-                                                        "barrier",    "control", "idle"};
+static const char *const stall_names[VT_STALL_COUNT] = {"scoreboard", "memory",  "structural", "dma",
+                                                        "fetch",      "barrier", "control",    "idle"};
 const char *vt_stall_name(vt_stall s) { return s < VT_STALL_COUNT ? stall_names[s] : "?"; }
 
 static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error *e);
@@ -155,6 +155,11 @@ static int blocked(const vt_timing *t, const sm_t *sm, warp_t *w, const vt_warp_
     b->why = VT_STALL_BARRIER;
     return 1;
   }
+  if (w->dma_gate > now) { /* past cp_dma_mbarrier: its group's copies are not complete */
+    b->wake = w->dma_gate;
+    b->why = VT_STALL_BARRIER;
+    return 1;
+  }
   if (t->frontend) {
     if (w->ib_n && w->ib[w->ib_head].pc != v->pc) /* cannot happen with exact fetch; refetch to be safe */
       fe_reset_warp(w, v->pc);
@@ -190,6 +195,11 @@ static int blocked(const vt_timing *t, const sm_t *sm, warp_t *w, const vt_warp_
   if (busy > now) { /* the unit, or the warp's collector unit */
     b->wake = busy;
     b->why = VT_STALL_STRUCTURAL;
+    return 1;
+  }
+  if (v->unit == UNIT_LSU && dma_is_copy(v->in->id) && (busy = dma_full(t, (uint32_t)(sm - t->sms), now))) {
+    b->wake = busy;
+    b->why = VT_STALL_DMA;
     return 1;
   }
   return 0;
@@ -243,7 +253,13 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
     uint32_t full = v->threads >= 32 ? ~0u : (1u << v->threads) - 1;
     uint32_t idle = cf->idle_lanes_access && (flags & IF_VEC) && lanes > v->threads && c->mask == full
                         ? lanes - v->threads : 0;
-    lsu_timing(t, smi, c, flags, idle, start, &lat, &occupy);
+    if (dma_is_copy(in.id)) { /* queued on the copy engine: the warp goes on (dma.c) */
+      dma_issue(t, smi, s, c, start);
+      lat = 1;
+      occupy = 1;
+    } else {
+      lsu_timing(t, smi, c, flags, idle, start, &lat, &occupy);
+    }
     break;
   }
   default: lat = cf->lat_alu; break;
@@ -272,9 +288,10 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
 
 /* The next pc after a step is the warp's pc; a branch whose next pc is not
  * the fall-through, and every SIMT op, costs a fetch bubble. */
-static void after_issue(vt_timing *t, uint32_t smi, uint32_t s, uint32_t flags, uint32_t pc, uint64_t now,
-                        vt_error *e) {
+static void after_issue(vt_timing *t, uint32_t smi, uint32_t s, uint32_t id, uint32_t flags, uint32_t pc,
+                        uint64_t now, vt_error *e) {
   warp_t *w = &t->sms[smi].warps[s];
+  int parked = w->bar_since != 0;
   if (w->bar_since) { /* released: its re-check just issued */
     t->st.sm[smi].barrier_wait += now - w->bar_since;
     if (t->tl) tl_span(t, smi, s, "barrier", w->bar_since, now, NULL, "barrier");
@@ -288,6 +305,7 @@ static void after_issue(vt_timing *t, uint32_t smi, uint32_t s, uint32_t flags, 
   sm->pc[s] = nv.pc;
   if (nv.state == VT_WS_EMPTY) return;
   if (nv.state == VT_WS_BARRIER && (flags & IF_BARRIER)) w->bar_since = now + 1;
+  else if (id == ISA_cp_dma_mbarrier) dma_release(t, smi, s, !parked, now);
   if (t->frontend) { /* fetch resumes when the op resolves, taken or not */
     if (flags & CONTROL_FLAGS) w->unlock_at = now + 1 + t->cfg.lat_branch;
   } else if ((flags & (IF_VBRANCH | IF_JOIN)) || ((flags & (IF_BRANCH | IF_JUMP)) && nv.pc != pc + 4)) {
@@ -330,10 +348,10 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
       if (b.wake < *wake) *wake = b.wake;
       continue;
     }
-    uint32_t flags = v.flags, pc = v.pc;
+    uint32_t flags = v.flags, pc = v.pc, id = v.in->id;
     int r = issue(t, smi, s, &v, now, e);
     if (r < 0) return -1;
-    after_issue(t, smi, s, flags, pc, now, e);
+    after_issue(t, smi, s, id, flags, pc, now, e);
     if (r == 1) *ended = 1;
     sm->rr = s;
     picked = 1;
@@ -351,6 +369,8 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
     sm_t *sm = &t->sms[s];
     memset(sm->unit_free, 0, sizeof sm->unit_free);
     sm->busy_until = 0;
+    sm->dma_free = 0;
+    memset(sm->dma_q, 0, sizeof sm->dma_q);
     sm->rr = cf->warps_per_sm - 1;
     sm->fcur = 0;
     sm->fport_free = 0;

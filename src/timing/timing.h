@@ -17,6 +17,7 @@ typedef enum {
   VT_STALL_SCOREBOARD, /* a source or destination register awaits an ALU/FPU/... result */
   VT_STALL_MEMORY,     /* ... awaits a load */
   VT_STALL_STRUCTURAL, /* the execution unit is busy (folding, coalesced lines) */
+  VT_STALL_DMA,        /* a cp_dma* copy waits for room in its SM's full copy-engine queue */
   VT_STALL_FETCH,      /* the next instruction is not in the instruction buffer yet (I-cache) */
   VT_STALL_BARRIER,    /* every candidate warp waits at a barrier */
   VT_STALL_CONTROL,    /* a branch, jump or SIMT op has not resolved: fetch waits for it */
@@ -40,6 +41,9 @@ typedef struct vt_sm_timing {
   uint64_t barrier_wait;       /* warp-cycles spent waiting at barriers */
   uint64_t rf_read_conflicts;  /* cycles operand reads waited for a register bank's read port */
   uint64_t rf_write_conflicts; /* cycles results waited for a register bank's write port */
+  uint64_t dma_copies, dma_bytes; /* cp_dma* copies queued on the copy engine, bytes written */
+  uint64_t dma_busy;           /* cycles the copy engine was streaming a copy */
+  uint64_t dma_wait;           /* warp-cycles past cp_dma_mbarrier's group condition waiting for copies */
 } vt_sm_timing;
 
 typedef struct vt_timing_stats {

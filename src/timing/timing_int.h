@@ -11,6 +11,7 @@
 #define NEVER UINT64_MAX
 #define IB_MAX 64 /* ibuffer_depth's limit */
 #define RF_BANKS_MAX 32 /* rf_banks' limit */
+#define DMA_QMAX 64 /* dma_queue's limit */
 #define WB_RING 256 /* write-port reservations reach this many cycles ahead */
 
 typedef struct {
@@ -34,6 +35,8 @@ typedef struct {
   ib_entry ib[IB_MAX];
   uint64_t since, issued; /* timeline: cycle it was first seen, instructions issued */
   uint64_t coll_free; /* its collector unit takes the next instruction (collector.c) */
+  uint64_t dma_done;  /* the last completion of the copies it issued (dma.c) */
+  uint64_t dma_gate;  /* past a cp_dma_mbarrier: no issue before its group's copies complete */
 } warp_t;
 
 typedef struct {
@@ -49,6 +52,8 @@ typedef struct {
   uint64_t *wshr;     /* [l1d_wshrs]: cycle each write-status register frees */
   uint64_t rport[2][RF_BANKS_MAX]; /* [file][bank]: first cycle the read port is free */
   uint64_t *wres;     /* [2][rf_banks][WB_RING]: cycle a write port is reserved for */
+  uint64_t dma_free;  /* the copy engine takes the next copy's bytes (dma.c) */
+  uint64_t dma_q[DMA_QMAX]; /* [dma_queue]: completion cycle of each queue entry's copy */
 } sm_t;
 
 /* Register operands of one instruction kind: field and file (0 = x/f, which
@@ -111,6 +116,17 @@ void fe_reset_warp(warp_t *w, uint32_t pc);
 struct vt_commit;
 void lsu_timing(vt_timing *t, uint32_t smi, const struct vt_commit *c, uint32_t flags, uint32_t idle, uint64_t now,
                 uint32_t *lat, uint32_t *occupy);
+
+/* dma.c: the per-SM asynchronous copy engine of cp_dma*. dma_is_copy: the
+ * instruction is a copy; dma_full: 0 when the engine can take a copy at
+ * now, else the cycle an entry frees; dma_issue: queues the copy of commit
+ * record c issued by warp slot `slot` at now; dma_release: slot's warp
+ * passed cp_dma_mbarrier at now, `first` when its arrival released the
+ * group: then no member issues again before the group's copies complete. */
+int dma_is_copy(uint32_t id);
+uint64_t dma_full(const vt_timing *t, uint32_t smi, uint64_t now);
+void dma_issue(vt_timing *t, uint32_t smi, uint32_t slot, const struct vt_commit *c, uint64_t now);
+void dma_release(vt_timing *t, uint32_t smi, uint32_t slot, int first, uint64_t now);
 
 /* timing.c: one cycle of SM smi at now; 1 issued, 0 not (*why, *wake), -1 fault. */
 int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall *why, int *ended, vt_error *e);

@@ -9,7 +9,7 @@ typedef unsigned long long ull;
 #define SM_COUNTERS(X)                                                                                  \
   X(l1_hits) X(l1_misses) X(l1_merges) X(l1i_hits) X(l1i_misses) X(l1i_merges) X(fetch_replays) X(gmem_insns)          \
   X(gmem_lanes) X(gmem_lines) X(shared_accesses) X(bank_conflicts) X(barrier_wait) X(rf_read_conflicts)     \
-  X(rf_write_conflicts)
+  X(rf_write_conflicts) X(dma_copies) X(dma_bytes) X(dma_busy) X(dma_wait)
 #define MEM_COUNTERS(X) X(l2_hits) X(l2_misses) X(l2_merges) X(l2_writebacks) X(dram_reads) X(dram_writes) X(xbar_waits) X(set_waits)
 
 void vt_timing_print(const vt_timing_stats *s, FILE *f) {

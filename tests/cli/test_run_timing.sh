@@ -134,6 +134,9 @@ expect 4 "timing must be 0 or 1" "timing=2 refused" "$ventus" run -c timing=2 "$
 expect 4 "rf_banks must be 1..32" "rf_banks=0 refused" "$ventus" run --timing -c rf_banks=0 "${v[@]}"
 expect 4 "collector_cycles must be 1..64" "collector_cycles=65 refused" \
   "$ventus" run --timing -c collector_cycles=65 "${v[@]}"
+expect 4 "dma_bytes_per_cycle must be 1..4096" "dma_bytes_per_cycle=0 refused" \
+  "$ventus" run --timing -c dma_bytes_per_cycle=0 "${v[@]}"
+expect 4 "dma_queue must be 1..64" "dma_queue=65 refused" "$ventus" run --timing -c dma_queue=65 "${v[@]}"
 expect 4 "fetch_policy must be 0 (greedy) or 1" "fetch_policy=2 refused" \
   "$ventus" run --timing -c fetch_policy=2 "${v[@]}"
 expect 4 "l1i_sets must be a power of two, 0 (off), 1..65536" "l1i_sets=6 refused" \
