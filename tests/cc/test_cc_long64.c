@@ -20,27 +20,10 @@
 #include "chengying.h"
 
 
-typedef struct {
-  cc_rig *c;
-  int prog;
-} rig;
+typedef cc_suite rig;
 
 static int group_setup(void **state) {
-  rig *r = calloc(1, sizeof *r);
-  if (!r || !(r->c = cc_rig_open()) || (r->prog = cc_rig_load(r->c, "long64")) < 0) {
-    if (r) cc_rig_close(r->c);
-    free(r);
-    return -1;
-  }
-  *state = r;
-  return 0;
-}
-
-static int group_teardown(void **state) {
-  rig *r = *state;
-  if (r) cc_rig_close(r->c);
-  free(r);
-  return 0;
+  return cc_suite_setup(state, "long64");
 }
 
 static uint32_t dev_buf(rig *r, const void *data, size_t bytes) { return cc_rig_buf(r->c, data, bytes); }
@@ -503,5 +486,5 @@ int main(void) {
       cmocka_unit_test(test_conv_uniform), cmocka_unit_test(test_conv_vec),     cmocka_unit_test(test_frame_align),
       cmocka_unit_test(test_mulo64),      cmocka_unit_test(test_bits64v),
   };
-  return cmocka_run_group_tests(tests, group_setup, group_teardown);
+  return cmocka_run_group_tests(tests, group_setup, cc_suite_teardown);
 }

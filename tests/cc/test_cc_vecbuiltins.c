@@ -22,31 +22,14 @@
 #include "chengying.h"
 
 
-typedef struct {
-  cc_rig *c;
-  int prog;
-} rig;
+typedef cc_suite rig;
 
 static int group_setup(void **state) {
   if (!cc_rig_have_libclc()) {
     printf("SKIP: the relational, shuffle and half builtins need Debian's libclc-19 (/usr/lib/clc/nvptx--.bc)\n");
     exit(0);
   }
-  rig *r = calloc(1, sizeof *r);
-  if (!r || !(r->c = cc_rig_open()) || (r->prog = cc_rig_load(r->c, "vecbuiltins")) < 0) {
-    if (r) cc_rig_close(r->c);
-    free(r);
-    return -1;
-  }
-  *state = r;
-  return 0;
-}
-
-static int group_teardown(void **state) {
-  rig *r = *state;
-  if (r) cc_rig_close(r->c);
-  free(r);
-  return 0;
+  return cc_suite_setup(state, "vecbuiltins");
 }
 
 static int setup(void **state) {
@@ -373,5 +356,5 @@ static void test_compares(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {T(test_int_vec), T(test_float_vec), T(test_relational), T(test_shuffles),
                                      T(test_halves), T(test_halves4), T(test_compares)};
-  return cmocka_run_group_tests(tests, group_setup, group_teardown);
+  return cmocka_run_group_tests(tests, group_setup, cc_suite_teardown);
 }

@@ -94,3 +94,21 @@ void cc_same_words(const void *got, const void *want, size_t n, const char *what
     if (g != w) fail_msg("%s: word %zu is 0x%08x, expected 0x%08x", what, i, g, w);
   }
 }
+
+int cc_suite_setup(void **state, const char *name) {
+  cc_suite *r = calloc(1, sizeof *r);
+  if (!r || !(r->c = cc_rig_open()) || (r->prog = cc_rig_load(r->c, name)) < 0) {
+    if (r) cc_rig_close(r->c);
+    free(r);
+    return -1;
+  }
+  *state = r;
+  return 0;
+}
+
+int cc_suite_teardown(void **state) {
+  cc_suite *r = *state;
+  if (r) cc_rig_close(r->c);
+  free(r);
+  return 0;
+}

@@ -37,6 +37,16 @@ void cc_rig_launch(cc_rig *r, int prog, const char *kernel, const cy_ndrange *nd
 
 /* Whether Debian's libclc-19 (or CHENGYING_LIBCLC) is there for the builtins it supplies. */
 int cc_rig_have_libclc(void);
+
+/* A suite of one kernel file: the rig and the loaded program, as the
+ * cmocka group state (cc_suite_setup(state, "long64") in a group set-up,
+ * cc_suite_teardown in its tear-down). */
+typedef struct {
+  cc_rig *c;
+  int prog;
+} cc_suite;
+int cc_suite_setup(void **state, const char *name);
+int cc_suite_teardown(void **state);
 /* N 32-bit words compared as bytes (float arrays come here too); fails naming WHAT and the word. */
 void cc_same_words(const void *got, const void *want, size_t n, const char *what);
 

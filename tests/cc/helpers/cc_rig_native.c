@@ -8,6 +8,7 @@
 #include <string.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "cc_rig_impl.h"
@@ -45,7 +46,8 @@ static int nat_load(void *be, const char *name) {
   if (n->nprog == MAXPROG) return -1;
   char src[512], *elf = n->elf[n->nprog];
   snprintf(src, sizeof src, "%s/tests/cc/kernels/%s.cl", VT_SOURCE_DIR, name);
-  snprintf(elf, sizeof n->elf[0], "%s/cc-tests-%s.elf", VT_BINARY_DIR, name);
+  /* copies of a suite (native, valgrind) may run at once under ctest -j */
+  snprintf(elf, sizeof n->elf[0], "%s/cc-tests-%s-%ld.elf", VT_BINARY_DIR, name, (long)getpid());
   char *argv[] = {(char *)VT_VENTUS_BIN, "cc", "-o", elf, src, NULL};
   pid_t pid;
   int st = -1;
