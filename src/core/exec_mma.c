@@ -84,9 +84,9 @@ static float minifloat(uint32_t r, unsigned type) {
 
 float mma_fval(uint32_t r, unsigned type) {
   if (type >= T_E4M3) return minifloat(r, type);
-  if (type == T_F16) return mma_as_float(mma_f16_to_f32(r));
-  if (type == T_BF16) return mma_as_float(r << 16);
-  return mma_as_float(r);
+  if (type == T_F16) return fp32_host_f32(mma_f16_to_f32(r));
+  if (type == T_BF16) return fp32_host_f32(r << 16);
+  return fp32_host_f32(r);
 }
 
 /* Where the operands live and how results round: the 32-bit MMA has C and
@@ -154,7 +154,7 @@ static uint32_t fp8_dot_int(const vt_warp *w, const mma_ops *o, mma_shape s, uin
  * (binary16 bit patterns are monotonic in magnitude) */
 uint32_t mma_f32_to_f16_mode(uint32_t f, int fmode) {
   uint32_t h = f32_to_f16(f);
-  float v = mma_as_float(f), hv = mma_as_float(mma_f16_to_f32(h));
+  float v = fp32_host_f32(f), hv = fp32_host_f32(mma_f16_to_f32(h));
   if (fmode == FE_TONEAREST || isnan(v) || hv == v) return h;
   int neg = (h & 0x8000u) != 0; /* the nearest-even result keeps the sign of f */
   if (fmode == FE_TOWARDZERO) return fabsf(hv) > fabsf(v) ? h - 1 : h;
@@ -188,7 +188,7 @@ static int mma_run(vt_exec *x, const mma_ops *o, mma_shape s, const char *what) 
       unsigned ci = i * s.n + j;
       uint32_t c = mma_raw(w, o->c, nt, ci, s.cbits);
       int64_t acc = (int32_t)c;
-      float facc = s.cbits == 16 ? mma_as_float(mma_f16_to_f32(c)) : mma_as_float(c);
+      float facc = s.cbits == 16 ? fp32_host_f32(mma_f16_to_f32(c)) : fp32_host_f32(c);
       if (s.fp8int) {
         d[ci] = fp8_dot_int(w, o, s, nt, i, j, (int32_t)c);
         continue;
@@ -201,7 +201,7 @@ static int mma_run(vt_exec *x, const mma_ops *o, mma_shape s, const char *what) 
         else facc = fmaf(mma_fval(a, s.type), mma_fval(b, s.type), facc);
       }
       if (!fp && o->sat) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
-      d[ci] = !fp ? (uint32_t)acc : s.cbits == 16 ? mma_f32_to_f16_mode(mma_as_bits(facc), o->fmode) : mma_as_bits(facc);
+      d[ci] = !fp ? (uint32_t)acc : s.cbits == 16 ? mma_f32_to_f16_mode(fp32_bits(facc), o->fmode) : fp32_bits(facc);
     }
   if (fp) fesetround(round);
   unsigned per = 32 / s.cbits;

@@ -4,6 +4,7 @@
 #define VT_EXEC_MMA_H
 
 #include "exec_ext.h"
+#include "fp32.h"
 
 /* element types; the 8-bit float formats (FP8, and FP6/FP4 in the low bits
  * of an 8-bit container, the rest ignored) come after the 16-bit ones */
@@ -16,16 +17,6 @@ typedef struct {
   unsigned fp8int;     /* FP8 A/B into INT32 C/D (the 32-bit MMA) */
 } mma_shape;
 
-static inline float mma_as_float(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-static inline uint32_t mma_as_bits(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
 
 /* the raw bits of element idx of a packed register group */
 uint32_t mma_raw(const vt_warp *w, unsigned base, uint32_t nt, unsigned idx, unsigned bits);

@@ -144,7 +144,7 @@ static int mma_job_run(vt_exec *x, mma_job *j) {
       unsigned ci = i * s->n + c;
       uint32_t cv = mma_raw(w, j->c, nt, ci, s->cbits);
       int64_t acc = (int32_t)cv;
-      float facc = s->cbits == 16 ? mma_as_float(mma_f16_to_f32(cv)) : mma_as_float(cv);
+      float facc = s->cbits == 16 ? fp32_host_f32(mma_f16_to_f32(cv)) : fp32_host_f32(cv);
       for (unsigned t = 0; t < ka; t++) {
         unsigned k = j->sp ? t / 2 * 4 + mma_raw(w, meta, nt, i * ka + t, 2) : t;
         uint32_t a, b;
@@ -161,8 +161,8 @@ static int mma_job_run(vt_exec *x, mma_job *j) {
       }
       if (!fp && j->sat) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
       d[ci] = !fp              ? (uint32_t)acc
-              : s->cbits == 16 ? mma_f32_to_f16_mode(mma_as_bits(facc), j->fmode)
-                               : mma_as_bits(facc);
+              : s->cbits == 16 ? mma_f32_to_f16_mode(fp32_bits(facc), j->fmode)
+                               : fp32_bits(facc);
     }
   if (fp) fesetround(round);
   if (!rc_) {

@@ -15,12 +15,22 @@
 #include <stdint.h>
 #include <string.h>
 
-static inline double fp32_host_f64(uint32_t a)
+/* the host float of a binary32 bit pattern, and back */
+static inline float fp32_host_f32(uint32_t a)
 {
     float f;
     memcpy(&f, &a, sizeof f);
-    return (double)f;
+    return f;
 }
+
+static inline uint32_t fp32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static inline double fp32_host_f64(uint32_t a) { return (double)fp32_host_f32(a); }
 
 /* 1 if a is a normal number (not zero, subnormal, infinite or NaN) */
 static inline int fp32_is_normal(uint32_t a) { return ((a >> 23) & 0xFF) - 1u < 0xFEu; }

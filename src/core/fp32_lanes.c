@@ -36,17 +36,6 @@ int fp32_host_rne(void) {
 #endif
 }
 
-static inline float f32(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-static inline uint32_t u32(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
 
 /* 0 if the biased exponent of u is in [lo, hi], else 1 */
 static inline uint32_t out_of(uint32_t u, uint32_t lo, uint32_t hi) {
@@ -56,11 +45,11 @@ static inline uint32_t out_of(uint32_t u, uint32_t lo, uint32_t hi) {
 int fp32_lanes_add(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
   uint32_t bad = 0, nx = 0;
   for (unsigned i = 0; i < n; i++) {
-    float x = f32(a[i]), y = f32(b[i]);
+    float x = fp32_host_f32(a[i]), y = fp32_host_f32(b[i]);
     float s = x + y;
     float yv = s - x; /* TwoSum */
     float err = (x - (s - yv)) + (y - yv);
-    uint32_t su = u32(s);
+    uint32_t su = fp32_bits(s);
     bad |= out_of(a[i], 26, 254) | out_of(b[i], 26, 254) | out_of(su, 2, 254);
     nx |= err != 0.0f;
     r[i] = su;
@@ -75,13 +64,13 @@ int fp32_lanes_add(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n
 int fp32_lanes_mul(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
   uint32_t bad = 0, nx = 0;
   for (unsigned i = 0; i < n; i++) {
-    uint32_t pu = u32(f32(a[i]) * f32(b[i]));
+    uint32_t pu = fp32_bits(fp32_host_f32(a[i]) * fp32_host_f32(b[i]));
     bad |= out_of(a[i], 1, 254) | out_of(b[i], 1, 254) | out_of(pu, 2, 254);
     r[i] = pu;
   }
   if (bad) return -1;
   for (unsigned i = 0; i < n; i++)
-    nx |= (double)f32(r[i]) != (double)f32(a[i]) * (double)f32(b[i]);
+    nx |= (double)fp32_host_f32(r[i]) != (double)fp32_host_f32(a[i]) * (double)fp32_host_f32(b[i]);
   if (nx) *flags |= FFLAG_NX;
   return 0;
 }
@@ -89,13 +78,13 @@ int fp32_lanes_mul(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n
 int fp32_lanes_div(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
   uint32_t bad = 0, nx = 0;
   for (unsigned i = 0; i < n; i++) {
-    uint32_t qu = u32(f32(a[i]) / f32(b[i]));
+    uint32_t qu = fp32_bits(fp32_host_f32(a[i]) / fp32_host_f32(b[i]));
     bad |= out_of(a[i], 1, 254) | out_of(b[i], 1, 254) | out_of(qu, 2, 254);
     r[i] = qu;
   }
   if (bad) return -1;
   for (unsigned i = 0; i < n; i++)
-    nx |= (double)f32(r[i]) * (double)f32(b[i]) != (double)f32(a[i]);
+    nx |= (double)fp32_host_f32(r[i]) * (double)fp32_host_f32(b[i]) != (double)fp32_host_f32(a[i]);
   if (nx) *flags |= FFLAG_NX;
   return 0;
 }
