@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "fp32.h"
+#include "test_rng.h"
 
 #if defined(__clang__)
 #pragma STDC FENV_ACCESS ON
@@ -93,20 +94,9 @@ static uint32_t map_flags(int ex)
 static const int host_mode[4] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
 static const char *const rm_name[5] = {"RNE", "RTZ", "RDN", "RUP", "RMM"};
 
-/* xorshift64*: deterministic, seedable */
-typedef struct {
-    uint64_t s;
-} rng_t;
-
-static uint64_t rnd64(rng_t *r)
-{
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return r->s * 0x2545F4914F6CDD1Dull;
-}
-
-static uint32_t rnd32(rng_t *r) { return (uint32_t)(rnd64(r) >> 32); }
+typedef test_rng rng_t;
+#define rnd64 test_rng64
+#define rnd32 test_rng32
 
 static long env_long(const char *name, long dflt)
 {

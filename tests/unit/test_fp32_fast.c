@@ -26,17 +26,10 @@
 #include <stdio.h>
 
 #include "fp32.h"
+#include "test_rng.h"
 
-typedef struct {
-  uint64_t s;
-} rng;
-
-static uint32_t next(rng *r) { /* xorshift64* */
-  r->s ^= r->s >> 12;
-  r->s ^= r->s << 25;
-  r->s ^= r->s >> 27;
-  return (uint32_t)((r->s * 2685821657736338717ull) >> 32);
-}
+typedef test_rng rng;
+#define next test_rng32
 
 static const uint32_t specials[] = {
     0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000,

@@ -19,17 +19,10 @@
 
 #include "fp32.h"
 #include "fp32_lanes.h"
+#include "test_rng.h"
 
-typedef struct {
-  uint64_t s;
-} rng;
-
-static uint32_t next(rng *r) { /* xorshift64* */
-  r->s ^= r->s >> 12;
-  r->s ^= r->s << 25;
-  r->s ^= r->s >> 27;
-  return (uint32_t)((r->s * 2685821657736338717ull) >> 32);
-}
+typedef test_rng rng;
+#define next test_rng32
 
 /* a normal number of biased exponent e and random sign and significand */
 static uint32_t with_exp(rng *r, int32_t e) {

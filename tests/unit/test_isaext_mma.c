@@ -73,20 +73,9 @@ static void check_shape(const shape *sh, unsigned nt, unsigned al, unsigned bl, 
     wr32(d, DATA_BASE + 0x400 + 4 * w, wb[w]);
     wr32(d, DATA_BASE + 0x800 + 4 * w, wc[w]);
   }
-  char src[16384];
-  size_t n = (size_t)snprintf(src, sizeof src,
-                              "vid.v v1\nvsll.vi v1, v1, 2\nli t0, 0x90000000\nvadd.vx v1, v1, t0\n"
-                              "li t0, 0x400\nvadd.vx v2, v1, t0\nvadd.vx v3, v2, t0\nvadd.vx v4, v3, t0\n");
-  for (unsigned r = 0; r < ra; r++)
-    n += (size_t)snprintf(src + n, sizeof src - n, "vlw12.v v%u, %u(v1)\n", 8 + r, 4 * nt * r);
-  for (unsigned r = 0; r < rb; r++)
-    n += (size_t)snprintf(src + n, sizeof src - n, "vlw12.v v%u, %u(v2)\n", 40 + r, 4 * nt * r);
-  for (unsigned r = 0; r < rc; r++)
-    n += (size_t)snprintf(src + n, sizeof src - n, "vlw12.v v%u, %u(v3)\n", 80 + r, 4 * nt * r);
-  n += (size_t)snprintf(src + n, sizeof src - n, "%s v80, v8, v40, %u, %u\n", sh->mn, al, bl);
-  for (unsigned r = 0; r < rc; r++)
-    n += (size_t)snprintf(src + n, sizeof src - n, "vsw12.v v%u, %u(v4)\n", 80 + r, 4 * nt * r);
-  snprintf(src + n, sizeof src - n, "endprg x0, x0, x0\n");
+  char src[16384], insn[96];
+  snprintf(insn, sizeof insn, "%s v80, v8, v40, %u, %u", sh->mn, al, bl);
+  mma_prog(src, sizeof src, ra, rb, rc, nt, insn);
   vt_error e = {0};
   if (ext_run(d, ISA_REV_2025, src, nt, &e)) fail_msg("%s: %s", sh->mn, e.msg);
   for (unsigned i = 0; i < sh->m; i++)

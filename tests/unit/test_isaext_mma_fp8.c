@@ -72,22 +72,9 @@ static void run_mma(int e5m2, unsigned nt, unsigned al, unsigned bl, uint8_t A[M
   }
   for (unsigned w = 0; w < 64; w++) wr32(d, DATA_BASE + 0x400 + 4 * w, wb[w]);
   unsigned ra = 128 / nt, rb = 64 / nt, rc = 128 / nt;
-  char src[8192];
-  size_t n = (size_t)snprintf(
-      src, sizeof src,
-      "vid.v v1\nvsll.vi v1, v1, 2\nli t0, 0x90000000\nvadd.vx v1, v1, t0\n"
-      "li t0, 0x400\nvadd.vx v2, v1, t0\nvadd.vx v3, v2, t0\nvadd.vx v4, v3, t0\n");
-  for (unsigned r = 0; r < ra; r++)
-    n += (size_t)snprintf(src + n, sizeof src - n, "vlw12.v v%u, %u(v1)\n", 8 + r, 4 * nt * r);
-  for (unsigned r = 0; r < rb; r++)
-    n += (size_t)snprintf(src + n, sizeof src - n, "vlw12.v v%u, %u(v2)\n", 40 + r, 4 * nt * r);
-  for (unsigned r = 0; r < rc; r++)
-    n += (size_t)snprintf(src + n, sizeof src - n, "vlw12.v v%u, %u(v3)\n", 80 + r, 4 * nt * r);
-  n += (size_t)snprintf(src + n, sizeof src - n, "mma.m16n8k32.%s v80, v8, v40, %u, %u\n",
-                        e5m2 ? "e5m2" : "e4m3", al, bl);
-  for (unsigned r = 0; r < rc; r++)
-    n += (size_t)snprintf(src + n, sizeof src - n, "vsw12.v v%u, %u(v4)\n", 80 + r, 4 * nt * r);
-  snprintf(src + n, sizeof src - n, "endprg x0, x0, x0\n");
+  char src[8192], insn[64];
+  snprintf(insn, sizeof insn, "mma.m16n8k32.%s v80, v8, v40, %u, %u", e5m2 ? "e5m2" : "e4m3", al, bl);
+  mma_prog(src, sizeof src, ra, rb, rc, nt, insn);
   vt_error e = {0};
   if (ext_run(d, ISA_REV_2025, src, nt, &e)) fail_msg("%s", e.msg);
   for (unsigned w = 0; w < 128; w++) D[w / N][w % N] = (int32_t)rd32(d, DATA_BASE + 0xc00 + 4 * w);
