@@ -10,7 +10,7 @@ set -u
 # One case has its own bound: the RTL runs vecadd/4x8 50% slower than
 # 4w16t, the same code and instruction count on 16-lane hardware, and nn
 # 4x8 78% slower than nn 4x16 in the same README table, while bfs/4x8 (4
-# warps of 8 threads on the same RTL) is within 7%: the RTL sources rule
+# warps of 8 threads on the same RTL) is within 6%: the RTL sources rule
 # out a cause the model could derive from NUM_THREAD (docs/timing.md,
 # "What the RTL sources rule out")
 BOUND=20
