@@ -6,14 +6,19 @@
 # percent off; --allow CASE=P gives one case (e.g. vecadd/4x8) its own
 # bound; --set KEY=VALUE (repeatable) overrides a configuration key;
 # --svg FILE also draws the table as a bar chart (RTL and ours per case,
-# each case's bars scaled to the larger of the two).
-usage="usage: bench/calibrate-verilog.sh [--bound P] [--allow CASE=P]... [--set K=V]... [--svg FILE] [VENTUS [CORPORA]]"
+# each case's bars scaled to the larger of the two). The last line gives
+# the largest and the mean absolute error, over all cases and, with
+# --allow, over the others: the two figures a calibration change must not
+# worsen. --unseen also runs the Chisel RTL's bfs run, which the
+# calibration did not see (docs/timing.md), and prints its error.
+usage="usage: bench/calibrate-verilog.sh [--bound P] [--allow CASE=P]... [--set K=V]... [--svg FILE] [--unseen] [VENTUS [CORPORA]]"
 set -eu
-bound="" sets="" allow=" " svg=""
+bound="" sets="" allow=" " svg="" unseen=""
 while :; do
   case "${1-}" in
   -h | --help) echo "$usage"; exit 0 ;;
   --svg) svg=$2; shift 2 ;;
+  --unseen) unseen=1; shift ;;
   --bound) bound=$2; shift 2 ;;
   --allow) allow="$allow$2 "; shift 2 ;;
   --set) sets="$sets -c $2"; shift 2 ;;
@@ -33,7 +38,7 @@ echo "| --- | --- | --- | --- | --- |"
 [ -z "$svg" ] || : >"$svg.rows"
 rc=0
 awk -F, 'NR > 1 && $14 == "yes" { print $1, $3, $8, $11, $4 }' "$csv" | {
-  worst=0
+  worst=0 sum=0 n=0 worst_o=0 sum_o=0 n_o=0 # all cases; those without --allow
   while read -r k dir instr rtl lanes; do
     out=$("$ventus" run --timing --config "$here/configs/verilog-rtl.cfg" -c num_lanes="$lanes" $sets \
       "$corpora/verilog-tc/$k/$dir" 2>&1) || {
@@ -44,15 +49,38 @@ awk -F, 'NR > 1 && $14 == "yes" { print $1, $3, $8, $11, $4 }' "$csv" | {
     [ -z "$svg" ] || echo "$k/$dir $rtl $ours $err" >>"$svg.rows"
     a=${err#[+-]}
     worst=$(awk -v a="$a" -v w="$worst" 'BEGIN { print (a + 0 > w + 0) ? a : w }')
+    sum=$(awk -v a="$a" -v s="$sum" 'BEGIN { print a + s }') n=$((n + 1))
     b=$bound
-    case "$allow" in *" $k/$dir="*) b=${allow#*" $k/$dir="}; b=${b%% *} ;; esac
+    case "$allow" in
+    *" $k/$dir="*) b=${allow#*" $k/$dir="}; b=${b%% *} ;;
+    *)
+      worst_o=$(awk -v a="$a" -v w="$worst_o" 'BEGIN { print (a + 0 > w + 0) ? a : w }')
+      sum_o=$(awk -v a="$a" -v s="$sum_o" 'BEGIN { print a + s }') n_o=$((n_o + 1))
+      ;;
+    esac
     # exact: |ours - RTL| > b% of RTL, not the rounded figure
     if [ -n "$b" ] && awk -v o="$ours" -v r="$rtl" -v b="$b" 'BEGIN { d = o - r; if (d < 0) d = -d; exit !(d * 100 > b * r) }'; then
       echo "calibrate-verilog: $k/$dir is $err% off the RTL, more than its bound of $b%" >&2
       over=1
     fi
   done
-  echo "worst: $worst%"
+  if [ -n "$unseen" ]; then
+    # the Chisel RTL's bfs run (../shared/corpora/timing/cpp-simulator-bfs4x8:
+    # 636 warp-instructions, 2672 cycles) on its L1 and L2 sizes
+    b=$corpora/timing/cpp-simulator-bfs4x8/BFS_1_0.metadata
+    [ -r "$b" ] || { echo "calibrate-verilog: $b not found" >&2; exit 4; }
+    out=$("$ventus" run --timing --config "$here/configs/verilog-rtl.cfg" -c num_lanes=8 -c l1i_sets=128 \
+      -c l1d_sets=128 -c l2_sets=32 -c l2_ways=16 $sets "$b" 2>&1) || {
+      echo "calibrate-verilog: the Chisel bfs run failed: $out" >&2; exit 4; }
+    ours=$(printf '%s\n' "$out" | sed -n 's/.* in \([0-9]*\) cycles.*/\1/p')
+    echo "unseen: Chisel RTL bfs 4x8, 636 warp-instr, RTL 2672 cycles, ours $ours," \
+      "$(awk -v o="$ours" 'BEGIN { printf "%+.1f%%", (o - 2672) * 100 / 2672 }')"
+  fi
+  line=$(awk -v w="$worst" -v s="$sum" -v n="$n" 'BEGIN { printf "worst: %s%%, mean %.1f%%", w, s / n }')
+  [ "$allow" = " " ] ||
+    line="$line; without the --allow cases: worst $worst_o%, mean $(awk -v s="$sum_o" -v n="$n_o" \
+      'BEGIN { printf "%.1f", n ? s / n : 0 }')%"
+  echo "$line"
   exit "${over:-0}"
 } || rc=$?
 if [ -n "$svg" ]; then

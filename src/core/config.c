@@ -58,6 +58,7 @@ void vt_config_defaults(vt_config *c) {
   c->rf_banks = 4;         /* seed 004 and the RTL's NUM_BANK */
   c->collector_cycles = 4; /* the RTL collector unit's accept, two read cycles, dispatch */
   c->fetch_policy = 0;     /* greedy, as seed 004 describes */
+  c->fetch_miss_next = 0;
   c->dma_bytes_per_cycle = 16; /* one 16-byte cp_dma lane per cycle (docs/timing.md) */
   c->dma_queue = 8;
 }
@@ -93,6 +94,7 @@ static const cfg_key keys[] = {
     K32(rf_banks, 0),         K32(collector_cycles, 0), K32(fetch_policy, 0),
     K32(lds_through_l1d, 0),  K32(idle_lanes_access, 0), K32(isa, 0),
     K32(timing_quantum, 0),   K32(dma_bytes_per_cycle, 0), K32(dma_queue, 0),
+    K32(fetch_miss_next, 0),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -312,6 +314,7 @@ int vt_config_check(const vt_config *c, vt_error *e) {
   if (c->dma_queue < 1 || c->dma_queue > 64) return vt_fail(e, VT_ERR_CONFIG, "dma_queue must be 1..64");
   if (c->fetch_policy > 1)
     return vt_fail(e, VT_ERR_CONFIG, "fetch_policy must be 0 (greedy) or 1 (fixed priority, the Verilog RTL)");
+  if (c->fetch_miss_next > 1) return vt_fail(e, VT_ERR_CONFIG, "fetch_miss_next must be 0 or 1");
   const uint32_t *cyc[] = {&c->lat_fetch,  &c->lat_l2,     &c->dram_bytes_per_cycle,
                            &c->lat_flush,  &c->lat_launch, &c->timing_quantum};
   const char *cycn[] = {"lat_fetch", "lat_l2", "dram_bytes_per_cycle", "lat_flush", "lat_launch", "timing_quantum"};

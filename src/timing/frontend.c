@@ -93,6 +93,26 @@ static int unlocked(const sm_t *sm, uint32_t s, warp_t *w, uint64_t now, uint64_
   return 1;
 }
 
+/* fetch_miss_next: the replay of a warp waiting for an I-cache fill also
+ * requests the block after the missed one. In the RTL the warp's pc has
+ * advanced to that block before the miss comes back from the I-cache's
+ * second stage, and the I-cache's first stage sends its miss to the MSHRs
+ * even though the rollback then drops its response (instruction_cache.v:
+ * cacheMiss_st1 is not gated by shouldFlushCoreRsp_st1). So a miss brings
+ * its successor too, as the Chisel RTL's bfs log shows (I-cache requests
+ * in pairs, one cycle apart). A block already present or in flight, or no
+ * free MSHR, asks nothing. */
+static void fetch_next_block(vt_timing *t, uint32_t smi, const warp_t *w, uint64_t now) {
+  sm_t *sm = &t->sms[smi];
+  uint32_t block = t->cfg.num_fetch * 4, k, victim;
+  uint32_t pc = (w->fpc & ~(block - 1)) + block;
+  if (cache_find(&sm->l1i, pc) >= 0 || cache_mshr_free(&sm->l1i, now, &k) > now) return;
+  t->st.sm[smi].l1i_misses++;
+  uint64_t r = tp_access(t, smi, now, pc & ~((1u << sm->l1i.line_shift) - 1), 0);
+  cache_alloc(&sm->l1i, pc, r, &victim);
+  sm->l1i.mshr[k] = r;
+}
+
 /* fetch_policy 1, the Verilog RTL (warp_scheduler.v, ibuffer.v): every
  * cycle the fetch goes to the lowest-numbered warp whose ibuffer is not
  * full, counting only instructions that have arrived. The pc advances
@@ -120,6 +140,7 @@ static void fetch_fixed(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake
     lower(wake, now + 1);
     if (w->fwait > now || w->ib_n + n > cf->ibuffer_depth) {
       t->st.sm[smi].fetch_replays++; /* its line is in flight, or earlier fetches fill the ibuffer */
+      if (cf->fetch_miss_next && w->fwait > now) fetch_next_block(t, smi, w, now);
       return;
     }
     fetch_one(t, smi, s, w, now, wake);

@@ -9,8 +9,10 @@ set -u
 # percent of the RTL's count, exact; docs/timing.md "Verilog RTL totals".
 # One case has its own bound: the RTL runs vecadd/4x8 50% slower than
 # 4w16t, the same code and instruction count on 16-lane hardware, and nn
-# 4x8 78% slower than nn 4x16 in the same README table; nothing the
-# upstream sources show explains it (docs/timing.md)
+# 4x8 78% slower than nn 4x16 in the same README table, while bfs/4x8 (4
+# warps of 8 threads on the same RTL) is within 6%: the RTL sources rule
+# out a cause the model could derive from NUM_THREAD (docs/timing.md,
+# "What the RTL sources rule out")
 BOUND=20
 ALLOW="vecadd/4x8=40"
 corp=$src/../shared/corpora
@@ -20,12 +22,30 @@ if [ ! -d "$corp/timing" ]; then
 fi
 set -- # one --allow per exception
 for a in $ALLOW; do set -- "$@" --allow "$a"; done
-if sh "$src/bench/calibrate-verilog.sh" --bound "$BOUND" "$@" --svg "$tmp/c.svg" "$ventus" "$corp" \
+if sh "$src/bench/calibrate-verilog.sh" --bound "$BOUND" "$@" --svg "$tmp/c.svg" --unseen "$ventus" "$corp" \
     >"$tmp/table" 2>"$tmp/err"; then
   ok "every verilog-tc case within $BOUND% of the RTL, except (own bound in %) $ALLOW ($(tail -1 "$tmp/table"))"
 else
   bad "calibration: $(cat "$tmp/err")"
   cat "$tmp/table"
+fi
+# the summary line: the largest and mean error over the cases without their
+# own bound, which stay within BOUND, as the table's rows say
+sum=$(tail -1 "$tmp/table")
+rows=$(grep '^| [a-z]*/' "$tmp/table" | grep -v -F "$(for a in $ALLOW; do echo "| ${a%=*} |"; done)" |
+  awk -F'|' '{ e = $6; gsub(/[ %+]/, "", e); e += 0; if (e < 0) e = -e; if (e > w) w = e; s += e; n++ }
+    END { printf "worst %.1f%%, mean %.1f%%", w, s / n }')
+case "$sum" in
+*"; without the --allow cases: $rows") ok "summary line agrees with the rows ($rows)" ;;
+*) bad "summary line '$sum', the rows give '$rows'" ;;
+esac
+# the Chisel RTL's bfs run, which the calibration did not see, stays within
+# 10% (docs/timing.md, "A case the calibration did not see")
+u=$(sed -n 's/^unseen: .* RTL 2672 cycles, ours \([0-9]*\), .*/\1/p' "$tmp/table")
+if [ -n "$u" ] && [ $(((u - 2672) * 100)) -le $((2672 * 10)) ] && [ $(((2672 - u) * 100)) -le $((2672 * 10)) ]; then
+  ok "the unseen Chisel bfs run within 10% ($u cycles against 2672)"
+else
+  bad "the unseen Chisel bfs run: '$(grep '^unseen' "$tmp/table")', expected within 10% of 2672"
 fi
 python3 -c 'import sys, xml.dom.minidom as m
 d = m.parse(sys.argv[1]); assert len(d.getElementsByTagName("rect")) == 28' "$tmp/c.svg" &&

@@ -2,7 +2,8 @@
  * sequences: L2 hits, misses, merges of a line in flight, an LRU victim
  * written back when dirty, the end-of-launch flush, the crossbar's one
  * request per bank and cycle, a full MSHR file, L2 set blocking; and the
- * fetch of a straight-line program through an I-cache of 8-byte lines. */
+ * fetch of a straight-line program through an I-cache of 8-byte lines,
+ * with and without the RTL's request of the next line on a miss. */
 #include "host_kernels.h"
 #include "memsys.h"
 #include "test_core_prog.h"
@@ -141,6 +142,37 @@ static void test_fetch_misses(void **state) {
   assert_int_equal(st->sm[0].fetch_replays, 70);
   assert_int_equal(st->sm[0].l1i_misses, 3);
   assert_int_equal(st->sm[0].l1i_hits, 3);
+  vt_timing_free(t);
+  vt_device_destroy(d);
+  /* ... with fetch_miss_next: the first replay after a miss also requests
+   * the next line. Line 0 at 0 (back at 23) brings line 1 at 1 (back at
+   * 24); adds 0 and 1 issue at 26 and 27, and line 1 is fetched at 27, a
+   * hit (ready at 30): adds 2 and 3 at 30 and 31; line 2 requested at 31
+   * (back at 54) brings line 3, past the program, at 32; endprg fetched
+   * at 54 issues at 57: 62 cycles, 4 misses, 3 hits, replays 1..22, 24,
+   * 25, 28, 29, 32..53 */
+  c.fetch_miss_next = 1;
+  d = mkdev(&c);
+  t = vt_timing_attach(d, &e);
+  assert_non_null(t);
+  assert_int_equal(run(d, &p, &l, &e), 0);
+  st = vt_timing_get_stats(t);
+  assert_int_equal(st->cycles, 62);
+  assert_int_equal(st->sm[0].fetch_replays, 48);
+  assert_int_equal(st->sm[0].l1i_misses, 4);
+  assert_int_equal(st->sm[0].l1i_hits, 3);
+  vt_timing_free(t);
+  vt_device_destroy(d);
+  /* with one I-cache MSHR, held by the awaited line, the next line is never
+   * requested early: the same 85 cycles and 3 misses as without */
+  c.l1i_mshrs = 1;
+  d = mkdev(&c);
+  t = vt_timing_attach(d, &e);
+  assert_non_null(t);
+  assert_int_equal(run(d, &p, &l, &e), 0);
+  st = vt_timing_get_stats(t);
+  assert_int_equal(st->cycles, 85);
+  assert_int_equal(st->sm[0].l1i_misses, 3);
   vt_timing_free(t);
   vt_device_destroy(d);
 }
