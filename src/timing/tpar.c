@@ -72,7 +72,7 @@ int tp_init(vt_timing *t, vt_error *e) {
   P->t = t;
   for (uint32_t s = 0; s < t->cfg.num_sm; s++)
     if (ms_init(&P->sm[s].view, &t->cfg, e)) return -1; /* tp_free releases what was made */
-  return 0;
+  return tpm_init(&P->meet, t->cfg.num_sm, e);
 }
 
 void tp_free(vt_timing *t) {
@@ -84,6 +84,7 @@ void tp_free(vt_timing *t) {
   }
   free(P->sm);
   free(P->all);
+  tpm_free(&P->meet);
   free(P);
   t->tp = NULL;
 }
@@ -289,9 +290,9 @@ static void quanta(struct tpar *P, uint32_t index) {
   uint32_t nsm = P->t->cfg.num_sm;
   int64_t spin = 0;
   for (;;) {
-    uint32_t seen = tpm_gen(&P->meet);
-    if (__atomic_load_n(&P->rc, __ATOMIC_RELAXED)) return; /* seen with the generation that set it */
-    for (uint32_t s; (s = tpm_claim(&P->meet)) < nsm;) {
+    tpm_cursor c = {tpm_gen(&P->meet), 0};
+    if (__atomic_load_n(&P->rc, __ATOMIC_RELAXED)) return; /* seen with the quantum that set it */
+    for (uint32_t s; (s = tpm_claim(&P->meet, &c, index, P->n)) < nsm;) {
       P->sm[s].k = k;
       sm_run(P, s);
       if (!tpm_done(&P->meet)) continue;
@@ -302,9 +303,9 @@ static void quanta(struct tpar *P, uint32_t index) {
         tpm_end(&P->meet);
         return;
       }
-      tpm_next(&P->meet);
+      tpm_next(&P->meet, &c);
     }
-    tpm_wait(&P->meet, seen, &spin);
+    tpm_wait(&P->meet, c.gen, &spin);
   }
 }
 
@@ -375,7 +376,7 @@ int tp_launch(vt_timing *t, vt_error *e) {
   pthread_t tid[VT_MAX_HOST_THREADS];
   double cpu[VT_MAX_HOST_THREADS] = {0}, c0 = cpu_now();
   uint32_t started = 1;
-  tpm_init(&P->meet, cf->num_sm);
+  tpm_begin(&P->meet);
   /* a thread that cannot be created leaves its share to the others */
   for (; started < n; started++) {
     th[started] = (tp_thread){P, started, 0};
@@ -387,7 +388,6 @@ int tp_launch(vt_timing *t, vt_error *e) {
     pthread_join(tid[i], NULL);
     cpu[i] = th[i].cpu;
   }
-  tpm_destroy(&P->meet);
   vt_step_threads_end(t->d, n, cpu);
   if (P->rc < 0) {
     *e = P->err;

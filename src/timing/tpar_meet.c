@@ -1,9 +1,11 @@
 /* The quantum's SM claims and the meeting of the parallel timing launch
- * (tpar_meet.h). Memory order: a claim acquires what the tpm_next before
- * it released; tpm_done's read-modify-writes carry each SM's quantum to
- * the thread that finishes the last one. */
+ * (tpar_meet.h). Memory order: a thread reads the quantum (acquire) before
+ * it claims for it, so it sees what the tpm_next that started the quantum
+ * released; tpm_done's read-modify-writes carry each SM's quantum to the
+ * thread that finishes the last one. */
 #include "tpar_meet.h"
 
+#include <stdlib.h>
 #include <time.h>
 
 /* How long a waiting thread spins before it sleeps adapts to the machine:
@@ -30,25 +32,46 @@ static int64_t now_ns(void) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-void tpm_init(tp_meet *m, uint32_t nsm) {
-  m->next = m->done = 0;
+int tpm_init(tp_meet *m, uint32_t nsm, vt_error *e) {
   m->nsm = nsm;
-  m->gen = m->sleepers = 0;
+  /* a cache line per SM, whatever malloc's alignment */
+  m->claim = aligned_alloc(sizeof *m->claim, nsm * sizeof *m->claim);
+  if (!m->claim) return vt_fail(e, VT_ERR_NOMEM, "out of memory for the timing model");
   pthread_mutex_init(&m->lock, NULL);
   pthread_cond_init(&m->wake, NULL);
+  tpm_begin(m);
+  return 0;
 }
 
-void tpm_destroy(tp_meet *m) {
+void tpm_free(tp_meet *m) {
+  if (!m->claim) return;
+  free(m->claim);
+  m->claim = NULL;
   pthread_mutex_destroy(&m->lock);
   pthread_cond_destroy(&m->wake);
 }
 
+void tpm_begin(tp_meet *m) {
+  for (uint32_t s = 0; s < m->nsm; s++) m->claim[s].gen = 0;
+  m->done = 0;
+  m->gen = 1;
+  m->sleepers = 0;
+}
+
 uint32_t tpm_gen(const tp_meet *m) { return __atomic_load_n(&m->gen, __ATOMIC_ACQUIRE); }
 
-uint32_t tpm_claim(tp_meet *m) {
-  if (__atomic_load_n(&m->next, __ATOMIC_RELAXED) >= m->nsm) return m->nsm; /* no write to a busy line */
-  uint32_t s = __atomic_fetch_add(&m->next, 1, __ATOMIC_ACQ_REL);
-  return s < m->nsm ? s : m->nsm;
+uint32_t tpm_claim(tp_meet *m, tpm_cursor *c, uint32_t index, uint32_t n) {
+  uint32_t home = index < m->nsm ? (m->nsm - index + n - 1) / n : 0; /* SMs index, index + n, ... */
+  for (; c->pos < home + m->nsm; c->pos++) {
+    uint32_t s = c->pos < home ? index + c->pos * n : c->pos - home;
+    uint32_t *g = &m->claim[s].gen, want = c->gen - 1;
+    /* claimed for this quantum when it still holds the last one; a
+     * thread whose cursor is a quantum behind fails on every SM */
+    if (__atomic_load_n(g, __ATOMIC_RELAXED) == want &&
+        __atomic_compare_exchange_n(g, &want, c->gen, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+      return s;
+  }
+  return m->nsm;
 }
 
 int tpm_done(tp_meet *m) { return __atomic_add_fetch(&m->done, 1, __ATOMIC_ACQ_REL) == m->nsm; }
@@ -64,9 +87,9 @@ static void release(tp_meet *m) {
   pthread_mutex_unlock(&m->lock);
 }
 
-void tpm_next(tp_meet *m) {
-  __atomic_store_n(&m->done, 0, __ATOMIC_RELAXED);
-  __atomic_store_n(&m->next, 0, __ATOMIC_RELEASE);
+void tpm_next(tp_meet *m, tpm_cursor *c) {
+  __atomic_store_n(&m->done, 0, __ATOMIC_RELAXED); /* published by the release of gen */
+  *c = (tpm_cursor){c->gen + 1, 0};
   release(m);
 }
 
