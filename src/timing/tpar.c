@@ -1,19 +1,19 @@
 /* The timing launch's cycles: SMs advance in quanta of Q cycles
- * (timing_quantum, 0 = lat_l2), spread over host threads (host_threads,
- * the same rules as a functional launch, docs/simulator.md §6), with
- * results that do not depend on the number of threads (docs/timing.md
- * "Parallel timing").
+ * (timing_quantum, 0 = lat_l2), claimed quantum by quantum by host threads
+ * (host_threads, the same rules as a functional launch, docs/simulator.md
+ * §6; the claims and the meeting: tpar_meet.c), with results that do not
+ * depend on the number of threads (docs/timing.md "Parallel timing").
  *
  * Inside a quantum the SMs share nothing the model changes: each has its
  * own view of the L2/crossbar/DRAM state (a copy of the shared one as it
  * was at the quantum's start, plus its own requests), which answers its
  * L1 misses, write-throughs, AMOs and I-cache fills at once, and every
  * request is queued stamped (cycle, SM, sequence). At the quantum's end
- * one thread replays the queued requests of all SMs in that order on the
- * shared L2 (its statistics are the launch's), copies each touched set
- * and the crossbar, MSHR and DRAM timers back into every view, retires
- * finished work-groups and dispatches new ones (their warps start at the
- * next quantum), and counts the steps against max_steps. So what an SM
+ * the thread that finished its last SM replays the queued requests of all
+ * SMs in that order on the shared L2 (its statistics are the launch's),
+ * copies each touched set and the crossbar, MSHR and DRAM timers back into
+ * every view, retires finished work-groups and dispatches new ones (their
+ * warps start at the next quantum), and counts the steps against max_steps. So what an SM
  * sees of the other SMs is at most one quantum old, and the order of the
  * work between two quanta is fixed: SM by SM, whatever thread runs it. */
 #include <pthread.h>
@@ -349,8 +349,8 @@ int tp_launch(vt_timing *t, vt_error *e) {
   uint32_t n;
   /* The timeline is one file written in the order of the cycles. The
    * default (host_threads = 0) is one thread: the threads meet every
-   * quantum, which costs more than it saves on a loaded machine
-   * (docs/performance.md), so several run only when asked for. */
+   * quantum, which gains nothing on a loaded machine (docs/performance.md),
+   * so several run only when asked for. */
   uint32_t max = t->tl || !cf->host_threads ? 1 : cf->host_threads;
   if (vt_step_threads(t->d, max, &n, e)) {
     vt_step_abort(t->d);
