@@ -286,8 +286,16 @@ static int between(struct tpar *P, vt_error *e) {
  * Which thread runs an SM changes nothing but the worker it steps with.
  * Returns when the launch is over. */
 static void quanta(struct tpar *P, uint32_t index) {
-  vt_worker *k = P->n > 1 ? vt_step_worker(P->t->d, index) : NULL;
   uint32_t nsm = P->t->cfg.num_sm;
+  if (P->n == 1) /* the same quanta without claims, atomics or a worker */
+    for (int rc = 0;; P->to = P->from + P->q) {
+      for (uint32_t s = 0; s < nsm; s++) sm_run(P, s);
+      if ((rc = between(P, &P->err))) {
+        P->rc = rc;
+        return;
+      }
+    }
+  vt_worker *k = vt_step_worker(P->t->d, index);
   int64_t spin = 0;
   for (;;) {
     tpm_cursor c = {tpm_gen(&P->meet), 0};
