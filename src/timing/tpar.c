@@ -1,19 +1,19 @@
 /* The timing launch's cycles: SMs advance in quanta of Q cycles
- * (timing_quantum, 0 = lat_l2), spread over host threads (host_threads,
- * the same rules as a functional launch, docs/simulator.md §6), with
- * results that do not depend on the number of threads (docs/timing.md
- * "Parallel timing").
+ * (timing_quantum, 0 = lat_l2), claimed quantum by quantum by host threads
+ * (host_threads, the same rules as a functional launch, docs/simulator.md
+ * §6; the claims and the meeting: tpar_meet.c), with results that do not
+ * depend on the number of threads (docs/timing.md "Parallel timing").
  *
  * Inside a quantum the SMs share nothing the model changes: each has its
  * own view of the L2/crossbar/DRAM state (a copy of the shared one as it
  * was at the quantum's start, plus its own requests), which answers its
  * L1 misses, write-throughs, AMOs and I-cache fills at once, and every
  * request is queued stamped (cycle, SM, sequence). At the quantum's end
- * one thread replays the queued requests of all SMs in that order on the
- * shared L2 (its statistics are the launch's), copies each touched set
- * and the crossbar, MSHR and DRAM timers back into every view, retires
- * finished work-groups and dispatches new ones (their warps start at the
- * next quantum), and counts the steps against max_steps. So what an SM
+ * the thread that finished its last SM replays the queued requests of all
+ * SMs in that order on the shared L2 (its statistics are the launch's),
+ * copies each touched set and the crossbar, MSHR and DRAM timers back into
+ * every view, retires finished work-groups and dispatches new ones (their
+ * warps start at the next quantum), and counts the steps against max_steps. So what an SM
  * sees of the other SMs is at most one quantum old, and the order of the
  * work between two quanta is fixed: SM by SM, whatever thread runs it. */
 #include <pthread.h>
@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "timing_int.h"
+#include "tpar_meet.h"
 
 typedef struct {
   uint64_t cycle;
@@ -48,12 +49,10 @@ struct tpar {
   size_t cap;
   uint32_t n;         /* threads of this launch */
   uint64_t from, to;  /* the quantum being run */
-  uint64_t gen;       /* quantum number the threads are released for (atomic) */
-  uint32_t arrived;   /* threads other than 0 done with the quantum (atomic) */
-  uint32_t expect;    /* ... of them running */
-  pthread_mutex_t lock; /* with go/done: for a thread that stopped spinning */
-  pthread_cond_t go, done;
-  int stop;           /* the launch is over: threads return */
+  uint64_t q;         /* cycles per quantum */
+  int rc;             /* between quanta: 1 the launch is over, -1 an error (err) */
+  vt_error err;
+  tp_meet meet;
   vt_timing *t;
 };
 
@@ -71,12 +70,9 @@ int tp_init(vt_timing *t, vt_error *e) {
   }
   t->tp = P;
   P->t = t;
-  pthread_mutex_init(&P->lock, NULL);
-  pthread_cond_init(&P->go, NULL);
-  pthread_cond_init(&P->done, NULL);
   for (uint32_t s = 0; s < t->cfg.num_sm; s++)
     if (ms_init(&P->sm[s].view, &t->cfg, e)) return -1; /* tp_free releases what was made */
-  return 0;
+  return tpm_init(&P->meet, t->cfg.num_sm, e);
 }
 
 void tp_free(vt_timing *t) {
@@ -88,9 +84,7 @@ void tp_free(vt_timing *t) {
   }
   free(P->sm);
   free(P->all);
-  pthread_mutex_destroy(&P->lock);
-  pthread_cond_destroy(&P->go);
-  pthread_cond_destroy(&P->done);
+  tpm_free(&P->meet);
   free(P);
   t->tp = NULL;
 }
@@ -235,73 +229,13 @@ static void sm_run(struct tpar *P, uint32_t smi) {
   s->wake = wake;
 }
 
-static void run_mine(struct tpar *P, uint32_t index) {
-  for (uint32_t s = index; s < P->t->cfg.num_sm; s += P->n) sm_run(P, s);
-}
-
-/* A thread waits for the other side spinning briefly (the next quantum is
- * usually microseconds away), then asleep: on a machine with more runnable
- * threads than CPUs the one it waits for may need this CPU. */
-#define TP_SPIN 32
-
-static void pause_once(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
-static void wait_gen(struct tpar *P, uint64_t seen) {
-  for (unsigned i = 0; i < TP_SPIN; i++, pause_once())
-    if (__atomic_load_n(&P->gen, __ATOMIC_ACQUIRE) != seen) return;
-  pthread_mutex_lock(&P->lock);
-  while (__atomic_load_n(&P->gen, __ATOMIC_ACQUIRE) == seen) pthread_cond_wait(&P->go, &P->lock);
-  pthread_mutex_unlock(&P->lock);
-}
-
-static void release(struct tpar *P) {
-  pthread_mutex_lock(&P->lock);
-  __atomic_add_fetch(&P->gen, 1, __ATOMIC_RELEASE);
-  pthread_cond_broadcast(&P->go);
-  pthread_mutex_unlock(&P->lock);
-}
-
-static void arrive(struct tpar *P) {
-  pthread_mutex_lock(&P->lock);
-  if (__atomic_add_fetch(&P->arrived, 1, __ATOMIC_RELEASE) == P->expect) pthread_cond_signal(&P->done);
-  pthread_mutex_unlock(&P->lock);
-}
-
-static void wait_arrived(struct tpar *P) {
-  for (unsigned i = 0; i < TP_SPIN; i++, pause_once())
-    if (__atomic_load_n(&P->arrived, __ATOMIC_ACQUIRE) == P->expect) return;
-  pthread_mutex_lock(&P->lock);
-  while (__atomic_load_n(&P->arrived, __ATOMIC_ACQUIRE) != P->expect) pthread_cond_wait(&P->done, &P->lock);
-  pthread_mutex_unlock(&P->lock);
-}
-
 static double cpu_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void *thread_run(void *arg) {
-  tp_thread *th = arg;
-  struct tpar *P = th->P;
-  uint64_t seen = 0;
-  double c0 = cpu_now();
-  for (;;) {
-    wait_gen(P, seen);
-    seen++;
-    if (P->stop) break;
-    run_mine(P, th->index);
-    arrive(P);
-  }
-  th->cpu = cpu_now() - c0;
-  return NULL;
-}
-
-/* What happens between two quanta, on thread 0. 1: the launch is over,
+/* What happens between two quanta, on the last thread to meet. 1: the launch is over,
  * 0: go on (P->from set), -1: error. */
 static int between(struct tpar *P, vt_error *e) {
   vt_timing *t = P->t;
@@ -347,6 +281,50 @@ static int between(struct tpar *P, vt_error *e) {
   return 0;
 }
 
+/* Thread `index`'s quanta: it runs the SMs it claims, and the thread
+ * that finishes a quantum's last SM does the work between two quanta.
+ * Which thread runs an SM changes nothing but the worker it steps with.
+ * Returns when the launch is over. */
+static void quanta(struct tpar *P, uint32_t index) {
+  uint32_t nsm = P->t->cfg.num_sm;
+  if (P->n == 1) /* the same quanta without claims, atomics or a worker */
+    for (int rc = 0;; P->to = P->from + P->q) {
+      for (uint32_t s = 0; s < nsm; s++) sm_run(P, s);
+      if ((rc = between(P, &P->err))) {
+        P->rc = rc;
+        return;
+      }
+    }
+  vt_worker *k = vt_step_worker(P->t->d, index);
+  int64_t spin = 0;
+  for (;;) {
+    tpm_cursor c = {tpm_gen(&P->meet), 0};
+    if (__atomic_load_n(&P->rc, __ATOMIC_RELAXED)) return; /* seen with the quantum that set it */
+    for (uint32_t s; (s = tpm_claim(&P->meet, &c, index, P->n)) < nsm;) {
+      P->sm[s].k = k;
+      sm_run(P, s);
+      if (!tpm_done(&P->meet)) continue;
+      int rc = between(P, &P->err);
+      P->to = P->from + P->q;
+      __atomic_store_n(&P->rc, rc, __ATOMIC_RELAXED);
+      if (rc) {
+        tpm_end(&P->meet);
+        return;
+      }
+      tpm_next(&P->meet, &c);
+    }
+    tpm_wait(&P->meet, c.gen, &spin);
+  }
+}
+
+static void *thread_run(void *arg) {
+  tp_thread *th = arg;
+  double c0 = cpu_now();
+  quanta(th->P, th->index);
+  th->cpu = cpu_now() - c0;
+  return NULL;
+}
+
 /* The launch end: the drain after the last issue, the L2 flush. */
 static void finish(struct tpar *P) {
   vt_timing *t = P->t;
@@ -379,8 +357,8 @@ int tp_launch(vt_timing *t, vt_error *e) {
   uint32_t n;
   /* The timeline is one file written in the order of the cycles. The
    * default (host_threads = 0) is one thread: the threads meet every
-   * quantum, which costs more than it saves on a loaded machine
-   * (docs/performance.md), so several run only when asked for. */
+   * quantum, which gains nothing on a loaded machine (docs/performance.md),
+   * so several run only when asked for. */
   uint32_t max = t->tl || !cf->host_threads ? 1 : cf->host_threads;
   if (vt_step_threads(t->d, max, &n, e)) {
     vt_step_abort(t->d);
@@ -392,46 +370,37 @@ int tp_launch(vt_timing *t, vt_error *e) {
     copy_all(&m->view, &t->ms);
     m->n = 0;
     m->oom = m->failed = 0;
-    m->k = n > 1 ? vt_step_worker(t->d, s % n) : NULL;
+    m->k = NULL; /* the worker of the thread that claims it */
     m->clock = cf->lat_launch;
     m->why = VT_STALL_IDLE;
     m->wake = NEVER;
     m->last_issue = m->steps = 0;
   }
-  uint64_t q = cf->timing_quantum ? cf->timing_quantum : cf->lat_l2 ? cf->lat_l2 : 1;
+  P->q = cf->timing_quantum ? cf->timing_quantum : cf->lat_l2 ? cf->lat_l2 : 1;
   P->from = cf->lat_launch;
-  P->gen = 0;
-  P->arrived = 0;
-  P->stop = 0;
+  P->to = P->from + P->q;
+  P->rc = 0;
   tp_thread th[VT_MAX_HOST_THREADS];
   pthread_t tid[VT_MAX_HOST_THREADS];
   double cpu[VT_MAX_HOST_THREADS] = {0}, c0 = cpu_now();
   uint32_t started = 1;
+  tpm_begin(&P->meet);
+  /* a thread that cannot be created leaves its share to the others */
   for (; started < n; started++) {
     th[started] = (tp_thread){P, started, 0};
     if (pthread_create(&tid[started], NULL, thread_run, &th[started])) break;
   }
-  /* a thread that cannot be created: thread 0 runs its SMs too */
-  P->expect = started - 1;
-  int rc;
-  for (;;) {
-    P->to = P->from + q;
-    release(P);
-    run_mine(P, 0);
-    for (uint32_t i = started; i < n; i++) run_mine(P, i);
-    wait_arrived(P);
-    __atomic_store_n(&P->arrived, 0, __ATOMIC_RELAXED);
-    if ((rc = between(P, e))) break;
-  }
-  P->stop = 1;
-  release(P);
+  quanta(P, 0);
   cpu[0] = cpu_now() - c0;
   for (uint32_t i = 1; i < started; i++) {
     pthread_join(tid[i], NULL);
     cpu[i] = th[i].cpu;
   }
   vt_step_threads_end(t->d, n, cpu);
-  if (rc < 0) return -1;
+  if (P->rc < 0) {
+    *e = P->err;
+    return -1;
+  }
   finish(P);
   return 0;
 }

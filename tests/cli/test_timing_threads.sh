@@ -4,8 +4,9 @@
 # cycle counts and every statistic (the functional ones and the timing
 # model's, per SM and of the L2), and the memory of the functional mode;
 # kernels with many work-groups, with barriers and local memory, with global
-# AMOs whose results are discarded (counts computed by hand) and a
-# memory-bound one; an AMO whose old value is used keeps one thread.
+# AMOs whose results are discarded (counts computed by hand), a
+# memory-bound one and one on seven SMs; an AMO whose old value is used
+# keeps one thread.
 #   usage: bash test_timing_threads.sh <ventus binary> <source dir>
 set -u
 . "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
@@ -55,6 +56,10 @@ same "$tmp/diverge.elf" diverge --kernel diverge --global 4096 --local 64 --arg 
 same "$tmp/vecadd.elf" "vecadd, memory-bound" -c l2_sets=4 -c l2_ways=2 -c dram_bytes_per_cycle=8 \
   --kernel vecadd --global 8192 --local 32 --arg buf:f32:8192:iota --arg buf:f32:8192:iota \
   --arg buf:f32:8192:zero --arg u32:8192
+# seven SMs on 2 and 3 threads: homes of unequal size, and SMs claimed by
+# a thread that is not their home whenever it has run out of its own
+same "$tmp/reduce.elf" "reduce, 7 SMs" -c num_sm=7 --kernel reduce --global 16384 --local 256 \
+  --arg buf:i32:16384:rand=8 --arg buf:i32:64:zero --arg u32:16384
 # ... and a quantum of one cycle
 same "$tmp/reduce.elf" "reduce, timing_quantum = 1" -c timing_quantum=1 --kernel reduce --global 4096 \
   --local 128 --arg buf:i32:4096:iota --arg buf:i32:32:zero --arg u32:4096
