@@ -171,7 +171,23 @@ VF_UN(vfcvt_f_xu_v, fp32_from_u32(a, rm, fl))
 VF_UN(vfcvt_f_x_v, fp32_from_i32((int32_t)a, rm, fl))
 VF_UN(vfcvt_rtz_xu_f_v, fp32_to_u32(a, FP_RTZ, fl))
 VF_UN(vfcvt_rtz_x_f_v, (uint32_t)fp32_to_i32(a, FP_RTZ, fl))
-VF_UN(vfsqrt_v, fp32_sqrt(a, rm, fl))
+/* vfsqrt.v on a full mask in RNE: the whole register through host sqrtf
+ * first (fp32_lanes_sqrt), as VF_WHOLE does for the binary operations */
+static int exec_vfsqrt_v_lanes(vt_exec *x, const isa_inst *in) { VF_BODY(0, fp32_sqrt(a, rm, fl)) }
+HANDLER(vfsqrt_v) {
+  uint32_t vl = x->w->vl;
+  if (x->w->frm == FP_RNE && x->emask == lanes_mask(vl) && vl && fp32_host_rne()) {
+    uint32_t r[VT_MAX_LANES], lane_flags = 0;
+    if (!fp32_lanes_sqrt(r, VR(in->rs2), vl, &lane_flags)) {
+      memcpy(VR(in->rd), r, 4 * (size_t)vl);
+      x->fflags |= lane_flags;
+      fp_commit_flags(x);
+      trace_vreg(x, in->rd);
+      return 0;
+    }
+  }
+  return exec_vfsqrt_v_lanes(x, in);
+}
 VF_UN(vfclass_v, fp32_classify(a))
 
 /* moves (no arithmetic, no flags) */

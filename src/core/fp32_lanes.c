@@ -12,12 +12,15 @@
  *    a multiple of 2^-124, so never subnormal (no flush can hide it);
  *  - mul: the double product of two binary32 values is exact (48 bits);
  *    NX iff the rounded result differs from it;
- *  - div: q * b in double is exact as well; NX iff it differs from a.
+ *  - div: q * b in double is exact as well; NX iff it differs from a;
+ *  - sqrt (positive normal operands, so normal results): s * s in double
+ *    is exact too; NX iff it differs from a.
  * No fused multiply-add may be formed (TwoSum needs each rounding):
  * C17 mode keeps gcc from contracting, the pragma tells clang. */
 #include "fp32_lanes.h"
 
 #include <fenv.h>
+#include <math.h>
 #include <string.h>
 
 #include "fp32.h"
@@ -85,6 +88,24 @@ int fp32_lanes_div(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n
   if (bad) return -1;
   for (unsigned i = 0; i < n; i++)
     nx |= (double)fp32_host_f32(r[i]) * (double)fp32_host_f32(b[i]) != (double)fp32_host_f32(a[i]);
+  if (nx) *flags |= FFLAG_NX;
+  return 0;
+}
+
+/* sqrtf must become the host's square-root instruction for the loop to be
+ * vectorised: this file is compiled with -fno-math-errno (CMakeLists.txt),
+ * and no lane it keeps is negative anyway. */
+int fp32_lanes_sqrt(uint32_t *r, const uint32_t *a, unsigned n, uint32_t *flags) {
+  uint32_t bad = 0, nx = 0;
+  for (unsigned i = 0; i < n; i++) {
+    bad |= a[i] - 0x00800000u >= 0x7F000000u; /* not in [min normal, max finite] */
+    r[i] = fp32_bits(sqrtf(fp32_host_f32(a[i])));
+  }
+  if (bad) return -1;
+  for (unsigned i = 0; i < n; i++) {
+    double s = (double)fp32_host_f32(r[i]);
+    nx |= s * s != (double)fp32_host_f32(a[i]);
+  }
   if (nx) *flags |= FFLAG_NX;
   return 0;
 }

@@ -1,4 +1,4 @@
-/* Whole-register fast paths of vfadd/vfsub/vfmul/vfdiv: all n lanes at
+/* Whole-register fast paths of vfadd/vfsub/vfmul/vfdiv/vfsqrt: all n lanes at
  * once in host binary32 arithmetic, in loops without branches that the
  * compiler can vectorise. Valid only while the host rounds to nearest
  * (fp32_host_rne) and the guest's rm is RNE; each returns 0 with NX (the
@@ -17,5 +17,7 @@ int fp32_host_rne(void);
 int fp32_lanes_add(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags);
 int fp32_lanes_mul(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags);
 int fp32_lanes_div(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags);
+/* r = sqrt(a): every lane a positive normal number */
+int fp32_lanes_sqrt(uint32_t *r, const uint32_t *a, unsigned n, uint32_t *flags);
 
 #endif

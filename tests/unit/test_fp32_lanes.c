@@ -91,6 +91,39 @@ static void test_random_registers(void **state) {
   for (int j = 0; j < 3; j++) assert_true(taken[j] > 2000);
 }
 
+/* sqrt of whole registers: random positive normals of any exponent, exact
+ * squares (no NX) and, in some registers, one lane that is not a positive
+ * normal (the register must be refused) */
+static void test_sqrt_registers(void **state) {
+  (void)state;
+  rng r = {0x452821e638d01377ull};
+  unsigned fail = 0, taken = 0;
+  for (unsigned reg = 0; reg < 20000; reg++) {
+    uint32_t a[32], out[32], fb = 0, fs = 0;
+    unsigned n = reg % 4 ? 32 : 1 + next(&r) % 32, kind = reg % 5;
+    for (unsigned i = 0; i < n; i++) {
+      uint32_t f = 0, m = 1 + next(&r) % 4095; /* m^2 < 2^24: exact in binary32 */
+      a[i] = kind == 0 ? fp32_mul_soft(fp32_from_u32(m, FP_RNE, &f), fp32_from_u32(m, FP_RNE, &f), FP_RNE, &f)
+                       : with_exp(&r, 1 + (int32_t)(next(&r) % 254)) & 0x7fffffffu;
+    }
+    if (kind == 4) a[next(&r) % n] = next(&r); /* anything, specials and negatives included */
+    int ok = fp32_lanes_sqrt(out, a, n, &fb) == 0;
+    int domain = 1;
+    for (unsigned i = 0; i < n; i++) {
+      uint32_t f = 0, want = fp32_sqrt_soft(a[i], FP_RNE, &f);
+      fs |= f;
+      domain &= a[i] - 0x00800000u < 0x7F000000u;
+      if (ok && out[i] != want && fail++ < 10)
+        fprintf(stderr, "sqrt %08x: %08x, soft %08x\n", a[i], out[i], want);
+    }
+    if (ok != domain && fail++ < 10) fprintf(stderr, "sqrt register %u: taken %d, domain %d\n", reg, ok, domain);
+    if (ok && fb != fs && fail++ < 10) fprintf(stderr, "sqrt flags %x, soft %x\n", fb, fs);
+    taken += (unsigned)ok;
+  }
+  assert_int_equal(fail, 0);
+  assert_true(taken > 15000);
+}
+
 /* results at the ends of the normal range: refused or exact */
 static void test_range_ends(void **state) {
   (void)state;
@@ -126,6 +159,7 @@ static void test_specials_refused(void **state) {
     assert_int_equal(fp32_lanes_add(r, a, b, 32, &f), -1);
     assert_int_equal(fp32_lanes_mul(r, a, b, 32, &f), -1);
     assert_int_equal(fp32_lanes_div(r, a, b, 32, &f), -1);
+    assert_int_equal(fp32_lanes_sqrt(r, a, 32, &f), -1);
     a[17] = keep;
   }
   a[5] = 0x7f7fffffu; /* max * 1.x overflows */
@@ -153,6 +187,18 @@ static void test_known(void **state) {
   assert_int_equal(r[0], 0x40400000u);
   assert_int_equal(r[1], 0x42340000u);
   assert_int_equal(f, 0);
+  a[0] = 0x40800000u; /* sqrt 4 = 2 exactly; sqrt 2^-126 = 2^-63; sqrt max = 0x5f7fffff */
+  a[1] = 0x00800000u;
+  uint32_t c[3] = {0x40800000u, 0x7f7fffffu, 0x40000000u};
+  assert_int_equal(fp32_lanes_sqrt(r, a, 2, &f), 0);
+  assert_int_equal(r[0], 0x40000000u);
+  assert_int_equal(r[1], 0x20000000u);
+  assert_int_equal(f, 0);
+  uint32_t q[3];
+  assert_int_equal(fp32_lanes_sqrt(q, c, 3, &f), 0);
+  assert_int_equal(q[1], 0x5f7fffffu); /* sqrt(2^128 (1 - 2^-24)) just below 2^64 */
+  assert_int_equal(q[2], 0x3fb504f3u); /* sqrt 2 */
+  assert_int_equal(f, FFLAG_NX);
 }
 
 static void test_host_mode(void **state) {
@@ -171,6 +217,7 @@ int main(void) {
       cmocka_unit_test(test_known),
       cmocka_unit_test(test_specials_refused),
       cmocka_unit_test(test_random_registers),
+      cmocka_unit_test(test_sqrt_registers),
       cmocka_unit_test(test_range_ends),
       cmocka_unit_test(test_host_mode),
   };
