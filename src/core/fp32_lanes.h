@@ -4,8 +4,8 @@
  * (fp32_host_rne) and the guest's rm is RNE; each returns 0 with NX (the
  * only flag these lanes can raise) added to *flags, or -1 when some lane
  * is outside the proven domain (the caller then runs the exact per-lane
- * path on the unchanged sources; r[] is scratch). Why each is exact:
- * fp32_lanes.c. */
+ * path on the unchanged sources; r[] is scratch and must not overlap the
+ * sources). Why each is exact: fp32_lanes.c. */
 #ifndef VT_FP32_LANES_H
 #define VT_FP32_LANES_H
 
@@ -19,5 +19,12 @@ int fp32_lanes_mul(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n
 int fp32_lanes_div(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags);
 /* r = sqrt(a): every lane a positive normal number */
 int fp32_lanes_sqrt(uint32_t *r, const uint32_t *a, unsigned n, uint32_t *flags);
+/* r = fp32_exp(a) lane by lane with the flags fp32_exp raises, mostly
+ * without calling the host's exp (fp32_lanes_exp.c); it takes every
+ * register (-1 only for n > 32) */
+int fp32_lanes_exp(uint32_t *r, const uint32_t *a, unsigned n, uint32_t *flags);
+/* its double approximation of e^x for |x| < 87, within a relative 1.3838e-11
+ * (for the tests and bench/check_exp) */
+double fp32_exp_approx(double x);
 
 #endif
