@@ -1,17 +1,19 @@
-/* Whole-register fast paths of vfadd/vfsub/vfmul/vfdiv/vfsqrt: all n lanes at
- * once in host binary32 arithmetic, in loops without branches that the
+/* Whole-register fast paths of vfadd/vfsub/vfmul/vfdiv/vfsqrt/vfexp: all n
+ * lanes at once in host arithmetic, in loops without branches that the
  * compiler can vectorise. Valid only while the host rounds to nearest
- * (fp32_host_rne) and the guest's rm is RNE; each returns 0 with NX (the
- * only flag these lanes can raise) added to *flags, or -1 when some lane
- * is outside the proven domain (the caller then runs the exact per-lane
- * path on the unchanged sources; r[] is scratch and must not overlap the
- * sources). Why each is exact: fp32_lanes.c. */
+ * without flushing subnormals (fp32_host_rne) and the guest's rm is RNE;
+ * each returns 0 with NX (the only flag these lanes can raise) added to
+ * *flags, or -1 when some lane is outside the proven domain (the caller
+ * then runs the exact per-lane path on the unchanged sources; r[] is
+ * scratch and must not overlap the sources). Why each is exact:
+ * fp32_lanes.c and fp32_lanes_exp.c. */
 #ifndef VT_FP32_LANES_H
 #define VT_FP32_LANES_H
 
 #include <stdint.h>
 
-/* 1 if the host's SSE (or default) floating point rounds to nearest-even */
+/* 1 if the host's SSE (or default) floating point rounds to nearest-even
+ * and, with SSE, keeps subnormals (FTZ and DAZ off) */
 int fp32_host_rne(void);
 
 int fp32_lanes_add(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags);
