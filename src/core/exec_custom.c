@@ -139,8 +139,12 @@ HANDLER(vfexp_v) {
   const uint32_t *a = VR(in->rs2);
   if (em && fp32_host_rne()) {
     uint32_t r[VT_MAX_LANES];
-    fp32_lanes_exp(r, a, 32u - (uint32_t)__builtin_clz(em), &fl);
-    FOR_LANES(em, i) vd[i] = r[i];
+    uint32_t n = 32u - (uint32_t)__builtin_clz(em);
+    fp32_lanes_exp(r, a, n, &fl);
+    if (em == lanes_mask(n))
+      memcpy(vd, r, 4 * (size_t)n);
+    else
+      FOR_LANES(em, i) vd[i] = r[i];
   } else {
     FOR_LANES(em, i) vd[i] = fp32_exp(a[i], &fl);
   }
