@@ -138,13 +138,13 @@ HANDLER(vfexp_v) {
   uint32_t *vd = VR(in->rd), fl = 0, em = x->emask;
   const uint32_t *a = VR(in->rs2);
   if (em && fp32_host_rne()) {
-    uint32_t r[VT_MAX_LANES];
-    uint32_t n = 32u - (uint32_t)__builtin_clz(em);
-    fp32_lanes_exp(r, a, n, &fl);
-    if (em == lanes_mask(n))
-      memcpy(vd, r, 4 * (size_t)n);
-    else
+    uint32_t r[VT_MAX_LANES], n = 32u - (uint32_t)__builtin_clz(em), full = em == lanes_mask(n);
+    if (full && vd != a) { /* straight into vd */
+      fp32_lanes_exp(vd, a, n, &fl);
+    } else {
+      fp32_lanes_exp(r, a, n, &fl);
       FOR_LANES(em, i) vd[i] = r[i];
+    }
   } else {
     FOR_LANES(em, i) vd[i] = fp32_exp(a[i], &fl);
   }

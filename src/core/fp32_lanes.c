@@ -20,7 +20,6 @@
  * C17 mode keeps gcc from contracting, the pragma tells clang. */
 #include "fp32_lanes.h"
 
-#include <fenv.h>
 #include <math.h>
 #include <string.h>
 
@@ -30,17 +29,8 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-#if defined(__SSE__) && (defined(__GNUC__) || defined(__clang__))
-/* MXCSR bits 13-14: the rounding of SSE arithmetic, which is what float and
- * double use here (fegetround reads the x87 control word); bit 15 flushes
- * subnormal results to zero (FTZ), bit 6 reads subnormal operands as zero
- * (DAZ), as -ffast-math start-up code sets them */
-#define HOST_SEES_FLUSH 1
-int fp32_host_rne(void) { return (__builtin_ia32_stmxcsr() & 0xE040u) == 0; }
-#else
-#define HOST_SEES_FLUSH 0 /* the operand checks below stand in for it */
-int fp32_host_rne(void) { return fegetround() == FE_TONEAREST; }
-#endif
+/* without FP32_HOST_SEES_FLUSH the operand checks below stand in for it */
+#define HOST_SEES_FLUSH FP32_HOST_SEES_FLUSH
 
 /* 0 if the biased exponent of u is in [lo, hi], else 1 */
 static inline uint32_t out_of(uint32_t u, uint32_t lo, uint32_t hi) {

@@ -13,8 +13,20 @@
 #include <stdint.h>
 
 /* 1 if the host's SSE (or default) floating point rounds to nearest-even
- * and, with SSE, keeps subnormals (FTZ and DAZ off) */
-int fp32_host_rne(void);
+ * and, with SSE, keeps subnormals (FTZ and DAZ off); inline, as every
+ * vector fp instruction asks */
+#if defined(__SSE__) && (defined(__GNUC__) || defined(__clang__))
+/* MXCSR bits 13-14: the rounding of SSE arithmetic, which is what float and
+ * double use here (fegetround reads the x87 control word); bit 15 flushes
+ * subnormal results to zero (FTZ), bit 6 reads subnormal operands as zero
+ * (DAZ), as -ffast-math start-up code sets them */
+#define FP32_HOST_SEES_FLUSH 1
+static inline int fp32_host_rne(void) { return (__builtin_ia32_stmxcsr() & 0xE040u) == 0; }
+#else
+#include <fenv.h>
+#define FP32_HOST_SEES_FLUSH 0
+static inline int fp32_host_rne(void) { return fegetround() == FE_TONEAREST; }
+#endif
 
 int fp32_lanes_add(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags);
 int fp32_lanes_mul(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags);
