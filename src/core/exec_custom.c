@@ -143,7 +143,10 @@ HANDLER(vfexp_v) {
       fp32_lanes_exp(vd, a, n, &fl);
     } else {
       fp32_lanes_exp(r, a, n, &fl);
-      FOR_LANES(em, i) vd[i] = r[i];
+      if (full)
+        memcpy(vd, r, 4 * (size_t)n);
+      else
+        FOR_LANES(em, i) vd[i] = r[i];
     }
   } else {
     FOR_LANES(em, i) vd[i] = fp32_exp(a[i], &fl);
