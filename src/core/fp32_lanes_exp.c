@@ -24,7 +24,7 @@
  * absolute, far below that, whatever the host's flush-to-zero setting.
  *
  * glibc's exp errs by at most 1 ulp of its double result (glibc manual,
- * "Known Maximum Errors in Math Functions"; its source states 0.51 ulp):
+ * "Known Maximum Errors in Math Functions", from its libm-test-ulps files):
  * we allow G = 2^-51, two ulps. So |y - exp_glibc(x)| <= (eps + G) e^x <
  * (eps + G)(1 + eps) 2^53 ulp(y) < 124 639 ulp(y) < 2^17 ulp(y). If y is
  * farther than 2^17 of its ulps from every binary32 midpoint (the low 29
