@@ -233,15 +233,19 @@ static void test_host_mode(void **state) {
   assert_int_equal(fesetround(FE_TONEAREST), 0);
   assert_int_equal(fp32_host_rne(), 1);
 #if defined(__SSE__) && (defined(__GNUC__) || defined(__clang__))
-  /* flush-to-zero (MXCSR bit 15) or denormals-are-zero (bit 6): no fast path */
-  unsigned csr = __builtin_ia32_stmxcsr();
-  __builtin_ia32_ldmxcsr(csr | 0x8000u);
-  int ftz = fp32_host_rne();
-  __builtin_ia32_ldmxcsr(csr | 0x0040u);
-  int daz = fp32_host_rne();
-  __builtin_ia32_ldmxcsr(csr);
-  assert_int_equal(ftz, 0);
-  assert_int_equal(daz, 0);
+  /* flush-to-zero (MXCSR bit 15) or denormals-are-zero (bit 6): no fast
+   * path. Valgrind keeps only MXCSR's rounding bits (and never flushes): a
+   * bit that does not read back is not in force, and is not checked. */
+  unsigned csr = __builtin_ia32_stmxcsr(), bits[2] = {0x8000u, 0x0040u};
+  for (int k = 0; k < 2; k++) {
+    __builtin_ia32_ldmxcsr(csr | bits[k]);
+    int kept = (__builtin_ia32_stmxcsr() & bits[k]) != 0, rne = fp32_host_rne();
+    __builtin_ia32_ldmxcsr(csr);
+    if (kept)
+      assert_int_equal(rne, 0);
+    else
+      fprintf(stderr, "MXCSR bit %#x does not read back here (valgrind?): not checked\n", bits[k]);
+  }
   assert_int_equal(fp32_host_rne(), 1);
 #endif
 }
