@@ -4,6 +4,7 @@
 
 #include "exec.h"
 #include "fp32.h"
+#include "fp32_lanes.h"
 
 HANDLER(vadd12_vi) {
   uint32_t *vd = VR(in->rd);
@@ -130,11 +131,26 @@ HANDLER(vftta_vv) {
   return 0;
 }
 
-/* vfexp.v: (float)exp((double)x) like the ISS; no fflags. */
+/* vfexp.v: (float)exp((double)x) like the ISS; no fflags. While the host
+ * rounds to nearest, the lanes up to the last active one go through
+ * fp32_lanes_exp (the same results, mostly without a libm call). */
 HANDLER(vfexp_v) {
-  uint32_t *vd = VR(in->rd), fl = 0;
+  uint32_t *vd = VR(in->rd), fl = 0, em = x->emask;
   const uint32_t *a = VR(in->rs2);
-  FOR_LANES(x->emask, i) vd[i] = fp32_exp(a[i], &fl);
+  if (em && fp32_host_rne()) {
+    uint32_t r[VT_MAX_LANES], n = 32u - (uint32_t)__builtin_clz(em), full = em == lanes_mask(n);
+    if (full && vd != a) { /* straight into vd */
+      fp32_lanes_exp(vd, a, n, &fl);
+    } else {
+      fp32_lanes_exp(r, a, n, &fl);
+      if (full)
+        memcpy(vd, r, 4 * (size_t)n);
+      else
+        FOR_LANES(em, i) vd[i] = r[i];
+    }
+  } else {
+    FOR_LANES(em, i) vd[i] = fp32_exp(a[i], &fl);
+  }
   trace_vreg(x, in->rd);
   return 0;
 }

@@ -96,7 +96,9 @@ F_FMA(fnmadd_s, 1, 1)
 /* vfadd/vfsub/vfmul/vfdiv on a full mask in RNE: the whole register in
  * host arithmetic first (fp32_lanes.c); any lane outside its proven domain
  * sends the instruction to the per-lane path. B(i) is the second operand
- * of lane i, as the batch wants it (b negated for a subtraction). */
+ * of lane i, as the batch wants it (b negated for a subtraction). The
+ * batch writes vd itself unless vd is a source, which the per-lane path
+ * would still need (it writes every lane of vd again). */
 #define VF_WHOLE(id, B, batch, expr)                                                       \
   HANDLER(id) {                                                                            \
     uint32_t vl = x->w->vl;                                                                \
@@ -107,8 +109,9 @@ F_FMA(fnmadd_s, 1, 1)
       (void)s1;                                                                            \
       (void)bx;                                                                            \
       for (uint32_t i = 0; i < vl; i++) bv[i] = (B);                                       \
-      if (!batch(r, VR(in->rs2), bv, vl, &lane_flags)) {                                   \
-        memcpy(VR(in->rd), r, 4 * (size_t)vl);                                             \
+      uint32_t *out = in->rd == in->rs1 || in->rd == in->rs2 ? r : VR(in->rd);             \
+      if (!batch(out, VR(in->rs2), bv, vl, &lane_flags)) {                                 \
+        if (out == r) memcpy(VR(in->rd), r, 4 * (size_t)vl);                               \
         x->fflags |= lane_flags;                                                           \
         fp_commit_flags(x);                                                                \
         trace_vreg(x, in->rd);                                                             \
@@ -171,7 +174,23 @@ VF_UN(vfcvt_f_xu_v, fp32_from_u32(a, rm, fl))
 VF_UN(vfcvt_f_x_v, fp32_from_i32((int32_t)a, rm, fl))
 VF_UN(vfcvt_rtz_xu_f_v, fp32_to_u32(a, FP_RTZ, fl))
 VF_UN(vfcvt_rtz_x_f_v, (uint32_t)fp32_to_i32(a, FP_RTZ, fl))
-VF_UN(vfsqrt_v, fp32_sqrt(a, rm, fl))
+/* vfsqrt.v on a full mask in RNE: the whole register through host sqrtf
+ * first (fp32_lanes_sqrt), as VF_WHOLE does for the binary operations */
+static int exec_vfsqrt_v_lanes(vt_exec *x, const isa_inst *in) { VF_BODY(0, fp32_sqrt(a, rm, fl)) }
+HANDLER(vfsqrt_v) {
+  uint32_t vl = x->w->vl;
+  if (x->w->frm == FP_RNE && x->emask == lanes_mask(vl) && vl && fp32_host_rne()) {
+    uint32_t r[VT_MAX_LANES], lane_flags = 0, *out = in->rd == in->rs2 ? r : VR(in->rd);
+    if (!fp32_lanes_sqrt(out, VR(in->rs2), vl, &lane_flags)) {
+      if (out == r) memcpy(VR(in->rd), r, 4 * (size_t)vl);
+      x->fflags |= lane_flags;
+      fp_commit_flags(x);
+      trace_vreg(x, in->rd);
+      return 0;
+    }
+  }
+  return exec_vfsqrt_v_lanes(x, in);
+}
 VF_UN(vfclass_v, fp32_classify(a))
 
 /* moves (no arithmetic, no flags) */

@@ -1,12 +1,14 @@
 /* The whole-register host paths (src/core/fp32_lanes.c) against the exact
  * software paths, lane by lane, in round-to-nearest-even: every register
  * they accept must hold the software results and the OR of the software
- * flags; registers with a lane outside the domain (zeros, subnormals,
- * infinities, NaNs, results that overflow or come near the subnormals)
- * must be refused. Registers are filled from fixed-seed generators:
- * random words, close exponents, exact rounding ties, near-cancellations,
- * exact products and quotients, and results at the range ends. Also:
- * fp32_host_rne follows the host's rounding mode. */
+ * flags; registers with a lane outside the domain (a result that is zero,
+ * subnormal, near the subnormals, infinite or NaN; for sqrt any operand
+ * but a positive normal) must be refused, while zero and subnormal
+ * operands with normal results are taken (the host keeps subnormals).
+ * Registers are filled from fixed-seed generators: random words, close
+ * exponents, exact rounding ties, near-cancellations, exact products and
+ * quotients, and results at the range ends. Also: fp32_host_rne follows
+ * the host's rounding mode and flush-to-zero bits. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,9 +38,9 @@ static void pair(rng *r, unsigned k, uint32_t *a, uint32_t *b) {
   int32_t ea = 90 + (int32_t)(next(r) % 75); /* products stay in range too */
   *a = with_exp(r, ea);
   switch (k % 6) {
-  case 0: *b = with_exp(r, ea + (int32_t)(next(r) % 61) - 30); break; /* close exponents */
+  case 0: *b = with_exp(r, ea + (int32_t)(next(r) % 61) - 30); break;       /* close exponents */
   case 1: *b = (*a & 0xff800000u) - 0x0c000000u + (next(r) % 3) - 1; break; /* ties of a + b */
-  case 2: *b = (*a ^ 0x80000000u) + (next(r) % 5) - 2; break;            /* cancellation */
+  case 2: *b = (*a ^ 0x80000000u) + (next(r) % 5) - 2; break;               /* cancellation */
   case 3: { /* a = b * k exactly: exact product and quotient */
     uint32_t m = (next(r) % 63) | 1, f = 0;
     *b = ((uint32_t)ea << 23) | ((next(r) & 0x7fffu) << 8);
@@ -91,6 +93,41 @@ static void test_random_registers(void **state) {
   for (int j = 0; j < 3; j++) assert_true(taken[j] > 2000);
 }
 
+/* sqrt of whole registers: random positive normals of any exponent, exact
+ * squares (no NX) and, in some registers, one lane that is not a positive
+ * normal (the register must be refused) */
+static void test_sqrt_registers(void **state) {
+  (void)state;
+  rng r = {0x452821e638d01377ull};
+  unsigned fail = 0, taken = 0;
+  for (unsigned reg = 0; reg < 20000; reg++) {
+    uint32_t a[32], out[32], fb = 0, fs = 0;
+    unsigned n = reg % 4 ? 32 : 1 + next(&r) % 32, kind = reg % 5;
+    for (unsigned i = 0; i < n; i++) {
+      uint32_t f = 0, m = 1 + next(&r) % 4095; /* m^2 < 2^24: exact in binary32 */
+      a[i] = kind == 0 ? fp32_mul_soft(fp32_from_u32(m, FP_RNE, &f), fp32_from_u32(m, FP_RNE, &f),
+                                       FP_RNE, &f)
+                       : with_exp(&r, 1 + (int32_t)(next(&r) % 254)) & 0x7fffffffu;
+    }
+    if (kind == 4) a[next(&r) % n] = next(&r); /* anything, specials and negatives included */
+    int ok = fp32_lanes_sqrt(out, a, n, &fb) == 0;
+    int domain = 1;
+    for (unsigned i = 0; i < n; i++) {
+      uint32_t f = 0, want = fp32_sqrt_soft(a[i], FP_RNE, &f);
+      fs |= f;
+      domain &= a[i] - 0x00800000u < 0x7F000000u;
+      if (ok && out[i] != want && fail++ < 10)
+        fprintf(stderr, "sqrt %08x: %08x, soft %08x\n", a[i], out[i], want);
+    }
+    if (ok != domain && fail++ < 10)
+      fprintf(stderr, "sqrt register %u: taken %d, domain %d\n", reg, ok, domain);
+    if (ok && fb != fs && fail++ < 10) fprintf(stderr, "sqrt flags %x, soft %x\n", fb, fs);
+    taken += (unsigned)ok;
+  }
+  assert_int_equal(fail, 0);
+  assert_true(taken > 15000);
+}
+
 /* results at the ends of the normal range: refused or exact */
 static void test_range_ends(void **state) {
   (void)state;
@@ -99,8 +136,8 @@ static void test_range_ends(void **state) {
   for (unsigned reg = 0; reg < 4000; reg++) {
     uint32_t a[32], b[32];
     for (unsigned i = 0; i < 32; i++) {
-      int32_t ea = 1 + (int32_t)(next(&r) % 254), t = (next(&r) & 1) ? 1 + (int32_t)(next(&r) % 4) - 1
-                                                                        : 254 - (int32_t)(next(&r) % 4);
+      int32_t ea = 1 + (int32_t)(next(&r) % 254),
+              t = (next(&r) & 1) ? 1 + (int32_t)(next(&r) % 4) - 1 : 254 - (int32_t)(next(&r) % 4);
       a[i] = with_exp(&r, ea);
       /* exponent of b so that a*b (even reg) or a/b (odd) lands near t */
       b[i] = with_exp(&r, reg & 1 ? ea - t + 127 : t - ea + 127);
@@ -112,24 +149,43 @@ static void test_range_ends(void **state) {
   assert_int_equal(fail, 0);
 }
 
-/* one special lane makes the register go to the per-lane path */
-static void test_specials_refused(void **state) {
+/* a special lane: taken only with the software results (zero and
+ * subnormal operands of add, mul and div whose results are normal), else
+ * refused; infinities and NaNs always refused, and by sqrt everything */
+static void test_specials(void **state) {
   (void)state;
-  static const uint32_t specials[] = {0x00000000, 0x80000000, 0x00000001, 0x007fffff,
+  static const uint32_t specials[] = {0x00000000, 0x80000000, 0x00000001, 0x007fffff, 0x807fffff,
                                       0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001};
   uint32_t a[32], b[32], r[32], f = 0;
+  unsigned fail = 0, taken = 0;
   for (unsigned i = 0; i < 32; i++) a[i] = b[i] = 0x3f800000u + i; /* about 1 */
   assert_int_equal(fp32_lanes_add(r, a, b, 32, &f), 0);
   for (unsigned s = 0; s < sizeof specials / sizeof specials[0]; s++) {
-    uint32_t keep = a[17];
+    uint32_t keep = a[17], nan_or_inf = (specials[s] & 0x7f800000u) == 0x7f800000u;
     a[17] = specials[s];
-    assert_int_equal(fp32_lanes_add(r, a, b, 32, &f), -1);
-    assert_int_equal(fp32_lanes_mul(r, a, b, 32, &f), -1);
-    assert_int_equal(fp32_lanes_div(r, a, b, 32, &f), -1);
+    for (int op = 0; op < 3; op++) {
+      batch_fn batch = op == 0 ? fp32_lanes_add : op == 1 ? fp32_lanes_mul : fp32_lanes_div;
+      soft_fn soft = op == 0 ? fp32_add_soft : op == 1 ? fp32_mul_soft : fp32_div_soft;
+      int took = compare(batch, soft, "special", a, b, 32, &fail);
+      taken += (unsigned)took;
+      if (took && nan_or_inf && fail++ < 10) fprintf(stderr, "op %d took %08x\n", op, specials[s]);
+    }
+    assert_int_equal(fp32_lanes_sqrt(r, a, 32, &f), -1);
     a[17] = keep;
   }
-  a[5] = 0x7f7fffffu; /* max * 1.x overflows */
+  assert_int_equal(fail, 0);
+  assert_true(taken >= 5); /* the zeros and subnormals of add at least */
+  a[5] = 0x7f7fffffu;      /* max * 1.x overflows */
   assert_int_equal(fp32_lanes_mul(r, a, b, 32, &f), -1);
+  /* subnormal operands, normal results: 2^-149 * 2^30, 0x007fffff / 2^-3 */
+  a[0] = 0x00000001u, b[0] = 0x4e800000u;
+  a[1] = 0x007fffffu, b[1] = 0x3e000000u;
+  f = 0;
+  assert_int_equal(fp32_lanes_mul(r, a, b, 1, &f), 0);
+  assert_int_equal(r[0], 0x04000000u); /* 2^-119 */
+  assert_int_equal(fp32_lanes_div(r, a + 1, b + 1, 1, &f), 0);
+  assert_int_equal(r[0], 0x01fffffeu); /* (2^-126 - 2^-149) * 8, exact */
+  assert_int_equal(f, 0);
 }
 
 /* spelled-out results, so the comparison cannot pass with both sides wrong */
@@ -153,6 +209,18 @@ static void test_known(void **state) {
   assert_int_equal(r[0], 0x40400000u);
   assert_int_equal(r[1], 0x42340000u);
   assert_int_equal(f, 0);
+  a[0] = 0x40800000u; /* sqrt 4 = 2 exactly; sqrt 2^-126 = 2^-63; sqrt max = 0x5f7fffff */
+  a[1] = 0x00800000u;
+  uint32_t c[3] = {0x40800000u, 0x7f7fffffu, 0x40000000u};
+  assert_int_equal(fp32_lanes_sqrt(r, a, 2, &f), 0);
+  assert_int_equal(r[0], 0x40000000u);
+  assert_int_equal(r[1], 0x20000000u);
+  assert_int_equal(f, 0);
+  uint32_t q[3];
+  assert_int_equal(fp32_lanes_sqrt(q, c, 3, &f), 0);
+  assert_int_equal(q[1], 0x5f7fffffu); /* sqrt(2^128 (1 - 2^-24)) just below 2^64 */
+  assert_int_equal(q[2], 0x3fb504f3u); /* sqrt 2 */
+  assert_int_equal(f, FFLAG_NX);
 }
 
 static void test_host_mode(void **state) {
@@ -164,13 +232,30 @@ static void test_host_mode(void **state) {
   assert_int_equal(fp32_host_rne(), 0);
   assert_int_equal(fesetround(FE_TONEAREST), 0);
   assert_int_equal(fp32_host_rne(), 1);
+#if defined(__SSE__) && (defined(__GNUC__) || defined(__clang__))
+  /* flush-to-zero (MXCSR bit 15) or denormals-are-zero (bit 6): no fast
+   * path. Valgrind keeps only MXCSR's rounding bits (and never flushes): a
+   * bit that does not read back is not in force, and is not checked. */
+  unsigned csr = __builtin_ia32_stmxcsr(), bits[2] = {0x8000u, 0x0040u};
+  for (int k = 0; k < 2; k++) {
+    __builtin_ia32_ldmxcsr(csr | bits[k]);
+    int kept = (__builtin_ia32_stmxcsr() & bits[k]) != 0, rne = fp32_host_rne();
+    __builtin_ia32_ldmxcsr(csr);
+    if (kept)
+      assert_int_equal(rne, 0);
+    else
+      fprintf(stderr, "MXCSR bit %#x does not read back here (valgrind?): not checked\n", bits[k]);
+  }
+  assert_int_equal(fp32_host_rne(), 1);
+#endif
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_known),
-      cmocka_unit_test(test_specials_refused),
+      cmocka_unit_test(test_specials),
       cmocka_unit_test(test_random_registers),
+      cmocka_unit_test(test_sqrt_registers),
       cmocka_unit_test(test_range_ends),
       cmocka_unit_test(test_host_mode),
   };

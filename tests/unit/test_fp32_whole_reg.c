@@ -1,0 +1,107 @@
+/* The whole-register paths as the vector fp handlers use them
+ * (src/core/exec_fp.c, exec_custom.c): vfadd.vv, vfdiv.vv, vfsqrt.v and
+ * vfexp.v on 32 lanes, with every destination a register that is not a
+ * source (the batch then writes it directly) and with the destination a
+ * source (through scratch). A register with one lane outside the batch's
+ * domain sends the instruction to the per-lane path after the batch has
+ * written part of vd: every lane must still be the software result and
+ * fflags the OR of the software flags. Expected values: the exact software
+ * paths (fp32_*_soft, fp32_exp), lane by lane. */
+#include "test_core_more.h"
+
+#include "fp32.h"
+
+#define NT 32
+
+static void run_case(const uint32_t a[NT], const uint32_t b[NT]) {
+  vt_device *d = mkdev(NULL);
+  wr_words(d, DATA_BASE, a, NT);
+  wr_words(d, DATA_BASE + 0x80, b, NT);
+  load_asm(d, "  li a0, 0x90000000\n"
+              "  vle32.v v1, (a0)\n"
+              "  addi a1, a0, 0x80\n"
+              "  vle32.v v2, (a1)\n"
+              "  vmv.v.v v7, v1\n"
+              "  vmv.v.v v8, v1\n"
+              "  csrrw x0, fflags, x0\n"
+              "  vfadd.vv v3, v1, v2\n" /* into vd directly */
+              "  csrrw t0, fflags, x0\n"
+              "  sw t0, 0x400(a0)\n"
+              "  vfdiv.vv v4, v1, v2\n"
+              "  csrrw t0, fflags, x0\n"
+              "  sw t0, 0x404(a0)\n"
+              "  vfsqrt.v v5, v1\n"
+              "  csrrw t0, fflags, x0\n"
+              "  sw t0, 0x408(a0)\n"
+              "  vfexp.v v6, v1\n"
+              "  csrrw t0, fflags, x0\n"
+              "  sw t0, 0x40c(a0)\n"
+              "  vfadd.vv v7, v7, v2\n" /* vd a source: through scratch */
+              "  csrrw t0, fflags, x0\n"
+              "  sw t0, 0x410(a0)\n"
+              "  vfsqrt.v v8, v8\n"
+              "  csrrw t0, fflags, x0\n"
+              "  sw t0, 0x414(a0)\n"
+              "  addi a2, a0, 0x100\n"
+              "  vse32.v v3, (a2)\n"
+              "  addi a2, a2, 0x80\n"
+              "  vse32.v v4, (a2)\n"
+              "  addi a2, a2, 0x80\n"
+              "  vse32.v v5, (a2)\n"
+              "  addi a2, a2, 0x80\n"
+              "  vse32.v v6, (a2)\n"
+              "  addi a2, a2, 0x80\n"
+              "  vse32.v v7, (a2)\n"
+              "  addi a2, a2, 0x80\n"
+              "  vse32.v v8, (a2)\n"
+              "  endprg x0, x0, x0\n");
+  vt_launch l = mklaunch(1, 1, 1, NT, 1);
+  launch_ok(d, &l);
+  uint32_t flags[6] = {0};
+  for (uint32_t i = 0; i < NT; i++) {
+    uint32_t exp_flags = 0; /* vfexp.v raises none */
+    uint32_t want[6] = {
+        fp32_add_soft(a[i], b[i], FP_RNE, &flags[0]), fp32_div_soft(a[i], b[i], FP_RNE, &flags[1]),
+        fp32_sqrt_soft(a[i], FP_RNE, &flags[2]),      fp32_exp(a[i], &exp_flags),
+        fp32_add_soft(a[i], b[i], FP_RNE, &flags[4]), fp32_sqrt_soft(a[i], FP_RNE, &flags[5])};
+    for (uint32_t k = 0; k < 6; k++) {
+      uint32_t got = rd32(d, DATA_BASE + 0x100 + 0x80 * k + 4 * i);
+      if (got != want[k])
+        fail_msg("result %u, lane %u (a %08x, b %08x): %08x, expected %08x", k, i, a[i], b[i], got,
+                 want[k]);
+    }
+  }
+  for (uint32_t k = 0; k < 6; k++)
+    if (rd32(d, DATA_BASE + 0x400 + 4 * k) != flags[k])
+      fail_msg("flags of instruction %u: %x, expected %x", k, rd32(d, DATA_BASE + 0x400 + 4 * k),
+               flags[k]);
+  vt_device_destroy(d);
+}
+
+static void test_whole_and_fallback(void **state) {
+  (void)state;
+  static const uint32_t specials[] = {0x00000000u, 0x80000000u, 0x00000003u, 0xbf800000u,
+                                      0x7f800000u, 0x7fc00000u, 0x7f800001u, 0x7f7fffffu};
+  uint32_t a[NT], b[NT];
+  for (uint32_t i = 0; i < NT; i++) {
+    a[i] = 0x3fc00000u + i * 0x2345u; /* 1.5 and up: every lane in every domain */
+    b[i] = 0x40400000u - i * 0x1234u; /* about 3 */
+  }
+  run_case(a, b);
+  for (uint32_t s = 0; s < sizeof specials / sizeof specials[0]; s++) {
+    uint32_t lane = (s * 11 + 5) % NT, keep_a = a[lane], keep_b = b[lane];
+    a[lane] = specials[s]; /* a special operand of every operation */
+    run_case(a, b);
+    a[lane] = keep_a;
+    b[lane] = specials[s]; /* a special divisor and addend */
+    run_case(a, b);
+    b[lane] = keep_b;
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_whole_and_fallback),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
