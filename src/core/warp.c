@@ -240,9 +240,51 @@ const vt_icache_entry *warp_decode(vt_device *d, vt_worker *k, vt_warp *w, vt_er
   return decode_next(d, k, w, e);
 }
 
-/* Executes the predecoded ic at w's pc. Inlined twice: into warp_step,
- * and with record = 0 into the run-ahead loop, where it loses the
- * commit-record code. */
+/* vector instructions are illegal while vtype.vill is set */
+static int vill_fault(vt_device *d, vt_warp *w, vt_error *e, const vt_icache_entry *ic) {
+  vt_fail(e, VT_ERR_ILLEGAL,
+          "vector instruction while vtype.vill is set (the last vsetvl* asked for an "
+          "unsupported SEW/LMUL; only e32, m1 is implemented)");
+  vt_err_ctx(e, (int)d->l.kernel_id, (int)w->wg->id, (int)w->wid, -1, w->pc, ic->in.word);
+  return -1;
+}
+
+/* the context of a handler's failure (the handler filled e) */
+static int handler_fault(vt_device *d, vt_warp *w, vt_error *e, const vt_exec *x) {
+  uint32_t addr = e->addr;
+  int has_addr = e->has_addr;
+  vt_err_ctx(e, (int)d->l.kernel_id, (int)w->wg->id, (int)w->wid, x->err_lane, x->pc, x->word);
+  if (has_addr) vt_err_addr(e, addr);
+  return -1;
+}
+
+/* The lanes an instruction writes: standard RVV ops honour v0 (packed bit
+ * i, as ISS and RTL agree), Ventus custom ops only the SIMT mask. */
+static inline uint32_t exec_mask(const vt_warp *w, const vt_icache_entry *ic, uint32_t flags) {
+  if (!(flags & IF_VEC)) return w->mask;
+  uint32_t em = w->mask & lanes_mask(w->vl);
+  if (!ic->in.vm && !(flags & IF_CUSTOMV)) em &= w->v[0][0];
+  return em;
+}
+
+/* The state every instruction of one warp shares. */
+static inline void exec_init(vt_exec *x, vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
+  x->d = d;
+  x->k = k;
+  x->st = k->st;
+  x->w = w;
+  x->wg = w->wg;
+  x->e = e;
+  x->fflags = 0;
+  x->err_lane = -1;
+  x->spin = 0;
+  x->waits = 0;
+  x->stop = 0;
+  x->c = NULL;
+}
+
+/* Executes the predecoded ic at w's pc (warp_step); with record = 0 the
+ * commit-record code drops out. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
@@ -250,39 +292,14 @@ static inline int step_at(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e,
                           const vt_icache_entry *ic, int record) {
   uint32_t pc = w->pc;
   vt_exec x;
-  x.d = d;
-  x.k = k;
-  x.st = k->st;
-  x.w = w;
-  x.wg = w->wg;
-  x.e = e;
+  exec_init(&x, d, k, w, e);
   x.pc = pc;
   x.npc = pc + 4;
   x.word = ic->in.word;
-  x.fflags = 0;
-  x.err_lane = -1;
-  x.spin = 0;
-  x.waits = 0;
-  x.stop = 0;
-  x.c = NULL;
   uint32_t flags = ic->flags;
   uint32_t mask = w->mask;
-  if (unlikely((flags & (IF_VEC | IF_VBRANCH)) && (w->vtype & VTYPE_VILL))) {
-    vt_fail(e, VT_ERR_ILLEGAL,
-            "vector instruction while vtype.vill is set (the last vsetvl* asked for an "
-            "unsupported SEW/LMUL; only e32, m1 is implemented)");
-    vt_err_ctx(e, (int)d->l.kernel_id, (int)w->wg->id, (int)w->wid, -1, pc, ic->in.word);
-    return -1;
-  }
-  if (flags & IF_VEC) {
-    uint32_t em = mask & lanes_mask(w->vl);
-    /* standard RVV ops honour v0 (packed bit i, as ISS and RTL agree);
-     * Ventus custom ops only the SIMT mask */
-    if (!ic->in.vm && !(flags & IF_CUSTOMV)) em &= w->v[0][0];
-    x.emask = em;
-  } else {
-    x.emask = mask;
-  }
+  if (unlikely((flags & (IF_VEC | IF_VBRANCH)) && (w->vtype & VTYPE_VILL))) return vill_fault(d, w, e, ic);
+  x.emask = exec_mask(w, ic, flags);
   if (record) {
     vt_commit *c = k->commit ? k->commit : &d->commit;
     memset(c, 0, offsetof(vt_commit, v));
@@ -309,13 +326,7 @@ static inline int step_at(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e,
       trace_csr(&x, CSR_VSTART, 0);
     }
   }
-  if (unlikely(ic->fn(&x, &ic->in))) {
-    uint32_t addr = e->addr;
-    int has_addr = e->has_addr;
-    vt_err_ctx(e, (int)d->l.kernel_id, (int)w->wg->id, (int)w->wid, x.err_lane, pc, x.word);
-    if (has_addr) vt_err_addr(e, addr);
-    return -1;
-  }
+  if (unlikely(ic->fn(&x, &ic->in))) return handler_fault(d, w, e, &x);
   if (flags & (IF_VEC | IF_VBRANCH)) {
     w->vstart = 0;
     if (unlikely((w->mstatus & MSTATUS_VS) != MSTATUS_VS)) mark_vs_dirty(&x);
@@ -342,21 +353,53 @@ int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
   return d->record ? step_at(d, k, w, e, ic, 1) : step_at(d, k, w, e, ic, 0);
 }
 
+/* The step of warp_step for private instructions only, the per-warp
+ * set-up done once: they never end the warp, wait at a barrier, prefix the
+ * next instruction or record a commit (run-ahead is off while recording),
+ * and the warp's counters are added once at the end. */
 uint32_t warp_run_ahead(vt_device *d, vt_worker *k, vt_warp *w, uint32_t limit, vt_error *e,
                         int *fault) {
+  vt_exec x;
+  exec_init(&x, d, k, w, e);
+  vt_stats *s = k->st;
+  uint32_t gen = d->icache_gen; /* private instructions store nowhere, so it cannot move */
+  uint64_t threads = 0;
   uint32_t n = 0;
   *fault = 0;
   while (n < limit) {
     /* only instructions already predecoded: a fetch fault or a decode is
      * left to the instruction's own round */
-    const vt_icache_entry *ic = &k->icache[icache_index(w->pc, w->prefix)];
-    if (ic->pc != w->pc || ic->prefix != w->prefix || ic->gen != d->icache_gen || !ic->private_only)
-      break;
-    if (step_at(d, k, w, e, ic, 0)) {
+    uint32_t pc = w->pc;
+    const vt_icache_entry *ic = &k->icache[icache_index(pc, w->prefix)];
+    if (ic->pc != pc || ic->prefix != w->prefix || ic->gen != gen || !ic->private_only) break;
+    uint32_t flags = ic->flags, mask = w->mask;
+    if (unlikely((flags & (IF_VEC | IF_VBRANCH)) && (w->vtype & VTYPE_VILL))) {
+      vill_fault(d, w, e, ic);
       *fault = 1;
       break;
     }
+    x.pc = pc;
+    x.npc = pc + 4;
+    x.word = ic->in.word;
+    x.emask = exec_mask(w, ic, flags);
+    x.fflags = 0;
+    if (unlikely(ic->fn(&x, &ic->in))) {
+      handler_fault(d, w, e, &x);
+      *fault = 1;
+      break;
+    }
+    if (flags & (IF_VEC | IF_VBRANCH)) {
+      w->vstart = 0;
+      if (unlikely((w->mstatus & MSTATUS_VS) != MSTATUS_VS)) mark_vs_dirty(&x);
+    }
+    w->prefix = 0;
+    w->pc = x.npc;
+    threads += popcount32(mask);
+    s->unit_insns[ic->unit]++;
     n++;
   }
+  w->instret += n;
+  s->warp_insns += n;
+  s->thread_insns += threads;
   return n;
 }
