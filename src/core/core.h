@@ -288,8 +288,8 @@ int warp_alloc(vt_device *d, vt_warp *w, uint32_t slot, vt_error *e);
 void warp_reset(vt_device *d, vt_worker *k, vt_warp *w, vt_wg *wg, uint32_t wid);
 int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e);
 /* Runs up to `limit` of w's next instructions at once while they are
- * predecoded and touch nothing outside the warp (scalar and vector integer
- * ops, branches, SIMT ops), for the rounds the launch loop would give them
+ * predecoded and touch nothing outside the warp (integer and fp ops,
+ * branches, SIMT ops, CSRs of its own), for the rounds the launch loop would give them
  * one by one: nothing else can observe the difference. Returns how many
  * ran; *fault is set if the next one faulted, its error in e, to be
  * reported in the round it belongs to. */

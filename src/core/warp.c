@@ -88,15 +88,20 @@ static inline uint32_t icache_index(uint32_t pc, uint32_t prefix) {
   return ((pc >> 2) ^ ((prefix * 0x9e3779b1u) >> 17)) & ((1u << VT_ICACHE_BITS) - 1);
 }
 
-/* vsetvl* (the warp's vl and vtype) and reads without a write of the
- * warp's own Ventus CSRs (tid, wid, numw, ...: set at reset) or vl/vtype:
- * private to the warp as well, and they cannot fault. */
-static int csr_private_read(isa_id id, const isa_inst *in) {
+/* vsetvl* and Zicsr on CSRs that are the warp's own state (mstatus, fcsr,
+ * vl, vtype, the Ventus CSRs, ...; csr.c): private to the warp as well, an
+ * unknown CSR being a fault like any other. Not private: CSR_PRINT, whose
+ * write hands the print buffer to the host, and the counters, which read
+ * instret (added once per run-ahead). */
+static int csr_private(isa_id id, const isa_inst *in) {
   if (id == ISA_vsetvli || id == ISA_vsetivli || id == ISA_vsetvl) return 1;
-  if (id != ISA_csrrs && id != ISA_csrrc && id != ISA_csrrsi && id != ISA_csrrci) return 0;
+  if (id != ISA_csrrw && id != ISA_csrrs && id != ISA_csrrc && id != ISA_csrrwi && id != ISA_csrrsi &&
+      id != ISA_csrrci)
+    return 0;
   unsigned csr = (unsigned)in->imm & 0xfff;
-  return in->rs1 == 0 &&
-         ((csr >= 0x800 && csr < 0x800 + VT_NUM_CUSTOM_CSRS) || csr == CSR_VL || csr == CSR_VTYPE);
+  int counter = (csr >= 0xc00 && csr <= 0xc02) || (csr >= 0xc80 && csr <= 0xc82) || csr == 0xb00 ||
+                csr == 0xb02 || csr == 0xb80 || csr == 0xb82;
+  return csr != CSR_PRINT && !counter;
 }
 
 /* Decodes the instruction at the warp's pc into the cache entry; *word gets
@@ -160,14 +165,16 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
   ic->fn = fn ? fn : vt_exec_table[id];
   ic->flags = isa_table[id].flags;
   ic->unit = (uint8_t)isa_table[id].unit;
-  /* integer, branch and SIMT units of the base ISA: registers, pc, mask
-   * and SIMT stack of the warp only (no memory, CSR, fp flags, barrier) */
+  /* integer, fp, branch and SIMT units of the base ISA: registers, pc,
+   * mask, SIMT stack, fcsr and mstatus of the warp only (no memory,
+   * barrier, prefix, or host-visible CSR) */
   unsigned u = isa_table[id].unit;
+  int regs = u == UNIT_ALU || u == UNIT_VALU || u == UNIT_MUL || u == UNIT_SIMT || u == UNIT_SFU ||
+             u == UNIT_VFPU;
   ic->private_only = rev == ISA_REV_BASE && !fn &&
-                     (((u == UNIT_ALU || u == UNIT_VALU || u == UNIT_MUL || u == UNIT_SIMT) &&
-                       !(ic->flags & (IF_LOAD | IF_STORE | IF_AMO | IF_CSR | IF_FP | IF_PREFIX |
-                                      IF_ENDPRG | IF_BARRIER | IF_LONG))) ||
-                      csr_private_read(id, &in));
+                     ((regs && !(ic->flags & (IF_LOAD | IF_STORE | IF_AMO | IF_CSR | IF_PREFIX | IF_ENDPRG |
+                                              IF_BARRIER | IF_LONG))) ||
+                      csr_private(id, &in));
   return 0;
 }
 
