@@ -129,8 +129,9 @@ typedef struct vt_worker {
   vt_tlb_entry *tlb;           /* [VT_TLB_SIZE]; worker 0: the memory's */
   vt_icache_entry *icache;     /* [1 << VT_ICACHE_BITS]; worker 0: the device's */
   /* Vector registers some instruction decoded on this device may have
-   * written (rd .. rd + VT_VWRITE_SPAN - 1 of every decoded instruction,
-   * never cleared): a new warp clears only these, all others are still
+   * written (rd .. rd + VT_VWRITE_SPAN - 1 of every decoded vector
+   * instruction, of every one in revision 2025, never cleared): a new warp
+   * clears only these, all others are still
    * the zeros of their allocation. A parallel worker starts from worker
    * 0's set and ORs its own back into it. */
   uint64_t vwritten[VT_NUM_VREGS / 64];

@@ -153,8 +153,13 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
     return -1;
   }
   /* an MMA writes a whole D register group (up to 32 registers with
-   * 8-thread warps): every register from rd up may hold its results */
-  unsigned span = isa_table[id].unit == UNIT_TENSOR ? VT_NUM_VREGS : VT_VWRITE_SPAN;
+   * 8-thread warps): every register from rd up may hold its results. In
+   * the base revision only IF_VEC instructions write vector registers (the
+   * others' rd is an x or f register); revision 2025 executors may write
+   * from any instruction's rd. */
+  unsigned span = isa_table[id].unit == UNIT_TENSOR                     ? VT_NUM_VREGS
+                  : rev == ISA_REV_2025 || (isa_table[id].flags & IF_VEC) ? VT_VWRITE_SPAN
+                                                                          : 0;
   for (unsigned r = in.rd; r < in.rd + span; r++)
     k->vwritten[(r % VT_NUM_VREGS) / 64] |= 1ull << (r % 64);
   ic->pc = pc;
