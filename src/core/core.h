@@ -51,7 +51,7 @@ typedef struct vt_warp {
 
   int active;       /* slot holds a running warp */
   int ended;        /* executed endprg */
-  uint32_t ahead;   /* rounds of the launch loop it already ran (warp_run_ahead) */
+  uint32_t ahead;   /* rounds of the launch loop it already ran (warp_turn) */
   int bar_wait;     /* arrived at a barrier, re-executing it */
   uint32_t bar_gen; /* generation of the work-group barrier it waits for */
   int mbar_wait;     /* arrived at a cp_dma_mbarrier, re-executing it */
@@ -114,7 +114,7 @@ typedef struct {
   vt_exec_fn fn;
   uint32_t flags;
   uint8_t unit;
-  uint8_t private_only; /* touches nothing outside its warp (warp_run_ahead) */
+  uint8_t private_only; /* touches nothing outside its warp (warp_turn) */
 } vt_icache_entry;
 
 #define VT_ICACHE_BITS 14
@@ -288,14 +288,16 @@ int csr_write(vt_exec *x, unsigned csr, uint32_t val);
 int warp_alloc(vt_device *d, vt_warp *w, uint32_t slot, vt_error *e);
 void warp_reset(vt_device *d, vt_worker *k, vt_warp *w, vt_wg *wg, uint32_t wid);
 int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e);
-/* Runs up to `limit` of w's next instructions at once while they are
- * predecoded and touch nothing outside the warp (integer and fp ops,
- * branches, SIMT ops, CSRs of its own), for the rounds the launch loop would give them
- * one by one: nothing else can observe the difference. Returns how many
- * ran; *fault is set if the next one faulted, its error in e, to be
- * reported in the round it belongs to. */
-uint32_t warp_run_ahead(vt_device *d, vt_worker *k, vt_warp *w, uint32_t limit, vt_error *e,
-                        int *fault);
+/* The launch loop's turn of a warp: warp_step; then, if that returned 0
+ * (and limit > 0: never while recording), run-ahead: up to `limit` of w's next
+ * instructions at once while they are predecoded and touch nothing outside
+ * the warp (integer and fp ops, branches, SIMT ops, CSRs of its own), for
+ * the rounds the launch loop would give them one by one: nothing else can
+ * observe the difference. *ahead gets how many ran; *fault is set if the
+ * next one faulted, its error in ahead_e, to be reported in the round it
+ * belongs to. */
+int warp_turn(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e, uint32_t limit, uint32_t *ahead,
+              vt_error *ahead_e, int *fault);
 /* Launch phases shared by the functional loop and the stepping interface. */
 int launch_begin(vt_device *d, const vt_launch *l, vt_error *e);
 int launch_retire(vt_device *d, int *progress, vt_error *e); /* retire finished groups, refill */

@@ -319,7 +319,7 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
   }
   if (dispatch(d, e)) goto fail;
   const vt_config *c = &d->cfg;
-  /* Warp run-ahead (warp_run_ahead): a warp whose next instructions touch
+  /* Warp run-ahead (warp_turn): a warp whose next instructions touch
    * only itself runs them now and skips the rounds they belonged to, so
    * every other instruction keeps its place in the round-robin order; a
    * fault met ahead is reported in its own round. Off whenever something
@@ -349,16 +349,15 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
         }
         if (unlikely(step_limit(d, w, e))) goto fail;
         d->steps++;
-        int rc = warp_step(d, &d->w0, w, e);
+        int fault;
+        int rc = warp_turn(d, &d->w0, w, e, run_ahead && !ahead_fault ? 256 : 0, &w->ahead, &ahead_err, &fault);
         if (rc < 0) goto fail;
         if (rc != 2) progress = 1;
         if (rc == 1) {
           w->ended = 1;
           w->wg->ended++;
           ended = 1;
-        } else if (rc == 0 && run_ahead && !ahead_fault) {
-          int fault;
-          w->ahead = warp_run_ahead(d, &d->w0, w, 256, &ahead_err, &fault);
+        } else if (rc == 0) {
           d->steps += w->ahead;
           if (fault) ahead_fault = w;
         }

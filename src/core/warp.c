@@ -295,25 +295,25 @@ static inline void exec_init(vt_exec *x, vt_device *d, vt_worker *k, vt_warp *w,
   x->c = NULL;
 }
 
-/* Executes the predecoded ic at w's pc (warp_step); with record = 0 the
- * commit-record code drops out. */
+/* Executes the predecoded ic at w's pc with x set up by exec_init
+ * (warp_step, warp_turn); with record = 0 the commit-record code drops
+ * out. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline int step_at(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e,
-                          const vt_icache_entry *ic, int record) {
+static inline int step_at(vt_exec *x, const vt_icache_entry *ic, int record) {
+  vt_device *d = x->d;
+  vt_warp *w = x->w;
   uint32_t pc = w->pc;
-  vt_exec x;
-  exec_init(&x, d, k, w, e);
-  x.pc = pc;
-  x.npc = pc + 4;
-  x.word = ic->in.word;
+  x->pc = pc;
+  x->npc = pc + 4;
+  x->word = ic->in.word;
   uint32_t flags = ic->flags;
   uint32_t mask = w->mask;
-  if (unlikely((flags & (IF_VEC | IF_VBRANCH)) && (w->vtype & VTYPE_VILL))) return vill_fault(d, w, e, ic);
-  x.emask = exec_mask(w, ic, flags);
+  if (unlikely((flags & (IF_VEC | IF_VBRANCH)) && (w->vtype & VTYPE_VILL))) return vill_fault(d, w, x->e, ic);
+  x->emask = exec_mask(w, ic, flags);
   if (record) {
-    vt_commit *c = k->commit ? k->commit : &d->commit;
+    vt_commit *c = x->k->commit ? x->k->commit : &d->commit;
     memset(c, 0, offsetof(vt_commit, v));
     c->ncsr = 0; /* fields after v[] are not covered by the memset */
     c->vtag = 0;
@@ -324,7 +324,7 @@ static inline int step_at(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e,
     c->warp = w->wid;
     c->sm = w->wg->sm;
     c->pc = pc;
-    c->insn = x.word;
+    c->insn = x->word;
     if (unlikely(flags & IF_LONG)) {
       c->insn_hi = ic->in.hi;
       c->insn_len = 8;
@@ -332,48 +332,50 @@ static inline int step_at(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e,
     c->mask = mask;
     c->vl = w->vl;
     c->vtype = w->vtype;
-    x.c = c;
+    x->c = c;
     if (flags & (IF_VEC | IF_VBRANCH)) {
       c->vtag = !((flags & IF_PRIVATE) && (flags & IF_STORE));
-      trace_csr(&x, CSR_VSTART, 0);
+      trace_csr(x, CSR_VSTART, 0);
     }
   }
-  if (unlikely(ic->fn(&x, &ic->in))) return handler_fault(d, w, e, &x);
+  if (unlikely(ic->fn(x, &ic->in))) return handler_fault(d, w, x->e, x);
   if (flags & (IF_VEC | IF_VBRANCH)) {
     w->vstart = 0;
-    if (unlikely((w->mstatus & MSTATUS_VS) != MSTATUS_VS)) mark_vs_dirty(&x);
+    if (unlikely((w->mstatus & MSTATUS_VS) != MSTATUS_VS)) mark_vs_dirty(x);
   }
-  w->prefix = (flags & IF_PREFIX) ? x.word : 0;
-  w->pc = x.npc;
+  w->prefix = (flags & IF_PREFIX) ? x->word : 0;
+  w->pc = x->npc;
   w->instret++;
-  vt_stats *s = x.st;
-  if (!x.spin && !x.waits) { /* a barrier counts once per warp, when it completes */
+  vt_stats *s = x->st;
+  if (!x->spin && !x->waits) { /* a barrier counts once per warp, when it completes */
     s->warp_insns++;
     s->thread_insns += popcount32(mask);
     s->unit_insns[ic->unit]++;
   }
-  if (record && x.c) {
-    x.c->spin = x.spin;
-    if (d->trace_fn) d->trace_fn(d->trace_user, x.c);
+  if (record && x->c) {
+    x->c->spin = x->spin;
+    if (d->trace_fn) d->trace_fn(d->trace_user, x->c);
   }
-  return x.stop ? 1 : x.spin ? 2 : 0;
+  return x->stop ? 1 : x->spin ? 2 : 0;
 }
 
 int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
   vt_icache_entry *ic = decode_next(d, k, w, e);
   if (unlikely(!ic)) return -1;
-  return d->record ? step_at(d, k, w, e, ic, 1) : step_at(d, k, w, e, ic, 0);
-}
-
-/* The step of warp_step for private instructions only, the per-warp
- * set-up done once: they never end the warp, wait at a barrier, prefix the
- * next instruction or record a commit (run-ahead is off while recording),
- * and the warp's counters are added once at the end. */
-uint32_t warp_run_ahead(vt_device *d, vt_worker *k, vt_warp *w, uint32_t limit, vt_error *e,
-                        int *fault) {
   vt_exec x;
   exec_init(&x, d, k, w, e);
-  vt_stats *s = k->st;
+  return d->record ? step_at(&x, ic, 1) : step_at(&x, ic, 0);
+}
+
+/* The run-ahead loop on x (set up for w, errors going to x->e): private
+ * instructions only, which never end the warp, wait at a barrier, prefix
+ * the next instruction or record a commit (run-ahead is off while
+ * recording); the warp's counters are added once at the end. */
+static uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault) {
+  vt_device *d = x->d;
+  vt_worker *k = x->k;
+  vt_warp *w = x->w;
+  vt_stats *s = x->st;
   uint32_t gen = d->icache_gen; /* private instructions store nowhere, so it cannot move */
   uint64_t threads = 0;
   uint32_t n = 0;
@@ -386,26 +388,26 @@ uint32_t warp_run_ahead(vt_device *d, vt_worker *k, vt_warp *w, uint32_t limit, 
     if (ic->pc != pc || ic->prefix != w->prefix || ic->gen != gen || !ic->private_only) break;
     uint32_t flags = ic->flags, mask = w->mask;
     if (unlikely((flags & (IF_VEC | IF_VBRANCH)) && (w->vtype & VTYPE_VILL))) {
-      vill_fault(d, w, e, ic);
+      vill_fault(d, w, x->e, ic);
       *fault = 1;
       break;
     }
-    x.pc = pc;
-    x.npc = pc + 4;
-    x.word = ic->in.word;
-    x.emask = exec_mask(w, ic, flags);
-    x.fflags = 0;
-    if (unlikely(ic->fn(&x, &ic->in))) {
-      handler_fault(d, w, e, &x);
+    x->pc = pc;
+    x->npc = pc + 4;
+    x->word = ic->in.word;
+    x->emask = exec_mask(w, ic, flags);
+    x->fflags = 0;
+    if (unlikely(ic->fn(x, &ic->in))) {
+      handler_fault(d, w, x->e, x);
       *fault = 1;
       break;
     }
     if (flags & (IF_VEC | IF_VBRANCH)) {
       w->vstart = 0;
-      if (unlikely((w->mstatus & MSTATUS_VS) != MSTATUS_VS)) mark_vs_dirty(&x);
+      if (unlikely((w->mstatus & MSTATUS_VS) != MSTATUS_VS)) mark_vs_dirty(x);
     }
     w->prefix = 0;
-    w->pc = x.npc;
+    w->pc = x->npc;
     threads += popcount32(mask);
     s->unit_insns[ic->unit]++;
     n++;
@@ -414,4 +416,20 @@ uint32_t warp_run_ahead(vt_device *d, vt_worker *k, vt_warp *w, uint32_t limit, 
   s->warp_insns += n;
   s->thread_insns += threads;
   return n;
+}
+
+int warp_turn(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e, uint32_t limit, uint32_t *ahead,
+              vt_error *ahead_e, int *fault) {
+  *ahead = 0;
+  *fault = 0;
+  vt_icache_entry *ic = decode_next(d, k, w, e);
+  if (unlikely(!ic)) return -1;
+  vt_exec x;
+  exec_init(&x, d, k, w, e);
+  int rc = d->record ? step_at(&x, ic, 1) : step_at(&x, ic, 0);
+  if (rc || !limit) return rc;
+  x.e = ahead_e;
+  x.waits = 0; /* a barrier arrival (rc 0) may have set it */
+  *ahead = run_ahead(&x, limit, fault);
+  return 0;
 }

@@ -1,4 +1,4 @@
-/* Warp run-ahead (src/core/warp.c warp_run_ahead, the launch loop in
+/* Warp run-ahead (src/core/warp.c warp_turn, the launch loop in
  * dispatch.c) must be invisible: two warps of one group, warp 0 looping
  * over register-only instructions (run ahead once predecoded) until its
  * jalr target becomes misaligned, warp 1 incrementing a memory counter
