@@ -324,9 +324,35 @@ VMEM_INLINE int vaddrs(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
   return (bits & (size - 1)) != 0;
 }
 
+/* Whether a full mask of lanes addresses the words a[0], a[0] + 4, ... in
+ * a row, aligned and without wrapping (*lo = a[0]): the common coalesced
+ * access, told by one OR-reduction that gcc vectorises, without the lane
+ * addresses, minimum and maximum of vaddrs. */
+VMEM_INLINE int vunit_words(vt_exec *x, const isa_inst *in, int kind, uint32_t em, uint32_t *lo) {
+  uint32_t vl = x->w->vl;
+  if (!HOST_LE || !vl || em != lanes_mask(vl)) return 0;
+  uint32_t first = vaddr(x, in, kind, 0), off = first & 3;
+  if (vl > 1 && vaddr(x, in, kind, 1) != first + 4) return 0; /* most other patterns end here */
+  for (uint32_t i = 2; i < vl; i++) off |= vaddr(x, in, kind, i) - 4 * i - first;
+  *lo = first;
+  return !off && (uint64_t)first + 4 * (uint64_t)vl <= 0x100000000ull;
+}
+
 VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, int sign) {
   uint32_t addr[VT_MAX_LANES], lo, hi;
   uint32_t em = x->emask;
+  if (size == 4 && vunit_words(x, in, kind, em, &lo)) {
+    uint32_t vl = x->w->vl;
+    const uint8_t *h = route_span(x, lo, (uint64_t)lo + 4 * vl, ACC_R, kind == VA_PRIVATE, vl);
+    if (h) {
+      memcpy(x->w->v[in->rd], h, 4 * (size_t)vl);
+      if (x->c) for (uint32_t i = 0; i < vl; i++) trace_mem(x, lo + 4 * i, 0, 4, 0);
+      x->st->loads += vl;
+      x->st->load_bytes += 4 * (uint64_t)vl;
+      trace_vreg(x, in->rd);
+      return 0;
+    }
+  }
   unsigned n = (unsigned)popcount32(em);
   uint32_t *vd = x->w->v[in->rd];
   int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
@@ -365,8 +391,20 @@ static inline uint32_t store_val(uint32_t v, unsigned size) {
 VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, unsigned data) {
   uint32_t addr[VT_MAX_LANES], lo, hi;
   uint32_t em = x->emask;
-  unsigned n = (unsigned)popcount32(em);
   const uint32_t *vs = x->w->v[data];
+  if (size == 4 && vunit_words(x, in, kind, em, &lo)) {
+    uint32_t vl = x->w->vl;
+    uint8_t *h = route_span(x, lo, (uint64_t)lo + 4 * vl, ACC_W, kind == VA_PRIVATE, vl);
+    if (h) {
+      memcpy(h, vs, 4 * (size_t)vl);
+      if (x->d->nresv) for (uint32_t i = 0; i < vl; i++) resv_store(x, h + 4 * i);
+      if (x->c) for (uint32_t i = 0; i < vl; i++) trace_mem(x, lo + 4 * i, vs[i], 4, 1);
+      x->st->stores += vl;
+      x->st->store_bytes += 4 * (uint64_t)vl;
+      return 0;
+    }
+  }
+  unsigned n = (unsigned)popcount32(em);
   int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
   uint8_t *h = n && !mis ? route_span(x, lo, (uint64_t)hi + size, ACC_W, kind == VA_PRIVATE, n)
                          : NULL;
