@@ -111,9 +111,31 @@ void resv_store(vt_exec *x, const uint8_t *word) {
 static inline const uint8_t *word_of(const uint8_t *h, uint32_t addr) { return h - (addr & 3); }
 
 /* ---- scalar ------------------------------------------------------------------- */
+/* route's common outcomes inline: an aligned access to the group's flat
+ * local part, or to a global page the translation cache holds with the
+ * permission (not a store while writable code is mapped); NULL sends the
+ * access to route, which decides everything else. */
+static inline uint8_t *route_hit(vt_exec *x, uint32_t addr, unsigned size, unsigned acc) {
+  const vt_device *d = x->d;
+  if (addr & (size - 1)) return NULL;
+  uint32_t off = addr - d->cfg.lds_base;
+  if (off < d->cfg.lds_window) {
+    if (off >= x->wg->lds_alloc) return NULL;
+    x->st->local_accesses++;
+    return x->wg->lds + off;
+  }
+  const vt_tlb_entry *t = &x->k->tlb[(addr >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)];
+  uint32_t po = addr & (VT_PAGE_SIZE - 1);
+  if (t->page != (addr >> VT_PAGE_BITS) + 1 || po < t->lo || po + size > t->hi || (t->perm & acc) != acc ||
+      ((acc & ACC_W) && d->mem.nwx))
+    return NULL;
+  x->st->global_accesses++;
+  return t->host + po;
+}
+
 int scalar_load(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v) {
-  const uint8_t *h = route(x, addr, size, ACC_R, 0, -1);
-  if (!h) return -1;
+  const uint8_t *h = route_hit(x, addr, size, ACC_R);
+  if (!h && !(h = route(x, addr, size, ACC_R, 0, -1))) return -1;
   *v = ld_n(h, size, sign);
   trace_mem(x, addr, 0, size, 0);
   x->st->loads++;
@@ -122,8 +144,8 @@ int scalar_load(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v)
 }
 
 int scalar_store(vt_exec *x, uint32_t addr, unsigned size, uint32_t v) {
-  uint8_t *h = route(x, addr, size, ACC_W, 0, -1);
-  if (!h) return -1;
+  uint8_t *h = route_hit(x, addr, size, ACC_W);
+  if (!h && !(h = route(x, addr, size, ACC_W, 0, -1))) return -1;
   st_n(h, size, v);
   resv_store(x, word_of(h, addr));
   trace_mem(x, addr, size == 4 ? v : v & ((1u << (8 * size)) - 1), size, 1);
