@@ -347,6 +347,9 @@ extern const vt_exec_fn vt_exec_table[ISA_COUNT];
 /* Revision 2025's replacement handler for a decoded instruction (a prefix's
  * request, the flat address check), or NULL (exec_memext.c). */
 vt_exec_fn exec_select_2025(const isa_inst *in);
+/* csrr rd, <Ventus CSR> (csrrs with rs1 = x0 on 0x800..0x80c): the read
+ * alone, the handler icache_fill picks for it (csr.c). */
+int exec_csrr_custom(struct vt_exec *x, const isa_inst *in);
 
 static inline uint32_t lanes_mask(uint32_t n) { return n >= 32 ? 0xffffffffu : ((1u << n) - 1u); }
 

@@ -167,7 +167,11 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
   ic->gen = d->icache_gen;
   ic->in = in;
   vt_exec_fn fn = rev == ISA_REV_2025 ? exec_select_2025(&in) : NULL;
-  ic->fn = fn ? fn : vt_exec_table[id];
+  unsigned csr = (unsigned)in.imm & 0xfff;
+  if (!fn && id == ISA_csrrs && in.rs1 == 0 && csr >= 0x800 && csr < 0x800 + VT_NUM_CUSTOM_CSRS)
+    ic->fn = exec_csrr_custom; /* the commonest CSR access: a Ventus CSR read */
+  else
+    ic->fn = fn ? fn : vt_exec_table[id];
   ic->flags = isa_table[id].flags;
   ic->unit = (uint8_t)isa_table[id].unit;
   /* integer, fp, branch and SIMT units of the base ISA: registers, pc,
