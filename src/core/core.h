@@ -51,7 +51,6 @@ typedef struct vt_warp {
 
   int active;       /* slot holds a running warp */
   int ended;        /* executed endprg */
-  uint32_t ahead;   /* rounds of the launch loop it already ran (warp_turn) */
   int bar_wait;     /* arrived at a barrier, re-executing it */
   uint32_t bar_gen; /* generation of the work-group barrier it waits for */
   int mbar_wait;     /* arrived at a cp_dma_mbarrier, re-executing it */
@@ -153,6 +152,7 @@ struct vt_device {
   vt_icache_entry *icache;     /* [1 << VT_ICACHE_BITS] */
   uint32_t icache_gen;
   vt_worker w0;                /* the single-threaded loop's worker */
+  uint64_t *due;               /* [num_sm * warps_per_sm]: the single-threaded loop's next round per warp slot */
   struct vt_par *par;          /* further workers of parallel launches (par_launch.c), NULL until one */
   vt_commit commit;            /* the record handed to the trace sink */
 
