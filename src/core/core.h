@@ -134,6 +134,9 @@ typedef struct vt_worker {
    * the zeros of their allocation. A parallel worker starts from worker
    * 0's set and ORs its own back into it. */
   uint64_t vwritten[VT_NUM_VREGS / 64];
+  /* The same for the x and f registers (rd .. rd + VT_XWRITE_SPAN - 1 of
+   * every decoded instruction): a new warp clears only these. */
+  uint64_t xwritten[VT_NUM_XREGS / 64];
   vt_stats own;
   vt_commit *commit;           /* where a recording step writes; NULL: the device's (timing threads: their own) */
 } vt_worker;
@@ -185,6 +188,10 @@ struct vt_device {
  * executor writing more must raise it or be marked in icache_fill (the
  * tensor unit's MMA is: it marks rd..v255), since warp_reset relies on it. */
 #define VT_VWRITE_SPAN 4u
+/* The most x (and mirrored f) registers one instruction writes from rd
+ * upwards: pair ops write rd, rd + 1, a prefixed load up to four words
+ * (set_x, set_f and set_xpair are the only writers). */
+#define VT_XWRITE_SPAN 4u
 
 /* Everything an instruction handler needs. */
 typedef struct vt_exec {

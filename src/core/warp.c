@@ -19,15 +19,30 @@ int warp_alloc(vt_device *d, vt_warp *w, uint32_t slot, vt_error *e) {
   return vt_fail(e, VT_ERR_NOMEM, "out of memory for warp slot %u", slot);
 }
 
+/* warp_reset clears [0, x) and [active, end) whole, x and f by register */
+_Static_assert(offsetof(vt_warp, x) < offsetof(vt_warp, f) &&
+                   offsetof(vt_warp, f) + sizeof(((vt_warp *)0)->f) == offsetof(vt_warp, active),
+               "vt_warp: the register files must lie between vl and active");
+
 void warp_reset(vt_device *d, vt_worker *k, vt_warp *w, vt_wg *wg, uint32_t wid) {
   const vt_launch *l = &d->l;
   if (w->resv) d->nresv--;
   uint32_t (*v)[VT_MAX_LANES] = w->v;
   vt_simt_entry *stack = w->stack;
   uint32_t slot = w->slot;
-  memset(w, 0, sizeof *w);
-  /* new warps see zeroed vector registers (as the ISS's fresh state); the
-   * whole 32 KiB file was a third of short-warp kernels' time */
+  /* everything but the register files, then of these only the registers
+   * some decoded instruction may have written (vwritten, xwritten): the
+   * rest still hold the zeros of their allocation. Clearing the whole
+   * 3 KiB of x and f and 32 KiB of v per warp pushed short warps' own
+   * state out of the L1 cache. */
+  memset(w, 0, offsetof(vt_warp, x));
+  memset(&w->active, 0, sizeof *w - offsetof(vt_warp, active));
+  for (unsigned i = 0; i < VT_NUM_XREGS / 64; i++)
+    for (uint64_t m = k->xwritten[i]; m; m &= m - 1) {
+      unsigned r = 64 * i + (unsigned)__builtin_ctzll(m);
+      w->x[r] = 0;
+      w->f[r] = 0;
+    }
   static const uint32_t zero_reg[VT_MAX_LANES]; /* copied, not memset: gcc's memset of
                                                  * 128 bytes is a slow-starting rep stos */
   for (unsigned i = 0; i < VT_NUM_VREGS / 64; i++)
@@ -162,6 +177,8 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
                                                                           : 0;
   for (unsigned r = in.rd; r < in.rd + span; r++)
     k->vwritten[(r % VT_NUM_VREGS) / 64] |= 1ull << (r % 64);
+  for (unsigned r = in.rd; r < in.rd + VT_XWRITE_SPAN; r++)
+    k->xwritten[(r % VT_NUM_XREGS) / 64] |= 1ull << (r % 64);
   ic->pc = pc;
   ic->prefix = w->prefix;
   ic->gen = d->icache_gen;
