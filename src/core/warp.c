@@ -399,7 +399,7 @@ static uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault) {
   vt_stats *s = x->st;
   uint32_t gen = d->icache_gen; /* private instructions store nowhere, so it cannot move */
   uint64_t threads = 0;
-  uint32_t n = 0;
+  uint32_t n = 0, run_mask = w->mask, run_n = 0; /* run_n instructions so far under run_mask */
   *fault = 0;
   while (n < limit) {
     /* only instructions already predecoded: a fetch fault or a decode is
@@ -429,10 +429,16 @@ static uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault) {
     }
     w->prefix = 0;
     w->pc = x->npc;
-    threads += popcount32(mask);
+    if (unlikely(mask != run_mask)) { /* thread counts: one popcount per mask, not per instruction */
+      threads += (uint64_t)popcount32(run_mask) * run_n;
+      run_mask = mask;
+      run_n = 0;
+    }
+    run_n++;
     s->unit_insns[ic->unit]++;
     n++;
   }
+  threads += (uint64_t)popcount32(run_mask) * run_n;
   w->instret += n;
   s->warp_insns += n;
   s->thread_insns += threads;
