@@ -355,7 +355,12 @@ VMEM_INLINE int vunit_words(vt_exec *x, const isa_inst *in, int kind, uint32_t e
   if (!HOST_LE || !vl || em != lanes_mask(vl)) return 0;
   uint32_t first = vaddr(x, in, kind, 0), off = first & 3;
   if (vl > 1 && vaddr(x, in, kind, 1) != first + 4) return 0; /* most other patterns end here */
-  for (uint32_t i = 2; i < vl; i++) off |= vaddr(x, in, kind, i) - 4 * i - first;
+  if (kind == VA_OFF12 && vl == 32) { /* the offset cancels: a fixed-count loop over the register */
+    const uint32_t *r = x->w->v[in->rs1];
+    for (uint32_t i = 0; i < 32; i++) off |= r[i] - 4 * i - r[0];
+  } else {
+    for (uint32_t i = 2; i < vl; i++) off |= vaddr(x, in, kind, i) - 4 * i - first;
+  }
   *lo = first;
   return !off && (uint64_t)first + 4 * (uint64_t)vl <= 0x100000000ull;
 }
