@@ -401,12 +401,15 @@ static uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault) {
   uint64_t threads = 0;
   uint32_t n = 0, run_mask = w->mask, run_n = 0; /* run_n instructions so far under run_mask */
   *fault = 0;
+  /* an instruction a prefix modifies is left to its round: private ones
+   * never set a prefix, so the loop looks up prefix 0 only */
+  if (w->prefix) limit = 0;
   while (n < limit) {
     /* only instructions already predecoded: a fetch fault or a decode is
      * left to the instruction's own round */
     uint32_t pc = w->pc;
-    const vt_icache_entry *ic = &k->icache[icache_index(pc, w->prefix)];
-    if (ic->pc != pc || ic->prefix != w->prefix || ic->gen != gen || !ic->private_only) break;
+    const vt_icache_entry *ic = &k->icache[icache_index(pc, 0)];
+    if (ic->pc != pc || ic->prefix != 0 || ic->gen != gen || !ic->private_only) break;
     uint32_t flags = ic->flags, mask = w->mask;
     if (unlikely((flags & (IF_VEC | IF_VBRANCH)) && (w->vtype & VTYPE_VILL))) {
       vill_fault(d, w, x->e, ic);
@@ -427,7 +430,6 @@ static uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault) {
       w->vstart = 0;
       if (unlikely((w->mstatus & MSTATUS_VS) != MSTATUS_VS)) mark_vs_dirty(x);
     }
-    w->prefix = 0;
     w->pc = x->npc;
     if (unlikely(mask != run_mask)) { /* thread counts: one popcount per mask, not per instruction */
       threads += (uint64_t)popcount32(run_mask) * run_n;
