@@ -133,7 +133,15 @@ static inline uint8_t *route_hit(vt_exec *x, uint32_t addr, unsigned size, unsig
   return t->host + po;
 }
 
-int scalar_load(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v) {
+/* inlined into the lb..sw handlers (size a constant there), called by the
+ * others through scalar_load and scalar_store */
+#if defined(__GNUC__)
+#define SCALAR_INLINE static inline __attribute__((always_inline))
+#else
+#define SCALAR_INLINE static inline
+#endif
+
+SCALAR_INLINE int sload_at(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v) {
   const uint8_t *h = route_hit(x, addr, size, ACC_R);
   if (!h && !(h = route(x, addr, size, ACC_R, 0, -1))) return -1;
   *v = ld_n(h, size, sign);
@@ -143,7 +151,7 @@ int scalar_load(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v)
   return 0;
 }
 
-int scalar_store(vt_exec *x, uint32_t addr, unsigned size, uint32_t v) {
+SCALAR_INLINE int sstore_at(vt_exec *x, uint32_t addr, unsigned size, uint32_t v) {
   uint8_t *h = route_hit(x, addr, size, ACC_W);
   if (!h && !(h = route(x, addr, size, ACC_W, 0, -1))) return -1;
   st_n(h, size, v);
@@ -154,15 +162,21 @@ int scalar_store(vt_exec *x, uint32_t addr, unsigned size, uint32_t v) {
   return 0;
 }
 
-static int sload(vt_exec *x, const isa_inst *in, unsigned size, int sign) {
+int scalar_load(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v) {
+  return sload_at(x, addr, size, sign, v);
+}
+
+int scalar_store(vt_exec *x, uint32_t addr, unsigned size, uint32_t v) { return sstore_at(x, addr, size, v); }
+
+SCALAR_INLINE int sload(vt_exec *x, const isa_inst *in, unsigned size, int sign) {
   uint32_t v;
-  if (scalar_load(x, XR(in->rs1) + (uint32_t)in->imm, size, sign, &v)) return -1;
+  if (sload_at(x, XR(in->rs1) + (uint32_t)in->imm, size, sign, &v)) return -1;
   set_x(x, in->rd, v);
   return 0;
 }
 
-static int sstore(vt_exec *x, const isa_inst *in, unsigned size) {
-  return scalar_store(x, XR(in->rs1) + (uint32_t)in->imm, size, XR(in->rs2));
+SCALAR_INLINE int sstore(vt_exec *x, const isa_inst *in, unsigned size) {
+  return sstore_at(x, XR(in->rs1) + (uint32_t)in->imm, size, XR(in->rs2));
 }
 
 HANDLER(lb) { return sload(x, in, 1, 1); }
