@@ -51,7 +51,6 @@ typedef struct vt_warp {
 
   int active;       /* slot holds a running warp */
   int ended;        /* executed endprg */
-  uint32_t ahead;   /* rounds of the launch loop it already ran (warp_run_ahead) */
   int bar_wait;     /* arrived at a barrier, re-executing it */
   uint32_t bar_gen; /* generation of the work-group barrier it waits for */
   int mbar_wait;     /* arrived at a cp_dma_mbarrier, re-executing it */
@@ -114,7 +113,7 @@ typedef struct {
   vt_exec_fn fn;
   uint32_t flags;
   uint8_t unit;
-  uint8_t private_only; /* touches nothing outside its warp (warp_run_ahead) */
+  uint8_t private_only; /* touches nothing outside its warp (warp_turn) */
 } vt_icache_entry;
 
 #define VT_ICACHE_BITS 14
@@ -129,11 +128,15 @@ typedef struct vt_worker {
   vt_tlb_entry *tlb;           /* [VT_TLB_SIZE]; worker 0: the memory's */
   vt_icache_entry *icache;     /* [1 << VT_ICACHE_BITS]; worker 0: the device's */
   /* Vector registers some instruction decoded on this device may have
-   * written (rd .. rd + VT_VWRITE_SPAN - 1 of every decoded instruction,
-   * never cleared): a new warp clears only these, all others are still
+   * written (rd .. rd + VT_VWRITE_SPAN - 1 of every decoded vector
+   * instruction, of every one in revision 2025, never cleared): a new warp
+   * clears only these, all others are still
    * the zeros of their allocation. A parallel worker starts from worker
    * 0's set and ORs its own back into it. */
   uint64_t vwritten[VT_NUM_VREGS / 64];
+  /* The same for the x and f registers (rd .. rd + VT_XWRITE_SPAN - 1 of
+   * every decoded instruction): a new warp clears only these. */
+  uint64_t xwritten[VT_NUM_XREGS / 64];
   vt_stats own;
   vt_commit *commit;           /* where a recording step writes; NULL: the device's (timing threads: their own) */
 } vt_worker;
@@ -152,6 +155,7 @@ struct vt_device {
   vt_icache_entry *icache;     /* [1 << VT_ICACHE_BITS] */
   uint32_t icache_gen;
   vt_worker w0;                /* the single-threaded loop's worker */
+  uint64_t *due;               /* [num_sm * warps_per_sm]: the single-threaded loop's next round per warp slot */
   struct vt_par *par;          /* further workers of parallel launches (par_launch.c), NULL until one */
   vt_commit commit;            /* the record handed to the trace sink */
 
@@ -184,6 +188,10 @@ struct vt_device {
  * executor writing more must raise it or be marked in icache_fill (the
  * tensor unit's MMA is: it marks rd..v255), since warp_reset relies on it. */
 #define VT_VWRITE_SPAN 4u
+/* The most x (and mirrored f) registers one instruction writes from rd
+ * upwards: pair ops write rd, rd + 1, a prefixed load up to four words
+ * (set_x, set_f and set_xpair are the only writers). */
+#define VT_XWRITE_SPAN 4u
 
 /* Everything an instruction handler needs. */
 typedef struct vt_exec {
@@ -287,14 +295,16 @@ int csr_write(vt_exec *x, unsigned csr, uint32_t val);
 int warp_alloc(vt_device *d, vt_warp *w, uint32_t slot, vt_error *e);
 void warp_reset(vt_device *d, vt_worker *k, vt_warp *w, vt_wg *wg, uint32_t wid);
 int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e);
-/* Runs up to `limit` of w's next instructions at once while they are
- * predecoded and touch nothing outside the warp (scalar and vector integer
- * ops, branches, SIMT ops), for the rounds the launch loop would give them
- * one by one: nothing else can observe the difference. Returns how many
- * ran; *fault is set if the next one faulted, its error in e, to be
- * reported in the round it belongs to. */
-uint32_t warp_run_ahead(vt_device *d, vt_worker *k, vt_warp *w, uint32_t limit, vt_error *e,
-                        int *fault);
+/* The launch loop's turn of a warp: warp_step; then, if that returned 0
+ * (and limit > 0: never while recording), run-ahead: up to `limit` of w's next
+ * instructions at once while they are predecoded and touch nothing outside
+ * the warp (integer and fp ops, branches, SIMT ops, CSRs of its own), for
+ * the rounds the launch loop would give them one by one: nothing else can
+ * observe the difference. *ahead gets how many ran; *fault is set if the
+ * next one faulted, its error in ahead_e, to be reported in the round it
+ * belongs to. */
+int warp_turn(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e, uint32_t limit, uint32_t *ahead,
+              vt_error *ahead_e, int *fault);
 /* Launch phases shared by the functional loop and the stepping interface. */
 int launch_begin(vt_device *d, const vt_launch *l, vt_error *e);
 int launch_retire(vt_device *d, int *progress, vt_error *e); /* retire finished groups, refill */
@@ -344,6 +354,9 @@ extern const vt_exec_fn vt_exec_table[ISA_COUNT];
 /* Revision 2025's replacement handler for a decoded instruction (a prefix's
  * request, the flat address check), or NULL (exec_memext.c). */
 vt_exec_fn exec_select_2025(const isa_inst *in);
+/* csrr rd, <Ventus CSR> (csrrs with rs1 = x0 on 0x800..0x80c): the read
+ * alone, the handler icache_fill picks for it (csr.c). */
+int exec_csrr_custom(struct vt_exec *x, const isa_inst *in);
 
 static inline uint32_t lanes_mask(uint32_t n) { return n >= 32 ? 0xffffffffu : ((1u << n) - 1u); }
 

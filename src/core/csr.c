@@ -156,6 +156,11 @@ static int zicsr(vt_exec *x, const isa_inst *in, int op, uint32_t src, int do_wr
   return 0;
 }
 
+int exec_csrr_custom(vt_exec *x, const isa_inst *in) {
+  set_x(x, in->rd, x->w->csr_custom[((unsigned)in->imm & 0xfff) - 0x800]);
+  return 0;
+}
+
 HANDLER(csrrw) { return zicsr(x, in, 0, XR(in->rs1), 1); }
 HANDLER(csrrs) { return zicsr(x, in, 1, XR(in->rs1), in->rs1 != 0); }
 HANDLER(csrrc) { return zicsr(x, in, 2, XR(in->rs1), in->rs1 != 0); }

@@ -20,7 +20,8 @@ vt_device *vt_device_create(const vt_config *c, vt_error *e) {
   mem_init(&d->mem);
   d->sms = calloc(c->num_sm, sizeof *d->sms);
   d->icache = calloc((size_t)1 << VT_ICACHE_BITS, sizeof *d->icache);
-  if (!d->sms || !d->icache) goto oom;
+  d->due = calloc((size_t)c->num_sm * c->warps_per_sm, sizeof *d->due);
+  if (!d->sms || !d->icache || !d->due) goto oom;
   d->w0.st = &d->stats;
   d->w0.tlb = d->mem.tlb;
   d->w0.icache = d->icache;
@@ -67,6 +68,7 @@ void vt_device_destroy(vt_device *d) {
   free(d->sms);
   par_free(d);
   free(d->icache);
+  free(d->due);
   mem_free(&d->mem);
   free(d);
 }

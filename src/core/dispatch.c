@@ -307,6 +307,21 @@ static int step_limit(vt_device *d, vt_warp *w, vt_error *e) {
   return -1;
 }
 
+/* Gives the warps placed since the last call (running, not yet due) the
+ * round `at`; 1 if there was one. */
+static int due_new_warps(vt_device *d, uint64_t *due, uint64_t at) {
+  int any = 0;
+  for (uint32_t s = 0, j = 0; s < d->cfg.num_sm; s++)
+    for (uint32_t i = 0; i < d->cfg.warps_per_sm; i++, j++) {
+      const vt_warp *w = &d->sms[s].warps[i];
+      if (w->active && !w->ended && due[j] == UINT64_MAX) {
+        due[j] = at;
+        any = 1;
+      }
+    }
+  return any;
+}
+
 int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
   vt_error local;
   if (!e) e = &local; /* handlers fill the error unconditionally */
@@ -319,7 +334,7 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
   }
   if (dispatch(d, e)) goto fail;
   const vt_config *c = &d->cfg;
-  /* Warp run-ahead (warp_run_ahead): a warp whose next instructions touch
+  /* Warp run-ahead (warp_turn): a warp whose next instructions touch
    * only itself runs them now and skips the rounds they belonged to, so
    * every other instruction keeps its place in the round-robin order; a
    * fault met ahead is reported in its own round. Off whenever something
@@ -328,57 +343,64 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
   int run_ahead = !d->record && !d->progress_fn && !c->max_steps && !d->mem.nwx && c->isa != 2025;
   vt_error ahead_err;
   vt_warp *ahead_fault = NULL;
+  /* due[j]: the round in which the warp of slot j (SM-major) runs its next
+   * instruction, UINT64_MAX for an empty slot or an ended warp. A round
+   * visits the slots in order and steps the warps due; rounds in which no
+   * warp is due are skipped. */
+  uint64_t *due = d->due, round = 0;
+  uint32_t nw = c->warps_per_sm;
+  for (uint32_t j = 0; j < c->num_sm * nw; j++) due[j] = UINT64_MAX;
+  due_new_warps(d, due, 0);
   while (d->wg_done < d->wg_total) {
     int progress = 0, any = 0, ended = 0;
-    uint32_t least_ahead = UINT32_MAX; /* over the warps still running */
-    for (uint32_t s = 0; s < c->num_sm; s++) {
-      vt_sm *sm = &d->sms[s];
-      for (uint32_t i = 0; i < c->warps_per_sm; i++) {
-        vt_warp *w = &sm->warps[i];
-        if (!w->active || w->ended) continue;
-        any = 1;
-        if (w->ahead) { /* this round's instruction already ran */
-          w->ahead--;
-          progress = 1;
-          least_ahead = w->ahead < least_ahead ? w->ahead : least_ahead;
+    uint64_t next = UINT64_MAX; /* the next round a running warp is due */
+    for (uint32_t s = 0, j = 0; s < c->num_sm; s++) {
+      vt_warp *ws = d->sms[s].warps;
+      for (uint32_t i = 0; i < nw; i++, j++) {
+        if (due[j] != round) {
+          if (due[j] != UINT64_MAX) { /* this round's instruction already ran ahead */
+            any = progress = 1;
+            next = due[j] < next ? due[j] : next;
+          }
           continue;
         }
+        vt_warp *w = &ws[i];
+        any = 1;
         if (unlikely(w == ahead_fault)) {
           *e = ahead_err;
           goto fail;
         }
         if (unlikely(step_limit(d, w, e))) goto fail;
         d->steps++;
-        int rc = warp_step(d, &d->w0, w, e);
+        int fault;
+        uint32_t ahead;
+        int rc = warp_turn(d, &d->w0, w, e, run_ahead && !ahead_fault ? 256 : 0, &ahead, &ahead_err, &fault);
         if (rc < 0) goto fail;
         if (rc != 2) progress = 1;
         if (rc == 1) {
           w->ended = 1;
           w->wg->ended++;
           ended = 1;
-        } else if (rc == 0 && run_ahead && !ahead_fault) {
-          int fault;
-          w->ahead = warp_run_ahead(d, &d->w0, w, 256, &ahead_err, &fault);
-          d->steps += w->ahead;
-          if (fault) ahead_fault = w;
+          due[j] = UINT64_MAX;
+          continue;
         }
-        if (!w->ended) least_ahead = w->ahead < least_ahead ? w->ahead : least_ahead;
+        d->steps += ahead;
+        if (fault) ahead_fault = w;
+        due[j] = round + 1 + ahead;
+        next = due[j] < next ? due[j] : next;
       }
     }
     /* groups retire only when a warp ended; otherwise nothing to refill */
-    if ((ended || !any) && launch_retire(d, &progress, e)) goto fail;
-    /* every running warp is ahead: the next rounds would only count down */
-    if (!ended && least_ahead && least_ahead != UINT32_MAX)
-      for (uint32_t s = 0; s < c->num_sm; s++)
-        for (uint32_t i = 0; i < c->warps_per_sm; i++) {
-          vt_warp *w = &d->sms[s].warps[i];
-          if (w->active && !w->ended) w->ahead -= least_ahead;
-        }
+    if (ended || !any) {
+      if (launch_retire(d, &progress, e)) goto fail;
+      if (due_new_warps(d, due, round + 1)) next = round + 1;
+    }
     if (!progress && any) {
       uint32_t wg;
       launch_deadlock(d, &d->w0, 0, 1, 0, &wg, e);
       goto fail;
     }
+    round = next != UINT64_MAX ? next : round + 1;
   }
   return 0;
 fail:

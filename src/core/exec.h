@@ -18,11 +18,14 @@
   for (uint32_t _m = (m), i = 0; _m && ((i = (uint32_t)__builtin_ctz(_m)), 1); _m &= _m - 1)
 
 /* Runs the body for every lane i of the mask; a full mask becomes a plain
- * counted loop the compiler can vectorise. */
+ * counted loop the compiler can vectorise, with a constant count for the
+ * commonest warp, 32 threads. */
 #define LANES(em, i, ...)                                                                  \
   do {                                                                                     \
     uint32_t _em = (em), _vl = x->w->vl;                                                   \
-    if (_em == lanes_mask(_vl)) {                                                          \
+    if (_em == 0xffffffffu && _vl == 32) {                                                 \
+      for (uint32_t i = 0; i < 32; i++) __VA_ARGS__;                                       \
+    } else if (_em == lanes_mask(_vl)) {                                                   \
       for (uint32_t i = 0; i < _vl; i++) __VA_ARGS__;                                      \
     } else {                                                                               \
       FOR_LANES(_em, i) __VA_ARGS__;                                                       \

@@ -111,9 +111,39 @@ void resv_store(vt_exec *x, const uint8_t *word) {
 static inline const uint8_t *word_of(const uint8_t *h, uint32_t addr) { return h - (addr & 3); }
 
 /* ---- scalar ------------------------------------------------------------------- */
-int scalar_load(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v) {
-  const uint8_t *h = route(x, addr, size, ACC_R, 0, -1);
-  if (!h) return -1;
+/* route's common outcomes inline: an aligned access to the group's flat
+ * local part, or to a global page the translation cache holds with the
+ * permission (not a store while writable code is mapped); NULL sends the
+ * access to route, which decides everything else. */
+static inline uint8_t *route_hit(vt_exec *x, uint32_t addr, unsigned size, unsigned acc) {
+  const vt_device *d = x->d;
+  if (addr & (size - 1)) return NULL;
+  uint32_t off = addr - d->cfg.lds_base;
+  if (off < d->cfg.lds_window) {
+    if (off >= x->wg->lds_alloc) return NULL;
+    x->st->local_accesses++;
+    return x->wg->lds + off;
+  }
+  const vt_tlb_entry *t = &x->k->tlb[(addr >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)];
+  uint32_t po = addr & (VT_PAGE_SIZE - 1);
+  if (t->page != (addr >> VT_PAGE_BITS) + 1 || po < t->lo || po + size > t->hi || (t->perm & acc) != acc ||
+      ((acc & ACC_W) && d->mem.nwx))
+    return NULL;
+  x->st->global_accesses++;
+  return t->host + po;
+}
+
+/* inlined into the lb..sw handlers (size a constant there), called by the
+ * others through scalar_load and scalar_store */
+#if defined(__GNUC__)
+#define SCALAR_INLINE static inline __attribute__((always_inline))
+#else
+#define SCALAR_INLINE static inline
+#endif
+
+SCALAR_INLINE int sload_at(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v) {
+  const uint8_t *h = route_hit(x, addr, size, ACC_R);
+  if (!h && !(h = route(x, addr, size, ACC_R, 0, -1))) return -1;
   *v = ld_n(h, size, sign);
   trace_mem(x, addr, 0, size, 0);
   x->st->loads++;
@@ -121,9 +151,9 @@ int scalar_load(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v)
   return 0;
 }
 
-int scalar_store(vt_exec *x, uint32_t addr, unsigned size, uint32_t v) {
-  uint8_t *h = route(x, addr, size, ACC_W, 0, -1);
-  if (!h) return -1;
+SCALAR_INLINE int sstore_at(vt_exec *x, uint32_t addr, unsigned size, uint32_t v) {
+  uint8_t *h = route_hit(x, addr, size, ACC_W);
+  if (!h && !(h = route(x, addr, size, ACC_W, 0, -1))) return -1;
   st_n(h, size, v);
   resv_store(x, word_of(h, addr));
   trace_mem(x, addr, size == 4 ? v : v & ((1u << (8 * size)) - 1), size, 1);
@@ -132,15 +162,21 @@ int scalar_store(vt_exec *x, uint32_t addr, unsigned size, uint32_t v) {
   return 0;
 }
 
-static int sload(vt_exec *x, const isa_inst *in, unsigned size, int sign) {
+int scalar_load(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v) {
+  return sload_at(x, addr, size, sign, v);
+}
+
+int scalar_store(vt_exec *x, uint32_t addr, unsigned size, uint32_t v) { return sstore_at(x, addr, size, v); }
+
+SCALAR_INLINE int sload(vt_exec *x, const isa_inst *in, unsigned size, int sign) {
   uint32_t v;
-  if (scalar_load(x, XR(in->rs1) + (uint32_t)in->imm, size, sign, &v)) return -1;
+  if (sload_at(x, XR(in->rs1) + (uint32_t)in->imm, size, sign, &v)) return -1;
   set_x(x, in->rd, v);
   return 0;
 }
 
-static int sstore(vt_exec *x, const isa_inst *in, unsigned size) {
-  return scalar_store(x, XR(in->rs1) + (uint32_t)in->imm, size, XR(in->rs2));
+SCALAR_INLINE int sstore(vt_exec *x, const isa_inst *in, unsigned size) {
+  return sstore_at(x, XR(in->rs1) + (uint32_t)in->imm, size, XR(in->rs2));
 }
 
 HANDLER(lb) { return sload(x, in, 1, 1); }
@@ -324,9 +360,40 @@ VMEM_INLINE int vaddrs(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
   return (bits & (size - 1)) != 0;
 }
 
+/* Whether a full mask of lanes addresses the words a[0], a[0] + 4, ... in
+ * a row, aligned and without wrapping (*lo = a[0]): the common coalesced
+ * access, told by one OR-reduction that gcc vectorises, without the lane
+ * addresses, minimum and maximum of vaddrs. */
+VMEM_INLINE int vunit_words(vt_exec *x, const isa_inst *in, int kind, uint32_t em, uint32_t *lo) {
+  uint32_t vl = x->w->vl;
+  if (!HOST_LE || !vl || em != lanes_mask(vl)) return 0;
+  uint32_t first = vaddr(x, in, kind, 0), off = first & 3;
+  if (vl > 1 && vaddr(x, in, kind, 1) != first + 4) return 0; /* most other patterns end here */
+  if (kind == VA_OFF12 && vl == 32) { /* the offset cancels: a fixed-count loop over the register */
+    const uint32_t *r = x->w->v[in->rs1];
+    for (uint32_t i = 0; i < 32; i++) off |= r[i] - 4 * i - r[0];
+  } else {
+    for (uint32_t i = 2; i < vl; i++) off |= vaddr(x, in, kind, i) - 4 * i - first;
+  }
+  *lo = first;
+  return !off && (uint64_t)first + 4 * (uint64_t)vl <= 0x100000000ull;
+}
+
 VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, int sign) {
   uint32_t addr[VT_MAX_LANES], lo, hi;
   uint32_t em = x->emask;
+  if (size == 4 && vunit_words(x, in, kind, em, &lo)) {
+    uint32_t vl = x->w->vl;
+    const uint8_t *h = route_span(x, lo, (uint64_t)lo + 4 * vl, ACC_R, kind == VA_PRIVATE, vl);
+    if (h) {
+      memcpy(x->w->v[in->rd], h, 4 * (size_t)vl);
+      if (x->c) for (uint32_t i = 0; i < vl; i++) trace_mem(x, lo + 4 * i, 0, 4, 0);
+      x->st->loads += vl;
+      x->st->load_bytes += 4 * (uint64_t)vl;
+      trace_vreg(x, in->rd);
+      return 0;
+    }
+  }
   unsigned n = (unsigned)popcount32(em);
   uint32_t *vd = x->w->v[in->rd];
   int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
@@ -365,8 +432,20 @@ static inline uint32_t store_val(uint32_t v, unsigned size) {
 VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, unsigned data) {
   uint32_t addr[VT_MAX_LANES], lo, hi;
   uint32_t em = x->emask;
-  unsigned n = (unsigned)popcount32(em);
   const uint32_t *vs = x->w->v[data];
+  if (size == 4 && vunit_words(x, in, kind, em, &lo)) {
+    uint32_t vl = x->w->vl;
+    uint8_t *h = route_span(x, lo, (uint64_t)lo + 4 * vl, ACC_W, kind == VA_PRIVATE, vl);
+    if (h) {
+      memcpy(h, vs, 4 * (size_t)vl);
+      if (x->d->nresv) for (uint32_t i = 0; i < vl; i++) resv_store(x, h + 4 * i);
+      if (x->c) for (uint32_t i = 0; i < vl; i++) trace_mem(x, lo + 4 * i, vs[i], 4, 1);
+      x->st->stores += vl;
+      x->st->store_bytes += 4 * (uint64_t)vl;
+      return 0;
+    }
+  }
+  unsigned n = (unsigned)popcount32(em);
   int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
   uint8_t *h = n && !mis ? route_span(x, lo, (uint64_t)hi + size, ACC_W, kind == VA_PRIVATE, n)
                          : NULL;

@@ -150,6 +150,7 @@ static int par_setup(vt_device *d, uint32_t n, vt_error *e) {
     }
     memset(&p->k.own, 0, sizeof p->k.own);
     memcpy(p->k.vwritten, d->w0.vwritten, sizeof p->k.vwritten);
+    memcpy(p->k.xwritten, d->w0.xwritten, sizeof p->k.xwritten);
     if (i) memset(p->tlb, 0, sizeof p->tlb); /* regions may have changed since its last launch */
     p->reported = 0;
   }
@@ -324,6 +325,7 @@ int par_run(vt_device *d, uint32_t n, vt_error *e) {
     d->cpu_all += p->cpu;
     vt_stats_add(&d->stats, &p->k.own);
     for (unsigned r = 0; r < VT_NUM_VREGS / 64; r++) d->w0.vwritten[r] |= p->k.vwritten[r];
+    for (unsigned r = 0; r < VT_NUM_XREGS / 64; r++) d->w0.xwritten[r] |= p->k.xwritten[r];
   }
   d->cpu_busiest += busiest;
   if (P->over) {
@@ -353,8 +355,10 @@ vt_worker *par_step_worker(vt_device *d, uint32_t i) { return &d->par->w[i]->k; 
 /* A warp the caller places next (wg_place with worker 0) clears every
  * register some worker's decoded code may have written. */
 void par_step_share(vt_device *d, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++)
+  for (uint32_t i = 0; i < n; i++) {
     for (unsigned r = 0; r < VT_NUM_VREGS / 64; r++) d->w0.vwritten[r] |= d->par->w[i]->k.vwritten[r];
+    for (unsigned r = 0; r < VT_NUM_XREGS / 64; r++) d->w0.xwritten[r] |= d->par->w[i]->k.xwritten[r];
+  }
 }
 
 void par_step_end(vt_device *d, uint32_t n) {

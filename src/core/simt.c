@@ -21,22 +21,29 @@ static void trace_simt(vt_exec *x) {
 
 enum { VB_EQ, VB_NE, VB_LT, VB_GE, VB_LTU, VB_GEU };
 
-static int vbranch(vt_exec *x, const isa_inst *in, int op) {
-  vt_warp *w = x->w;
-  uint32_t r = w->mask, taken = 0;
-  const uint32_t *a = w->v[in->rs2], *b = w->v[in->rs1]; /* vs2 OP vs1 */
-  FOR_LANES(r & lanes_mask(w->vl), i) {
-    int c;
-    switch (op) {
-    case VB_EQ: c = a[i] == b[i]; break;
-    case VB_NE: c = a[i] != b[i]; break;
-    case VB_LT: c = (int32_t)a[i] < (int32_t)b[i]; break;
-    case VB_GE: c = (int32_t)a[i] >= (int32_t)b[i]; break;
-    case VB_LTU: c = a[i] < b[i]; break;
-    default: c = a[i] >= b[i]; break;
-    }
-    taken |= (uint32_t)c << i;
+static inline uint32_t vb_cmp(int op, uint32_t a, uint32_t b) {
+  switch (op) {
+  case VB_EQ: return a == b;
+  case VB_NE: return a != b;
+  case VB_LT: return (int32_t)a < (int32_t)b;
+  case VB_GE: return (int32_t)a >= (int32_t)b;
+  case VB_LTU: return a < b;
+  default: return a >= b;
   }
+}
+
+/* inlined into each handler, so that op is a constant */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int vbranch(vt_exec *x, const isa_inst *in, int op) {
+  vt_warp *w = x->w;
+  uint32_t r = w->mask, taken = 0, act = r & lanes_mask(w->vl);
+  const uint32_t *a = w->v[in->rs2], *b = w->v[in->rs1]; /* vs2 OP vs1 */
+  if (act == 0xffffffffu) /* a full warp of 32: a plain loop */
+    for (uint32_t i = 0; i < 32; i++) taken |= vb_cmp(op, a[i], b[i]) << i;
+  else
+    FOR_LANES(act, i) taken |= vb_cmp(op, a[i], b[i]) << i;
   uint32_t fall = r & ~taken, target = x->pc + (uint32_t)in->imm;
   /* a target some lanes take must be an instruction address, checked here
    * whether those lanes jump now or are pushed (exec.h, jump_to) */

@@ -19,15 +19,30 @@ int warp_alloc(vt_device *d, vt_warp *w, uint32_t slot, vt_error *e) {
   return vt_fail(e, VT_ERR_NOMEM, "out of memory for warp slot %u", slot);
 }
 
+/* warp_reset clears [0, x) and [active, end) whole, x and f by register */
+_Static_assert(offsetof(vt_warp, x) < offsetof(vt_warp, f) &&
+                   offsetof(vt_warp, f) + sizeof(((vt_warp *)0)->f) == offsetof(vt_warp, active),
+               "vt_warp: the register files must lie between vl and active");
+
 void warp_reset(vt_device *d, vt_worker *k, vt_warp *w, vt_wg *wg, uint32_t wid) {
   const vt_launch *l = &d->l;
   if (w->resv) d->nresv--;
   uint32_t (*v)[VT_MAX_LANES] = w->v;
   vt_simt_entry *stack = w->stack;
   uint32_t slot = w->slot;
-  memset(w, 0, sizeof *w);
-  /* new warps see zeroed vector registers (as the ISS's fresh state); the
-   * whole 32 KiB file was a third of short-warp kernels' time */
+  /* everything but the register files, then of these only the registers
+   * some decoded instruction may have written (vwritten, xwritten): the
+   * rest still hold the zeros of their allocation. Clearing the whole
+   * 3 KiB of x and f and 32 KiB of v per warp pushed short warps' own
+   * state out of the L1 cache. */
+  memset(w, 0, offsetof(vt_warp, x));
+  memset(&w->active, 0, sizeof *w - offsetof(vt_warp, active));
+  for (unsigned i = 0; i < VT_NUM_XREGS / 64; i++)
+    for (uint64_t m = k->xwritten[i]; m; m &= m - 1) {
+      unsigned r = 64 * i + (unsigned)__builtin_ctzll(m);
+      w->x[r] = 0;
+      w->f[r] = 0;
+    }
   static const uint32_t zero_reg[VT_MAX_LANES]; /* copied, not memset: gcc's memset of
                                                  * 128 bytes is a slow-starting rep stos */
   for (unsigned i = 0; i < VT_NUM_VREGS / 64; i++)
@@ -88,15 +103,20 @@ static inline uint32_t icache_index(uint32_t pc, uint32_t prefix) {
   return ((pc >> 2) ^ ((prefix * 0x9e3779b1u) >> 17)) & ((1u << VT_ICACHE_BITS) - 1);
 }
 
-/* vsetvl* (the warp's vl and vtype) and reads without a write of the
- * warp's own Ventus CSRs (tid, wid, numw, ...: set at reset) or vl/vtype:
- * private to the warp as well, and they cannot fault. */
-static int csr_private_read(isa_id id, const isa_inst *in) {
+/* vsetvl* and Zicsr on CSRs that are the warp's own state (mstatus, fcsr,
+ * vl, vtype, the Ventus CSRs, ...; csr.c): private to the warp as well, an
+ * unknown CSR being a fault like any other. Not private: CSR_PRINT, whose
+ * write hands the print buffer to the host, and the counters, which read
+ * instret (added once per run-ahead). */
+static int csr_private(isa_id id, const isa_inst *in) {
   if (id == ISA_vsetvli || id == ISA_vsetivli || id == ISA_vsetvl) return 1;
-  if (id != ISA_csrrs && id != ISA_csrrc && id != ISA_csrrsi && id != ISA_csrrci) return 0;
+  if (id != ISA_csrrw && id != ISA_csrrs && id != ISA_csrrc && id != ISA_csrrwi && id != ISA_csrrsi &&
+      id != ISA_csrrci)
+    return 0;
   unsigned csr = (unsigned)in->imm & 0xfff;
-  return in->rs1 == 0 &&
-         ((csr >= 0x800 && csr < 0x800 + VT_NUM_CUSTOM_CSRS) || csr == CSR_VL || csr == CSR_VTYPE);
+  int counter = (csr >= 0xc00 && csr <= 0xc02) || (csr >= 0xc80 && csr <= 0xc82) || csr == 0xb00 ||
+                csr == 0xb02 || csr == 0xb80 || csr == 0xb82;
+  return csr != CSR_PRINT && !counter;
 }
 
 /* Decodes the instruction at the warp's pc into the cache entry; *word gets
@@ -148,26 +168,39 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
     return -1;
   }
   /* an MMA writes a whole D register group (up to 32 registers with
-   * 8-thread warps): every register from rd up may hold its results */
-  unsigned span = isa_table[id].unit == UNIT_TENSOR ? VT_NUM_VREGS : VT_VWRITE_SPAN;
+   * 8-thread warps): every register from rd up may hold its results. In
+   * the base revision only IF_VEC instructions write vector registers (the
+   * others' rd is an x or f register); revision 2025 executors may write
+   * from any instruction's rd. */
+  unsigned span = isa_table[id].unit == UNIT_TENSOR                     ? VT_NUM_VREGS
+                  : rev == ISA_REV_2025 || (isa_table[id].flags & IF_VEC) ? VT_VWRITE_SPAN
+                                                                          : 0;
   for (unsigned r = in.rd; r < in.rd + span; r++)
     k->vwritten[(r % VT_NUM_VREGS) / 64] |= 1ull << (r % 64);
+  for (unsigned r = in.rd; r < in.rd + VT_XWRITE_SPAN; r++)
+    k->xwritten[(r % VT_NUM_XREGS) / 64] |= 1ull << (r % 64);
   ic->pc = pc;
   ic->prefix = w->prefix;
   ic->gen = d->icache_gen;
   ic->in = in;
   vt_exec_fn fn = rev == ISA_REV_2025 ? exec_select_2025(&in) : NULL;
-  ic->fn = fn ? fn : vt_exec_table[id];
+  unsigned csr = (unsigned)in.imm & 0xfff;
+  if (!fn && id == ISA_csrrs && in.rs1 == 0 && csr >= 0x800 && csr < 0x800 + VT_NUM_CUSTOM_CSRS)
+    ic->fn = exec_csrr_custom; /* the commonest CSR access: a Ventus CSR read */
+  else
+    ic->fn = fn ? fn : vt_exec_table[id];
   ic->flags = isa_table[id].flags;
   ic->unit = (uint8_t)isa_table[id].unit;
-  /* integer, branch and SIMT units of the base ISA: registers, pc, mask
-   * and SIMT stack of the warp only (no memory, CSR, fp flags, barrier) */
+  /* integer, fp, branch and SIMT units of the base ISA: registers, pc,
+   * mask, SIMT stack, fcsr and mstatus of the warp only (no memory,
+   * barrier, prefix, or host-visible CSR) */
   unsigned u = isa_table[id].unit;
+  int regs = u == UNIT_ALU || u == UNIT_VALU || u == UNIT_MUL || u == UNIT_SIMT || u == UNIT_SFU ||
+             u == UNIT_VFPU;
   ic->private_only = rev == ISA_REV_BASE && !fn &&
-                     (((u == UNIT_ALU || u == UNIT_VALU || u == UNIT_MUL || u == UNIT_SIMT) &&
-                       !(ic->flags & (IF_LOAD | IF_STORE | IF_AMO | IF_CSR | IF_FP | IF_PREFIX |
-                                      IF_ENDPRG | IF_BARRIER | IF_LONG))) ||
-                      csr_private_read(id, &in));
+                     ((regs && !(ic->flags & (IF_LOAD | IF_STORE | IF_AMO | IF_CSR | IF_PREFIX | IF_ENDPRG |
+                                              IF_BARRIER | IF_LONG))) ||
+                      csr_private(id, &in));
   return 0;
 }
 
@@ -240,51 +273,68 @@ const vt_icache_entry *warp_decode(vt_device *d, vt_worker *k, vt_warp *w, vt_er
   return decode_next(d, k, w, e);
 }
 
-/* Executes the predecoded ic at w's pc. Inlined twice: into warp_step,
- * and with record = 0 into the run-ahead loop, where it loses the
- * commit-record code. */
+/* vector instructions are illegal while vtype.vill is set */
+static int vill_fault(vt_device *d, vt_warp *w, vt_error *e, const vt_icache_entry *ic) {
+  vt_fail(e, VT_ERR_ILLEGAL,
+          "vector instruction while vtype.vill is set (the last vsetvl* asked for an "
+          "unsupported SEW/LMUL; only e32, m1 is implemented)");
+  vt_err_ctx(e, (int)d->l.kernel_id, (int)w->wg->id, (int)w->wid, -1, w->pc, ic->in.word);
+  return -1;
+}
+
+/* the context of a handler's failure (the handler filled e) */
+static int handler_fault(vt_device *d, vt_warp *w, vt_error *e, const vt_exec *x) {
+  uint32_t addr = e->addr;
+  int has_addr = e->has_addr;
+  vt_err_ctx(e, (int)d->l.kernel_id, (int)w->wg->id, (int)w->wid, x->err_lane, x->pc, x->word);
+  if (has_addr) vt_err_addr(e, addr);
+  return -1;
+}
+
+/* The lanes an instruction writes: standard RVV ops honour v0 (packed bit
+ * i, as ISS and RTL agree), Ventus custom ops only the SIMT mask. */
+static inline uint32_t exec_mask(const vt_warp *w, const vt_icache_entry *ic, uint32_t flags) {
+  if (!(flags & IF_VEC)) return w->mask;
+  uint32_t em = w->mask & lanes_mask(w->vl);
+  if (!ic->in.vm && !(flags & IF_CUSTOMV)) em &= w->v[0][0];
+  return em;
+}
+
+/* The state every instruction of one warp shares. */
+static inline void exec_init(vt_exec *x, vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
+  x->d = d;
+  x->k = k;
+  x->st = k->st;
+  x->w = w;
+  x->wg = w->wg;
+  x->e = e;
+  x->fflags = 0;
+  x->err_lane = -1;
+  x->spin = 0;
+  x->waits = 0;
+  x->stop = 0;
+  x->c = NULL;
+}
+
+/* Executes the predecoded ic at w's pc with x set up by exec_init
+ * (warp_step, warp_turn); with record = 0 the commit-record code drops
+ * out. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline int step_at(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e,
-                          const vt_icache_entry *ic, int record) {
+static inline int step_at(vt_exec *x, const vt_icache_entry *ic, int record) {
+  vt_device *d = x->d;
+  vt_warp *w = x->w;
   uint32_t pc = w->pc;
-  vt_exec x;
-  x.d = d;
-  x.k = k;
-  x.st = k->st;
-  x.w = w;
-  x.wg = w->wg;
-  x.e = e;
-  x.pc = pc;
-  x.npc = pc + 4;
-  x.word = ic->in.word;
-  x.fflags = 0;
-  x.err_lane = -1;
-  x.spin = 0;
-  x.waits = 0;
-  x.stop = 0;
-  x.c = NULL;
+  x->pc = pc;
+  x->npc = pc + 4;
+  x->word = ic->in.word;
   uint32_t flags = ic->flags;
   uint32_t mask = w->mask;
-  if (unlikely((flags & (IF_VEC | IF_VBRANCH)) && (w->vtype & VTYPE_VILL))) {
-    vt_fail(e, VT_ERR_ILLEGAL,
-            "vector instruction while vtype.vill is set (the last vsetvl* asked for an "
-            "unsupported SEW/LMUL; only e32, m1 is implemented)");
-    vt_err_ctx(e, (int)d->l.kernel_id, (int)w->wg->id, (int)w->wid, -1, pc, ic->in.word);
-    return -1;
-  }
-  if (flags & IF_VEC) {
-    uint32_t em = mask & lanes_mask(w->vl);
-    /* standard RVV ops honour v0 (packed bit i, as ISS and RTL agree);
-     * Ventus custom ops only the SIMT mask */
-    if (!ic->in.vm && !(flags & IF_CUSTOMV)) em &= w->v[0][0];
-    x.emask = em;
-  } else {
-    x.emask = mask;
-  }
+  if (unlikely((flags & (IF_VEC | IF_VBRANCH)) && (w->vtype & VTYPE_VILL))) return vill_fault(d, w, x->e, ic);
+  x->emask = exec_mask(w, ic, flags);
   if (record) {
-    vt_commit *c = k->commit ? k->commit : &d->commit;
+    vt_commit *c = x->k->commit ? x->k->commit : &d->commit;
     memset(c, 0, offsetof(vt_commit, v));
     c->ncsr = 0; /* fields after v[] are not covered by the memset */
     c->vtag = 0;
@@ -295,7 +345,7 @@ static inline int step_at(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e,
     c->warp = w->wid;
     c->sm = w->wg->sm;
     c->pc = pc;
-    c->insn = x.word;
+    c->insn = x->word;
     if (unlikely(flags & IF_LONG)) {
       c->insn_hi = ic->in.hi;
       c->insn_len = 8;
@@ -303,60 +353,112 @@ static inline int step_at(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e,
     c->mask = mask;
     c->vl = w->vl;
     c->vtype = w->vtype;
-    x.c = c;
+    x->c = c;
     if (flags & (IF_VEC | IF_VBRANCH)) {
       c->vtag = !((flags & IF_PRIVATE) && (flags & IF_STORE));
-      trace_csr(&x, CSR_VSTART, 0);
+      trace_csr(x, CSR_VSTART, 0);
     }
   }
-  if (unlikely(ic->fn(&x, &ic->in))) {
-    uint32_t addr = e->addr;
-    int has_addr = e->has_addr;
-    vt_err_ctx(e, (int)d->l.kernel_id, (int)w->wg->id, (int)w->wid, x.err_lane, pc, x.word);
-    if (has_addr) vt_err_addr(e, addr);
-    return -1;
-  }
+  if (unlikely(ic->fn(x, &ic->in))) return handler_fault(d, w, x->e, x);
   if (flags & (IF_VEC | IF_VBRANCH)) {
     w->vstart = 0;
-    if (unlikely((w->mstatus & MSTATUS_VS) != MSTATUS_VS)) mark_vs_dirty(&x);
+    if (unlikely((w->mstatus & MSTATUS_VS) != MSTATUS_VS)) mark_vs_dirty(x);
   }
-  w->prefix = (flags & IF_PREFIX) ? x.word : 0;
-  w->pc = x.npc;
+  w->prefix = (flags & IF_PREFIX) ? x->word : 0;
+  w->pc = x->npc;
   w->instret++;
-  vt_stats *s = x.st;
-  if (!x.spin && !x.waits) { /* a barrier counts once per warp, when it completes */
+  vt_stats *s = x->st;
+  if (!x->spin && !x->waits) { /* a barrier counts once per warp, when it completes */
     s->warp_insns++;
     s->thread_insns += popcount32(mask);
     s->unit_insns[ic->unit]++;
   }
-  if (record && x.c) {
-    x.c->spin = x.spin;
-    if (d->trace_fn) d->trace_fn(d->trace_user, x.c);
+  if (record && x->c) {
+    x->c->spin = x->spin;
+    if (d->trace_fn) d->trace_fn(d->trace_user, x->c);
   }
-  return x.stop ? 1 : x.spin ? 2 : 0;
+  return x->stop ? 1 : x->spin ? 2 : 0;
 }
 
 int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
   vt_icache_entry *ic = decode_next(d, k, w, e);
   if (unlikely(!ic)) return -1;
-  return d->record ? step_at(d, k, w, e, ic, 1) : step_at(d, k, w, e, ic, 0);
+  vt_exec x;
+  exec_init(&x, d, k, w, e);
+  return d->record ? step_at(&x, ic, 1) : step_at(&x, ic, 0);
 }
 
-uint32_t warp_run_ahead(vt_device *d, vt_worker *k, vt_warp *w, uint32_t limit, vt_error *e,
-                        int *fault) {
-  uint32_t n = 0;
+/* The run-ahead loop on x (set up for w, errors going to x->e): private
+ * instructions only, which never end the warp, wait at a barrier, prefix
+ * the next instruction or record a commit (run-ahead is off while
+ * recording); the warp's counters are added once at the end. */
+static uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault) {
+  vt_device *d = x->d;
+  vt_worker *k = x->k;
+  vt_warp *w = x->w;
+  vt_stats *s = x->st;
+  uint32_t gen = d->icache_gen; /* private instructions store nowhere, so it cannot move */
+  uint64_t threads = 0;
+  uint32_t n = 0, run_mask = w->mask, run_n = 0; /* run_n instructions so far under run_mask */
   *fault = 0;
+  /* an instruction a prefix modifies is left to its round: private ones
+   * never set a prefix, so the loop looks up prefix 0 only */
+  if (w->prefix) limit = 0;
   while (n < limit) {
     /* only instructions already predecoded: a fetch fault or a decode is
      * left to the instruction's own round */
-    const vt_icache_entry *ic = &k->icache[icache_index(w->pc, w->prefix)];
-    if (ic->pc != w->pc || ic->prefix != w->prefix || ic->gen != d->icache_gen || !ic->private_only)
-      break;
-    if (step_at(d, k, w, e, ic, 0)) {
+    uint32_t pc = w->pc;
+    const vt_icache_entry *ic = &k->icache[icache_index(pc, 0)];
+    if (ic->pc != pc || ic->prefix != 0 || ic->gen != gen || !ic->private_only) break;
+    uint32_t flags = ic->flags, mask = w->mask;
+    if (unlikely((flags & (IF_VEC | IF_VBRANCH)) && (w->vtype & VTYPE_VILL))) {
+      vill_fault(d, w, x->e, ic);
       *fault = 1;
       break;
     }
+    x->pc = pc;
+    x->npc = pc + 4;
+    x->word = ic->in.word;
+    x->emask = exec_mask(w, ic, flags);
+    x->fflags = 0;
+    if (unlikely(ic->fn(x, &ic->in))) {
+      handler_fault(d, w, x->e, x);
+      *fault = 1;
+      break;
+    }
+    if (flags & (IF_VEC | IF_VBRANCH)) {
+      w->vstart = 0;
+      if (unlikely((w->mstatus & MSTATUS_VS) != MSTATUS_VS)) mark_vs_dirty(x);
+    }
+    w->pc = x->npc;
+    if (unlikely(mask != run_mask)) { /* thread counts: one popcount per mask, not per instruction */
+      threads += (uint64_t)popcount32(run_mask) * run_n;
+      run_mask = mask;
+      run_n = 0;
+    }
+    run_n++;
+    s->unit_insns[ic->unit]++;
     n++;
   }
+  threads += (uint64_t)popcount32(run_mask) * run_n;
+  w->instret += n;
+  s->warp_insns += n;
+  s->thread_insns += threads;
   return n;
+}
+
+int warp_turn(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e, uint32_t limit, uint32_t *ahead,
+              vt_error *ahead_e, int *fault) {
+  *ahead = 0;
+  *fault = 0;
+  vt_icache_entry *ic = decode_next(d, k, w, e);
+  if (unlikely(!ic)) return -1;
+  vt_exec x;
+  exec_init(&x, d, k, w, e);
+  int rc = d->record ? step_at(&x, ic, 1) : step_at(&x, ic, 0);
+  if (rc || !limit) return rc;
+  x.e = ahead_e;
+  x.waits = 0; /* a barrier arrival (rc 0) may have set it */
+  *ahead = run_ahead(&x, limit, fault);
+  return 0;
 }

@@ -222,11 +222,57 @@ static void vmv_scalar_moves(void **state) {
   vt_device_destroy(d);
 }
 
+/* ---- a warp slot's next occupant starts from zeroed registers: the first
+ * launch writes x and (FS on, mirrored) f registers below and above 31 and
+ * vector registers; the second, in the same slot, stores them before
+ * writing any --------------------------------------------------------------- */
+static void fresh_registers_in_a_reused_slot(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  load_asm(d, "  li t0, 0x2000\n"
+              "  csrs mstatus, t0\n"          /* FS on: x writes mirror into f */
+              "  li x40, 1000\n"
+              "  li x200, 77\n"
+              "  li t1, 5\n"
+              "  li x255, -1\n"
+              "  vid.v v100\n"
+              "  vadd.vi v3, v100, 9\n"
+              "  endprg x0, x0, x0\n");
+  vt_launch l = mklaunch(1, 1, 1, 8, 1);
+  launch_ok(d, &l);
+  load_asm(d, "  li t0, 0x2000\n"
+              "  csrs mstatus, t0\n"
+              "  li s0, 0x90003000\n"
+              "  sw x40, 0(s0)\n"
+              "  sw x200, 4(s0)\n"
+              "  sw t1, 8(s0)\n"
+              "  sw x255, 12(s0)\n"
+              "  fsw f40, 16(s0)\n"
+              "  fsw f200, 20(s0)\n"
+              "  fsw f6, 24(s0)\n"
+              "  vid.v v1\n"
+              "  vsll.vi v1, v1, 2\n"
+              "  addi s1, s0, 0x80\n"
+              "  vadd.vx v2, v1, s1\n"
+              "  vsw12.v v100, 0(v2)\n"       /* OUT + 0x80 + 4i */
+              "  vsw12.v v3, 0x80(v2)\n"      /* OUT + 0x100 + 4i */
+              "  endprg x0, x0, x0\n");
+  uint32_t ones[7] = {1, 1, 1, 1, 1, 1, 1};
+  wr_words(d, OUT, ones, 7); /* so that a zero is really stored */
+  launch_ok(d, &l);
+  for (uint32_t k = 0; k < 7; k++) assert_int_equal(rd32(d, OUT + 4 * k), 0);
+  for (uint32_t i = 0; i < 8; i++) {
+    assert_int_equal(out(d, 1, i), 0);
+    assert_int_equal(out(d, 2, i), 0);
+  }
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(regexti_wide_imm), cmocka_unit_test(regexti_encoding),
       cmocka_unit_test(regext_high_regs), cmocka_unit_test(vsetvl_results),
-      cmocka_unit_test(vmv_scalar_moves),
+      cmocka_unit_test(vmv_scalar_moves), cmocka_unit_test(fresh_registers_in_a_reused_slot),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* Warp run-ahead (src/core/warp.c warp_run_ahead, the launch loop in
+/* Warp run-ahead (src/core/warp.c warp_turn, the launch loop in
  * dispatch.c) must be invisible: two warps of one group, warp 0 looping
  * over register-only instructions (run ahead once predecoded) until its
  * jalr target becomes misaligned, warp 1 incrementing a memory counter
@@ -10,7 +10,12 @@
  * of set-up (csrr, lui, bnez, li, auipc + addi) and 5 per pass, so its
  * jalr of pass n0 faults in round 6 + 5 * n0; warp 1 has 4 (csrr, lui,
  * bnez, li), its k-th store is instruction 4 + 5(k - 1) + 3 = 5k + 2, and
- * its unmapped load (after lui) instruction 4 + 5 * n1 + 2. */
+ * its unmapped load (after lui) instruction 4 + 5 * n1 + 2.
+ *
+ * The same with warp 0 looping over fp and CSR instructions (which run
+ * ahead too) up to an access to an unknown CSR; and a counter CSR, which
+ * must not run ahead (run-ahead adds instret once per run), read where
+ * plain round-robin reads it. */
 #include "test_core_more.h"
 
 #define COUNTER (DATA_BASE + 0x1000u)
@@ -43,8 +48,43 @@ static const char *program(char *buf, size_t n, unsigned n0, unsigned n1) {
   return buf;
 }
 
+/* warp 0: 3 instructions of set-up (lui, csrs mstatus: FS on, li), 4 per
+ * pass (fadd.s, csrrw fflags, addi, bnez), then the unknown CSR 0x7c0: round
+ * 3 + 3 + 4 * n0 + 1 = 7 + 4 * n0. Warp 1 as in program(). */
+static const char *program_fp(char *buf, size_t n, unsigned n0, unsigned n1) {
+  snprintf(buf, n,
+           "  csrr t0, wid\n"
+           "  li a0, 0x90001000\n"
+           "  bnez t0, warp1\n"
+           "  li t2, 0x2000\n"
+           "  csrs mstatus, t2\n"
+           "  li t1, %u\n"
+           "loop0:\n"
+           "  fadd.s t3, t3, t2\n"
+           "  csrrw t4, fflags, zero\n"
+           "  addi t1, t1, -1\n"
+           "  bnez t1, loop0\n"
+           "  csrr t5, 0x7c0\n"
+           "warp1:\n"
+           "  li t1, %u\n"
+           "loop1:\n"
+           "  lw t3, 0(a0)\n"
+           "  addi t3, t3, 1\n"
+           "  sw t3, 0(a0)\n"
+           "  addi t1, t1, -1\n"
+           "  bnez t1, loop1\n"
+           "  li t2, 0x12345000\n"
+           "  lw t3, 0(t2)\n"
+           "  endprg x0, x0, x0\n",
+           n0, n1);
+  return buf;
+}
+
+typedef const char *program_fn(char *buf, size_t n, unsigned n0, unsigned n1);
+
 /* the launch's error and the counter afterwards, run-ahead on or off */
-static void launch_faulting(unsigned n0, unsigned n1, int run_ahead, vt_error *e, uint32_t *counter) {
+static void launch_prog(program_fn *prog, unsigned n0, unsigned n1, int run_ahead, vt_error *e,
+                        uint32_t *counter) {
   vt_config c;
   vt_config_defaults(&c);
   c.host_threads = 1;
@@ -56,18 +96,22 @@ static void launch_faulting(unsigned n0, unsigned n1, int run_ahead, vt_error *e
   assert_int_equal(vt_mem_map(d, CODE_BASE, 0x10000, VT_PERM_R | VT_PERM_X, &me), 0);
   assert_int_equal(vt_mem_map(d, DATA_BASE, DATA_SIZE, VT_PERM_R | VT_PERM_W, &me), 0);
   char src[1024];
-  load_asm(d, program(src, sizeof src, n0, n1));
+  load_asm(d, prog(src, sizeof src, n0, n1));
   vt_launch l = mklaunch(1, 1, 1, 4, 2);
   assert_int_not_equal(vt_device_launch(d, &l, e), 0);
   *counter = rd32(d, COUNTER);
   vt_device_destroy(d);
 }
 
-static void check_same(unsigned n0, unsigned n1, int want_warp, vt_err_kind want_kind) {
+static void launch_faulting(unsigned n0, unsigned n1, int run_ahead, vt_error *e, uint32_t *counter) {
+  launch_prog(program, n0, n1, run_ahead, e, counter);
+}
+
+static void check_same_prog(program_fn *prog, unsigned n0, unsigned n1, int want_warp, vt_err_kind want_kind) {
   vt_error on, off;
   uint32_t c_on, c_off;
-  launch_faulting(n0, n1, 1, &on, &c_on);
-  launch_faulting(n0, n1, 0, &off, &c_off);
+  launch_prog(prog, n0, n1, 1, &on, &c_on);
+  launch_prog(prog, n0, n1, 0, &off, &c_off);
   assert_int_equal(on.kind, want_kind);
   assert_int_equal(on.warp, want_warp);
   assert_string_equal(on.msg, off.msg);
@@ -76,6 +120,10 @@ static void check_same(unsigned n0, unsigned n1, int want_warp, vt_err_kind want
   assert_int_equal(on.pc, off.pc);
   assert_int_equal(c_on, c_off);
   if (want_warp == 1) assert_int_equal(c_on, n1); /* warp 1 finished its loop */
+}
+
+static void check_same(unsigned n0, unsigned n1, int want_warp, vt_err_kind want_kind) {
+  check_same_prog(program, n0, n1, want_warp, want_kind);
 }
 
 /* warp 0's fault (round 206) comes after warp 1's (round 56): warp 1's is
@@ -97,10 +145,64 @@ static void early_fault_ahead_reported_in_its_round(void **state) {
   assert_int_equal(counter, 12);
 }
 
+/* warp 0's unknown CSR (round 7 + 4 * 40 = 167) after warp 1's load (round 56) */
+static void late_csr_fault_ahead_waits_its_round(void **state) {
+  (void)state;
+  check_same_prog(program_fp, 40, 10, 1, VT_ERR_UNMAPPED);
+}
+
+/* warp 0's unknown CSR (round 7 + 4 * 12 = 55) first: warp 1 ran rounds
+ * 1..54, its stores 5k + 2 <= 54, k <= 10 */
+static void early_csr_fault_ahead_reported_in_its_round(void **state) {
+  (void)state;
+  check_same_prog(program_fp, 12, 100, 0, VT_ERR_ILLEGAL);
+  vt_error e;
+  uint32_t counter;
+  launch_prog(program_fp, 12, 100, 1, &e, &counter);
+  assert_int_equal(counter, 10);
+}
+
+/* Two warps read instret in a loop (run ahead from the second pass on, the
+ * rest of the loop being private) and store the last value read: 5
+ * instructions before the loop, 3 per pass with the read first, so pass 5
+ * reads 5 + 3 * 4 = 17. */
+static void counter_read_in_its_round(void **state) {
+  (void)state;
+  const char *src = "  csrr t0, wid\n"
+                    "  slli t0, t0, 2\n"
+                    "  li a0, 0x90001000\n"
+                    "  add a0, a0, t0\n"
+                    "  li t1, 5\n"
+                    "loop:\n"
+                    "  csrr t2, instret\n"
+                    "  addi t1, t1, -1\n"
+                    "  bnez t1, loop\n"
+                    "  sw t2, 0(a0)\n"
+                    "  endprg x0, x0, x0\n";
+  vt_config c;
+  vt_config_defaults(&c);
+  c.host_threads = 1;
+  vt_error me;
+  vt_device *d = vt_device_create(&c, &me);
+  assert_non_null(d);
+  assert_int_equal(vt_mem_map(d, CODE_BASE, 0x10000, VT_PERM_R | VT_PERM_X, &me), 0);
+  assert_int_equal(vt_mem_map(d, DATA_BASE, DATA_SIZE, VT_PERM_R | VT_PERM_W, &me), 0);
+  load_asm(d, src);
+  vt_launch l = mklaunch(1, 1, 1, 4, 2);
+  launch_ok(d, &l);
+  /* csrr, slli, lui, add, li: 5 before the loop */
+  assert_int_equal(rd32(d, COUNTER), 5 + 3 * 4);
+  assert_int_equal(rd32(d, COUNTER + 4), 5 + 3 * 4);
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(late_fault_ahead_waits_its_round),
       cmocka_unit_test(early_fault_ahead_reported_in_its_round),
+      cmocka_unit_test(late_csr_fault_ahead_waits_its_round),
+      cmocka_unit_test(early_csr_fault_ahead_reported_in_its_round),
+      cmocka_unit_test(counter_read_in_its_round),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,9 +1,11 @@
 /* The lane patterns the vector load/store handlers copy in one piece
  * (src/core/exec_mem.c): a full mask whose lanes address consecutive words
  * (one memcpy), every lane the same word (one load), against the patterns
- * that take the lane loops (reversed order, partial vl), with the
- * destination register also the address source. Expected words are
- * computed here from the input formula in[k] = 0x1000 + 7k. */
+ * that take the lane loops (reversed order, partial vl, one lane out of
+ * the run), with the destination register also the address source; and a
+ * run of consecutive words that is misaligned or wraps past 0xffffffff,
+ * which must fault on the right lane. Expected words are computed here
+ * from the input formula in[k] = 0x1000 + 7k. */
 #include "test_core_more.h"
 
 #define IN (DATA_BASE + 0x2000u)
@@ -89,10 +91,81 @@ static void unit_stride_across_pages(void **state) {
   vt_device_destroy(d);
 }
 
+/* lanes 0..7 address in[i] except lane 5, which reads in[0]: not a run */
+static void one_lane_out_of_the_run(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  uint32_t in[8];
+  for (uint32_t k = 0; k < 8; k++) in[k] = in_word(k);
+  wr_words(d, IN, in, 8);
+  load_asm(d, "  vid.v v1\n"
+              "  vsll.vi v2, v1, 2\n"
+              "  li a0, 0x90002000\n"
+              "  vadd.vx v3, v2, a0\n"
+              "  li t0, 0x20\n"
+              "  vmv.s.x v0, t0\n"          /* mask bit 5 (bit i of v0[0]) */
+              "  vmerge.vxm v3, v3, a0, v0\n" /* lane 5: &in[0] */
+              "  vlw12.v v4, 0(v3)\n"
+              "  li a1, 0x90003000\n"
+              "  vadd.vx v5, v2, a1\n"
+              "  vsw12.v v4, 0(v5)\n"
+              "  vsw12.v v4, 0(v3)\n"       /* and stored back through the same lanes */
+              "  endprg x0, x0, x0\n");
+  vt_launch l = mklaunch(1, 1, 1, 8, 1);
+  launch_ok(d, &l);
+  for (uint32_t i = 0; i < 8; i++) assert_int_equal(rd32(d, OUT + 4 * i), in_word(i == 5 ? 0 : i));
+  /* lane 5 stored in[0] to in[0] after lane 0 stored it there too */
+  for (uint32_t i = 0; i < 8; i++) assert_int_equal(rd32(d, IN + 4 * i), in_word(i == 5 ? 5 : i));
+  vt_device_destroy(d);
+}
+
+/* consecutive words from a - 2: misaligned, reported for lane 0 */
+static void misaligned_run_faults(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  load_asm(d, "  vid.v v1\n"
+              "  vsll.vi v2, v1, 2\n"
+              "  li a0, 0x90002002\n"
+              "  vadd.vx v3, v2, a0\n"
+              "  vlw12.v v4, 0(v3)\n"
+              "  endprg x0, x0, x0\n");
+  vt_launch l = mklaunch(1, 1, 1, 8, 1);
+  vt_error e;
+  assert_int_not_equal(vt_device_launch(d, &l, &e), 0);
+  assert_int_equal(e.kind, VT_ERR_MISALIGNED);
+  assert_int_equal(e.lane, 0);
+  assert_int_equal(e.addr, 0x90002002u);
+  vt_device_destroy(d);
+}
+
+/* consecutive words from 0xfffffff0: lanes 4..7 wrap to 0x0..0xc, which
+ * is not mapped; lanes 0..3 are (the last page) */
+static void wrapping_run_faults_on_its_first_unmapped_lane(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  vt_error e;
+  assert_int_equal(vt_mem_map(d, 0xfffff000u, 0x1000, VT_PERM_R | VT_PERM_W, &e), 0);
+  load_asm(d, "  vid.v v1\n"
+              "  vsll.vi v2, v1, 2\n"
+              "  li a0, 0xfffffff0\n"
+              "  vadd.vx v3, v2, a0\n"
+              "  vsw12.v v1, 0(v3)\n"
+              "  endprg x0, x0, x0\n");
+  vt_launch l = mklaunch(1, 1, 1, 8, 1);
+  assert_int_not_equal(vt_device_launch(d, &l, &e), 0);
+  assert_int_equal(e.kind, VT_ERR_UNMAPPED);
+  assert_int_equal(e.lane, 4);
+  assert_int_equal(e.addr, 0);
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(unit_and_same_word_patterns),
       cmocka_unit_test(unit_stride_across_pages),
+      cmocka_unit_test(one_lane_out_of_the_run),
+      cmocka_unit_test(misaligned_run_faults),
+      cmocka_unit_test(wrapping_run_faults_on_its_first_unmapped_lane),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
