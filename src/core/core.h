@@ -96,8 +96,10 @@ struct vt_wg {
   vt_sparse lds_far;    /* rest of the window, sparse, zero-filled */
 };
 
+/* One cache line per SM at least: the host threads of a parallel launch
+ * own different SMs and update their counters at every group turnover. */
 typedef struct vt_sm {
-  vt_warp *warps;       /* [warps_per_sm] */
+  _Alignas(64) vt_warp *warps; /* [warps_per_sm] */
   vt_wg *wgs;           /* [wg_slots_per_sm] */
   uint32_t free_warps, free_wgs, lds_used;
   uint32_t vgprs_used, sgprs_used;

@@ -18,7 +18,8 @@ vt_device *vt_device_create(const vt_config *c, vt_error *e) {
   d->cfg = *c;
   d->icache_gen = 1;
   mem_init(&d->mem);
-  d->sms = calloc(c->num_sm, sizeof *d->sms);
+  d->sms = aligned_alloc(_Alignof(vt_sm), c->num_sm * sizeof *d->sms);
+  if (d->sms) memset(d->sms, 0, c->num_sm * sizeof *d->sms);
   d->icache = calloc((size_t)1 << VT_ICACHE_BITS, sizeof *d->icache);
   d->due = calloc((size_t)c->num_sm * c->warps_per_sm, sizeof *d->due);
   if (!d->sms || !d->icache || !d->due) goto oom;

@@ -338,9 +338,15 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
    * only itself runs them now and skips the rounds they belonged to, so
    * every other instruction keeps its place in the round-robin order; a
    * fault met ahead is reported in its own round. Off whenever something
-   * could see the difference: a commit log, a progress callback, a step
-   * limit, code that stores may rewrite, ISA 2025. */
-  int run_ahead = !d->record && !d->progress_fn && !c->max_steps && !d->mem.nwx && c->isa != 2025;
+   * could see the difference: a commit log, code that stores may rewrite,
+   * ISA 2025. Near a step limit too: the steps that ran ahead all belong
+   * to the next 257 rounds (at most 257 * slots places), so with no new
+   * run in the last `window` steps before the limit, every one of them has
+   * had its place before the count reaches the limit, which is then met
+   * where plain round-robin meets it. */
+  int run_ahead = !d->record && !d->mem.nwx && c->isa != 2025;
+  const uint64_t window = 257 + 257 * (uint64_t)c->num_sm * c->warps_per_sm;
+  const uint64_t ahead_until = !c->max_steps ? UINT64_MAX : c->max_steps > window ? c->max_steps - window : 0;
   vt_error ahead_err;
   vt_warp *ahead_fault = NULL;
   /* due[j]: the round in which the warp of slot j (SM-major) runs its next
@@ -374,7 +380,8 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
         d->steps++;
         int fault;
         uint32_t ahead;
-        int rc = warp_turn(d, &d->w0, w, e, run_ahead && !ahead_fault ? 256 : 0, &ahead, &ahead_err, &fault);
+        int rc = warp_turn(d, &d->w0, w, e, run_ahead && !ahead_fault && d->steps < ahead_until ? 256 : 0, &ahead,
+                           &ahead_err, &fault);
         if (rc < 0) goto fail;
         if (rc != 2) progress = 1;
         if (rc == 1) {

@@ -41,6 +41,7 @@ typedef struct par_worker {
   double cpu;                    /* CPU seconds of this thread in the launch */
   pthread_t tid;
   vt_commit commit;              /* its steps' records when a timing launch drives it */
+  uint64_t *due;                 /* [num_sm * warps_per_sm]: worker_run's rounds (own SMs' slots only) */
 } par_worker;
 
 struct vt_par {
@@ -147,6 +148,9 @@ static int par_setup(vt_device *d, uint32_t n, vt_error *e) {
       p->k.tlb = i ? p->tlb : d->mem.tlb;
       p->k.icache = i ? calloc((size_t)1 << VT_ICACHE_BITS, sizeof *p->k.icache) : d->icache;
       if (!p->k.icache) return vt_fail(e, VT_ERR_NOMEM, "out of memory for host threads");
+      /* its own array, not d->due: slots of two threads' SMs would share cache lines */
+      p->due = malloc((size_t)d->cfg.num_sm * d->cfg.warps_per_sm * sizeof *p->due);
+      if (!p->due) return vt_fail(e, VT_ERR_NOMEM, "out of memory for host threads");
     }
     memset(&p->k.own, 0, sizeof p->k.own);
     memcpy(p->k.vwritten, d->w0.vwritten, sizeof p->k.vwritten);
@@ -163,6 +167,7 @@ void par_free(vt_device *d) {
   for (unsigned i = 0; i < VT_MAX_HOST_THREADS; i++) {
     if (!P->w[i]) continue;
     if (i) free(P->w[i]->k.icache);
+    free(P->w[i]->due);
     free(P->w[i]);
   }
   for (unsigned i = 0; i < PAR_AMO_LOCKS; i++) pthread_mutex_destroy(&P->amo[i]);
@@ -210,46 +215,98 @@ static void finish_group(par_worker *p, vt_wg *wg) {
   pthread_mutex_unlock(&P->lock);
 }
 
-/* The single-threaded loop over this thread's SMs: a round steps every
- * warp once, then finished groups retire and new ones are claimed. Ends
- * when its SMs are empty and no group is left to claim. */
+/* Gives this thread's warps placed since the last call (running, no
+ * round yet) the round `at`, and forgets the rounds of emptied slots; 1 if
+ * a warp was given one. */
+static int due_own_warps(par_worker *p, uint64_t *due, uint64_t at) {
+  vt_device *d = p->d;
+  const uint32_t nw = d->cfg.warps_per_sm;
+  int any = 0;
+  for (uint32_t s = p->index; s < d->cfg.num_sm; s += p->par->n)
+    for (uint32_t i = 0, j = s * nw; i < nw; i++, j++) {
+      const vt_warp *w = &d->sms[s].warps[i];
+      if (!w->active || w->ended) due[j] = UINT64_MAX;
+      else if (due[j] == UINT64_MAX) {
+        due[j] = at;
+        any = 1;
+      }
+    }
+  return any;
+}
+
+/* The single-threaded loop over this thread's SMs, with the run-ahead of
+ * vt_device_launch: a round steps every warp due in it (in slot order),
+ * a warp that ran ahead sits out the rounds it ran, a fault met ahead is
+ * reported in its own round; then finished groups retire and new ones are
+ * claimed. Rounds in which none of this thread's warps is due are
+ * skipped. Ends when its SMs are empty and no group is left to claim.
+ */
 static void *worker_run(void *arg) {
   par_worker *p = arg;
   vt_device *d = p->d;
   struct vt_par *P = p->par;
   const vt_config *c = &d->cfg;
-  const uint32_t n = P->n;
-  vt_error err;
+  const uint32_t n = P->n, nw = c->warps_per_sm;
+  vt_error err, ahead_err;
+  vt_warp *ahead_fault = NULL;
+  /* the step limit counts the steps of all threads, ahead ones included:
+   * it is passed only if the launch has more than max_steps in all, and
+   * then the single-threaded loop meets it too */
+  const int run_ahead = !d->record && !d->mem.nwx && c->isa != 2025;
+  uint64_t *due = p->due, round = 0;
   int claiming = 1;
+  uint64_t retired_at = UINT64_MAX; /* the fault id the last retirement saw */
   struct timespec t0, t1;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+  due_own_warps(p, due, 0);
   for (;;) {
     uint64_t fault = __atomic_load_n(&P->fault, __ATOMIC_RELAXED);
     if (__atomic_load_n(&P->over, __ATOMIC_RELAXED)) {
       fault = 0; /* abandon everything */
       claiming = 0;
     }
-    int any = 0, progress = 0, resident = 0;
-    uint64_t steps = 0;
+    int any = 0, progress = 0, resident = 0, ended = 0;
+    uint64_t steps = 0, next = UINT64_MAX; /* the next round one of this thread's warps is due */
     for (uint32_t s = p->index; s < c->num_sm; s += n) {
       vt_warp *ws = d->sms[s].warps;
-      for (uint32_t i = 0; i < c->warps_per_sm; i++) {
+      for (uint32_t i = 0, j = s * nw; i < nw; i++, j++) {
         vt_warp *w = &ws[i];
         if (!w->active || w->ended || w->wg->id >= fault) continue;
+        if (due[j] != round) { /* this round's instruction already ran ahead */
+          any = progress = 1;
+          next = due[j] < next ? due[j] : next;
+          continue;
+        }
         any = 1;
+        if (unlikely(w == ahead_fault)) {
+          ahead_fault = NULL;
+          report(P, w->wg->id, &ahead_err);
+          fault = __atomic_load_n(&P->fault, __ATOMIC_RELAXED);
+          progress = 1; /* the group goes (below), not a deadlock */
+          continue;
+        }
         steps++;
-        int rc = warp_step(d, &p->k, w, &err);
+        int fa;
+        uint32_t ahead;
+        int rc = warp_turn(d, &p->k, w, &err, run_ahead && !ahead_fault ? 256 : 0, &ahead, &ahead_err, &fa);
         if (rc < 0) {
           report(P, w->wg->id, &err);
           fault = __atomic_load_n(&P->fault, __ATOMIC_RELAXED);
-          progress = 1; /* the group goes (next round), not a deadlock */
+          progress = 1; /* the group goes (below), not a deadlock */
           continue;
         }
         if (rc != 2) progress = 1;
         if (rc == 1) {
           w->ended = 1;
           w->wg->ended++;
+          due[j] = UINT64_MAX;
+          ended = 1;
+          continue;
         }
+        steps += ahead;
+        if (fa) ahead_fault = w;
+        due[j] = round + 1 + ahead;
+        next = due[j] < next ? due[j] : next;
       }
     }
     /* the total is the same in any schedule (a group's steps, barrier
@@ -257,6 +314,13 @@ static void *worker_run(void *arg) {
      * exactly when the single-threaded loop would stop */
     if (c->max_steps && __atomic_add_fetch(&P->steps, steps, __ATOMIC_RELAXED) > c->max_steps)
       __atomic_store_n(&P->over, 1, __ATOMIC_RELAXED);
+    /* groups retire and new ones come only when a warp ended, a fault
+     * abandoned groups, or nothing ran (as in vt_device_launch) */
+    if (!ended && any && progress && fault == retired_at) {
+      round = next != UINT64_MAX ? next : round + 1;
+      continue;
+    }
+    retired_at = fault;
     for (uint32_t s = p->index; s < c->num_sm; s += n)
       for (uint32_t g = 0; g < c->wg_slots_per_sm; g++) {
         vt_wg *wg = &d->sms[s].wgs[g];
@@ -268,6 +332,7 @@ static void *worker_run(void *arg) {
           progress = 1;
         }
       }
+    if (ahead_fault && !ahead_fault->active) ahead_fault = NULL; /* its group was abandoned */
     if (any && !progress) { /* only this thread's groups can release their barriers */
       uint32_t wg;
       launch_deadlock(d, &p->k, p->index, n, 1, &wg, &err);
@@ -292,6 +357,8 @@ static void *worker_run(void *arg) {
       resident = 1;
     }
     if (!resident) break;
+    if (due_own_warps(p, due, round + 1)) next = round + 1;
+    round = next != UINT64_MAX ? next : round + 1;
   }
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
   p->cpu = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;

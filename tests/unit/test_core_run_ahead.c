@@ -5,7 +5,8 @@
  * per iteration until it loads from an unmapped address. Whichever fault
  * comes first in the round-robin order is the one reported, and the
  * counter holds what warp 1 did until then, exactly as in the same launch
- * with run-ahead off (a step limit turns it off). Hand-derived round
+ * with run-ahead off (code mapped writable turns it off); a step limit is
+ * met at the same warp and pc for every limit. Hand-derived round
  * numbers (one instruction per warp and round): warp 0 has 6 instructions
  * of set-up (csrr, lui, bnez, li, auipc + addi) and 5 per pass, so its
  * jalr of pass n0 faults in round 6 + 5 * n0; warp 1 has 4 (csrr, lui,
@@ -82,18 +83,22 @@ static const char *program_fp(char *buf, size_t n, unsigned n0, unsigned n1) {
 
 typedef const char *program_fn(char *buf, size_t n, unsigned n0, unsigned n1);
 
-/* the launch's error and the counter afterwards, run-ahead on or off */
-static void launch_prog(program_fn *prog, unsigned n0, unsigned n1, int run_ahead, vt_error *e,
-                        uint32_t *counter) {
+/* the launch's error and the counter afterwards, run-ahead on or off,
+ * with a step limit (0: none) */
+static void launch_limited(program_fn *prog, unsigned n0, unsigned n1, int run_ahead, uint64_t max_steps,
+                           vt_error *e, uint32_t *counter) {
   vt_config c;
   vt_config_defaults(&c);
   c.host_threads = 1;
-  if (!run_ahead) c.max_steps = 1u << 30; /* any step limit disables run-ahead */
-  /* code read/execute only: writable code turns run-ahead off as well */
+  c.num_sm = 1; /* two warp slots: run-ahead stops 257 * 3 steps before a step limit */
+  c.warps_per_sm = 2;
+  c.max_steps = max_steps;
   vt_error me;
   vt_device *d = vt_device_create(&c, &me);
   assert_non_null(d);
-  assert_int_equal(vt_mem_map(d, CODE_BASE, 0x10000, VT_PERM_R | VT_PERM_X, &me), 0);
+  /* code that stores could rewrite turns run-ahead off */
+  uint32_t code = VT_PERM_R | VT_PERM_X | (run_ahead ? 0 : VT_PERM_W);
+  assert_int_equal(vt_mem_map(d, CODE_BASE, 0x10000, code, &me), 0);
   assert_int_equal(vt_mem_map(d, DATA_BASE, DATA_SIZE, VT_PERM_R | VT_PERM_W, &me), 0);
   char src[1024];
   load_asm(d, prog(src, sizeof src, n0, n1));
@@ -101,6 +106,11 @@ static void launch_prog(program_fn *prog, unsigned n0, unsigned n1, int run_ahea
   assert_int_not_equal(vt_device_launch(d, &l, e), 0);
   *counter = rd32(d, COUNTER);
   vt_device_destroy(d);
+}
+
+static void launch_prog(program_fn *prog, unsigned n0, unsigned n1, int run_ahead, vt_error *e,
+                        uint32_t *counter) {
+  launch_limited(prog, n0, n1, run_ahead, 0, e, counter);
 }
 
 static void launch_faulting(unsigned n0, unsigned n1, int run_ahead, vt_error *e, uint32_t *counter) {
@@ -196,6 +206,30 @@ static void counter_read_in_its_round(void **state) {
   vt_device_destroy(d);
 }
 
+/* Every step limit from 1 to past the first fault (warp 0's misaligned
+ * jalr after 300 passes, round 6 + 5 * 300 = 1506; warp 0 runs ahead from
+ * its second pass on until 771 steps before the limit): the limit, or the
+ * fault, is met at the warp and pc of plain round-robin, with the counter
+ * of warp 1's stores by then. */
+static void step_limit_at_its_place(void **state) {
+  (void)state;
+  unsigned limits = 0;
+  for (uint64_t n = 1; n <= 3020; n++) {
+    vt_error on, off;
+    uint32_t c_on, c_off;
+    launch_limited(program, 300, 400, 1, n, &on, &c_on);
+    launch_limited(program, 300, 400, 0, n, &off, &c_off);
+    assert_int_equal(on.kind, off.kind);
+    assert_int_equal(on.warp, off.warp);
+    assert_int_equal(on.pc, off.pc);
+    assert_string_equal(on.msg, off.msg);
+    assert_int_equal(c_on, c_off);
+    limits += on.kind == VT_ERR_STEP_LIMIT;
+  }
+  /* rounds 1..1505 of two warps come before that jalr: limits 1..3010 */
+  assert_int_equal(limits, 3010);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(late_fault_ahead_waits_its_round),
@@ -203,6 +237,7 @@ int main(void) {
       cmocka_unit_test(late_csr_fault_ahead_waits_its_round),
       cmocka_unit_test(early_csr_fault_ahead_reported_in_its_round),
       cmocka_unit_test(counter_read_in_its_round),
+      cmocka_unit_test(step_limit_at_its_place),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
