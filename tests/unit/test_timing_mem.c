@@ -81,6 +81,27 @@ static void test_l2_mshrs_and_set_blocking(void **state) {
  * starts when add 0 frees a slot (26): back at 49, adds 2 and 3 issue at 52
  * and 53; line 2 (endprg) is requested at 52, back at 75, issues at 78 and
  * completes 5 cycles later: 83 cycles. */
+/* The fetch program's cycles and SM 0's statistics under c: one warp of
+ * 32 threads. */
+typedef struct {
+  uint64_t cycles;
+  vt_sm_timing sm0;
+} fetch_stats;
+
+static fetch_stats fetch_run(const vt_config *c, const prog *p) {
+  vt_device *d = mkdev(c);
+  vt_error e;
+  vt_timing *t = vt_timing_attach(d, &e);
+  assert_non_null(t);
+  vt_launch l = mklaunch(1, 1, 1, 32, 1);
+  assert_int_equal(run(d, p, &l, &e), 0);
+  const vt_timing_stats *ts = vt_timing_get_stats(t);
+  fetch_stats st = {ts->cycles, ts->sm[0]};
+  vt_timing_free(t);
+  vt_device_destroy(d);
+  return st;
+}
+
 static void test_fetch_misses(void **state) {
   (void)state;
   static prog p;
@@ -98,31 +119,17 @@ static void test_fetch_misses(void **state) {
   c.l2_line = 8;
   c.lat_l2 = 8;
   c.lat_dram = 15;
-  vt_device *d = mkdev(&c);
-  vt_error e;
-  vt_timing *t = vt_timing_attach(d, &e);
-  assert_non_null(t);
-  vt_launch l = mklaunch(1, 1, 1, 32, 1);
-  assert_int_equal(run(d, &p, &l, &e), 0);
-  const vt_timing_stats *st = vt_timing_get_stats(t);
-  assert_int_equal(st->cycles, 83);
-  assert_int_equal(st->sm[0].issued, 5);
-  assert_int_equal(st->sm[0].l1i_misses, 3);
-  assert_int_equal(st->sm[0].l1i_hits, 3);
-  assert_int_equal(st->sm[0].stall[VT_STALL_FETCH], 83 - 5 - 4); /* the last 4: the drain */
-  vt_timing_free(t);
-  vt_device_destroy(d);
+  fetch_stats st = fetch_run(&c, &p);
+  assert_int_equal(st.cycles, 83);
+  assert_int_equal(st.sm0.issued, 5);
+  assert_int_equal(st.sm0.l1i_misses, 3);
+  assert_int_equal(st.sm0.l1i_hits, 3);
+  assert_int_equal(st.sm0.stall[VT_STALL_FETCH], 83 - 5 - 4); /* the last 4: the drain */
   /* one fetch per 4 cycles: line 0 is fetched at 23 (the port was taken at
    * 0), line 1 requested at 27 instead of 26 (back at 50, issues at 53 and
    * 54), line 2 requested at 54, fetched at 77, endprg issues at 80: 85 */
   c.fetch_interval = 4;
-  d = mkdev(&c);
-  t = vt_timing_attach(d, &e);
-  assert_non_null(t);
-  assert_int_equal(run(d, &p, &l, &e), 0);
-  assert_int_equal(vt_timing_get_stats(t)->cycles, 85);
-  vt_timing_free(t);
-  vt_device_destroy(d);
+  assert_int_equal(fetch_run(&c, &p).cycles, 85);
   /* fetch_policy 1 (fixed priority, replay): the warp asks again every
    * cycle while its line is in flight (1..22), and while its fetched pair
    * has not arrived (24, 25: the ibuffer counts only arrived entries, the
@@ -133,17 +140,11 @@ static void test_fetch_misses(void **state) {
    * endprg at 80: 85 cycles, 22 + 2 + 22 + 2 + 22 replays */
   c.fetch_interval = 1;
   c.fetch_policy = 1;
-  d = mkdev(&c);
-  t = vt_timing_attach(d, &e);
-  assert_non_null(t);
-  assert_int_equal(run(d, &p, &l, &e), 0);
-  st = vt_timing_get_stats(t);
-  assert_int_equal(st->cycles, 85);
-  assert_int_equal(st->sm[0].fetch_replays, 70);
-  assert_int_equal(st->sm[0].l1i_misses, 3);
-  assert_int_equal(st->sm[0].l1i_hits, 3);
-  vt_timing_free(t);
-  vt_device_destroy(d);
+  st = fetch_run(&c, &p);
+  assert_int_equal(st.cycles, 85);
+  assert_int_equal(st.sm0.fetch_replays, 70);
+  assert_int_equal(st.sm0.l1i_misses, 3);
+  assert_int_equal(st.sm0.l1i_hits, 3);
   /* ... with fetch_miss_next: the first replay after a miss also requests
    * the next line. Line 0 at 0 (back at 23) brings line 1 at 1 (back at
    * 24); adds 0 and 1 issue at 26 and 27, and line 1 is fetched at 27, a
@@ -152,29 +153,17 @@ static void test_fetch_misses(void **state) {
    * at 54 issues at 57: 62 cycles, 4 misses, 3 hits, replays 1..22, 24,
    * 25, 28, 29, 32..53 */
   c.fetch_miss_next = 1;
-  d = mkdev(&c);
-  t = vt_timing_attach(d, &e);
-  assert_non_null(t);
-  assert_int_equal(run(d, &p, &l, &e), 0);
-  st = vt_timing_get_stats(t);
-  assert_int_equal(st->cycles, 62);
-  assert_int_equal(st->sm[0].fetch_replays, 48);
-  assert_int_equal(st->sm[0].l1i_misses, 4);
-  assert_int_equal(st->sm[0].l1i_hits, 3);
-  vt_timing_free(t);
-  vt_device_destroy(d);
+  st = fetch_run(&c, &p);
+  assert_int_equal(st.cycles, 62);
+  assert_int_equal(st.sm0.fetch_replays, 48);
+  assert_int_equal(st.sm0.l1i_misses, 4);
+  assert_int_equal(st.sm0.l1i_hits, 3);
   /* with one I-cache MSHR, held by the awaited line, the next line is never
    * requested early: the same 85 cycles and 3 misses as without */
   c.l1i_mshrs = 1;
-  d = mkdev(&c);
-  t = vt_timing_attach(d, &e);
-  assert_non_null(t);
-  assert_int_equal(run(d, &p, &l, &e), 0);
-  st = vt_timing_get_stats(t);
-  assert_int_equal(st->cycles, 85);
-  assert_int_equal(st->sm[0].l1i_misses, 3);
-  vt_timing_free(t);
-  vt_device_destroy(d);
+  st = fetch_run(&c, &p);
+  assert_int_equal(st.cycles, 85);
+  assert_int_equal(st.sm0.l1i_misses, 3);
 }
 
 int main(void) {
