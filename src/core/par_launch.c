@@ -270,8 +270,9 @@ static void *worker_run(void *arg) {
     for (uint32_t s = p->index; s < c->num_sm; s += n) {
       vt_warp *ws = d->sms[s].warps;
       for (uint32_t i = 0, j = s * nw; i < nw; i++, j++) {
+        if (due[j] == UINT64_MAX) continue; /* empty slot or ended warp (due_own_warps) */
         vt_warp *w = &ws[i];
-        if (!w->active || w->ended || w->wg->id >= fault) continue;
+        if (unlikely(fault != UINT64_MAX) && w->wg->id >= fault) continue;
         if (due[j] != round) { /* this round's instruction already ran ahead */
           any = progress = 1;
           next = due[j] < next ? due[j] : next;
