@@ -54,6 +54,13 @@ assemble_example() {
   fi
 }
 
+# build_kernel NAME FILE: start.S + workitem.S + FILE into $tmp/NAME.elf;
+# when that fails, one FAIL line and status 1 (the test goes on).
+build_kernel() {
+  "$ventus" as -o "$tmp/$1.elf" "$src/kernels/lib/start.S" "$src/kernels/lib/workitem.S" "$2" 2>"$tmp/as" ||
+    { bad "$1 assembles: $(head -1 "$tmp/as")"; return 1; }
+}
+
 # expect STATUS TEXT WHAT COMMAND...: runs COMMAND; ok when it exits with
 # STATUS and prints at most one stderr line, containing TEXT if not empty.
 # Its output stays in $tmp/out and $tmp/err for further checks.

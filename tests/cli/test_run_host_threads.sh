@@ -28,12 +28,9 @@ same() {
   [ "$(stat_of parallel_launches "$tmp/s1")" = 0 ] || bad "$name: --host-threads 1 ran in parallel"
   echo "$(stat_of parallel_launches "$tmp/s2")" >"$tmp/par"
 }
-build() { # NAME FILE: assembled with start.S and workitem.S
-  "$ventus" as -o "$tmp/$1.elf" "$k/lib/start.S" "$k/lib/workitem.S" "$2" 2>"$tmp/as" || { bad "$1 assembles: $(head -1 "$tmp/as")"; return 1; }
-}
 
 # ---- the example kernels: many work-groups, race-free -------------------------------
-for ex in vecadd matmul reduce diverge; do build "$ex" "$k/examples/$ex.S" || continue; done
+for ex in vecadd matmul reduce diverge; do build_kernel "$ex" "$k/examples/$ex.S" || continue; done
 same "$tmp/vecadd.elf" vecadd --kernel vecadd --global 8192 --local 64 --arg buf:f32:8192:rand=3 \
   --arg buf:f32:8192:rand=4 --arg buf:f32:8192:zero --arg u32:8192
 [ "$(cat "$tmp/par")" = 1 ] && ok "vecadd ran on 2 host threads" || bad "vecadd did not run in parallel"
@@ -53,7 +50,7 @@ same "$tmp/diverge.elf" diverge --kernel diverge --global 4096 --local 64 --arg 
 # j = 0 (0, 7, ..., 63), else 9, so 2000 or 1800 on the others
 cp "$src/tests/asm/amo_count.S" "$tmp/count.S" # n = 100 below
 want="12800 2000 1800 1800 1800 1800 1800 1800"
-if build count "$tmp/count.S"; then
+if build_kernel count "$tmp/count.S"; then
   for t in 1 2; do
     "$ventus" run "$tmp/count.elf" --host-threads "$t" --stats --kernel count --global 4096 --local 64 \
       --arg buf:u32:8:zero --arg u32:100 --show 0:8 >"$tmp/out" 2>&1
@@ -63,7 +60,7 @@ if build count "$tmp/count.S"; then
   [ "$(stat_of parallel_launches "$tmp/out")" = 1 ] || bad "the AMO kernel did not run in parallel"
   # the old value used (rd != x0): the order across groups could show, so one thread
   sed 's/amoadd.w zero, t1, (a1)/amoadd.w t4, t1, (a1)/' "$tmp/count.S" >"$tmp/count_rd.S"
-  if build count_rd "$tmp/count_rd.S"; then
+  if build_kernel count_rd "$tmp/count_rd.S"; then
     "$ventus" run "$tmp/count_rd.elf" --host-threads 2 --stats --kernel count --global 4096 --local 64 \
       --arg buf:u32:8:zero --arg u32:100 --show 0:8 >"$tmp/out" 2>&1
     [ "$(sed -n 's/^arg0 u32\[8\]: //p' "$tmp/out")" = "$want" ] || bad "amoadd with rd: wrong counts"
@@ -85,7 +82,7 @@ fault:
         .section .ventus.args.fault, "", @progbits
         .word   1, 0
 X
-if build fault "$tmp/fault.S"; then
+if build_kernel fault "$tmp/fault.S"; then
   runs=5
   [ -n "${VT_VALGRIND:-}" ] && runs=2
   for i in $(seq 1 $runs); do
@@ -106,7 +103,7 @@ loop:
         .section .ventus.args.loop, "", @progbits
         .word   1, 0
 X
-if build loop "$tmp/loop.S"; then
+if build_kernel loop "$tmp/loop.S"; then
   timeout 20 "$ventus" run -q "$tmp/loop.elf" --host-threads 2 --max-steps 100000 --kernel loop --global 1024 --local 64 2>"$tmp/err"
   rc=$?
   [ $rc = 3 ] && grep -q "step limit of 100000 warp-instructions reached by the launch's 2 host threads together" "$tmp/err" \

@@ -12,9 +12,6 @@ set -u
 . "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
 k=$src/kernels
 stat_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
-build() { # NAME FILE: assembled with start.S and workitem.S
-  "$ventus" as -o "$tmp/$1.elf" "$k/lib/start.S" "$k/lib/workitem.S" "$2" 2>"$tmp/as" || { bad "$1 assembles: $(head -1 "$tmp/as")"; return 1; }
-}
 # ELF NAME LAUNCH...: timed with 1, 2, 3 threads and functionally; compared
 same() {
   local elf=$1 name=$2
@@ -41,7 +38,7 @@ same() {
   stat_of parallel_launches "$tmp/s3" >"$tmp/par"
 }
 
-for ex in vecadd matmul reduce diverge; do build "$ex" "$k/examples/$ex.S" || continue; done
+for ex in vecadd matmul reduce diverge; do build_kernel "$ex" "$k/examples/$ex.S" || continue; done
 same "$tmp/vecadd.elf" vecadd --kernel vecadd --global 16384 --local 64 --arg buf:f32:16384:rand=3 \
   --arg buf:f32:16384:rand=4 --arg buf:f32:16384:zero --arg u32:16384
 [ "$(cat "$tmp/par")" = 1 ] && ok "vecadd ran on 3 host threads" || bad "vecadd did not run in parallel"
@@ -68,7 +65,7 @@ same "$tmp/reduce.elf" "reduce, timing_quantum = 1" -c timing_quantum=1 --kernel
 # warps x 20 = 2560 on word 0; groups g with g % 7 = j: 10 for j = 0, else 9
 cp "$src/tests/asm/amo_count.S" "$tmp/count.S" # n = 20 below
 want="2560 400 360 360 360 360 360 360"
-if build count "$tmp/count.S"; then
+if build_kernel count "$tmp/count.S"; then
   same "$tmp/count.elf" "amoadd, result discarded" --kernel count --global 4096 --local 64 --arg buf:u32:8:zero --arg u32:20
   [ "$(cat "$tmp/par")" = 1 ] || bad "the AMO kernel did not run in parallel"
   "$ventus" run -q --timing "$tmp/count.elf" -c num_sm=4 --host-threads 3 --kernel count --global 4096 \
@@ -76,7 +73,7 @@ if build count "$tmp/count.S"; then
   got=$(sed -n 's/^arg0 u32\[8\]: //p' "$tmp/out")
   [ "$got" = "$want" ] && ok "amoadd over 64 groups on 3 timed threads: $got" || bad "amoadd: got '$got', want '$want'"
   sed 's/amoadd.w zero, t1, (a1)/amoadd.w t4, t1, (a1)/' "$tmp/count.S" >"$tmp/count_rd.S"
-  if build count_rd "$tmp/count_rd.S"; then
+  if build_kernel count_rd "$tmp/count_rd.S"; then
     "$ventus" run --timing "$tmp/count_rd.elf" -c num_sm=4 --host-threads 3 --stats --kernel count \
       --global 4096 --local 64 --arg buf:u32:8:zero --arg u32:20 --show 0:8 >"$tmp/out" 2>&1
     [ "$(sed -n 's/^arg0 u32\[8\]: //p' "$tmp/out")" = "$want" ] || bad "amoadd with rd: wrong counts"

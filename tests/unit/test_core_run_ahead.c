@@ -21,11 +21,28 @@
 
 #define COUNTER (DATA_BASE + 0x1000u)
 
+/* Both programs: warp 1 branches to warp1 and stores n1 counts (the
+ * second %u), then loads from an unmapped address. */
+#define WARP_SPLIT \
+  "  csrr t0, wid\n" \
+  "  li a0, 0x90001000\n" \
+  "  bnez t0, warp1\n"
+#define WARP1_LOOP \
+  "warp1:\n" \
+  "  li t1, %u\n" \
+  "loop1:\n" \
+  "  lw t3, 0(a0)\n" \
+  "  addi t3, t3, 1\n" \
+  "  sw t3, 0(a0)\n" \
+  "  addi t1, t1, -1\n" \
+  "  bnez t1, loop1\n" \
+  "  li t2, 0x12345000\n" \
+  "  lw t3, 0(t2)\n" \
+  "  endprg x0, x0, x0\n"
+
 static const char *program(char *buf, size_t n, unsigned n0, unsigned n1) {
   snprintf(buf, n,
-           "  csrr t0, wid\n"
-           "  li a0, 0x90001000\n"
-           "  bnez t0, warp1\n"
+           WARP_SPLIT
            "  li t1, %u\n"
            "  la t4, loop0\n"
            "loop0:\n"
@@ -34,17 +51,7 @@ static const char *program(char *buf, size_t n, unsigned n0, unsigned n1) {
            "  slli t5, t5, 1\n"
            "  add t6, t4, t5\n"      /* loop0, or loop0 + 2 after the last pass */
            "  jalr x0, 0(t6)\n"
-           "warp1:\n"
-           "  li t1, %u\n"
-           "loop1:\n"
-           "  lw t3, 0(a0)\n"
-           "  addi t3, t3, 1\n"
-           "  sw t3, 0(a0)\n"
-           "  addi t1, t1, -1\n"
-           "  bnez t1, loop1\n"
-           "  li t2, 0x12345000\n"
-           "  lw t3, 0(t2)\n"
-           "  endprg x0, x0, x0\n",
+           WARP1_LOOP,
            n0, n1);
   return buf;
 }
@@ -54,9 +61,7 @@ static const char *program(char *buf, size_t n, unsigned n0, unsigned n1) {
  * 3 + 3 + 4 * n0 + 1 = 7 + 4 * n0. Warp 1 as in program(). */
 static const char *program_fp(char *buf, size_t n, unsigned n0, unsigned n1) {
   snprintf(buf, n,
-           "  csrr t0, wid\n"
-           "  li a0, 0x90001000\n"
-           "  bnez t0, warp1\n"
+           WARP_SPLIT
            "  li t2, 0x2000\n"
            "  csrs mstatus, t2\n"
            "  li t1, %u\n"
@@ -66,17 +71,7 @@ static const char *program_fp(char *buf, size_t n, unsigned n0, unsigned n1) {
            "  addi t1, t1, -1\n"
            "  bnez t1, loop0\n"
            "  csrr t5, 0x7c0\n"
-           "warp1:\n"
-           "  li t1, %u\n"
-           "loop1:\n"
-           "  lw t3, 0(a0)\n"
-           "  addi t3, t3, 1\n"
-           "  sw t3, 0(a0)\n"
-           "  addi t1, t1, -1\n"
-           "  bnez t1, loop1\n"
-           "  li t2, 0x12345000\n"
-           "  lw t3, 0(t2)\n"
-           "  endprg x0, x0, x0\n",
+           WARP1_LOOP,
            n0, n1);
   return buf;
 }
