@@ -1,6 +1,7 @@
 /* Sparse paged device memory, mapped regions, the local window's sparse
  * page store and the public vt_mem_* calls. */
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "core.h"
 #include "mem.h"
@@ -12,11 +13,9 @@ void mem_init(vt_mem *m) {
 }
 
 void mem_free(vt_mem *m) {
-  for (unsigned i = 0; i < 1024; i++) {
-    if (!m->l1[i]) continue;
-    for (unsigned j = 0; j < 1024; j++) free(m->l1[i][j]);
-    free(m->l1[i]);
-  }
+  for (unsigned i = 0; i < 1024; i++) free(m->l1[i]);
+  for (size_t i = 0; i < m->nslabs; i++) munmap(m->slabs[i], (size_t)VT_SLAB_PAGES * VT_PAGE_SIZE);
+  free(m->slabs);
   free(m->regions);
   pthread_mutex_destroy(&m->page_lock);
   memset(m, 0, sizeof *m);
@@ -25,6 +24,26 @@ void mem_free(vt_mem *m) {
 static void tlb_flush(vt_mem *m) {
   memset(m->tlb, 0, sizeof m->tlb);
   m->tlb_gen++;
+}
+
+/* A zeroed, page-aligned page from the current slab (a new slab when it is
+ * used up); NULL on OOM. Called under page_lock. */
+static uint8_t *slab_page(vt_mem *m) {
+  if (!m->nslabs || m->slab_used == VT_SLAB_PAGES) {
+    if (m->nslabs == m->slab_cap) {
+      size_t nc = m->slab_cap ? m->slab_cap * 2 : 16;
+      uint8_t **t = realloc(m->slabs, nc * sizeof *t);
+      if (!t) return NULL;
+      m->slabs = t;
+      m->slab_cap = nc;
+    }
+    void *s = mmap(NULL, (size_t)VT_SLAB_PAGES * VT_PAGE_SIZE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (s == MAP_FAILED) return NULL;
+    m->slabs[m->nslabs++] = s;
+    m->slab_used = 0;
+  }
+  return m->slabs[m->nslabs - 1] + (size_t)m->slab_used++ * VT_PAGE_SIZE;
 }
 
 /* The page holding addr, allocated (zeroed) on first touch; NULL on OOM.
@@ -39,7 +58,7 @@ static uint8_t *page_get(vt_mem *m, uint32_t addr) {
   pthread_mutex_lock(&m->page_lock);
   l2 = __atomic_load_n(&m->l1[pn >> 10], __ATOMIC_ACQUIRE);
   if (!l2 && (l2 = calloc(1024, sizeof *l2))) __atomic_store_n(&m->l1[pn >> 10], l2, __ATOMIC_RELEASE);
-  if (l2 && !(pg = __atomic_load_n(&l2[pn & 1023], __ATOMIC_ACQUIRE)) && (pg = calloc(1, VT_PAGE_SIZE)))
+  if (l2 && !(pg = __atomic_load_n(&l2[pn & 1023], __ATOMIC_ACQUIRE)) && (pg = slab_page(m)))
     __atomic_store_n(&l2[pn & 1023], pg, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&m->page_lock);
   return pg;

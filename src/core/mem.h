@@ -13,6 +13,7 @@
 #define VT_PAGE_BITS 12
 #define VT_PAGE_SIZE (1u << VT_PAGE_BITS)
 #define VT_TLB_SIZE 256
+#define VT_SLAB_PAGES 128u
 
 typedef struct {
   uint32_t base, size; /* size > 0; base + size - 1 does not wrap */
@@ -33,6 +34,13 @@ typedef struct vt_mem {
    * parallel launch may create pages while others read existing ones */
   uint8_t **l1[1024];
   pthread_mutex_t page_lock;
+  /* pages are carved in first-touch order from anonymous mappings of
+   * VT_SLAB_PAGES pages (under page_lock): page-aligned, so an access never
+   * straddles host pages or more cache lines than it covers, and the host
+   * backs only the pages touched */
+  uint8_t **slabs;
+  size_t nslabs, slab_cap;
+  uint32_t slab_used;  /* pages handed out from the last slab */
   vt_region *regions;  /* sorted by base, disjoint */
   size_t nregions, cap;
   size_t nwx;          /* regions both writable and executable */
@@ -69,6 +77,13 @@ static inline uint8_t *mem_host(vt_mem *m, uint32_t addr, unsigned size, unsigne
 }
 /* The page holding addr if it exists (never allocates), else NULL. */
 const uint8_t *mem_page_peek(const vt_mem *m, uint32_t addr);
+/* The host page of addr if it exists, else NULL: for host prefetch hints
+ * only (no permission check; the page may appear concurrently). */
+static inline const uint8_t *mem_page_hint(const vt_mem *m, uint32_t addr) {
+  uint32_t pn = addr >> VT_PAGE_BITS;
+  uint8_t *const *l2 = __atomic_load_n(&m->l1[pn >> 10], __ATOMIC_RELAXED);
+  return l2 ? __atomic_load_n(&l2[pn & 1023], __ATOMIC_RELAXED) : NULL;
+}
 /* Byte copies ignoring permissions but not mapping; at the first byte
  * that is unmapped -1, in a guard region -2 (*bad = its address). */
 int mem_copy_in(vt_mem *m, uint32_t addr, const void *src, uint32_t n, uint32_t *bad);
