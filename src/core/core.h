@@ -73,6 +73,11 @@ typedef struct vt_warp {
 
   /* LR/SC reservation: host address of the reserved word, NULL = none */
   const uint8_t *resv;
+
+  /* per pc slot: the last unit-stride vector access and its step from the
+   * one before (exec_mem.c stride_hint; a host prefetch hint, no state of
+   * the simulated machine) */
+  uint32_t pf_addr[8], pf_step[8];
 } vt_warp;
 
 /* The cp_dma_mbarrier state of one group of 4 warps (wid / 4). */

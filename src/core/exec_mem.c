@@ -379,6 +379,32 @@ VMEM_INLINE int vunit_words(vt_exec *x, const isa_inst *in, int kind, uint32_t e
   return !off && (uint64_t)first + 4 * (uint64_t)vl <= 0x100000000ull;
 }
 
+/* A grid-stride loop moves each warp's unit-stride access by one fixed
+ * step per iteration, usually beyond the host page; the host's prefetchers
+ * cannot follow it (every simulated access is one memcpy at one host pc).
+ * When a pc's access moved by the same step twice, the host prefetches
+ * the lines one step on. A hint only: nothing simulated depends on it. */
+VMEM_INLINE void stride_hint(vt_exec *x, uint32_t lo, uint32_t bytes, int write) {
+  vt_warp *w = x->w;
+  unsigned i = (x->pc >> 2) & 7;
+  uint32_t step = lo - w->pf_addr[i];
+  w->pf_addr[i] = lo;
+  if (step != w->pf_step[i]) {
+    w->pf_step[i] = step;
+    return;
+  }
+  if (step + VT_PAGE_SIZE <= 2 * VT_PAGE_SIZE) return; /* within a page or two: the host sees it */
+  uint32_t next = lo + step;
+  const uint8_t *pg = mem_page_hint(&x->d->mem, next);
+  if (!pg) return;
+  const uint8_t *h = pg + (next & (VT_PAGE_SIZE - 1));
+  uint32_t n = bytes < VT_PAGE_SIZE - (next & (VT_PAGE_SIZE - 1)) ? bytes : VT_PAGE_SIZE - (next & (VT_PAGE_SIZE - 1));
+  for (uint32_t o = 0; o < n; o += 64) {
+    if (write) __builtin_prefetch(h + o, 1);
+    else __builtin_prefetch(h + o, 0);
+  }
+}
+
 VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, int sign) {
   uint32_t addr[VT_MAX_LANES], lo, hi;
   uint32_t em = x->emask;
@@ -386,6 +412,7 @@ VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, i
     uint32_t vl = x->w->vl;
     const uint8_t *h = route_span(x, lo, (uint64_t)lo + 4 * vl, ACC_R, kind == VA_PRIVATE, vl);
     if (h) {
+      stride_hint(x, lo, 4 * vl, 0);
       memcpy(x->w->v[in->rd], h, 4 * (size_t)vl);
       if (x->c) for (uint32_t i = 0; i < vl; i++) trace_mem(x, lo + 4 * i, 0, 4, 0);
       x->st->loads += vl;
@@ -437,6 +464,7 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
     uint32_t vl = x->w->vl;
     uint8_t *h = route_span(x, lo, (uint64_t)lo + 4 * vl, ACC_W, kind == VA_PRIVATE, vl);
     if (h) {
+      stride_hint(x, lo, 4 * vl, 1);
       memcpy(h, vs, 4 * (size_t)vl);
       if (x->d->nresv) for (uint32_t i = 0; i < vl; i++) resv_store(x, h + 4 * i);
       if (x->c) for (uint32_t i = 0; i < vl; i++) trace_mem(x, lo + 4 * i, vs[i], 4, 1);
