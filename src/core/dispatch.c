@@ -123,8 +123,10 @@ void wg_release(vt_device *d, vt_wg *wg) {
   sm->lds_used -= wg->lds_alloc;
   sm->vgprs_used -= wg->vgprs;
   sm->sgprs_used -= wg->sgprs;
-  __atomic_fetch_sub(&d->lds_far_pages, wg->lds_far.n, __ATOMIC_RELAXED); /* shared by host threads */
-  sparse_clear(&wg->lds_far);
+  if (wg->lds_far.n) { /* shared by host threads: no write (and no line taken from them) when it holds none */
+    __atomic_fetch_sub(&d->lds_far_pages, wg->lds_far.n, __ATOMIC_RELAXED);
+    sparse_clear(&wg->lds_far);
+  }
   wg->active = 0;
 }
 

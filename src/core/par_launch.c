@@ -50,8 +50,10 @@ struct vt_par {
   pthread_mutex_t lock;          /* the fault record and the progress callback */
   /* per launch */
   uint32_t n;                    /* threads */
-  uint64_t next;                 /* next work-group id to claim (atomic) */
-  uint64_t fault;                /* lowest faulting work-group id, UINT64_MAX = none (atomic) */
+  /* claims write it for every group: a line of its own, so the rounds'
+   * reads of fault and over below do not miss after each claim */
+  _Alignas(64) uint64_t next;    /* next work-group id to claim (atomic) */
+  _Alignas(64) uint64_t fault;                /* lowest faulting work-group id, UINT64_MAX = none (atomic) */
   uint64_t steps;                /* warp steps of all threads, added once per round (atomic) */
   int over;                      /* the steps passed max_steps: every thread stops (atomic) */
   vt_error err;                  /* that group's error (under lock) */
@@ -130,7 +132,9 @@ int par_eligible(vt_device *d, uint32_t *nthreads) {
 static int par_setup(vt_device *d, uint32_t n, vt_error *e) {
   struct vt_par *P = d->par;
   if (!P) {
-    if (!(P = calloc(1, sizeof *P))) return vt_fail(e, VT_ERR_NOMEM, "out of memory for host threads");
+    if (!(P = aligned_alloc(_Alignof(struct vt_par), sizeof *P)))
+      return vt_fail(e, VT_ERR_NOMEM, "out of memory for host threads");
+    memset(P, 0, sizeof *P);
     for (unsigned i = 0; i < PAR_AMO_LOCKS; i++) pthread_mutex_init(&P->amo[i], NULL);
     pthread_mutex_init(&P->lock, NULL);
     d->par = P;
