@@ -4,8 +4,9 @@
  * Thread t owns SMs t, t + n, t + 2n, ...: their warp and work-group slots,
  * and a worker (vt_worker) with its own statistics, translation cache and
  * predecode cache, so the step loop shares nothing mutable with the other
- * threads. Work-group ids are claimed from one atomic counter by whichever
- * thread has room; warps inside a group keep the order of the single-
+ * threads. Work-group ids are claimed by whichever thread has room, each
+ * thread from its own block of ids first, then from the others' (struct
+ * vt_par); warps inside a group keep the order of the single-
  * threaded loop (one instruction per warp per round, slot order), so a
  * group computes what it computes there, and a race-free kernel leaves the
  * same memory. Shared state is created under a lock (memory pages, mem.c)
@@ -50,9 +51,15 @@ struct vt_par {
   pthread_mutex_t lock;          /* the fault record and the progress callback */
   /* per launch */
   uint32_t n;                    /* threads */
-  /* claims write it for every group: a line of its own, so the rounds'
-   * reads of fault and over below do not miss after each claim */
-  _Alignas(64) uint64_t next;    /* next work-group id to claim (atomic) */
+  /* The group ids in n blocks, block t first claimed by thread t, then by
+   * the others when theirs is used up: a thread's groups are neighbours,
+   * so the host's prefetchers rarely pull lines another thread writes.
+   * Claims write a counter for every group: each on a line of its own, so
+   * the rounds' reads of fault and over below do not miss after a claim. */
+  struct {
+    _Alignas(64) uint64_t next;  /* next id of the block to claim (atomic) */
+    uint64_t end;                /* one past the block's last id */
+  } block[VT_MAX_HOST_THREADS];
   _Alignas(64) uint64_t fault;                /* lowest faulting work-group id, UINT64_MAX = none (atomic) */
   uint64_t steps;                /* warp steps of all threads, added once per round (atomic) */
   int over;                      /* the steps passed max_steps: every thread stops (atomic) */
@@ -259,6 +266,7 @@ static void *worker_run(void *arg) {
   const int run_ahead = !d->record && !d->mem.nwx && c->isa != 2025;
   uint64_t *due = p->due, round = 0;
   int claiming = 1;
+  uint32_t from = 0; /* blocks before (p->index + from) % n have nothing left for this thread */
   uint64_t retired_at = UINT64_MAX; /* the fault id the last retirement saw */
   struct timespec t0, t1;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
@@ -349,9 +357,17 @@ static void *worker_run(void *arg) {
       for (uint32_t s = p->index; s < c->num_sm; s += n)
         if (sm_has_room(d, s) && (best < 0 || d->sms[s].free_warps > d->sms[best].free_warps)) best = (int)s;
       if (best < 0) break;
-      uint64_t id = __atomic_fetch_add(&P->next, 1, __ATOMIC_RELAXED);
-      if (id >= d->wg_total || id >= __atomic_load_n(&P->fault, __ATOMIC_RELAXED)) {
-        claiming = 0; /* ids only grow: nothing left for this thread */
+      uint64_t id = UINT64_MAX;
+      for (; from < n; from++) { /* own block first, then the next ones */
+        uint32_t b = (p->index + from) % n;
+        if (__atomic_load_n(&P->block[b].next, __ATOMIC_RELAXED) >= P->block[b].end) continue;
+        id = __atomic_fetch_add(&P->block[b].next, 1, __ATOMIC_RELAXED);
+        /* a block's ids only grow: past the end or the fault, it has nothing more */
+        if (id < P->block[b].end && id < __atomic_load_n(&P->fault, __ATOMIC_RELAXED)) break;
+        id = UINT64_MAX;
+      }
+      if (id == UINT64_MAX) {
+        claiming = 0; /* every block is used up or past the fault */
         break;
       }
       if (wg_place(d, &p->k, (uint32_t)best, id, &err)) {
@@ -374,7 +390,10 @@ int par_run(vt_device *d, uint32_t n, vt_error *e) {
   if (par_setup(d, n, e)) return -1;
   struct vt_par *P = d->par;
   P->n = n;
-  P->next = 0;
+  for (uint32_t t = 0; t < n; t++) {
+    P->block[t].next = d->wg_total * t / n;
+    P->block[t].end = d->wg_total * (t + 1) / n;
+  }
   P->fault = UINT64_MAX;
   P->steps = 0;
   P->over = 0;
