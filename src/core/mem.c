@@ -12,8 +12,21 @@ void mem_init(vt_mem *m) {
   m->ctx = VT_CTX_NONE;
 }
 
+/* Under AddressSanitizer every page is an allocation of its own, with
+ * redzones, so a simulator access that runs past a device page is
+ * reported instead of landing in the next page of a slab. */
+#ifdef __SANITIZE_ADDRESS__
+#define VT_PAGE_REDZONES 1
+#else
+#define VT_PAGE_REDZONES 0
+#endif
+
 void mem_free(vt_mem *m) {
-  for (unsigned i = 0; i < 1024; i++) free(m->l1[i]);
+  for (unsigned i = 0; i < 1024; i++) {
+    if (VT_PAGE_REDZONES && m->l1[i])
+      for (unsigned j = 0; j < 1024; j++) free(m->l1[i][j]);
+    free(m->l1[i]);
+  }
   for (size_t i = 0; i < m->nslabs; i++) munmap(m->slabs[i], (size_t)VT_SLAB_PAGES * VT_PAGE_SIZE);
   free(m->slabs);
   free(m->regions);
@@ -29,6 +42,10 @@ static void tlb_flush(vt_mem *m) {
 /* A zeroed, page-aligned page from the current slab (a new slab when it is
  * used up); NULL on OOM. Called under page_lock. */
 static uint8_t *slab_page(vt_mem *m) {
+  if (VT_PAGE_REDZONES) {
+    uint8_t *pg = aligned_alloc(VT_PAGE_SIZE, VT_PAGE_SIZE);
+    return pg ? memset(pg, 0, VT_PAGE_SIZE) : NULL;
+  }
   if (!m->nslabs || m->slab_used == VT_SLAB_PAGES) {
     if (m->nslabs == m->slab_cap) {
       size_t nc = m->slab_cap ? m->slab_cap * 2 : 16;
