@@ -81,7 +81,7 @@ const uint8_t *mem_page_peek(const vt_mem *m, uint32_t addr);
  * only (no permission check; the page may appear concurrently). */
 static inline const uint8_t *mem_page_hint(const vt_mem *m, uint32_t addr) {
   uint32_t pn = addr >> VT_PAGE_BITS;
-  uint8_t *const *l2 = __atomic_load_n(&m->l1[pn >> 10], __ATOMIC_RELAXED);
+  uint8_t *const *l2 = __atomic_load_n(&m->l1[pn >> 10], __ATOMIC_ACQUIRE); /* its zeros are published */
   return l2 ? __atomic_load_n(&l2[pn & 1023], __ATOMIC_RELAXED) : NULL;
 }
 /* Byte copies ignoring permissions but not mapping; at the first byte

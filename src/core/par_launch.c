@@ -60,7 +60,7 @@ struct vt_par {
     _Alignas(64) uint64_t next;  /* next id of the block to claim (atomic) */
     uint64_t end;                /* one past the block's last id */
   } block[VT_MAX_HOST_THREADS];
-  _Alignas(64) uint64_t fault;                /* lowest faulting work-group id, UINT64_MAX = none (atomic) */
+  _Alignas(64) uint64_t fault;   /* lowest faulting work-group id, UINT64_MAX = none (atomic) */
   uint64_t steps;                /* warp steps of all threads, added once per round (atomic) */
   int over;                      /* the steps passed max_steps: every thread stops (atomic) */
   vt_error err;                  /* that group's error (under lock) */
