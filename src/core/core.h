@@ -5,6 +5,7 @@
 #define VT_CORE_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "device.h"
@@ -124,6 +125,20 @@ typedef struct {
 } vt_icache_entry;
 
 #define VT_ICACHE_BITS 14
+
+/* Zeroed n * size bytes on cache lines of their own, for what the host
+ * threads of a parallel launch write: two threads' objects sharing a line
+ * trade it on every write (free it with free). From 128 KiB on, calloc
+ * maps pages of their own and leaves them untouched until used, as the
+ * largest configurations need (gigabytes of warp slots, most never run). */
+static inline void *calloc_lines(size_t n, size_t size) {
+  if (size && n > (SIZE_MAX - 63) / size) return NULL;
+  size_t b = (n * size + 63) & ~(size_t)63;
+  if (b >= ((size_t)128 << 10)) return calloc(n, size);
+  void *p = aligned_alloc(64, b);
+  if (p) memset(p, 0, b);
+  return p;
+}
 
 /* What one host thread running warps owns (the single-threaded loop and the
  * stepping interface use the device's worker 0; a parallel launch gives

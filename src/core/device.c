@@ -28,8 +28,8 @@ vt_device *vt_device_create(const vt_config *c, vt_error *e) {
   d->w0.icache = d->icache;
   for (uint32_t s = 0; s < c->num_sm; s++) {
     vt_sm *sm = &d->sms[s];
-    sm->warps = calloc(c->warps_per_sm, sizeof *sm->warps);
-    sm->wgs = calloc(c->wg_slots_per_sm, sizeof *sm->wgs);
+    sm->warps = calloc_lines(c->warps_per_sm, sizeof *sm->warps);
+    sm->wgs = calloc_lines(c->wg_slots_per_sm, sizeof *sm->wgs);
     if (!sm->warps || !sm->wgs) goto oom;
     sm->free_warps = c->warps_per_sm;
     sm->free_wgs = c->wg_slots_per_sm;

@@ -149,24 +149,27 @@ static int par_setup(vt_device *d, uint32_t n, vt_error *e) {
   for (uint32_t i = 0; i < n; i++) {
     par_worker *p = P->w[i];
     if (!p) {
-      if (!(p = calloc(1, sizeof *p))) return vt_fail(e, VT_ERR_NOMEM, "out of memory for host threads");
+      if (!(p = calloc_lines(1, sizeof *p)))
+        return vt_fail(e, VT_ERR_NOMEM, "out of memory for host threads");
       P->w[i] = p;
       p->par = P;
       p->d = d;
       p->index = i;
       p->k.st = &p->k.own;
-      /* thread 0 is the caller's: the single-threaded loop's caches, idle meanwhile */
-      p->k.tlb = i ? p->tlb : d->mem.tlb;
+      /* thread 0 is the caller's: the single-threaded loop's predecode
+       * cache, idle meanwhile; but a translation cache of its own, as the
+       * loop's lies in the device beside fields every thread reads */
+      p->k.tlb = p->tlb;
       p->k.icache = i ? calloc((size_t)1 << VT_ICACHE_BITS, sizeof *p->k.icache) : d->icache;
       if (!p->k.icache) return vt_fail(e, VT_ERR_NOMEM, "out of memory for host threads");
       /* its own array, not d->due: slots of two threads' SMs would share cache lines */
-      p->due = malloc((size_t)d->cfg.num_sm * d->cfg.warps_per_sm * sizeof *p->due);
+      p->due = calloc_lines((size_t)d->cfg.num_sm * d->cfg.warps_per_sm, sizeof *p->due);
       if (!p->due) return vt_fail(e, VT_ERR_NOMEM, "out of memory for host threads");
     }
     memset(&p->k.own, 0, sizeof p->k.own);
     memcpy(p->k.vwritten, d->w0.vwritten, sizeof p->k.vwritten);
     memcpy(p->k.xwritten, d->w0.xwritten, sizeof p->k.xwritten);
-    if (i) memset(p->tlb, 0, sizeof p->tlb); /* regions may have changed since its last launch */
+    memset(p->tlb, 0, sizeof p->tlb); /* regions may have changed since its last launch */
     p->reported = 0;
   }
   return 0;
