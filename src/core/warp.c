@@ -9,13 +9,15 @@
 int warp_alloc(vt_device *d, vt_warp *w, uint32_t slot, vt_error *e) {
   if (w->v) return 0;
   w->slot = slot;
-  /* each register aligned to its size (128 bytes): it fills whole cache
-   * lines, and the one memcpy of a unit-stride access between a register
-   * and a row-aligned span never has its destination 1-127 bytes above its
-   * source modulo 4 KiB, where the host CPU stalls every load of the copy
-   * on the stores before it (4 KiB aliasing). Placed by the heap, the files
-   * of one SM made memory-bound kernels 30 % slower there than on another. */
-  w->v = aligned_alloc(sizeof *w->v, VT_NUM_VREGS * sizeof *w->v);
+  /* Page-aligned, as device pages are (mem.c): each 128-byte register
+   * fills whole cache lines at a fixed offset modulo 4 KiB, and the one
+   * memcpy of a unit-stride access between a register and a row-aligned
+   * span never has its destination 1-127 bytes above its source modulo
+   * 4 KiB, where the host CPU stalls every load of the copy on the stores
+   * before it (4 KiB aliasing). Placed by the heap, the files of one SM
+   * made memory-bound kernels 30 % slower there than on another, and the
+   * speed of a kernel varied with the heap's layout. */
+  w->v = aligned_alloc(4096, VT_NUM_VREGS * sizeof *w->v);
   if (w->v) memset(w->v, 0, VT_NUM_VREGS * sizeof *w->v);
   w->stack = calloc(d->cfg.simt_stack_depth, sizeof *w->stack);
   if (w->v && w->stack) return 0;
