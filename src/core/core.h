@@ -126,16 +126,17 @@ typedef struct {
 
 #define VT_ICACHE_BITS 14
 
-/* Zeroed n * size bytes on cache lines of their own, for what the host
- * threads of a parallel launch write: two threads' objects sharing a line
- * trade it on every write (free it with free). From 128 KiB on, calloc
- * maps pages of their own and leaves them untouched until used, as the
- * largest configurations need (gigabytes of warp slots, most never run). */
-static inline void *calloc_lines(size_t n, size_t size) {
-  if (size && n > (SIZE_MAX - 63) / size) return NULL;
-  size_t b = (n * size + 63) & ~(size_t)63;
+/* Zeroed n * size bytes on `align`-byte boundaries (64: cache lines, 4096:
+ * pages), the size rounded up to a whole number of them, so that nothing
+ * else shares them: two host threads' objects on one cache line trade it
+ * on every write. Free it with free. From 128 KiB on, calloc maps pages of
+ * their own and leaves them untouched until used, as the largest
+ * configurations need (gigabytes of warp slots, most never run). */
+static inline void *calloc_aligned(size_t n, size_t size, size_t align) {
+  if (size && n > (SIZE_MAX - align) / size) return NULL;
+  size_t b = (n * size + align - 1) & ~(align - 1);
   if (b >= ((size_t)128 << 10)) return calloc(n, size);
-  void *p = aligned_alloc(64, b);
+  void *p = aligned_alloc(align, b);
   if (p) memset(p, 0, b);
   return p;
 }
