@@ -10,6 +10,7 @@
 
 #include "device.h"
 #include "mem.h"
+#include "vt_alloc.h"
 
 #define VT_NUM_XREGS 256 /* regext reaches x0..x255 (ISS NXPR = 256) */
 #define VT_NUM_VREGS 256
@@ -125,21 +126,6 @@ typedef struct {
 } vt_icache_entry;
 
 #define VT_ICACHE_BITS 14
-
-/* Zeroed n * size bytes on `align`-byte boundaries (64: cache lines, 4096:
- * pages), the size rounded up to a whole number of them, so that nothing
- * else shares them: two host threads' objects on one cache line trade it
- * on every write. Free it with free. From 128 KiB on, calloc maps pages of
- * their own and leaves them untouched until used, as the largest
- * configurations need (gigabytes of warp slots, most never run). */
-static inline void *calloc_aligned(size_t n, size_t size, size_t align) {
-  if (size && n > (SIZE_MAX - align) / size) return NULL;
-  size_t b = (n * size + align - 1) & ~(align - 1);
-  if (b >= ((size_t)128 << 10)) return calloc(n, size);
-  void *p = aligned_alloc(align, b);
-  if (p) memset(p, 0, b);
-  return p;
-}
 
 /* What one host thread running warps owns (the single-threaded loop and the
  * stepping interface use the device's worker 0; a parallel launch gives

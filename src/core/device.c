@@ -31,8 +31,13 @@ vt_device *vt_device_create(const vt_config *c, vt_error *e) {
     /* on pages of their own: placed by the heap among other objects, one
      * SM's warps ran a memory-bound kernel up to 40 % slower per
      * instruction than another's, in most runs (docs/performance.md) */
-    sm->warps = calloc_aligned(c->warps_per_sm, sizeof *sm->warps, 4096);
-    sm->wgs = calloc_aligned(c->wg_slots_per_sm, sizeof *sm->wgs, 64);
+    size_t wbytes = (size_t)c->warps_per_sm * sizeof *sm->warps;
+    /* ... except the gigabytes of the largest configurations: calloc maps
+     * those on pages of their own, untouched until a group uses a slot */
+    sm->warps = wbytes >= ((size_t)128 << 10)
+                    ? calloc(c->warps_per_sm, sizeof *sm->warps)
+                    : vt_calloc_aligned(c->warps_per_sm, sizeof *sm->warps, 4096);
+    sm->wgs = vt_calloc_aligned(c->wg_slots_per_sm, sizeof *sm->wgs, 64);
     if (!sm->warps || !sm->wgs) goto oom;
     sm->free_warps = c->warps_per_sm;
     sm->free_wgs = c->wg_slots_per_sm;

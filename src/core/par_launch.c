@@ -149,7 +149,7 @@ static int par_setup(vt_device *d, uint32_t n, vt_error *e) {
   for (uint32_t i = 0; i < n; i++) {
     par_worker *p = P->w[i];
     if (!p) {
-      if (!(p = calloc_aligned(1, sizeof *p, 64)))
+      if (!(p = vt_calloc_aligned(1, sizeof *p, 64)))
         return vt_fail(e, VT_ERR_NOMEM, "out of memory for host threads");
       P->w[i] = p;
       p->par = P;
@@ -163,7 +163,7 @@ static int par_setup(vt_device *d, uint32_t n, vt_error *e) {
       p->k.icache = i ? calloc((size_t)1 << VT_ICACHE_BITS, sizeof *p->k.icache) : d->icache;
       if (!p->k.icache) return vt_fail(e, VT_ERR_NOMEM, "out of memory for host threads");
       /* its own array, not d->due: slots of two threads' SMs would share cache lines */
-      p->due = calloc_aligned((size_t)d->cfg.num_sm * d->cfg.warps_per_sm, sizeof *p->due, 64);
+      p->due = vt_calloc_aligned((size_t)d->cfg.num_sm * d->cfg.warps_per_sm, sizeof *p->due, 64);
       if (!p->due) return vt_fail(e, VT_ERR_NOMEM, "out of memory for host threads");
     }
     memset(&p->k.own, 0, sizeof p->k.own);
