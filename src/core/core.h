@@ -202,6 +202,15 @@ struct vt_device {
  * (set_x, set_f and set_xpair are the only writers). */
 #define VT_XWRITE_SPAN 4u
 
+/* Bytes from the page boundary of its allocation to slot's vector register
+ * file (warp_alloc): slot mod 32 registers of 128 bytes (4 KiB at most). */
+static inline size_t warp_file_skew(uint32_t slot) {
+  return (size_t)(slot % 32) * VT_MAX_LANES * sizeof(uint32_t);
+}
+static inline void warp_free_file(vt_warp *w) {
+  if (w->v) free((uint8_t *)w->v - warp_file_skew(w->slot));
+}
+
 /* Everything an instruction handler needs. */
 typedef struct vt_exec {
   vt_device *d;

@@ -60,7 +60,7 @@ void vt_device_destroy(vt_device *d) {
       vt_sm *sm = &d->sms[s];
       if (sm->warps)
         for (uint32_t w = 0; w < d->cfg.warps_per_sm; w++) {
-          free(sm->warps[w].v);
+          warp_free_file(&sm->warps[w]);
           free(sm->warps[w].stack);
         }
       if (sm->wgs)

@@ -9,19 +9,23 @@
 int warp_alloc(vt_device *d, vt_warp *w, uint32_t slot, vt_error *e) {
   if (w->v) return 0;
   w->slot = slot;
-  /* Page-aligned, as device pages are (mem.c): each 128-byte register
-   * fills whole cache lines at a fixed offset modulo 4 KiB, and the one
+  /* A whole number of registers (128 bytes) past a page boundary: the one
    * memcpy of a unit-stride access between a register and a row-aligned
-   * span never has its destination 1-127 bytes above its source modulo
-   * 4 KiB, where the host CPU stalls every load of the copy on the stores
-   * before it (4 KiB aliasing). Placed by the heap, the files of one SM
-   * made memory-bound kernels 30 % slower there than on another, and the
-   * speed of a kernel varied with the heap's layout. */
-  w->v = aligned_alloc(4096, VT_NUM_VREGS * sizeof *w->v);
-  if (w->v) memset(w->v, 0, VT_NUM_VREGS * sizeof *w->v);
+   * span then never has its destination 1-127 bytes above its source
+   * modulo 4 KiB, where the host CPU stalls every load of the copy on the
+   * stores before it (4 KiB aliasing); and the register files of the slots
+   * start warp_file_skew registers apart, so that one register of every
+   * warp does not crowd the same host cache sets. Placed by the heap, the
+   * files of one SM made memory-bound kernels 30 % slower there than on
+   * another, and a kernel's speed varied with the heap's layout. */
+  uint8_t *file = aligned_alloc(4096, VT_NUM_VREGS * sizeof *w->v + 4096);
+  if (file) {
+    memset(file, 0, VT_NUM_VREGS * sizeof *w->v + 4096);
+    w->v = (void *)(file + warp_file_skew(slot));
+  }
   w->stack = calloc(d->cfg.simt_stack_depth, sizeof *w->stack);
   if (w->v && w->stack) return 0;
-  free(w->v);
+  warp_free_file(w);
   free(w->stack);
   w->v = NULL;
   w->stack = NULL;
