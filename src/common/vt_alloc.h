@@ -19,4 +19,19 @@ static inline void *vt_calloc_aligned(size_t n, size_t size, size_t align) {
   return p;
 }
 
+/* bytes zeroed bytes on whole pages of their own (nothing else on them),
+ * inside one ordinary allocation whose start goes to *mem (free(*mem)
+ * releases it). Not aligned_alloc: its split-off fragments scatter the heap,
+ * and a process that makes and drops devices then keeps pages it cannot
+ * give back. NULL when out of memory. */
+static inline void *vt_calloc_pages(size_t bytes, void **mem) {
+  const size_t page = 4096;
+  if (bytes > SIZE_MAX - 2 * page) return NULL;
+  size_t b = (bytes + page - 1) & ~(page - 1);
+  unsigned char *raw = calloc(1, b + page);
+  *mem = raw;
+  if (!raw) return NULL;
+  return raw + (page - (uintptr_t)raw % page) % page;
+}
+
 #endif

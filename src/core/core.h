@@ -46,6 +46,7 @@ typedef struct vt_warp {
   uint32_t vl;
   uint32_t x[VT_NUM_XREGS];
   uint32_t (*v)[VT_MAX_LANES]; /* VT_NUM_VREGS registers, one element per lane */
+  void *v_mem;                 /* the allocation v lies in (warp_alloc) */
   /* f registers as the ISS keeps them (FLEN = 64, f0 hard-wired to 0): the
    * low 64 bits; a single-precision value is NaN-boxed (upper half all
    * ones). Reset leaves 0, which is not a boxed single (docs/isa.md §2). */
@@ -98,6 +99,7 @@ struct vt_wg {
   vt_mbar *mbar;        /* [(num_warps + 3) / 4] */
   /* local store of this work-group (the window at lds_base) */
   uint8_t *lds;
+  void *lds_mem;        /* the allocation lds lies in (wg_place) */
   uint32_t lds_alloc;   /* flat part: [lds_base, lds_base + lds_alloc) */
   uint32_t vgprs, sgprs; /* registers it holds of its SM's budget */
   vt_sparse lds_far;    /* rest of the window, sparse, zero-filled */
@@ -107,6 +109,7 @@ struct vt_wg {
  * own different SMs and update their counters at every group turnover. */
 typedef struct vt_sm {
   _Alignas(64) vt_warp *warps; /* [warps_per_sm] */
+  void *warps_mem;      /* the allocation warps lies in (vt_device_create) */
   vt_wg *wgs;           /* [wg_slots_per_sm] */
   uint32_t free_warps, free_wgs, lds_used;
   uint32_t vgprs_used, sgprs_used;
@@ -201,15 +204,6 @@ struct vt_device {
  * upwards: pair ops write rd, rd + 1, a prefixed load up to four words
  * (set_x, set_f and set_xpair are the only writers). */
 #define VT_XWRITE_SPAN 4u
-
-/* Bytes from the page boundary of its allocation to slot's vector register
- * file (warp_alloc): slot mod 32 registers of 128 bytes (4 KiB at most). */
-static inline size_t warp_file_skew(uint32_t slot) {
-  return (size_t)(slot % 32) * VT_MAX_LANES * sizeof(uint32_t);
-}
-static inline void warp_free_file(vt_warp *w) {
-  if (w->v) free((uint8_t *)w->v - warp_file_skew(w->slot));
-}
 
 /* Everything an instruction handler needs. */
 typedef struct vt_exec {

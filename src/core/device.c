@@ -34,9 +34,10 @@ vt_device *vt_device_create(const vt_config *c, vt_error *e) {
     size_t wbytes = (size_t)c->warps_per_sm * sizeof *sm->warps;
     /* ... except the gigabytes of the largest configurations: calloc maps
      * those on pages of their own, untouched until a group uses a slot */
-    sm->warps = wbytes >= ((size_t)128 << 10)
-                    ? calloc(c->warps_per_sm, sizeof *sm->warps)
-                    : vt_calloc_aligned(c->warps_per_sm, sizeof *sm->warps, 4096);
+    if (wbytes >= ((size_t)128 << 10))
+      sm->warps = sm->warps_mem = calloc(c->warps_per_sm, sizeof *sm->warps);
+    else
+      sm->warps = vt_calloc_pages(wbytes, &sm->warps_mem);
     sm->wgs = vt_calloc_aligned(c->wg_slots_per_sm, sizeof *sm->wgs, 64);
     if (!sm->warps || !sm->wgs) goto oom;
     sm->free_warps = c->warps_per_sm;
@@ -60,17 +61,17 @@ void vt_device_destroy(vt_device *d) {
       vt_sm *sm = &d->sms[s];
       if (sm->warps)
         for (uint32_t w = 0; w < d->cfg.warps_per_sm; w++) {
-          warp_free_file(&sm->warps[w]);
+          free(sm->warps[w].v_mem);
           free(sm->warps[w].stack);
         }
       if (sm->wgs)
         for (uint32_t g = 0; g < d->cfg.wg_slots_per_sm; g++) {
           free(sm->wgs[g].warps);
           free(sm->wgs[g].mbar);
-          free(sm->wgs[g].lds);
+          free(sm->wgs[g].lds_mem);
           sparse_free(&sm->wgs[g].lds_far);
         }
-      free(sm->warps);
+      free(sm->warps_mem);
       free(sm->wgs);
     }
   }

@@ -179,12 +179,13 @@ int wg_place(vt_device *d, vt_worker *k, uint32_t best, uint64_t id, vt_error *e
     wg->slot = (uint32_t)(wg - sm->wgs);
   }
   if (wg->lds_alloc < d->lds_alloc || !wg->lds) {
-    /* page-aligned as the register files and device pages (warp_alloc) */
-    size_t bytes = ((size_t)d->lds_alloc + 4095) & ~(size_t)4095;
-    uint8_t *p = aligned_alloc(4096, bytes ? bytes : 4096);
+    /* on pages of its own, as the register files (warp_alloc) */
+    void *mem;
+    uint8_t *p = vt_calloc_pages(d->lds_alloc, &mem);
     if (!p) return vt_fail(e, VT_ERR_NOMEM, "out of memory for local memory");
-    free(wg->lds);
+    free(wg->lds_mem);
     wg->lds = p;
+    wg->lds_mem = mem;
   }
   /* every register file first: a failure leaves no half-made group behind */
   uint32_t need = l->num_warps;

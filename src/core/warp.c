@@ -14,20 +14,18 @@ int warp_alloc(vt_device *d, vt_warp *w, uint32_t slot, vt_error *e) {
    * span then never has its destination 1-127 bytes above its source
    * modulo 4 KiB, where the host CPU stalls every load of the copy on the
    * stores before it (4 KiB aliasing); and the register files of the slots
-   * start warp_file_skew registers apart, so that one register of every
+   * start slot mod 32 registers past the boundary, so that one register of every
    * warp does not crowd the same host cache sets. Placed by the heap, the
    * files of one SM made memory-bound kernels 30 % slower there than on
    * another, and a kernel's speed varied with the heap's layout. */
-  uint8_t *file = aligned_alloc(4096, VT_NUM_VREGS * sizeof *w->v + 4096);
-  if (file) {
-    memset(file, 0, VT_NUM_VREGS * sizeof *w->v + 4096);
-    w->v = (void *)(file + warp_file_skew(slot));
-  }
+  uint8_t *file = vt_calloc_pages(VT_NUM_VREGS * sizeof *w->v + 4096, &w->v_mem);
+  if (file) w->v = (void *)(file + (size_t)(slot % 32) * sizeof *w->v);
   w->stack = calloc(d->cfg.simt_stack_depth, sizeof *w->stack);
   if (w->v && w->stack) return 0;
-  warp_free_file(w);
+  free(w->v_mem);
   free(w->stack);
   w->v = NULL;
+  w->v_mem = NULL;
   w->stack = NULL;
   return vt_fail(e, VT_ERR_NOMEM, "out of memory for warp slot %u", slot);
 }
