@@ -11,9 +11,10 @@
  * request is queued stamped (cycle, SM, sequence). At the quantum's end
  * the thread that finished its last SM replays the queued requests of all
  * SMs in that order on the shared L2 (its statistics are the launch's),
- * copies each touched set and the crossbar, MSHR and DRAM timers back into
- * every view, retires finished work-groups and dispatches new ones (their
- * warps start at the next quantum), and counts the steps against max_steps. So what an SM
+ * retires finished work-groups and dispatches new ones (their warps start
+ * at the next quantum), and counts the steps against max_steps; each SM,
+ * as it starts the next quantum, copies the touched sets and the crossbar,
+ * MSHR and DRAM timers into its view (view_sync). So what an SM
  * sees of the other SMs is at most one quantum old, and the order of the
  * work between two quanta is fixed: SM by SM, whatever thread runs it. */
 #include <pthread.h>
@@ -39,6 +40,7 @@ typedef struct {
   vt_stall why;       /* the stall charged up to the next evaluation */
   uint64_t wake;      /* next cycle it could issue (NEVER: only a dispatch helps) */
   uint64_t last_issue, steps;
+  uint64_t synced;    /* replays its view has taken in (view_sync) */
   int issued, ended, failed;
   vt_error err;
 } tp_sm;
@@ -47,6 +49,8 @@ struct tpar {
   tp_sm *sm;          /* [num_sm] */
   tp_req *all;        /* the quantum's requests of all SMs, merged */
   size_t cap;
+  size_t nall;        /* ... how many the last replay had */
+  uint64_t replays;   /* replays of the launch so far */
   uint32_t n;         /* threads of this launch */
   uint64_t from, to;  /* the quantum being run */
   uint64_t q;         /* cycles per quantum */
@@ -150,7 +154,7 @@ static int req_order(const void *a, const void *b) {
 }
 
 /* The quantum's requests on the shared L2 in (cycle, SM, sequence) order,
- * then the views brought up to date with it. */
+ * kept in P->all for the views (view_sync). */
 static int replay(struct tpar *P, vt_error *e) {
   vt_timing *t = P->t;
   uint32_t nsm = t->cfg.num_sm;
@@ -175,9 +179,23 @@ static int replay(struct tpar *P, vt_error *e) {
   }
   qsort(P->all, total, sizeof *P->all, req_order);
   for (size_t i = 0; i < total; i++) ms_access(&t->ms, P->all[i].cycle, P->all[i].addr, (int)P->all[i].write);
-  for (uint32_t s = 0; s < nsm; s++) {
-    vt_memsys *v = &P->sm[s].view;
-    for (size_t i = 0; i < total; i++) {
+  /* each SM's thread brings its view up to date as it starts the next
+   * quantum (view_sync): in parallel, and on the CPU that uses it */
+  P->nall = total;
+  P->replays++;
+  return 0;
+}
+
+/* The sets the last replay touched and the timers, from the shared L2 into
+ * SM smi's view; the whole of it if the view missed a replay. */
+static void view_sync(struct tpar *P, tp_sm *s) {
+  vt_timing *t = P->t;
+  vt_memsys *v = &s->view;
+  if (s->synced == P->replays) return;
+  if (s->synced + 1 != P->replays) {
+    copy_all(v, &t->ms);
+  } else {
+    for (size_t i = 0; i < P->nall; i++) {
       copy_set(&v->l2, &t->ms.l2, P->all[i].addr);
       if (v->set_free) {
         uint32_t set = (P->all[i].addr >> v->l2.line_shift) & (v->l2.sets - 1);
@@ -186,7 +204,7 @@ static int replay(struct tpar *P, vt_error *e) {
     }
     copy_timers(v, &t->ms);
   }
-  return 0;
+  s->synced = P->replays;
 }
 
 /* ---- the quanta ------------------------------------------------------------------- */
@@ -198,6 +216,7 @@ static void sm_run(struct tpar *P, uint32_t smi) {
   uint64_t *stall = t->st.sm[smi].stall;
   s->issued = s->ended = 0;
   if (s->failed) return;
+  view_sync(P, s);
   uint64_t c = s->clock, to = P->to;
   if (c < P->from) { /* every SM waited through the quanta skipped */
     stall[s->why] += P->from - c;
@@ -375,7 +394,9 @@ int tp_launch(vt_timing *t, vt_error *e) {
     m->why = VT_STALL_IDLE;
     m->wake = NEVER;
     m->last_issue = m->steps = 0;
+    m->synced = 0;
   }
+  P->replays = P->nall = 0;
   P->q = cf->timing_quantum ? cf->timing_quantum : cf->lat_l2 ? cf->lat_l2 : 1;
   P->from = cf->lat_launch;
   P->to = P->from + P->q;
