@@ -5,7 +5,6 @@
 #define VT_CORE_H
 
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "device.h"
