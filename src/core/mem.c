@@ -42,10 +42,7 @@ static void tlb_flush(vt_mem *m) {
 /* A zeroed, page-aligned page from the current slab (a new slab when it is
  * used up); NULL on OOM. Called under page_lock. */
 static uint8_t *slab_page(vt_mem *m) {
-  if (VT_PAGE_REDZONES) {
-    uint8_t *pg = aligned_alloc(VT_PAGE_SIZE, VT_PAGE_SIZE);
-    return pg ? memset(pg, 0, VT_PAGE_SIZE) : NULL;
-  }
+  if (VT_PAGE_REDZONES) return vt_calloc_aligned(1, VT_PAGE_SIZE, VT_PAGE_SIZE);
   if (!m->nslabs || m->slab_used == VT_SLAB_PAGES) {
     if (m->nslabs == m->slab_cap) {
       size_t nc = m->slab_cap ? m->slab_cap * 2 : 16;

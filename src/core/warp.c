@@ -18,8 +18,9 @@ int warp_alloc(vt_device *d, vt_warp *w, uint32_t slot, vt_error *e) {
    * warp does not crowd the same host cache sets. Placed by the heap, the
    * files of one SM made memory-bound kernels 30 % slower there than on
    * another, and a kernel's speed varied with the heap's layout. */
-  uint8_t *file = vt_calloc_pages(VT_NUM_VREGS * sizeof *w->v + 4096, &w->v_mem);
-  if (file) w->v = (void *)(file + (size_t)(slot % 32) * sizeof *w->v);
+  enum { SKEW = 32 }; /* files of slots 0..31 start 0..31 registers on */
+  uint8_t *file = vt_calloc_pages((VT_NUM_VREGS + SKEW) * sizeof *w->v, &w->v_mem);
+  if (file) w->v = (void *)(file + (size_t)(slot % SKEW) * sizeof *w->v);
   w->stack = calloc(d->cfg.simt_stack_depth, sizeof *w->stack);
   if (w->v && w->stack) return 0;
   free(w->v_mem);
