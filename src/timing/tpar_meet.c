@@ -8,12 +8,17 @@
 #include <stdlib.h>
 #include <time.h>
 
-/* How long a waiting thread spins before it sleeps adapts to the machine:
- * a quantum is a few microseconds of simulation, so on an idle machine the
- * quantum ends within the spin and the budget grows; with more runnable
- * threads than CPUs the thread waited for is often not running, the spin
- * runs out, and the budget shrinks so that the waiter soon gives its CPU
- * away (docs/performance.md, "Parallel timing mode"). */
+/* How long a waiting thread spins before it sleeps adapts to the machine,
+ * by how long the waits that ended in a sleep really were: one the thread
+ * waited for ends within a few microseconds when it is running, so such a
+ * wait raises the budget to twice its length (a sleep and wake-up cost
+ * tens of microseconds on a virtual machine); with more runnable threads
+ * than CPUs it is often not running, the wait lasts a time slice, and the
+ * budget halves so that the waiter soon gives its CPU away
+ * (docs/performance.md, "Parallel timing mode"). Only raising it on waits
+ * that ended within the spin, as before, let a few long waits on an idle
+ * machine drive it down to where every quantum slept: then two threads
+ * ran at half the speed of one. */
 #define TPM_SPIN_MIN_NS 1000
 #define TPM_SPIN_MAX_NS 50000
 #define TPM_SPIN_CHECK 16 /* spins between two looks at the clock */
@@ -83,6 +88,9 @@ static void release(tp_meet *m) {
   __atomic_add_fetch(&m->gen, 1, __ATOMIC_SEQ_CST);
   if (!__atomic_load_n(&m->sleepers, __ATOMIC_SEQ_CST)) return;
   pthread_mutex_lock(&m->lock);
+  /* woken once: the quanta that start before a sleeper is back on its
+   * CPU make no more system calls */
+  __atomic_store_n(&m->sleepers, 0, __ATOMIC_SEQ_CST);
   pthread_cond_broadcast(&m->wake);
   pthread_mutex_unlock(&m->lock);
 }
@@ -97,22 +105,27 @@ void tpm_end(tp_meet *m) { release(m); }
 
 void tpm_wait(tp_meet *m, uint32_t seen, int64_t *spin) {
   if (*spin < TPM_SPIN_MIN_NS) *spin = TPM_SPIN_MIN_NS;
-  int64_t until = 0;
+  int64_t start = 0;
   for (unsigned i = 1;; i++) {
-    if (tpm_gen(m) != seen) {
-      if (until && *spin < TPM_SPIN_MAX_NS) *spin += *spin / 8; /* it came after a while: worth waiting for */
-      return;
-    }
+    if (tpm_gen(m) != seen) return;
     pause_once();
     if (i % TPM_SPIN_CHECK) continue;
     int64_t t = now_ns();
-    if (!until) until = t + *spin;
-    else if (t >= until) break;
+    if (!start) start = t;
+    else if (t - start >= *spin) break;
   }
-  *spin /= 2;
-  __atomic_add_fetch(&m->sleepers, 1, __ATOMIC_SEQ_CST);
   pthread_mutex_lock(&m->lock);
+  __atomic_add_fetch(&m->sleepers, 1, __ATOMIC_SEQ_CST);
   while (__atomic_load_n(&m->gen, __ATOMIC_SEQ_CST) == seen) pthread_cond_wait(&m->wake, &m->lock);
   pthread_mutex_unlock(&m->lock);
-  __atomic_sub_fetch(&m->sleepers, 1, __ATOMIC_SEQ_CST);
+  *spin = tpm_spin_after(*spin, now_ns() - start);
+}
+
+/* A wait shorter than the longest spin means the thread waited for was
+ * running: the sleep cost a wake-up, so the next spin covers twice that
+ * wait. A longer one means it was not: spin less. */
+int64_t tpm_spin_after(int64_t spin, int64_t waited) {
+  if (waited >= TPM_SPIN_MAX_NS) return spin / 2;
+  if (2 * waited <= spin) return spin;
+  return 2 * waited > TPM_SPIN_MAX_NS ? TPM_SPIN_MAX_NS : 2 * waited;
 }

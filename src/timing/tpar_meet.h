@@ -58,5 +58,7 @@ void tpm_end(tp_meet *m);
 /* Waits until the quantum is no longer `seen`. *spin: the calling
  * thread's spin budget in nanoseconds (0 at first), adapted here. */
 void tpm_wait(tp_meet *m, uint32_t seen, int64_t *spin);
+/* The spin budget after a wait of `waited` ns that ended in a sleep. */
+int64_t tpm_spin_after(int64_t spin, int64_t waited);
 
 #endif

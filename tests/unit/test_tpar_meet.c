@@ -120,11 +120,26 @@ static void test_missing_thread(void **state) {
   check(3, 2, 6, 2000, 0);
 }
 
+/* The spin budget after a wait that ended in a sleep (ns): a wait of a
+ * running thread (under 50 us) makes it twice that wait, never less than
+ * it was and at most 50 us; a longer wait halves it. */
+static void test_spin_budget(void **state) {
+  (void)state;
+  assert_int_equal(tpm_spin_after(1000, 3000), 6000);
+  assert_int_equal(tpm_spin_after(8000, 3000), 8000);
+  assert_int_equal(tpm_spin_after(8000, 4001), 8002);
+  assert_int_equal(tpm_spin_after(1000, 30000), 50000);
+  assert_int_equal(tpm_spin_after(50000, 49999), 50000);
+  assert_int_equal(tpm_spin_after(8000, 50000), 4000);
+  assert_int_equal(tpm_spin_after(8000, 2000000), 4000);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_two_threads_two_sms), cmocka_unit_test(test_more_sms_than_threads),
       cmocka_unit_test(test_more_threads_than_sms), cmocka_unit_test(test_sleeping_waiters),
       cmocka_unit_test(test_one_thread),      cmocka_unit_test(test_missing_thread),
+      cmocka_unit_test(test_spin_budget),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
