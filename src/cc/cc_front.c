@@ -89,6 +89,10 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
   argv[n++] = "-fno-vectorize";
   argv[n++] = "-fno-slp-vectorize";
   argv[n++] = "-cl-kernel-arg-info";
+  /* the device's OpenCL version (clang leaves __OPENCL_VERSION__ to the
+   * platform), and no images: clang's spir target would claim them */
+  argv[n++] = "-D__OPENCL_VERSION__=120";
+  argv[n++] = "-U__IMAGE_SUPPORT__";
   argv[n++] = "-gline-tables-only";
   argv[n++] = "-fno-color-diagnostics";
   for (int i = 0; i < o->ncflags && n < 88; i++) argv[n++] = o->cflags[i];

@@ -69,14 +69,74 @@ static const char *md_str(LLVMValueRef node, unsigned i, char *buf, size_t len) 
   return buf;
 }
 
-static void quoted(cc_text *t, const char *s) {
+/* s as an .asciz operand, at most max bytes of it */
+static void quoted(cc_text *t, const char *s, int max) {
   cc_puts(t, "\"");
-  for (int i = 0; s[i] && i < 63; i++) {
+  for (int i = 0; s[i] && i < max; i++) {
     unsigned char c = (unsigned char)s[i];
     if (c == '"' || c == '\\' || c < 32 || c > 126) cc_printf(t, "\\%03o", c);
     else cc_printf(t, "%c", c);
   }
   cc_puts(t, "\"");
+}
+
+/* the OpenCL C name of a vec_type_hint's type (signedness: the hint's
+ * second operand, 1 for a signed integer type) */
+static void hint_type(LLVMTypeRef ty, int is_signed, char *buf, size_t len) {
+  unsigned n = 0;
+  if (LLVMGetTypeKind(ty) == LLVMVectorTypeKind) {
+    n = LLVMGetVectorSize(ty);
+    ty = LLVMGetElementType(ty);
+  }
+  const char *base = "float";
+  switch (LLVMGetTypeKind(ty)) {
+  case LLVMHalfTypeKind: base = "half"; break;
+  case LLVMDoubleTypeKind: base = "double"; break;
+  case LLVMIntegerTypeKind: {
+    static const char *const sgn[] = {"char", "short", "int", "long"}, *const uns[] = {"uchar", "ushort", "uint", "ulong"};
+    unsigned w = LLVMGetIntTypeWidth(ty), k = w <= 8 ? 0 : w <= 16 ? 1 : w <= 32 ? 2 : 3;
+    base = is_signed ? sgn[k] : uns[k];
+    break;
+  }
+  default: break;
+  }
+  if (n) snprintf(buf, len, "%s%u", base, n);
+  else snprintf(buf, len, "%s", base);
+}
+
+/* .ventus.attrs.<kernel> (docs/opencl.md §5.6): the kernel's
+ * reqd_work_group_size (0, 0, 0 without one) and its attributes as
+ * clGetKernelInfo(CL_KERNEL_ATTRIBUTES) reports them; only for a kernel
+ * that has any. */
+static void emit_attributes(LLVMContextRef ctx, cc_fn *f, cc_text *t) {
+  LLVMValueRef reqd = fn_md(ctx, f->fn, "reqd_work_group_size"), hint = fn_md(ctx, f->fn, "work_group_size_hint"),
+               vec = fn_md(ctx, f->fn, "vec_type_hint");
+  if (!reqd && !hint && !vec) return;
+  char text[200] = "", a[32], b[32], c[32];
+  unsigned r[3] = {0, 0, 0};
+  if (reqd) {
+    for (unsigned i = 0; i < 3; i++) r[i] = (unsigned)strtoul(md_str(reqd, i, a, sizeof a), NULL, 10);
+    snprintf(text, sizeof text, "reqd_work_group_size(%u,%u,%u)", r[0], r[1], r[2]);
+  }
+  if (hint) {
+    size_t l = strlen(text);
+    snprintf(text + l, sizeof text - l, "%swork_group_size_hint(%s,%s,%s)", l ? " " : "", md_str(hint, 0, a, sizeof a),
+             md_str(hint, 1, b, sizeof b), md_str(hint, 2, c, sizeof c));
+  }
+  if (vec && LLVMGetMDNodeNumOperands(vec) == 2) {
+    LLVMValueRef ops[2];
+    LLVMGetMDNodeOperands(vec, ops);
+    if (ops[0]) {
+      hint_type(LLVMTypeOf(ops[0]), ops[1] && LLVMIsAConstantInt(ops[1]) && LLVMConstIntGetZExtValue(ops[1]), a,
+                sizeof a);
+      size_t l = strlen(text);
+      snprintf(text + l, sizeof text - l, "%svec_type_hint(%s)", l ? " " : "", a);
+    }
+  }
+  cc_printf(t, "        .section .ventus.attrs.%s, \"\", @progbits\n        .word   1, %u, %u, %u\n        .asciz  ",
+            f->name, r[0], r[1], r[2]);
+  quoted(t, text, (int)sizeof text - 1);
+  cc_puts(t, "\n        .balign 4\n");
 }
 
 static void emit_metadata(LLVMContextRef ctx, LLVMTargetDataRef td, cc_fn *f, cc_text *t) {
@@ -100,11 +160,12 @@ static void emit_metadata(LLVMContextRef ctx, LLVMTargetDataRef td, cc_fn *f, cc
     if (!*name) snprintf(name, sizeof name, "arg%u", i);
     if (!*type) snprintf(type, sizeof type, "%s", ptr ? "void*" : "uint");
     cc_printf(t, "        .word   %d, %u, %u\n        .asciz  ", space, size, q);
-    quoted(t, name);
+    quoted(t, name, 63);
     cc_puts(t, "\n        .asciz  ");
-    quoted(t, type);
+    quoted(t, type, 63);
     cc_puts(t, "\n        .balign 4\n");
   }
+  emit_attributes(ctx, f, t);
   /* resources: four u16 (VGPR, SGPR, LDS bytes, PDS bytes), runtime.md §3.2 */
   cc_printf(t, "        .section .ventus.resource.%s, \"\", @progbits\n        .half   %d, %d, %u, %u\n", f->name,
             f->vgprs, f->sgprs, f->lds_bytes, f->pds_bytes);

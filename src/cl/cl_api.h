@@ -161,6 +161,9 @@ typedef struct {
   uint32_t nargs;
   int has_res;      /* .ventus.resource.<kernel> */
   uint32_t lds_static, pds; /* bytes per group / per work-item */
+  int has_attrs;    /* a .ventus.attrs.<kernel> section was found; from it: */
+  uint32_t reqd[3]; /* reqd_work_group_size, 0 0 0 = none */
+  char attrs[200];  /* ... and its attributes, as CL_KERNEL_ATTRIBUTES reports them */
 } cy_kernel_info;
 
 struct _cl_program {
@@ -179,6 +182,7 @@ struct _cl_program {
   size_t nkinfo;
   atomic_uint kernels;    /* kernel objects attached (clBuildProgram refuses then) */
   cl_program_binary_type btype; /* what binary holds: an executable ELF, or LLVM bitcode (object, library) */
+  int arg_info;           /* clGetKernelArgInfo answers: built from a binary, or with -cl-kernel-arg-info */
 };
 
 enum { CY_ARG_UNSET, CY_ARG_VALUE, CY_ARG_MEM, CY_ARG_LOCAL };
@@ -300,6 +304,8 @@ cl_int cy_program_scan(cl_program p);
 cl_program cy_program_new(cl_context ctx);
 void cy_program_free(cl_program p);
 void cy_program_reset(cl_program p, const char *options); /* before a build, compile or link */
+/* build or compile options that ask for argument information (-cl-kernel-arg-info) */
+int cy_wants_arg_info(const char *options);
 cl_int cy_program_take_image(cl_program p, uint8_t *img, size_t n); /* an executable from the compiler */
 int cy_is_bitcode(const uint8_t *b, size_t n);
 /* cl_program_link.c: clBuildProgram of a program made from a compiled object

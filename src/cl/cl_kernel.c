@@ -180,7 +180,7 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param_name, size_
   case CL_KERNEL_REFERENCE_COUNT: CY_INFO(cl_uint, atomic_load(&k->ref.refs));
   case CL_KERNEL_CONTEXT: CY_INFO(cl_context, k->prog->ctx);
   case CL_KERNEL_PROGRAM: CY_INFO(cl_program, k->prog);
-  case CL_KERNEL_ATTRIBUTES: return cy_info_str(param_value_size, param_value, param_value_size_ret, "");
+  case CL_KERNEL_ATTRIBUTES: return cy_info_str(param_value_size, param_value, param_value_size_ret, k->info.attrs);
   default: return CL_INVALID_VALUE;
   }
 }
@@ -207,8 +207,8 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id dev, cl_ke
     while (warps && warps * CY_WARP_STACK + local > cap) warps--;
     CY_INFO(size_t, (size_t)(warps ? warps : 1) * c->max_threads);
   }
-  case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
-    size_t v[3] = {0, 0, 0};
+  case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: { /* reqd_work_group_size, or 0, 0, 0 */
+    size_t v[3] = {k->info.reqd[0], k->info.reqd[1], k->info.reqd[2]};
     return cy_info(param_value_size, param_value, param_value_size_ret, v, sizeof v);
   }
   case CL_KERNEL_LOCAL_MEM_SIZE: CY_INFO(cl_ulong, cy_kernel_local_bytes(k));
@@ -221,7 +221,9 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id dev, cl_ke
 cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint idx, cl_kernel_arg_info param_name,
                                       size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
   if (!cy_is_kernel(k)) return CL_INVALID_KERNEL;
-  if (!k->info.has_args) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+  /* OpenCL 1.2 §5.7.3: from source only with -cl-kernel-arg-info; a
+   * binary's argument metadata is always there and is given */
+  if (!k->info.has_args || !k->prog->arg_info) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
   if (idx >= k->info.nargs) return CL_INVALID_ARG_INDEX;
   const cy_arg_meta *m = &k->info.args[idx];
   switch (param_name) {

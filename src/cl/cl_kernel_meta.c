@@ -1,6 +1,7 @@
 /* The kernels of a program binary: `.ventus.args.<kernel>` (argument
- * metadata, format in docs/opencl.md) and `.ventus.resource.<kernel>`
- * (runtime.md §3.2, both forms), read at clBuildProgram. */
+ * metadata, format in docs/opencl.md), `.ventus.attrs.<kernel>` (kernel
+ * attributes, ditto) and `.ventus.resource.<kernel>` (runtime.md §3.2,
+ * both forms), read at clBuildProgram. */
 #include <elf.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #define ARGS_PREFIX ".ventus.args."
 #define RES_PREFIX ".ventus.resource."
+#define ATTRS_PREFIX ".ventus.attrs."
 #define CY_MAX_ARGS 64
 
 static cl_int fail(cl_program p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -88,6 +90,26 @@ static cl_int parse_args(cl_program p, cy_kernel_info *k, const vt_elf_section *
   return CL_SUCCESS;
 }
 
+/* version 1: three u32 (reqd_work_group_size, 0 0 0 = none) and the
+ * attribute text, NUL-terminated */
+static cl_int parse_attrs(cl_program p, cy_kernel_info *k, const vt_elf_section *s) {
+  const uint8_t *d = s->data;
+  if (!d || s->size < 17) return fail(p, "section %s: %u bytes, the header and text need 17", s->name, s->size);
+  if (rd32(d) != 1) return fail(p, "section %s: version %u, expected 1", s->name, rd32(d));
+  uint32_t at = 16, n = 1;
+  for (int i = 0; i < 3; i++) {
+    k->reqd[i] = rd32(d + 4 + 4 * i);
+    n *= k->reqd[i] < 65536 ? k->reqd[i] : 65536;
+  }
+  if (n == 0 && (k->reqd[0] | k->reqd[1] | k->reqd[2]))
+    return fail(p, "section %s: reqd_work_group_size(%u,%u,%u) has a zero dimension", s->name, k->reqd[0],
+                k->reqd[1], k->reqd[2]);
+  if (take_str(d, s->size, &at, k->attrs, sizeof k->attrs))
+    return fail(p, "section %s: the attribute text is not NUL-terminated (or over %zu bytes)", s->name,
+                sizeof k->attrs - 1);
+  return CL_SUCCESS;
+}
+
 #define CY_DEFAULT_PDS 0x1000u
 #define CY_MAX_RES (16u << 20)
 
@@ -123,13 +145,16 @@ cl_int cy_program_scan(cl_program p) {
     const vt_elf_section *s = &p->elf.secs[i];
     int args = !strncmp(s->name, ARGS_PREFIX, strlen(ARGS_PREFIX));
     int res = !strncmp(s->name, RES_PREFIX, strlen(RES_PREFIX));
-    if (!args && !res) continue;
-    const char *name = s->name + strlen(args ? ARGS_PREFIX : RES_PREFIX);
+    int attrs = !strncmp(s->name, ATTRS_PREFIX, strlen(ATTRS_PREFIX));
+    if (!args && !res && !attrs) continue;
+    const char *name = s->name + strlen(args ? ARGS_PREFIX : res ? RES_PREFIX : ATTRS_PREFIX);
     cy_kernel_info *k = kinfo_for(p, name);
     if (!k) return CL_OUT_OF_HOST_MEMORY;
-    if ((args && k->has_args) || (res && k->has_res)) return fail(p, "section %s appears twice", s->name);
-    cl_int rc = args ? parse_args(p, k, s) : parse_res(p, k, s);
+    if ((args && k->has_args) || (res && k->has_res) || (attrs && k->has_attrs))
+      return fail(p, "section %s appears twice", s->name);
+    cl_int rc = args ? parse_args(p, k, s) : res ? parse_res(p, k, s) : parse_attrs(p, k, s);
     if (rc) return rc;
+    if (attrs) k->has_attrs = 1;
   }
   for (size_t i = 0; i < p->nkinfo; i++) {
     cy_kernel_info *k = &p->kinfo[i];

@@ -167,6 +167,11 @@ static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_uint dim, const
   } else {
     choose_local(dim, g, maxwg, lsz);
   }
+  /* a kernel declared with reqd_work_group_size runs in groups of exactly
+   * that size, which the application must give (OpenCL 1.2 §5.8) */
+  if (k->info.reqd[0] && (!local || lsz[0] != k->info.reqd[0] || lsz[1] != k->info.reqd[1] ||
+                          lsz[2] != k->info.reqd[2]))
+    return CL_INVALID_WORK_GROUP_SIZE;
   /* warp width: a divisor of the group size when one keeps the group in an
    * SM's warp slots (no idle lanes), else the widest warp */
   size_t lin = lsz[0] * lsz[1] * lsz[2], threads = divisor_at_most(lin, c->max_threads);

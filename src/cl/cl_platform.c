@@ -275,7 +275,11 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DRIVER_VERSION: s = CY_CL_VERSION; break;
   case CL_DEVICE_PROFILE: s = CY_PROFILE; break;
   case CL_DEVICE_VERSION: s = "OpenCL 1.2 chengying " CY_CL_VERSION; break;
-  case CL_DEVICE_OPENCL_C_VERSION: s = "OpenCL C 1.2 (no compiler yet: programs are Ventus ELF binaries)"; break;
+#ifdef VT_HAVE_CC
+  case CL_DEVICE_OPENCL_C_VERSION: s = "OpenCL C 1.2 chengying " CY_CL_VERSION; break;
+#else
+  case CL_DEVICE_OPENCL_C_VERSION: s = "OpenCL C 1.2 (no compiler in this build: programs are Ventus ELF binaries)"; break;
+#endif
   case CL_DEVICE_EXTENSIONS: {
     char list[512] = "";
     for (int i = 0; i < CY_NEXT; i++) {

@@ -45,6 +45,7 @@ cl_program cy_program_new(cl_context ctx) {
   p->ctx = ctx;
   cy_inner_retain(&ctx->ref);
   p->status = CL_BUILD_NONE;
+  p->arg_info = 1;
   return p;
 }
 
@@ -170,6 +171,14 @@ static char *dup_str(const char *s) {
   return d;
 }
 
+int cy_wants_arg_info(const char *options) {
+  static const char opt[] = "-cl-kernel-arg-info";
+  for (const char *w = options; w && (w = strstr(w, opt)); w += sizeof opt - 1)
+    if ((w == options || w[-1] == ' ' || w[-1] == '\t') && (!w[sizeof opt - 1] || strchr(" \t", w[sizeof opt - 1])))
+      return 1;
+  return 0;
+}
+
 void cy_program_reset(cl_program p, const char *options) {
   free(p->options);
   free(p->log);
@@ -228,6 +237,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_de
     } else {
       rc = cy_program_take_image(p, img, n);
     }
+    p->arg_info = cy_wants_arg_info(options);
     if (!log && rc != CL_SUCCESS) log = dup_str(e.msg); /* e.g. the compiler module did not load */
     if (!p->log) p->log = log ? log : dup_str("");
     else free(log);

@@ -123,6 +123,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint num_devices, const cl_
     p->binary = obj;
     p->binary_size = n;
     p->btype = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+    p->arg_info = cy_wants_arg_info(options);
   }
   if (!log && rc) log = dup_str(e.msg);
   p->log = log ? log : dup_str("");
@@ -217,6 +218,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context ctx, cl_uint num_devices, const 
   for (cl_uint i = 0; i < num_input_programs; i++) {
     objs[i] = input_programs[i]->binary;
     sizes[i] = input_programs[i]->binary_size;
+    p->arg_info &= input_programs[i]->arg_info; /* each compiled with -cl-kernel-arg-info, or a binary */
   }
   cy_ctx_enter(ctx);
   p->options = dup_str(options ? options : "");

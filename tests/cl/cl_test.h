@@ -11,6 +11,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,26 @@ static inline int cy_test_cc_setup(cl_device_info cap, cl_device_id *dev, cl_con
   *q = clCreateCommandQueue(*ctx, *dev, 0, &err);
   CHECK(err);
   return 1;
+}
+
+/* file offset and size of the section `name` in an ELF32 image */
+static inline int cy_test_find_section(const unsigned char *img, size_t len, const char *name, size_t *off, size_t *size) {
+  Elf32_Ehdr eh;
+  if (len < sizeof eh) return -1;
+  memcpy(&eh, img, sizeof eh);
+  if ((size_t)eh.e_shoff + (size_t)eh.e_shnum * sizeof(Elf32_Shdr) > len || eh.e_shstrndx >= eh.e_shnum) return -1;
+  Elf32_Shdr strs;
+  memcpy(&strs, img + eh.e_shoff + eh.e_shstrndx * sizeof strs, sizeof strs);
+  for (unsigned i = 0; i < eh.e_shnum; i++) {
+    Elf32_Shdr sh;
+    memcpy(&sh, img + eh.e_shoff + i * sizeof sh, sizeof sh);
+    if (strs.sh_offset + sh.sh_name < len && !strcmp((const char *)img + strs.sh_offset + sh.sh_name, name)) {
+      *off = sh.sh_offset;
+      *size = sh.sh_size;
+      return 0;
+    }
+  }
+  return -1;
 }
 
 #endif

@@ -56,7 +56,7 @@ int main(void) {
 
   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
   CHECK(err);
-  CHECK(clBuildProgram(p, 1, &dev, "-D OFFSET=7 -cl-mad-enable", NULL, NULL));
+  CHECK(clBuildProgram(p, 1, &dev, "-D OFFSET=7 -cl-mad-enable -cl-kernel-arg-info", NULL, NULL));
   cl_build_status bs;
   CHECK(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_STATUS, sizeof bs, &bs, NULL));
   EXPECT(bs == CL_BUILD_SUCCESS);

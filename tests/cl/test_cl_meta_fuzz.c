@@ -6,7 +6,6 @@
  * this too). */
 #include "cl_test.h"
 
-#include <elf.h>
 #include <stdint.h>
 
 #define ROUNDS 400
@@ -15,26 +14,6 @@ static uint32_t rng = 12345;
 static uint32_t next(void) {
   rng ^= rng << 13, rng ^= rng >> 17, rng ^= rng << 5;
   return rng;
-}
-
-/* file offset and size of the section `name` in an ELF32 image */
-static int find_section(const unsigned char *img, size_t len, const char *name, size_t *off, size_t *size) {
-  Elf32_Ehdr eh;
-  if (len < sizeof eh) return -1;
-  memcpy(&eh, img, sizeof eh);
-  if ((size_t)eh.e_shoff + (size_t)eh.e_shnum * sizeof(Elf32_Shdr) > len || eh.e_shstrndx >= eh.e_shnum) return -1;
-  Elf32_Shdr strs;
-  memcpy(&strs, img + eh.e_shoff + eh.e_shstrndx * sizeof strs, sizeof strs);
-  for (unsigned i = 0; i < eh.e_shnum; i++) {
-    Elf32_Shdr sh;
-    memcpy(&sh, img + eh.e_shoff + i * sizeof sh, sizeof sh);
-    if (strs.sh_offset + sh.sh_name < len && !strcmp((const char *)img + strs.sh_offset + sh.sh_name, name)) {
-      *off = sh.sh_offset;
-      *size = sh.sh_size;
-      return 0;
-    }
-  }
-  return -1;
 }
 
 int main(void) {
@@ -53,7 +32,7 @@ int main(void) {
   size_t len = fread(orig, 1, sizeof orig, f);
   fclose(f);
   size_t off, size;
-  if (find_section(orig, len, ".ventus.args.vecadd", &off, &size) || off + size > len) {
+  if (cy_test_find_section(orig, len, ".ventus.args.vecadd", &off, &size) || off + size > len) {
     fprintf(stderr, "%s: no .ventus.args.vecadd section\n", path);
     return 1;
   }

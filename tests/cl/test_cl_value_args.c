@@ -50,7 +50,7 @@ int main(void) {
   if (!cy_test_cc_setup(CL_DEVICE_COMPILER_AVAILABLE, &dev, &ctx, &q)) return 0;
   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
   CHECK(err);
-  err = clBuildProgram(p, 1, &dev, "", NULL, NULL);
+  err = clBuildProgram(p, 1, &dev, "-cl-kernel-arg-info", NULL, NULL);
   if (err) {
     char log[2048] = "";
     clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);

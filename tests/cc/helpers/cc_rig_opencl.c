@@ -108,7 +108,7 @@ static int ocl_load(void *be, const char *name) {
     fprintf(stderr, "%s: clCreateProgramWithSource returned %d\n", path, rc);
     return -1;
   }
-  if ((rc = clBuildProgram(p, 1, &o->dev, "", NULL, NULL)) != CL_SUCCESS) {
+  if ((rc = clBuildProgram(p, 1, &o->dev, "-cl-kernel-arg-info", NULL, NULL)) != CL_SUCCESS) {
     char log[4096] = "";
     clGetProgramBuildInfo(p, o->dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
     clReleaseProgram(p);
