@@ -82,6 +82,41 @@ int main(void) {
   expect_layout(w, 300);
   EXPECT(lm == round128(round128(300) + 100) + 16 && pm == 128);
 
+  /* kernel attributes from a hand-written .ventus.attrs section (docs/opencl.md §5.6) */
+  {
+    cl_program pa = cy_test_program(ctx, dev, "attrs");
+    cl_kernel ka = clCreateKernel(pa, "fixed", &err);
+    CHECK(err);
+    char text[128] = "";
+    size_t wg[3] = {0, 0, 0};
+    CHECK(clGetKernelInfo(ka, CL_KERNEL_ATTRIBUTES, sizeof text, text, NULL));
+    CHECK(clGetKernelWorkGroupInfo(ka, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof wg, wg, NULL));
+    EXPECT(!strcmp(text, "reqd_work_group_size(4,2,1) vec_type_hint(float4)"));
+    EXPECT(wg[0] == 4 && wg[1] == 2 && wg[2] == 1);
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+    CHECK(err);
+    CHECK(clSetKernelArg(ka, 0, sizeof out, &out));
+    size_t g[2] = {8, 4}, l[2] = {4, 2}, l2[2] = {2, 4};
+    EXPECT_ERR(clEnqueueNDRangeKernel(q, ka, 2, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+    EXPECT_ERR(clEnqueueNDRangeKernel(q, ka, 2, NULL, g, l2, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+    CHECK(clEnqueueNDRangeKernel(q, ka, 2, NULL, g, l, 0, NULL, NULL));
+    CHECK(clFinish(q));
+    /* a kernel without the section: no attributes, 0, 0, 0 */
+    cl_kernel kp = clCreateKernel(cy_test_program(ctx, dev, "probe_res"), "probe_res", &err);
+    CHECK(err);
+    text[0] = 'x';
+    CHECK(clGetKernelInfo(kp, CL_KERNEL_ATTRIBUTES, sizeof text, text, NULL));
+    CHECK(clGetKernelWorkGroupInfo(kp, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof wg, wg, NULL));
+    EXPECT(!text[0] && !wg[0] && !wg[1] && !wg[2]);
+    cl_program pp;
+    CHECK(clGetKernelInfo(kp, CL_KERNEL_PROGRAM, sizeof pp, &pp, NULL));
+    CHECK(clReleaseKernel(kp));
+    CHECK(clReleaseProgram(pp));
+    CHECK(clReleaseMemObject(out));
+    CHECK(clReleaseKernel(ka));
+    CHECK(clReleaseProgram(pa));
+  }
+
   /* a program listing: only kernels with a section are named */
   cl_program p = cy_test_program(ctx, dev, "probe_res");
   char names[64];

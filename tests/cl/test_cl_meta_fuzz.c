@@ -1,7 +1,8 @@
-/* Robustness of the argument-metadata reader: the .ventus.args section of
- * vecadd.elf is overwritten with seeded random and mutated bytes, and every
- * variant is built. The build must succeed (then clCreateKernel works) or
- * fail with CL_BUILD_PROGRAM_FAILURE and a one-line log naming the section;
+/* Robustness of the kernel-metadata readers: the .ventus.args section of
+ * vecadd.elf and the .ventus.attrs section of attrs.elf are overwritten
+ * with seeded random and mutated bytes, and every variant is built. The
+ * build must succeed (then clCreateKernel works) or fail with
+ * CL_BUILD_PROGRAM_FAILURE and a one-line log naming the section;
  * nothing may crash or read outside the section (the sanitizer build runs
  * this too). */
 #include "cl_test.h"
@@ -16,13 +17,13 @@ static uint32_t next(void) {
   return rng;
 }
 
-int main(void) {
+/* ROUNDS variants of section `sec` of kernel `kern` in CY_KERNEL_DIR/elf:
+ * each builds (then clCreateKernel works) or is refused with one line
+ * naming the section. 0 when both happened. */
+static int fuzz_section(cl_context ctx, cl_device_id dev, const char *elf, const char *sec, const char *kern) {
   cl_int err;
-  cl_device_id dev = cy_test_device();
-  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-  CHECK(err);
   char path[512];
-  snprintf(path, sizeof path, "%s/vecadd.elf", CY_KERNEL_DIR);
+  snprintf(path, sizeof path, "%s/%s", CY_KERNEL_DIR, elf);
   FILE *f = fopen(path, "rb");
   if (!f) {
     perror(path);
@@ -32,10 +33,12 @@ int main(void) {
   size_t len = fread(orig, 1, sizeof orig, f);
   fclose(f);
   size_t off, size;
-  if (cy_test_find_section(orig, len, ".ventus.args.vecadd", &off, &size) || off + size > len) {
-    fprintf(stderr, "%s: no .ventus.args.vecadd section\n", path);
+  if (cy_test_find_section(orig, len, sec, &off, &size) || off + size > len || !size) {
+    fprintf(stderr, "%s: no %s section\n", path, sec);
     return 1;
   }
+  char want[128];
+  size_t wlen = (size_t)snprintf(want, sizeof want, "section %s: ", sec);
   int built = 0, refused = 0;
   for (int r = 0; r < ROUNDS; r++) {
     memcpy(img, orig, len);
@@ -56,20 +59,29 @@ int main(void) {
     char log[600] = "";
     CHECK(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
     if (rc == CL_SUCCESS) {
-      cl_kernel k = clCreateKernel(p, "vecadd", &err);
+      cl_kernel k = clCreateKernel(p, kern, &err);
       EXPECT(err == CL_SUCCESS);
       if (k) CHECK(clReleaseKernel(k));
       built++;
     } else {
       EXPECT(rc == CL_BUILD_PROGRAM_FAILURE);
-      EXPECT(!strncmp(log, "section .ventus.args.vecadd: ", 29) && !strchr(log, '\n'));
-      if (strncmp(log, "section .ventus.args.vecadd: ", 29)) fprintf(stderr, "round %d: log '%s'\n", r, log);
+      EXPECT(!strncmp(log, want, wlen) && !strchr(log, '\n'));
+      if (strncmp(log, want, wlen)) fprintf(stderr, "%s round %d: log '%s'\n", sec, r, log);
       refused++;
     }
     CHECK(clReleaseProgram(p));
   }
-  printf("%d variants built, %d refused\n", built, refused);
-  EXPECT(built > 0 && refused > 0);
+  printf("%s: %d variants built, %d refused\n", sec, built, refused);
+  return !(built > 0 && refused > 0);
+}
+
+int main(void) {
+  cl_int err;
+  cl_device_id dev = cy_test_device();
+  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+  CHECK(err);
+  EXPECT(!fuzz_section(ctx, dev, "vecadd.elf", ".ventus.args.vecadd", "vecadd"));
+  EXPECT(!fuzz_section(ctx, dev, "attrs.elf", ".ventus.attrs.fixed", "fixed"));
   CHECK(clReleaseContext(ctx));
   return cy_test_end("test_cl_meta_fuzz");
 }
