@@ -438,9 +438,9 @@ VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, i
     if (x->c) FOR_LANES(em, i) trace_mem(x, addr[i], 0, size, 0);
   } else {
     uint32_t tmp[VT_MAX_LANES];
-    FOR_LANES(em, i) {
-      const uint8_t *p = route(x, addr[i], size, ACC_R, kind == VA_PRIVATE, (int)i);
-      if (!p) return -1;
+    FOR_LANES(em, i) { /* a gather over several pages: most lanes hit the translation cache */
+      const uint8_t *p = kind != VA_PRIVATE ? route_hit(x, addr[i], size, ACC_R) : NULL;
+      if (!p && !(p = route(x, addr[i], size, ACC_R, kind == VA_PRIVATE, (int)i))) return -1;
       tmp[i] = ld_n(p, size, sign);
       trace_mem(x, addr[i], 0, size, 0);
     }
@@ -488,8 +488,8 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
     if (x->c) FOR_LANES(em, i) trace_mem(x, addr[i], store_val(vs[i], size), size, 1);
   } else {
     FOR_LANES(em, i) {
-      uint8_t *p = route(x, addr[i], size, ACC_W, kind == VA_PRIVATE, (int)i);
-      if (!p) return -1;
+      uint8_t *p = kind != VA_PRIVATE ? route_hit(x, addr[i], size, ACC_W) : NULL;
+      if (!p && !(p = route(x, addr[i], size, ACC_W, kind == VA_PRIVATE, (int)i))) return -1;
       st_n(p, size, vs[i]);
       resv_store(x, word_of(p, addr[i]));
       trace_mem(x, addr[i], store_val(vs[i], size), size, 1);
