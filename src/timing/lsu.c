@@ -17,20 +17,22 @@ static int is_shared(const vt_config *cf, uint32_t a) {
 }
 
 /* Cycles the local-memory lanes need: the most distinct 4-byte words any
- * one bank serves (lanes reading the same word share it). */
+ * one bank serves (lanes reading the same word share it). A word is
+ * looked for among the earlier ones only when its bank has one already,
+ * so a conflict-free access costs one pass over the lanes. */
 static uint32_t lds_passes(const vt_commit *c, const vt_config *cf) {
   uint32_t words[VT_MAX_LANES], n = 0, worst = 0;
+  uint8_t per_bank[64] = {0}; /* lds_banks is 1..64 (config.c) */
   for (int i = 0; i < c->nmem; i++) {
     uint32_t a = c->mem[i].addr;
     if (!is_shared(cf, a)) continue;
-    uint32_t wd = a >> 2, j = 0;
-    while (j < n && words[j] != wd) j++;
-    if (j == n) words[n++] = wd;
-  }
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t same = 0;
-    for (uint32_t j = 0; j < n; j++) same += words[j] % cf->lds_banks == words[i] % cf->lds_banks;
-    if (same > worst) worst = same;
+    uint32_t wd = a >> 2, b = wd % cf->lds_banks, j = 0;
+    if (per_bank[b]) {
+      while (j < n && words[j] != wd) j++;
+      if (j < n) continue; /* the same word: shared */
+    }
+    words[n++] = wd;
+    if (++per_bank[b] > worst) worst = per_bank[b];
   }
   return worst;
 }
@@ -52,6 +54,7 @@ void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, 
     lanes++;
     uint32_t ends[2] = {a >> l1->line_shift, (a + c->mem[last].size - 1) >> l1->line_shift};
     for (int k = 0; k < 2; k++) {
+      if (n && lines[n - 1] == ends[k]) continue; /* the common case: the line of the lane before */
       uint32_t j = 0;
       while (j < n && lines[j] != ends[k]) j++;
       if (j == n) lines[n++] = ends[k];

@@ -144,6 +144,8 @@ void vt_timing_reset_stats(vt_timing *t) {
 typedef struct {
   uint64_t wake;      /* earliest cycle the warp could issue (NEVER: only an issue elsewhere helps) */
   vt_stall why;
+  reg_use u[ISA_MAX_OPNDS + 1]; /* when it can: the instruction's registers, for issue */
+  int nu;
 } block_t;
 
 /* 0 when warp w can issue its next instruction (view v) at cycle now on sm,
@@ -174,8 +176,8 @@ static int blocked(const vt_timing *t, const sm_t *sm, warp_t *w, const vt_warp_
     b->why = VT_STALL_CONTROL;
     return 1;
   }
-  reg_use u[ISA_MAX_OPNDS + 1];
-  int n = reg_uses(t, v->in, v->flags, u);
+  const reg_use *u = b->u;
+  int n = b->nu = reg_uses(t, v->in, v->flags, b->u);
   uint64_t when = 0;
   int mem = 0;
   for (int i = 0; i < n; i++)
@@ -207,9 +209,11 @@ static int blocked(const vt_timing *t, const sm_t *sm, warp_t *w, const vt_warp_
 
 static uint32_t div_up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
-/* Issues the next instruction of warp slot s on SM sm at cycle now. Returns
- * the core's step result. */
-static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, uint64_t now, vt_error *e) {
+/* Issues the next instruction of warp slot s on SM sm at cycle now; u: its
+ * nu registers (reg_uses, as blocked found them). Returns the core's step
+ * result. */
+static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, const reg_use *u, int nu,
+                 uint64_t now, vt_error *e) {
   sm_t *sm = &t->sms[smi];
   vt_sm_timing *ss = &t->st.sm[smi];
   warp_t *w = &sm->warps[s];
@@ -217,8 +221,7 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
   isa_inst in = *v->in; /* the view's pointer is the core's cache entry */
   uint32_t flags = v->flags;
   isa_unit unit = v->unit;
-  reg_use u[ISA_MAX_OPNDS + 1];
-  int nu = reg_uses(t, &in, flags, u), nsrc = 0;
+  int nsrc = 0;
   for (int i = 0; i < nu; i++) nsrc += !u[i].dest && unit != UNIT_CTRL;
   const vt_commit *c;
   int rc = tp_exec(t, smi, s, &c, e);
@@ -349,7 +352,7 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
       continue;
     }
     uint32_t flags = v.flags, pc = v.pc, id = v.in->id;
-    int r = issue(t, smi, s, &v, now, e);
+    int r = issue(t, smi, s, &v, b.u, b.nu, now, e);
     if (r < 0) return -1;
     after_issue(t, smi, s, id, flags, pc, now, e);
     if (r == 1) *ended = 1;
