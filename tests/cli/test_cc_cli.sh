@@ -104,6 +104,18 @@ printf '__kernel void nok(__global int *p) {\n  p[0] = 1;\n}\n__kernel void nil(
 printf 'void f(void) {}\n' >"$tmp/none.cl"
 expect 1 "no __kernel function" "no kernel" "$ventus" cc -o "$tmp/n.elf" "$tmp/none.cl"
 
+# reqd_work_group_size: `ventus run` takes only that group size, as the platform does
+printf '__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void sq(__global int *a) {\n  uint i = get_global_id(0);\n  a[i] = i * i;\n}\n' >"$tmp/rq.cl"
+"$ventus" cc -o "$tmp/rq.elf" "$tmp/rq.cl" 2>"$tmp/err" || bad "reqd_work_group_size kernel: $(cat "$tmp/err")"
+expect 2 "kernel sq declares reqd_work_group_size(64,1,1): --local must be 64,1,1, not 32,1,1" \
+  "reqd_work_group_size: another --local refused" "$ventus" run "$tmp/rq.elf" --kernel sq --global 128 --local 32 \
+  --arg buf:u32:128:zero
+expect 2 "--local must be 64,1,1, not 1,1,1" "reqd_work_group_size: no --local refused" \
+  "$ventus" run "$tmp/rq.elf" --kernel sq --global 128 --arg buf:u32:128:zero
+"$ventus" run -q "$tmp/rq.elf" --kernel sq --global 128 --local 64 --arg buf:u32:128:zero --show 0:6 >"$tmp/out" 2>&1 &&
+  grep -q "0 1 4 9 16 25" "$tmp/out" && ok "reqd_work_group_size: the declared --local runs" ||
+  bad "reqd_work_group_size with --local 64: $(cat "$tmp/out")"
+
 # the compiler module is loaded on first use: a wrong module is one input error
 ldd "$ventus" 2>/dev/null | grep -q libasan ||
   CHENGYING_CC_MODULE="$tmp/no-such-module.so" expect 4 "cannot load the OpenCL C compiler module" \

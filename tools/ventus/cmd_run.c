@@ -30,7 +30,8 @@ static const char usage_text[] =
     "launch options (ELF only):\n"
     "  --kernel NAME         kernel symbol to launch\n"
     "  --global X[,Y[,Z]]    global size per dimension (its dimension count is work_dim)\n"
-    "  --local X[,Y[,Z]]     work-group size per dimension (default 1s); it must divide --global\n"
+    "  --local X[,Y[,Z]]     work-group size per dimension (default 1s); it must divide --global,\n"
+    "                        and be the size a compiled kernel's reqd_work_group_size declares\n"
     "  --offset X[,Y[,Z]]    global offset (default 0)\n"
     "  --threads N           threads per warp, 1..32 (default: config max_threads)\n"
     "  --warps N             warps per work-group: sets --local to N*threads when --local is absent\n"
@@ -340,6 +341,24 @@ static int parse_args(int argc, char **argv, run_opts *o) {
   return 0;
 }
 
+/* A compiled kernel declared with reqd_work_group_size runs only in groups
+ * of that size, as the OpenCL platform enforces (docs/opencl.md §5.6):
+ * read from its .ventus.attrs section (version 1; others are the
+ * platform's to refuse). */
+static int check_reqd_size(const vt_elf_file *f, const char *kernel, const uint32_t local[3], vt_error *e) {
+  char name[256];
+  snprintf(name, sizeof name, ".ventus.attrs.%s", kernel);
+  const vt_elf_section *s = vt_elf_find_section(f, name);
+  if (!s || !s->data || s->size < 16) return 0;
+  uint32_t w[4];
+  for (int i = 0; i < 4; i++)
+    w[i] = (uint32_t)s->data[4 * i] | (uint32_t)s->data[4 * i + 1] << 8 | (uint32_t)s->data[4 * i + 2] << 16 |
+           (uint32_t)s->data[4 * i + 3] << 24;
+  if (w[0] != 1 || !w[1] || (local[0] == w[1] && local[1] == w[2] && local[2] == w[3])) return 0;
+  return vt_fail(e, VT_ERR_USAGE, "kernel %s declares reqd_work_group_size(%u,%u,%u): --local must be %u,%u,%u, not %u,%u,%u",
+                 kernel, w[1], w[2], w[3], w[1], w[2], w[3], local[0], local[1], local[2]);
+}
+
 static int is_elf(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) return 0;
@@ -462,6 +481,9 @@ int cmd_run(int argc, char **argv) {
       o.nd.local[0] = o.warps * t;
       o.nd.local[1] = o.nd.local[2] = 1;
     }
+    uint32_t loc[3];
+    for (int i = 0; i < 3; i++) loc[i] = o.nd.local[i] ? o.nd.local[i] : 1;
+    if (check_reqd_size(&pelf, o.nd.kernel, loc, &e)) goto fail;
     vt_launch l;
     if (vt_ndrange_setup(d, &heap, &o.nd, &l, &e)) goto fail;
     if (o.have_warps && l.num_warps != o.warps) {
