@@ -96,12 +96,9 @@ static cl_int parse_attrs(cl_program p, cy_kernel_info *k, const vt_elf_section 
   const uint8_t *d = s->data;
   if (!d || s->size < 17) return fail(p, "section %s: %u bytes, the header and text need 17", s->name, s->size);
   if (rd32(d) != 1) return fail(p, "section %s: version %u, expected 1", s->name, rd32(d));
-  uint32_t at = 16, n = 1;
-  for (int i = 0; i < 3; i++) {
-    k->reqd[i] = rd32(d + 4 + 4 * i);
-    n *= k->reqd[i] < 65536 ? k->reqd[i] : 65536;
-  }
-  if (n == 0 && (k->reqd[0] | k->reqd[1] | k->reqd[2]))
+  uint32_t at = 16;
+  for (int i = 0; i < 3; i++) k->reqd[i] = rd32(d + 4 + 4 * i);
+  if ((k->reqd[0] | k->reqd[1] | k->reqd[2]) && (!k->reqd[0] || !k->reqd[1] || !k->reqd[2]))
     return fail(p, "section %s: reqd_work_group_size(%u,%u,%u) has a zero dimension", s->name, k->reqd[0],
                 k->reqd[1], k->reqd[2]);
   if (take_str(d, s->size, &at, k->attrs, sizeof k->attrs))
