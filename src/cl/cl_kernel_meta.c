@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cl_api.h"
+#include "kernel_attrs.h"
 
 #define ARGS_PREFIX ".ventus.args."
 #define RES_PREFIX ".ventus.resource."
@@ -90,20 +91,10 @@ static cl_int parse_args(cl_program p, cy_kernel_info *k, const vt_elf_section *
   return CL_SUCCESS;
 }
 
-/* version 1: three u32 (reqd_work_group_size, 0 0 0 = none) and the
- * attribute text, NUL-terminated */
 static cl_int parse_attrs(cl_program p, cy_kernel_info *k, const vt_elf_section *s) {
-  const uint8_t *d = s->data;
-  if (!d || s->size < 17) return fail(p, "section %s: %u bytes, the header and text need 17", s->name, s->size);
-  if (rd32(d) != 1) return fail(p, "section %s: version %u, expected 1", s->name, rd32(d));
-  uint32_t at = 16;
-  for (int i = 0; i < 3; i++) k->reqd[i] = rd32(d + 4 + 4 * i);
-  if ((k->reqd[0] | k->reqd[1] | k->reqd[2]) && (!k->reqd[0] || !k->reqd[1] || !k->reqd[2]))
-    return fail(p, "section %s: reqd_work_group_size(%u,%u,%u) has a zero dimension", s->name, k->reqd[0],
-                k->reqd[1], k->reqd[2]);
-  if (take_str(d, s->size, &at, k->attrs, sizeof k->attrs))
-    return fail(p, "section %s: the attribute text is not NUL-terminated (or over %zu bytes)", s->name,
-                sizeof k->attrs - 1);
+  char why[160];
+  if (vt_kernel_attrs_read(s, k->reqd, k->attrs, sizeof k->attrs, why, sizeof why))
+    return fail(p, "section %s: %s", s->name, why);
   return CL_SUCCESS;
 }
 

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "device.h"
 #include "heap.h"
+#include "kernel_attrs.h"
 #include "ndrange.h"
 #include "run_view.h"
 #include "testvec.h"
@@ -342,21 +343,18 @@ static int parse_args(int argc, char **argv, run_opts *o) {
 }
 
 /* A compiled kernel declared with reqd_work_group_size runs only in groups
- * of that size, as the OpenCL platform enforces (docs/opencl.md §5.6):
- * read from its .ventus.attrs section (version 1; others are the
- * platform's to refuse). */
+ * of that size, as the OpenCL platform enforces (docs/opencl.md §5.6); a
+ * damaged attribute section is the platform's to refuse. */
 static int check_reqd_size(const vt_elf_file *f, const char *kernel, const uint32_t local[3], vt_error *e) {
-  char name[256];
+  char name[256], text[200], why[160];
+  uint32_t r[3];
   snprintf(name, sizeof name, ".ventus.attrs.%s", kernel);
   const vt_elf_section *s = vt_elf_find_section(f, name);
-  if (!s || !s->data || s->size < 16) return 0;
-  uint32_t w[4];
-  for (int i = 0; i < 4; i++)
-    w[i] = (uint32_t)s->data[4 * i] | (uint32_t)s->data[4 * i + 1] << 8 | (uint32_t)s->data[4 * i + 2] << 16 |
-           (uint32_t)s->data[4 * i + 3] << 24;
-  if (w[0] != 1 || !w[1] || (local[0] == w[1] && local[1] == w[2] && local[2] == w[3])) return 0;
+  if (!s || vt_kernel_attrs_read(s, r, text, sizeof text, why, sizeof why) || !r[0] ||
+      (local[0] == r[0] && local[1] == r[1] && local[2] == r[2]))
+    return 0;
   return vt_fail(e, VT_ERR_USAGE, "kernel %s declares reqd_work_group_size(%u,%u,%u): --local must be %u,%u,%u, not %u,%u,%u",
-                 kernel, w[1], w[2], w[3], w[1], w[2], w[3], local[0], local[1], local[2]);
+                 kernel, r[0], r[1], r[2], r[0], r[1], r[2], local[0], local[1], local[2]);
 }
 
 static int is_elf(const char *path) {
