@@ -48,6 +48,7 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
                  vt_error *e) {
   char src[4096] = "", out[4096];
   int rc = -1, pfd[2] = {-1, -1};
+  const char **argv = NULL;
   *bc = NULL;
   *log = NULL;
   int ofd = make_temp(out, sizeof out, ".bc", e);
@@ -65,7 +66,12 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
   }
   const char *clang = getenv("CHENGYING_CLANG");
   if (!clang || !*clang) clang = "clang-19";
-  const char *argv[96];
+  /* every user flag reaches clang: the vector is sized for them */
+  argv = malloc(sizeof *argv * ((size_t)o->ncflags + 32));
+  if (!argv) {
+    vt_fail(e, VT_ERR_NOMEM, "out of memory");
+    goto done;
+  }
   int n = 0, has_std = 0;
   char optflag[8];
   snprintf(optflag, sizeof optflag, "-O%d", o->opt);
@@ -95,7 +101,7 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
   argv[n++] = "-U__IMAGE_SUPPORT__";
   argv[n++] = "-gline-tables-only";
   argv[n++] = "-fno-color-diagnostics";
-  for (int i = 0; i < o->ncflags && n < 88; i++) argv[n++] = o->cflags[i];
+  for (int i = 0; i < o->ncflags; i++) argv[n++] = o->cflags[i];
   argv[n++] = "-o";
   argv[n++] = out;
   argv[n++] = text ? src : path;
@@ -146,6 +152,12 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
   if (!WIFEXITED(st) || WEXITSTATUS(st)) {
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
       vt_fail(e, VT_ERR_IO, "cannot run the OpenCL C front end '%s' (install clang-19, or set CHENGYING_CLANG)", clang);
+    else if (WIFSIGNALED(st))
+      vt_fail(e, VT_ERR_ASM, "%s: the OpenCL C front end '%s' was killed by signal %d (%s)", text ? "program source" : path,
+              clang, WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else if (!len) /* nothing above to point at */
+      vt_fail(e, VT_ERR_ASM, "%s: the OpenCL C front end '%s' failed (exit status %d) without printing a diagnostic",
+              text ? "program source" : path, clang, WEXITSTATUS(st));
     else
       vt_fail(e, VT_ERR_ASM, "%s: compilation failed (clang's diagnostics above)", text ? "program source" : path);
     goto done;
@@ -154,6 +166,7 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
   if (!*bc) goto done;
   rc = 0;
 done:
+  free(argv);
   if (pfd[0] >= 0) close(pfd[0]);
   unlink(out);
   if (*src) unlink(src);

@@ -195,10 +195,25 @@ int cc_select_call(cc_fn *f, LLVMValueRef call, int vec);
 int cc_call_is_divergent(LLVMValueRef call);
 int cc_builtin_known(const char *name); /* mapped by the back end itself */
 
+/* the longest kernel name (the OpenCL platform's bound) and the most
+ * __local data of a kernel (the most a resource record may declare to it) */
+#define CC_KERNEL_NAME_MAX 255
+#define CC_LOCAL_MAX (16u << 20)
+
 /* cc_libclc.c: the math builtins a module calls, linked from libclc */
 int cc_link_libclc(LLVMModuleRef m, vt_error *e);
+/* cc_bitcode.c: a bitcode library file read with bounds and a magic check,
+ * parsed without LLVM's exiting diagnostic handler (VT_ERR_FORMAT "P: not a
+ * readable LLVM bitcode library (WHY)") */
+int cc_read_bitcode_library(LLVMContextRef ctx, const char *path, LLVMModuleRef *out, vt_error *e);
+/* cc_fatal.c: fn(arg) with LLVM's fatal errors turned into VT_ERR_INTERNAL
+ * (the compilation's LLVM state is abandoned) instead of exit(1) */
+int cc_guarded(int (*fn)(void *arg), void *arg, vt_error *e);
 /* llvm.{s,u}{min,max}/abs of other widths and llvm.*.sat as plain IR (cc_lower_int.c) */
 void cc_lower_int_intrinsics(LLVMModuleRef m);
+/* llvm.memset/memcpy/memmove of a run-time or large length as loops
+ * (cc_lower_mem.c); how many; break-crit-edges must run again after it */
+int cc_lower_mem_intrinsics(LLVMModuleRef m);
 
 /* cc_scalarize.c: vector calls of the builtins (before libclc is linked) and
  * of element-wise LLVM intrinsics (after the optimiser) as scalar calls */

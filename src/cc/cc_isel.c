@@ -736,6 +736,9 @@ static int sel_gep(cc_fn *f, LLVMValueRef g, int vec) {
 static int mem_width(cc_fn *f, LLVMValueRef in, LLVMTypeRef t) {
   int w = cc_int_width(t);
   if (w == 1) w = 8;
+  if (w != 8 && w != 16 && w != 32 && LLVMGetTypeKind(t) == LLVMHalfTypeKind)
+    return cc_unsupported(f, in, "a `half` %s (half values are supported only through vload_half/vstore_half)",
+                          in && LLVMIsAStoreInst(in) ? "store" : "load");
   if (w != 8 && w != 16 && w != 32)
     return cc_unsupported(f, in, "a memory access of a vector, 64-bit or aggregate value");
   return w;

@@ -5,6 +5,7 @@
  * multiple of next_pow2(max(size, 4)), so a 3-element vector, 16 bytes in
  * LLVM's layout, sits like a 4-element one. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cc_internal.h"
 
@@ -72,5 +73,16 @@ int cc_load_value_arg(cc_fn *f, LLVMValueRef a, unsigned ai, uint32_t off) {
   if (off + size > 2048) return cc_unsupported(f, NULL, "more than 2 KiB of kernel arguments");
   if (cc_byval_type(f->fn, ai)) return load_struct(f, k, off, size);
   if (LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMVectorTypeKind) return load_vector(f, a, k, off);
+  if (LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMTargetExtTypeKind) { /* clang's spirv.Image, spirv.Pipe, ... */
+    char *ty = LLVMPrintTypeToString(LLVMTypeOf(a));
+    const char *what = strstr(ty, "spirv.Image")     ? "an image argument"
+                       : strstr(ty, "spirv.Pipe")    ? "a pipe argument"
+                       : strstr(ty, "spirv.Sampler") ? "a sampler argument"
+                       : strstr(ty, "spirv.Queue")   ? "a device-queue argument"
+                       : strstr(ty, "spirv.Event")   ? "an event argument"
+                                                     : "an argument of an opaque OpenCL type";
+    LLVMDisposeMessage(ty);
+    return cc_unsupported(f, NULL, "%s (argument %u): the device has no images, samplers or pipes", what, ai);
+  }
   return cc_unsupported(f, NULL, "a kernel argument of a 64-bit or aggregate type (argument %u)", ai);
 }

@@ -438,6 +438,8 @@ int cc_select_call(cc_fn *f, LLVMValueRef call, int vec) {
     if (at != -1) return at ? -1 : 0;
     if (fn && LLVMIsAFunction(fn) && LLVMGetFirstBasicBlock(fn) && LLVMGetFunctionCallConv(fn) != LLVMSPIRKERNELCallConv)
       return cc_select_fn_call(f, call);
+    if (LLVMIsAInlineAsm(LLVMGetCalledValue(call)))
+      return cc_unsupported(f, call, "inline assembly (an asm statement) is not supported");
     if (fn && LLVMIsAFunction(fn) && LLVMGetFirstBasicBlock(fn))
       return cc_unsupported(f, call, "a call of '%.*s' that was not inlined (a kernel called as a function)", (int)len, name);
     return cc_unsupported(f, call, "the builtin function '%.*s' is not supported yet", (int)len, len ? name : "(indirect call)");

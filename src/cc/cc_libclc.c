@@ -174,19 +174,8 @@ int cc_link_libclc(LLVMModuleRef u, vt_error *e) {
     any = !LLVMGetFirstBasicBlock(fn) && LLVMGetFirstUse(fn) && is_math(name) && !cc_builtin_known(name);
   }
   if (!any || access(path, R_OK)) return 0;
-  LLVMMemoryBufferRef mb;
-  char *msg = NULL;
-  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
-    vt_fail(e, VT_ERR_IO, "%s: cannot read the libclc math library: %s", path, msg ? msg : "?");
-    LLVMDisposeMessage(msg);
-    return -1;
-  }
   LLVMModuleRef lib = NULL;
-  if (LLVMParseBitcodeInContext2(LLVMGetModuleContext(u), mb, &lib)) {
-    LLVMDisposeMemoryBuffer(mb);
-    return vt_fail(e, VT_ERR_FORMAT, "%s: not a readable LLVM bitcode library", path);
-  }
-  LLVMDisposeMemoryBuffer(mb);
+  if (cc_read_bitcode_library(LLVMGetModuleContext(u), path, &lib, e)) return -1;
   /* the closure of the wanted functions over calls and references */
   cc_map keep = {0};
   int n = needed_from_program(u, lib, want, 256), rc = -1;

@@ -62,9 +62,8 @@ int cc_read_linked(LLVMContextRef ctx, const char *const *bcs, const size_t *len
   return 0;
 }
 
-int cc_link_bitcode(const char *const *bcs, const size_t *lens, int n, uint8_t **out, size_t *out_size, vt_error *e) {
-  *out = NULL;
-  *out_size = 0;
+static int link_bitcode(const char *const *bcs, const size_t *lens, int n, uint8_t **out, size_t *out_size,
+                        vt_error *e) {
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef m = NULL;
   int rc = -1;
@@ -83,4 +82,25 @@ int cc_link_bitcode(const char *const *bcs, const size_t *lens, int n, uint8_t *
   }
   LLVMContextDispose(ctx);
   return rc;
+}
+
+typedef struct {
+  const char *const *bcs;
+  const size_t *lens;
+  int n;
+  uint8_t **out;
+  size_t *out_size;
+  vt_error *e;
+} link_args;
+
+static int link_guarded(void *arg) {
+  link_args *a = arg;
+  return link_bitcode(a->bcs, a->lens, a->n, a->out, a->out_size, a->e);
+}
+
+int cc_link_bitcode(const char *const *bcs, const size_t *lens, int n, uint8_t **out, size_t *out_size, vt_error *e) {
+  *out = NULL;
+  *out_size = 0;
+  link_args a = {bcs, lens, n, out, out_size, e};
+  return cc_guarded(link_guarded, &a, e);
 }

@@ -166,9 +166,18 @@ static void emit_metadata(LLVMContextRef ctx, LLVMTargetDataRef td, cc_fn *f, cc
     cc_puts(t, "\n        .balign 4\n");
   }
   emit_attributes(ctx, f, t);
-  /* resources: four u16 (VGPR, SGPR, LDS bytes, PDS bytes), runtime.md §3.2 */
-  cc_printf(t, "        .section .ventus.resource.%s, \"\", @progbits\n        .half   %d, %d, %u, %u\n", f->name,
-            f->vgprs, f->sgprs, f->lds_bytes, f->pds_bytes);
+  /* resources (runtime.md §3.2): four u16 (VGPR, SGPR, LDS bytes, PDS
+   * bytes), or the versioned record (version 3, six u64: VGPRs, SGPRs, LDS
+   * static, PDS static, LDS stack peak, PDS stack peak) when the sizes
+   * need more than 16 bits (64 KiB of __local data) */
+  if (f->lds_bytes <= 0xffff && f->pds_bytes <= 0xffff)
+    cc_printf(t, "        .section .ventus.resource.%s, \"\", @progbits\n        .half   %d, %d, %u, %u\n", f->name,
+              f->vgprs, f->sgprs, f->lds_bytes, f->pds_bytes);
+  else
+    cc_printf(t,
+              "        .section .ventus.resource.%s, \"\", @progbits\n        .balign 8\n        .word   3, 0, %d, 0, %d, 0, "
+              "%u, 0, %u, 0, 0, 0, 0, 0\n",
+              f->name, f->vgprs, f->sgprs, f->lds_bytes, f->pds_bytes);
 }
 
 /* ---- program-scope data --------------------------------------------------------- */
@@ -254,7 +263,8 @@ static int layout_local(LLVMModuleRef m, LLVMTargetDataRef td, cc_map *off, uint
     if (al < 4) al = 4;
     at = (at + al - 1) & ~(al - 1);
     if (cc_map_put(off, g, (int)at)) return -1;
-    at += (uint32_t)LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+    uint64_t end = at + LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+    at = end > CC_LOCAL_MAX ? CC_LOCAL_MAX + 1 : (uint32_t)end; /* too much: refused per kernel */
   }
   *total = at;
   return 0;
@@ -304,6 +314,15 @@ static int compile_callees(module_ctx *mc, LLVMValueRef fn) {
 static int compile_fn(module_ctx *mc, LLVMValueRef fn, int is_func) {
   size_t len;
   cc_fn f;
+  const char *fname = LLVMGetValueName2(fn, &len);
+  if (!is_func && len > CC_KERNEL_NAME_MAX) /* the OpenCL platform's bound too */
+    return vt_fail(mc->e, VT_ERR_ASM, "kernel %.40s...: a name of %zu characters (at most %d)", fname, len,
+                   CC_KERNEL_NAME_MAX);
+  /* the resource record says how much __local memory a work-group needs;
+   * no device configuration holds more than the platform reads from it */
+  if (!is_func && mc->lds_bytes > CC_LOCAL_MAX)
+    return vt_fail(mc->e, VT_ERR_ASM, "kernel %s: more than %u MiB of __local data (the most any device holds)", fname,
+                   CC_LOCAL_MAX >> 20);
   if (compile_callees(mc, fn)) return -1;
   memset(&f, 0, sizeof f);
   f.mod = mc->m;
@@ -348,9 +367,8 @@ int cc_compile(const char *path, const char *text, const cc_options *o, char **a
   return rc;
 }
 
-int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const cc_options *o, const char *origin,
-                       char **asm_out, vt_error *e) {
-  *asm_out = NULL;
+static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, const cc_options *o, const char *origin,
+                           char **asm_out, vt_error *e) {
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef m = NULL;
   LLVMTargetDataRef td = NULL;
@@ -376,6 +394,17 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
   cc_lower_fpclass(m);
   cc_scalarize_intrinsics(m);
   cc_lower_int_intrinsics(m);
+  if (cc_lower_mem_intrinsics(m)) {
+    po = LLVMCreatePassBuilderOptions();
+    err = LLVMRunPasses(m, "function(break-crit-edges)", NULL, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (err) {
+      char *msg = LLVMGetErrorMessage(err);
+      vt_fail(e, VT_ERR_INTERNAL, "LLVM passes failed: %s", msg);
+      LLVMDisposeErrorMessage(msg);
+      goto done;
+    }
+  }
   td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
   uint32_t lds_bytes = 0;
   if (layout_local(m, td, &lds, &lds_bytes)) {
@@ -415,6 +444,28 @@ done:
   if (m) LLVMDisposeModule(m);
   LLVMContextDispose(ctx);
   return rc;
+}
+
+typedef struct {
+  const char *const *bcs;
+  const size_t *lens;
+  int n;
+  const cc_options *o;
+  const char *origin;
+  char **asm_out;
+  vt_error *e;
+} compile_args;
+
+static int compile_guarded(void *arg) {
+  compile_args *a = arg;
+  return compile_bitcode(a->bcs, a->lens, a->n, a->o, a->origin, a->asm_out, a->e);
+}
+
+int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const cc_options *o, const char *origin,
+                       char **asm_out, vt_error *e) {
+  *asm_out = NULL;
+  compile_args a = {bcs, lens, n, o, origin, asm_out, e};
+  return cc_guarded(compile_guarded, &a, e);
 }
 
 int cc_link_file(const char *asm_text, int relocatable, const char *out_path, vt_error *e) {

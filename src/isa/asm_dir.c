@@ -34,11 +34,12 @@ static int dir_section(asm_object *o, const char *args) {
   const char *ob[8], *oe[8];
   int n = asm_split_operands(args, ob, oe, 8); /* group/entsize operands are ignored */
   if (n < 1) return asm_error(o, args, ".section: expected a section name");
-  char name[128];
+  char name[1024]; /* .ventus.args.<kernel> for kernel names of any length the compiler allows */
   const char *nb = ob[0], *ne = oe[0];
   if (*nb == '"' && ne - nb >= 2 && ne[-1] == '"') nb++, ne--;
-  if (ne == nb || (size_t)(ne - nb) >= sizeof name)
-    return asm_error(o, ob[0], ".section: bad section name");
+  if ((size_t)(ne - nb) >= sizeof name)
+    return asm_error(o, ob[0], ".section: a section name of more than %d characters", (int)sizeof name - 1);
+  if (ne == nb) return asm_error(o, ob[0], ".section: bad section name");
   for (const char *p = nb; p < ne; p++)
     if (!asm_is_ident_char((unsigned char)*p) && *p != '-')
       return asm_error(o, p, ".section: bad character in section name");

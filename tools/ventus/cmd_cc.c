@@ -125,6 +125,12 @@ int cmd_cc(int argc, char **argv) {
       out = "a.out";
     }
   }
+  /* the ELF would replace the source (same file, whatever the spelling), as ventus as refuses too */
+  struct stat so;
+  if (!stat(out, &so) && so.st_dev == st.st_dev && so.st_ino == st.st_ino) {
+    fprintf(stderr, "ventus cc: output file '%s' is the input file '%s'\n", out, in);
+    goto done;
+  }
   cc_options o = {cflags, ncf, opt, 0};
   char *text = NULL, *log = NULL;
   vt_error e = {0};

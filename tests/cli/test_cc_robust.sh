@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# `ventus cc` under bad input (robustness audit 2, ../shared/repro/round2):
+# a damaged, foreign or endless libclc library (D1), more than 88 build
+# options (D3), -o naming the source (D4), 64 KiB of __local data and
+# long kernel names (D6, D7), and constructs named in the user's words (D12).
+#   usage: bash test_cc_robust.sh <ventus binary> <source dir>
+set -u
+. "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail, ok, bad, expect
+
+printf 'kernel void k(global int *a) { a[0] = 1; }\n' >"$tmp/ok.cl"
+if ! "$ventus_bin" cc -o "$tmp/probe.elf" "$tmp/ok.cl" 2>"$tmp/err"; then
+  if grep -q "no OpenCL C compiler\|cannot run the OpenCL C front end" "$tmp/err"; then
+    echo "SKIP: ventus cc is not available here: $(cat "$tmp/err")"
+    exit 0
+  fi
+fi
+
+# D1: the math library is read by us, bounded, and must be bitcode: exit 4, one line
+printf 'kernel void m(global float *a) { a[0] = tgamma(a[1]) + erf(a[2]); }\n' >"$tmp/math.cl"
+printf 'this is not bitcode\n' >"$tmp/text.bc"
+CHENGYING_LIBCLC="$tmp/text.bc" expect 4 "$tmp/text.bc: not a readable LLVM bitcode library (no bitcode header)" \
+  "libclc: a text file" "$ventus" cc -o "$tmp/m.elf" "$tmp/math.cl"
+CHENGYING_LIBCLC=/dev/zero expect 4 "/dev/zero: not a readable LLVM bitcode library (not a regular file)" \
+  "libclc: /dev/zero refused at once" "$ventus" cc -o "$tmp/m.elf" "$tmp/math.cl"
+printf 'BC\300\336' >"$tmp/magic.bc"
+head -c 4000 /dev/zero | tr '\0' '\252' >>"$tmp/magic.bc"
+CHENGYING_LIBCLC="$tmp/magic.bc" expect 4 "$tmp/magic.bc: not a readable LLVM bitcode library (LLVM: " \
+  "libclc: a bitcode header before garbage" "$ventus" cc -o "$tmp/m.elf" "$tmp/math.cl"
+if [ -r /usr/lib/clc/nvptx--.bc ]; then
+  head -c 1000 /usr/lib/clc/nvptx--.bc >"$tmp/trunc.bc"
+  CHENGYING_LIBCLC="$tmp/trunc.bc" expect 4 "$tmp/trunc.bc: not a readable LLVM bitcode library (LLVM: " \
+    "libclc: a truncated copy of nvptx--.bc" "$ventus" cc -o "$tmp/m.elf" "$tmp/math.cl"
+  truncate -s 65M "$tmp/big.bc"
+  CHENGYING_LIBCLC="$tmp/big.bc" expect 4 "$tmp/big.bc: not a readable LLVM bitcode library (larger than 64 MiB)" \
+    "libclc: a file over the size bound" "$ventus" cc -o "$tmp/m.elf" "$tmp/math.cl"
+fi
+
+# D3: every option reaches clang (X is the 101st -D here)
+printf 'kernel void k(global int *a) { a[0] = X; }\n' >"$tmp/many.cl"
+defs=()
+for i in $(seq 1 100); do defs+=("-DA$i=$i"); done
+if "$ventus" cc -S -o "$tmp/many.s" "${defs[@]}" -DX=12345 "$tmp/many.cl" 2>"$tmp/err" &&
+  grep -q "12345" "$tmp/many.s"; then
+  ok "101 -D options: the last one reaches clang"
+else
+  bad "101 -D options: $(head -2 "$tmp/err")"
+fi
+
+# D4: the output would replace the source
+cp "$tmp/ok.cl" "$tmp/same.cl"
+expect 2 "output file '$tmp/same.cl' is the input file '$tmp/same.cl'" "-o naming the input" \
+  "$ventus" cc -o "$tmp/same.cl" "$tmp/same.cl"
+expect 2 "is the input file" "-o naming the input by another path" \
+  "$ventus" cc -o "$tmp/./same.cl" "$tmp/same.cl"
+cmp -s "$tmp/ok.cl" "$tmp/same.cl" && ok "the source is kept" || bad "the source was overwritten"
+
+# D6: 64 KiB of __local data compiles (the resource record's long form) and runs
+cat >"$tmp/l64.cl" <<'CL'
+kernel void l64(global int *a) {
+  local int l[16384];
+  int i = get_local_id(0);
+  l[16383 - i] = i * 3;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  a[i] = l[16383 - i] + l[16383];
+}
+CL
+if "$ventus" cc -o "$tmp/l64.elf" "$tmp/l64.cl" 2>"$tmp/err" &&
+  "$ventus" run -q "$tmp/l64.elf" --kernel l64 --global 32 --local 32 --arg buf:i32:32 --show 0:4 >"$tmp/out" 2>&1 &&
+  grep -q "^arg0 i32\[32\]: 0 3 6 9" "$tmp/out"; then
+  ok "64 KiB of __local data compiles and runs"
+else
+  bad "64 KiB of __local data: $(head -2 "$tmp/err" "$tmp/out")"
+fi
+printf 'kernel void huge(global int *a) { local int l[1 << 28]; l[a[0]] = 1; barrier(CLK_LOCAL_MEM_FENCE); a[1] = l[a[2]]; }\n' \
+  >"$tmp/huge.cl"
+expect 1 "kernel huge: more than 16 MiB of __local data (the most any device holds)" "1 GiB of __local data" \
+  "$ventus" cc -o "$tmp/huge.elf" "$tmp/huge.cl"
+
+# D7: kernel names up to 255 characters compile and run; longer ones are refused plainly
+n255=$(printf 'k%.0s' $(seq 1 255))
+printf 'kernel void %s(global int *a) { a[get_global_id(0)] = 7; }\n' "$n255" >"$tmp/n255.cl"
+if "$ventus" cc -o "$tmp/n255.elf" "$tmp/n255.cl" 2>"$tmp/err" &&
+  "$ventus" run -q "$tmp/n255.elf" --kernel "$n255" --global 4 --local 4 --arg buf:i32:4 --show 0:4 >"$tmp/out" 2>&1 &&
+  grep -q "^arg0 i32\[4\]: 7 7 7 7" "$tmp/out"; then
+  ok "a 255-character kernel name"
+else
+  bad "a 255-character kernel name: $(head -2 "$tmp/err" "$tmp/out" | cut -c1-200)"
+fi
+printf 'kernel void %sk(global int *a) { a[0] = 7; }\n' "$n255" >"$tmp/n256.cl"
+expect 1 "a name of 256 characters (at most 255)" "a 256-character kernel name" \
+  "$ventus" cc -o "$tmp/n256.elf" "$tmp/n256.cl"
+
+# D12: constructs named in words, and a front end that says nothing
+printf 'kernel void k(read_only image2d_t img, sampler_t s, global float4 *o) { o[0] = read_imagef(img, s, (int2)(0,0)); }\n' \
+  >"$tmp/img.cl"
+expect 1 "error: an image argument (argument 0): the device has no images, samplers or pipes" "an image argument" \
+  "$ventus" cc -o "$tmp/o.elf" "$tmp/img.cl"
+printf 'kernel void k(write_only pipe int p, global int *a) { write_pipe(p, &a[0]); }\n' >"$tmp/pipe.cl"
+expect 1 "error: a pipe argument (argument 0)" "a pipe argument" "$ventus" cc -cl-std=CL2.0 -o "$tmp/o.elf" "$tmp/pipe.cl"
+printf '#pragma OPENCL EXTENSION cl_khr_fp16 : enable\nkernel void k(global half *a) { half h = a[1]; a[0] = h * h; }\n' \
+  >"$tmp/half.cl"
+expect 1 "half.cl:2: error: a \`half\` load (half values are supported only through vload_half/vstore_half)" \
+  "a half load" "$ventus" cc -o "$tmp/o.elf" "$tmp/half.cl"
+printf 'kernel void k(global int *a) { __asm__ volatile ("ecall"); a[0] = 1; }\n' >"$tmp/asm.cl"
+expect 1 "asm.cl:1: error: inline assembly (an asm statement) is not supported (kernel k)" "inline assembly" \
+  "$ventus" cc -o "$tmp/o.elf" "$tmp/asm.cl"
+CHENGYING_CLANG=/bin/false expect 1 \
+  "ok.cl: the OpenCL C front end '/bin/false' failed (exit status 1) without printing a diagnostic" \
+  "a front end that fails silently" "$ventus" cc -o "$tmp/o.elf" "$tmp/ok.cl"
+printf '#!/bin/sh\nkill -SEGV $$\n' >"$tmp/crash.sh"
+chmod +x "$tmp/crash.sh"
+CHENGYING_CLANG="$tmp/crash.sh" expect 1 "the OpenCL C front end '$tmp/crash.sh' was killed by signal 11" \
+  "a front end killed by a signal" "$ventus" cc -o "$tmp/o.elf" "$tmp/ok.cl"
+
+exit $fail
