@@ -154,7 +154,7 @@ typedef struct {
 } cy_arg_meta;
 
 typedef struct {
-  char name[128];
+  char name[256]; /* a kernel name: up to 255 characters, as ventus cc allows */
   uint32_t entry;
   int has_args;     /* an argument-metadata section was found */
   cy_arg_meta *args;
@@ -232,6 +232,9 @@ struct _cl_event {
 void cy_ref_init(cy_ref *r);
 /* 1 if the application still holds the object */
 int cy_ref_live(cy_ref *r);
+/* An object whose magic is 0 and whose parts are freed, kept as a
+ * tombstone for a while instead of free() (cl_ref.c says why). */
+void cy_bury(void *obj);
 void cy_inner_retain(cy_ref *r);
 
 /* Validity checks: 1 when x is a live object of that kind. */
@@ -263,6 +266,8 @@ cl_int cy_info_str(size_t want, void *dst, size_t *ret, const char *s);
 /* ---- device limits (cl_platform.c) ------------------------------------- */
 size_t cy_max_wg(const vt_config *c);
 cl_ulong cy_local_mem(const vt_config *c);
+/* the device's default step budget per launch (its watchdog): ventus run's default */
+#define CY_DEFAULT_MAX_STEPS 200000000u
 #define CY_WARP_STACK 1024u /* start.S: 1 KiB scalar stack per warp at the bottom of local memory */
 
 /* ---- contexts, commands, events (cl_context.c, cl_sched.c) ------------ */

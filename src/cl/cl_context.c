@@ -21,7 +21,7 @@ static void ctx_free(cl_context c) {
   free(c->pending);
   cy_build_cache_free(c->cache);
   c->magic = 0;
-  free(c);
+  cy_bury(c);
 }
 
 void cy_context_unref(cl_context c) {

@@ -37,7 +37,7 @@ static void event_free(cl_event ev) {
   cl_context ctx = ev->ctx;
   cl_command_queue q = ev->queue;
   ev->magic = 0;
-  free(ev);
+  cy_bury(ev);
   if (q) cy_queue_unref(q);
   cy_context_unref(ctx);
 }

@@ -18,7 +18,7 @@ static void kernel_free(cl_kernel k) {
   for (uint32_t i = 0; i < k->nargs; i++) arg_drop(&k->args[i]);
   free(k->args);
   k->magic = 0;
-  free(k);
+  cy_bury(k);
   atomic_fetch_sub(&p->kernels, 1);
   cy_program_unref(p);
 }

@@ -14,7 +14,7 @@
 typedef struct {
   cy_cmd base;
   cl_program prog;     /* inner reference: the ELF */
-  char name[128];
+  char name[256]; /* a kernel name: up to 255 characters, as ventus cc allows */
   vt_block_launch bl;
   uint8_t *args;
   cl_mem *mems;        /* inner references while the command lives */

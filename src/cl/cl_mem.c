@@ -24,7 +24,7 @@ static void mem_free(cl_mem m) {
   free(m->cbs);
   cl_mem parent = m->parent;
   m->magic = 0;
-  free(m);
+  cy_bury(m);
   if (parent) cy_mem_unref(parent);
   cy_context_unref(ctx);
 }

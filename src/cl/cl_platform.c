@@ -38,6 +38,11 @@ static cy_world world = {.plat = {&cy_cl_dispatch, CY_MAGIC_PLATFORM},
 static void world_init(void) {
   cl_device_id d = &world.dev;
   vt_config_defaults(&d->cfg);
+  /* the watchdog: a kernel that never ends stops at this many
+   * warp-instructions per launch (CL_OUT_OF_RESOURCES on its event, the
+   * message naming kernel, work-group, warp and pc), as under ventus run;
+   * CHENGYING_CONFIG's max_steps changes it (0 = no limit) */
+  d->cfg.max_steps = CY_DEFAULT_MAX_STEPS;
   const char *path = getenv("CHENGYING_CONFIG");
   vt_error e;
   if ((path && *path && vt_config_load(&d->cfg, path, &e)) || vt_config_check(&d->cfg, &e)) {

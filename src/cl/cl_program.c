@@ -28,7 +28,7 @@ void cy_program_free(cl_program p) {
   for (size_t i = 0; i < p->nkinfo; i++) free(p->kinfo[i].args);
   free(p->kinfo);
   p->magic = 0;
-  free(p);
+  cy_bury(p);
   cy_context_unref(ctx);
 }
 

@@ -17,7 +17,7 @@ static void queue_free(cl_command_queue q) {
   if (q->last) cy_event_unref(q->last);
   free(q->out);
   q->magic = 0;
-  free(q);
+  cy_bury(q);
   cy_context_unref(ctx);
 }
 
