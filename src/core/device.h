@@ -124,6 +124,13 @@ int vt_mem_is_mapped(vt_device *d, uint32_t addr, uint32_t size);
  * Host copies are not checked (the caller's business). */
 #define VT_CTX_NONE 0xffffffffu
 int vt_mem_set_owner(vt_device *d, uint32_t base, uint32_t owner, vt_error *e);
+/* The mapped region holding addr, else the first one above it: 1 with its
+ * base, size and permissions, 0 when there is none (walking the regions,
+ * e.g. to export a launch's memory as a test vector). */
+int vt_mem_region_from(vt_device *d, uint32_t addr, uint32_t *base, uint32_t *size, unsigned *perm);
+/* 0 when the page holding addr was never touched: it reads as zero and has
+ * no host memory behind it (a read through vt_mem_read would create it). */
+int vt_mem_page_present(vt_device *d, uint32_t addr);
 /* Host-side copies (no permission checks beyond mapping). */
 int vt_mem_write(vt_device *d, uint32_t addr, const void *src, uint32_t n, vt_error *e);
 int vt_mem_read(vt_device *d, uint32_t addr, void *dst, uint32_t n, vt_error *e);

@@ -291,6 +291,21 @@ int vt_mem_unmap(vt_device *d, uint32_t base, vt_error *e) {
   return 0;
 }
 
+int vt_mem_region_from(vt_device *d, uint32_t addr, uint32_t *base, uint32_t *size, unsigned *perm) {
+  const vt_mem *m = &d->mem;
+  size_t lo = 0, hi = m->nregions; /* first region ending above addr */
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if ((uint64_t)m->regions[mid].base + m->regions[mid].size <= addr) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == m->nregions) return 0;
+  *base = m->regions[lo].base, *size = m->regions[lo].size, *perm = m->regions[lo].perm;
+  return 1;
+}
+
+int vt_mem_page_present(vt_device *d, uint32_t addr) { return mem_page_peek(&d->mem, addr) != NULL; }
+
 int vt_mem_is_mapped(vt_device *d, uint32_t addr, uint32_t size) {
   uint64_t end = (uint64_t)addr + (size ? size : 1);
   for (uint64_t a = addr; a < end;) {

@@ -202,15 +202,34 @@ out:
   return rc;
 }
 
+/* Maps the parts of [base, base+size) no region covers yet: regions of
+ * earlier launches of the sequence stay as they are, with their contents
+ * (an exported sequence may reuse an address range with another size). */
+static int map_gaps(vt_device *d, uint32_t base, uint32_t size, vt_error *e) {
+  uint64_t a = base, end = (uint64_t)base + size;
+  while (a < end) {
+    uint32_t rb, rs;
+    unsigned rp;
+    uint64_t gap_end = end;
+    if (vt_mem_region_from(d, (uint32_t)a, &rb, &rs, &rp) && rb < end) {
+      if (rb <= a) { /* inside a region: skip it */
+        a = (uint64_t)rb + rs;
+        continue;
+      }
+      gap_end = rb;
+    }
+    if (vt_mem_map(d, (uint32_t)a, (uint32_t)(gap_end - a), VT_PERM_RWX, e)) return -1;
+    a = gap_end;
+  }
+  return 0;
+}
+
 int vt_testvec_install(vt_device *d, const vt_testvec *tv, vt_error *e) {
   size_t off = 0;
   for (uint32_t i = 0; i < tv->nbuf; i++) {
     const vt_tv_buffer *b = &tv->bufs[i];
     uint32_t alloc = b->allocsize ? b->allocsize : b->size;
-    if (alloc && !vt_mem_is_mapped(d, b->base, alloc)) {
-      /* regions of earlier launches of the sequence stay as they are */
-      if (vt_mem_map(d, b->base, alloc, VT_PERM_RWX, e)) return -1;
-    }
+    if (alloc && !vt_mem_is_mapped(d, b->base, alloc) && map_gaps(d, b->base, alloc, e)) return -1;
     uint32_t nw = (b->size + 3u) / 4u;
     if (tv->words && nw) {
       /* whole words, as the upstream loaders do (padding included) */

@@ -31,7 +31,8 @@ int vt_testvec_load(const char *meta_path, const char *data_path, vt_testvec *tv
 void vt_testvec_free(vt_testvec *tv);
 /* Maps every buffer of the launch as a device region (base, allocsize) --
  * regions already mapped by an earlier launch of the sequence are kept,
- * with their contents -- and writes the .data words. */
+ * with their contents, and only the parts of the range they leave free are
+ * mapped -- and writes the .data words. */
 int vt_testvec_install(vt_device *d, const vt_testvec *tv, vt_error *e);
 /* The vt_launch of the test vector (the print buffer comes from word +48
  * of the kernel block in device memory, when mapped). */

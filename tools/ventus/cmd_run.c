@@ -18,6 +18,7 @@
 #include "ndrange.h"
 #include "run_view.h"
 #include "testvec.h"
+#include "testvec_write.h"
 #include "trace_fmt.h"
 #include "timing.h"
 #include "vt_json.h"
@@ -65,6 +66,9 @@ static const char usage_text[] =
     "                        case / every --arg buffer, plus the --dump-range ranges\n"
     "  --dump-range ADDR:SIZE  add a range to --dump (repeat; without --dump: stdout)\n"
     "  --expect FILE         compare memory with '<address> <word>' lines: exit 1 on mismatch\n"
+    "  --export-testvec DIR  also write every launch run as an upstream test vector into DIR\n"
+    "                        (<name>.metadata + .data, kernels.txt in launch order; the whole\n"
+    "                        grid in one pair), for `ventus run DIR` or the Verilog RTL\n"
     "  --stats               statistics and the effective configuration (stdout)\n"
     "  --json                the same as one JSON object\n"
     "  --isa REV             ISA revision: base (default) or 2025 (config key isa;\n"
@@ -82,6 +86,7 @@ static const char usage_text[] =
 
 typedef struct {
   const char *input, *config, *trace, *trace_dir, *dump, *expect, *timeline, *isa, *host_threads;
+  const char *export_dir; /* --export-testvec */
   const char *overrides[64];
   int noverrides;
   uint32_t rng_addr[MAX_RANGES], rng_size[MAX_RANGES];
@@ -101,6 +106,7 @@ typedef struct {
   FILE *trace_file; /* --trace */
   FILE *launch_file; /* --trace-dir, current launch */
   vt_case *cs;
+  vt_tvexport *exp; /* --export-testvec */
   struct timespec t0;
   int progress;
   int progress_shown; /* a progress line is on the terminal */
@@ -162,6 +168,9 @@ static int before_launch(void *user, size_t i, const vt_launch *l, vt_error *e) 
     if (!(c->tw = vt_trace_writer_new(c->trace_file))) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
   }
   if (c->tw) vt_trace_writer_begin(c->tw, c->d, l);
+  /* a case keeps its launch names; a kernel ELF's launch is <kernel>_0 */
+  if (c->exp && vt_tvexport_launch(c->exp, c->d, l, c->cs ? c->cs->names[i] : c->o->nd.kernel, !c->cs, e))
+    return -1;
   clock_gettime(CLOCK_MONOTONIC, &c->t0);
   return 0;
 }
@@ -179,7 +188,9 @@ static int finish_trace(run_ctx *c, vt_error *e) {
 }
 
 static int after_launch(void *user, size_t i, const vt_launch *l, vt_error *e) {
+  run_ctx *c = user;
   (void)i, (void)l;
+  if (c->exp && vt_tvexport_done(c->exp, c->d, e)) return -1;
   return finish_trace(user, e);
 }
 
@@ -187,7 +198,7 @@ static int after_launch(void *user, size_t i, const vt_launch *l, vt_error *e) {
 static const char *const single_opts[] = {"--config", "--trace", "--trace-dir", "--dump",  "--expect", "--timeline",
                                           "--max-steps", "--kernel", "--global", "--local", "--offset",
                                           "--threads", "--warps", "--pds-size", "--lds-size", "--print-size",
-                                          "--isa", "--host-threads"};
+                                          "--isa", "--host-threads", "--export-testvec"};
 #define NSINGLE (sizeof single_opts / sizeof single_opts[0])
 
 static int parse_args(int argc, char **argv, run_opts *o) {
@@ -241,6 +252,9 @@ static int parse_args(int argc, char **argv, run_opts *o) {
     } else if (!strcmp(a, "--expect")) {
       NEED_VAL();
       o->expect = argv[++i];
+    } else if (!strcmp(a, "--export-testvec")) {
+      NEED_VAL();
+      o->export_dir = argv[++i];
     } else if (!strcmp(a, "--max-steps")) {
       NEED_VAL();
       if (vt_parse_size(argv[++i], &o->max_steps))
@@ -467,6 +481,7 @@ int cmd_run(int argc, char **argv) {
   vt_device_set_print(d, print_print, has_records ? &pelf : NULL);
   c.progress = !o.quiet && isatty(2);
   if (c.progress) vt_device_set_progress(d, on_progress, &c);
+  if (o.export_dir && !(c.exp = vt_tvexport_open(o.export_dir, &e))) goto fail;
   if (o.trace && !(c.trace_file = fopen(o.trace, "w"))) {
     vt_fail(&e, VT_ERR_IO, "%s: %s", o.trace, strerror(errno));
     goto fail;
@@ -494,7 +509,7 @@ int cmd_run(int argc, char **argv) {
       finish_trace(&c, &ig);
       goto fail;
     }
-    if (finish_trace(&c, &e)) goto fail;
+    if (after_launch(&c, 0, &l, &e)) goto fail;
   } else {
     if (vt_case_open(o.input, &cs, &e)) goto fail;
     c.cs = &cs;
@@ -615,6 +630,7 @@ out:
     vt_error ig;
     vt_outfile_finish(&tl_out, 1, &ig);
   }
+  vt_tvexport_close(c.exp);
   if (c.launch_file) fclose(c.launch_file);
   if (c.trace_file) fclose(c.trace_file);
   vt_memwords_free(&expect);
