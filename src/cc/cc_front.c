@@ -57,7 +57,8 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
   if (text) {
     int sfd = make_temp(src, sizeof src, ".cl", e);
     if (sfd < 0) goto done;
-    if (write_all(sfd, text, strlen(text))) {
+    /* diagnostics and line tables name the program's source, not this file */
+    if (write_all(sfd, CC_SOURCE_LINE, strlen(CC_SOURCE_LINE)) || write_all(sfd, text, strlen(text))) {
       close(sfd);
       vt_fail(e, VT_ERR_IO, "cannot write %s: %s", src, VT_STRERROR(errno));
       goto done;
@@ -99,6 +100,13 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
    * platform), and no images: clang's spir target would claim them */
   argv[n++] = "-D__OPENCL_VERSION__=120";
   argv[n++] = "-U__IMAGE_SUPPORT__";
+  /* no fp64: clang then demotes unsuffixed constants (0.5, M_PI) to float */
+  argv[n++] = "-Xclang";
+  argv[n++] = "-cl-ext=-cl_khr_fp64,-__opencl_c_fp64";
+  /* a C99 inline function without an external definition would leave a
+   * call to a missing body where clang does not inline it: as pocl does,
+   * the keyword goes, so every such function keeps its body */
+  argv[n++] = "-Dinline=";
   argv[n++] = "-gline-tables-only";
   argv[n++] = "-fno-color-diagnostics";
   for (int i = 0; i < o->ncflags; i++) argv[n++] = o->cflags[i];
@@ -159,7 +167,7 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
       vt_fail(e, VT_ERR_ASM, "%s: the OpenCL C front end '%s' failed (exit status %d) without printing a diagnostic",
               text ? "program source" : path, clang, WEXITSTATUS(st));
     else
-      vt_fail(e, VT_ERR_ASM, "%s: compilation failed (clang's diagnostics above)", text ? "program source" : path);
+      cc_front_failure(*log, clang, text ? CC_SOURCE_NAME : path, e);
     goto done;
   }
   *bc = vt_read_file(out, bclen, e);

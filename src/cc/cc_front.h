@@ -6,9 +6,19 @@
 
 #include "cc.h"
 
+/* what diagnostics call a source given as text (clBuildProgram's), set by
+ * a #line before it */
+#define CC_SOURCE_NAME "<program source>"
+#define CC_SOURCE_LINE "#line 1 \"" CC_SOURCE_NAME "\"\n"
+
 /* OpenCL C (file path, or text when not NULL) to LLVM bitcode in *bc
  * (malloc'd). clang's stderr goes to *log (malloc'd or NULL) in any case. */
 int cc_run_clang(const char *path, const char *text, const cc_options *o, char **bc, size_t *bclen, char **log,
                  vt_error *e);
+
+/* After clang failed: e says why in one line (cc_front_diag.c): VT_ERR_USAGE
+ * for a build option it rejected, else VT_ERR_ASM (`double` data named
+ * with its line); clang is the front end's name, what the source's. */
+int cc_front_failure(const char *log, const char *clang, const char *what, vt_error *e);
 
 #endif
