@@ -90,6 +90,7 @@ struct _cl_context {
   vt_code_span code; /* the program image currently mapped */
   FILE *trace_file;  /* CHENGYING_TRACE: the commit log of every launch */
   vt_trace_writer *trace;
+  vt_tvexport *exp;  /* CHENGYING_EXPORT_TESTVEC: every launch as a test vector */
   /* live buffers (for the cl_mem heuristic of clSetKernelArg) */
   cl_mem *mems;
   size_t nmems, capmems;

@@ -15,6 +15,7 @@ static void ctx_free(cl_context c) {
   vt_device_destroy(c->dev);
   vt_trace_writer_free(c->trace);
   if (c->trace_file) fclose(c->trace_file);
+  vt_tvexport_close(c->exp);
   pthread_mutex_destroy(&c->lock);
   pthread_cond_destroy(&c->changed);
   free(c->mems);
@@ -89,6 +90,20 @@ static cl_int open_trace(cl_context c) {
   return CL_SUCCESS;
 }
 
+/* CHENGYING_EXPORT_TESTVEC=DIR: every launch of the context is written to
+ * DIR as one more upstream test vector (kernels.txt in launch order), to be
+ * run by `ventus run DIR` or on the Verilog RTL (docs/driver.md). */
+static cl_int open_export(cl_context c) {
+  const char *dir = getenv("CHENGYING_EXPORT_TESTVEC");
+  if (!dir || !*dir) return CL_SUCCESS;
+  vt_error e;
+  if (!(c->exp = vt_tvexport_open(dir, &e))) {
+    cy_ctx_report(c, "CHENGYING_EXPORT_TESTVEC: %s", e.msg);
+    return e.kind == VT_ERR_NOMEM ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES;
+  }
+  return CL_SUCCESS;
+}
+
 static cl_int parse_props(const cl_context_properties *p, cl_context_properties out[3], size_t *n) {
   *n = 0;
   if (!p) return CL_SUCCESS;
@@ -148,8 +163,8 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties, 
   c->dev = vt_device_create(&cy_device()->cfg, &e);
   if (!c->dev)
     err = CL_OUT_OF_HOST_MEMORY;
-  else
-    err = open_trace(c);
+  else if (!(err = open_trace(c)))
+    err = open_export(c);
   if (err) {
     ctx_free(c);
     c = NULL;

@@ -50,6 +50,8 @@ static cl_int launch_run(cl_event ev, cy_cmd *c) {
   print_sink ps = {ev->queue, vt_print_has_records(&l->prog->elf) ? &l->prog->elf : NULL};
   vt_device_set_print(ctx->dev, on_print, &ps);
   l->bl.trace = ctx->trace;
+  l->bl.exp = ctx->exp;
+  l->bl.name = l->name;
   int rc = vt_kernel_load_elf(ctx->dev, &l->prog->elf, &ctx->code, &e) || vt_launch_block(ctx->dev, &ctx->heap, &l->bl, &e);
   vt_device_set_print(ctx->dev, NULL, NULL);
   if (rc) {

@@ -88,10 +88,16 @@ int vt_launch_block(vt_device *d, vt_heap *h, const vt_block_launch *bl, vt_erro
   l.pds_size = bl->pds_size;
   l.pds_base = pds;
   l.print_addr = print;
+  if (bl->exp && vt_tvexport_launch(bl->exp, d, &l, bl->name ? bl->name : "kernel", 1, e)) goto out;
   if (bl->trace) vt_trace_writer_begin(bl->trace, d, &l);
   rc = vt_device_launch(d, &l, e);
   if (bl->trace && vt_trace_writer_end(bl->trace, d) && !rc)
     rc = vt_fail(e, VT_ERR_IO, "writing the commit log failed (disk full?)");
+  vt_error xe; /* after a fault too: the next launch is written against this memory */
+  if (bl->exp && vt_tvexport_done(bl->exp, d, &xe) && !rc) {
+    *e = xe;
+    rc = -1;
+  }
 out:;
   /* the temporaries go back to the heap; a failure here cannot hide the
    * launch's own error, so its message is not kept */

@@ -12,6 +12,7 @@
 
 #include "device.h"
 #include "heap.h"
+#include "testvec_write.h"
 #include "trace_fmt.h"
 #include "vt_elf.h"
 
@@ -38,6 +39,8 @@ typedef struct {
   uint32_t pds_size;                       /* private bytes per work-item */
   uint32_t print_size;                     /* print buffer bytes, 0 = none */
   vt_trace_writer *trace;                  /* commit log of the launch, or NULL */
+  vt_tvexport *exp;                        /* the launch also written as a test vector, or NULL */
+  const char *name;                        /* kernel name: the test vector is <name>_<n> */
 } vt_block_launch;
 
 /* Runs the launch to completion; device faults come back as -1 with the
