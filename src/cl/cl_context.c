@@ -92,7 +92,7 @@ static cl_int open_trace(cl_context c) {
 
 /* CHENGYING_EXPORT_TESTVEC=DIR: every launch of the context is written to
  * DIR as one more upstream test vector (kernels.txt in launch order), to be
- * run by `ventus run DIR` or on the Verilog RTL (docs/driver.md). */
+ * run by `ventus run DIR` or on the Verilog RTL (docs/opencl.md). */
 static cl_int open_export(cl_context c) {
   const char *dir = getenv("CHENGYING_EXPORT_TESTVEC");
   if (!dir || !*dir) return CL_SUCCESS;
