@@ -74,7 +74,29 @@ int reg_uses(const vt_timing *t, const isa_inst *in, uint32_t flags, reg_use *u)
   return n;
 }
 
+/* Bytes the model's state takes for configuration c: per warp slot its
+ * scoreboard (~5 KiB), per SM its caches and ports, and the L2. Checked
+ * before anything is allocated: accepted configuration values (1024 SMs of
+ * 1024 warps, 65536-set caches) would otherwise take gigabytes in seconds. */
+static uint64_t footprint(const vt_config *c) {
+  const uint64_t line = sizeof(uint32_t) + 2 * sizeof(uint64_t) + 2; /* tag, used, ready, dirty, merged */
+  uint64_t sm = sizeof(sm_t) + (uint64_t)c->warps_per_sm * (sizeof(warp_t) + 1 + sizeof(uint32_t)) +
+                (uint64_t)c->l1d_wshrs * 8 + 2ull * c->rf_banks * WB_RING * 8 + (uint64_t)c->l1d_sets * c->l1d_ways * line +
+                (c->l1i_sets ? (uint64_t)c->l1i_sets * c->l1i_ways * line : 0);
+  return (uint64_t)c->num_sm * sm + (uint64_t)c->l2_sets * c->l2_ways * line + (uint64_t)c->l2_sets * 8;
+}
+
 vt_timing *vt_timing_attach(vt_device *d, vt_error *e) {
+  const vt_config *cfg = vt_device_config(d);
+  uint64_t need = footprint(cfg);
+  if (need > VT_TIMING_MEM_MAX) {
+    vt_fail(e, VT_ERR_CONFIG,
+            "the timing model of this configuration would take %llu MiB (num_sm %u x warps_per_sm %u, L1 %u x %u, "
+            "L2 %u x %u sets x ways), more than its %u MiB: lower num_sm, warps_per_sm or the cache sizes",
+            (unsigned long long)(need >> 20), cfg->num_sm, cfg->warps_per_sm, cfg->l1d_sets, cfg->l1d_ways,
+            cfg->l2_sets, cfg->l2_ways, (unsigned)(VT_TIMING_MEM_MAX >> 20));
+    return NULL;
+  }
   vt_timing *t = calloc(1, sizeof *t);
   if (!t) {
     vt_fail(e, VT_ERR_NOMEM, "out of memory for the timing model");

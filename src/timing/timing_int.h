@@ -7,6 +7,8 @@
 #include "memsys.h"
 #include "timing.h"
 
+/* the most memory the timing model's state may take (timing.c, footprint) */
+#define VT_TIMING_MEM_MAX (1ull << 30)
 #define NREG 256
 #define NEVER UINT64_MAX
 #define IB_MAX 64 /* ibuffer_depth's limit */

@@ -56,7 +56,8 @@ static const char usage_text[] =
     "options:\n"
     "  --config FILE         device configuration file (key = value)\n"
     "  -c KEY=VALUE          configuration override (repeat)\n"
-    "  --max-steps N         warp-instruction limit per launch (default 200000000, 0 = none)\n"
+    "  --max-steps N         warp-instruction limit per launch (default 200000000; 20000000\n"
+    "                        under --timing; 0 = none)\n"
     "  --host-threads N      host threads a launch may use (config key host_threads; default\n"
     "                        0 = online CPUs, under --timing one; 1 = single-threaded; the\n"
     "                        results, cycle counts included, are the same)\n"
@@ -423,7 +424,10 @@ int cmd_run(int argc, char **argv) {
   int rc = 0;
   vt_config cfg;
   vt_config_defaults(&cfg);
-  cfg.max_steps = 200000000u;
+  /* the default step limit: about seconds of work in either mode (the
+   * timing model runs ~30 times slower, so a runaway loop there ends in
+   * seconds too, not minutes); a configuration file or --max-steps changes it */
+  cfg.max_steps = o.timing ? 20000000u : 200000000u;
   vt_device *d = NULL;
   vt_timing *tm = NULL;
   vt_outfile tl_out; /* --timeline */
