@@ -23,7 +23,35 @@ vt_install_deps() {
     return 1
   fi
   echo "installing: ${missing[*]}"
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null &&
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      "${missing[@]}" >/dev/null
+  vt_apt $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+    vt_apt $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      "${missing[@]}"
+}
+
+# vt_apt COMMAND...: runs an apt-get command quietly; while it fails because
+# another program (unattended-upgrades, another apt-get) holds the package
+# manager's lock, waits and tries again, at most VT_APT_LOCK_WAIT seconds
+# in all (default 600; tries every VT_APT_LOCK_STEP seconds, default 5),
+# saying so once; then gives up with a clear message.
+vt_apt() {
+  local limit=${VT_APT_LOCK_WAIT:-600} step=${VT_APT_LOCK_STEP:-5} waited=0 err rc
+  err=$(mktemp) || return 1
+  while :; do
+    "$@" >/dev/null 2>"$err"
+    rc=$?
+    [ $rc -eq 0 ] && break
+    grep -qiE 'could not get lock|unable to acquire the dpkg frontend lock|unable to lock' "$err" || break
+    if [ "$waited" -ge "$limit" ]; then
+      echo "the package manager's lock is still held after ${limit} s (another apt-get or" \
+        "unattended-upgrades is running): try again later, or set VT_APT_LOCK_WAIT=SECONDS" >&2
+      break
+    fi
+    [ "$waited" -eq 0 ] &&
+      echo "another program holds the package manager's lock: waiting for it (at most ${limit} s)" >&2
+    sleep "$step"
+    waited=$((waited + step))
+  done
+  [ $rc -ne 0 ] && cat "$err" >&2
+  rm -f "$err"
+  return $rc
 }

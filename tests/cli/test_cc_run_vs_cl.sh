@@ -12,6 +12,13 @@ build=$(dirname "$ventus_bin")
 [ -x "$build/cl_run_dump" ] && [ -e "$build/icd/chengying.icd" ] ||
   { echo "SKIP: no OpenCL platform or ICD loader in this build"; exit 0; }
 command -v clang-19 >/dev/null 2>&1 || { echo "SKIP: clang-19 not installed"; exit 0; }
+# a build without the compiler (no llvm-19-dev when it was configured) skips too
+printf 'kernel void k(global int *a) { a[0] = 1; }\n' >"$tmp/probe.cl"
+if ! "$ventus_bin" cc -o "$tmp/probe.elf" "$tmp/probe.cl" 2>"$tmp/err" &&
+  grep -q "no OpenCL C compiler\|cannot run the OpenCL C front end" "$tmp/err"; then
+  echo "SKIP: ventus cc is not available in this build: $(cat "$tmp/err")"
+  exit 0
+fi
 export OCL_ICD_VENDORS="$build/icd"
 export ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 # cl_run_dump is no sanitizer build
 k=$src/tests/cc/kernels
