@@ -44,10 +44,56 @@ static int write_all(int fd, const char *p, size_t n) {
   return 0;
 }
 
+/* runs clang with its stderr collected in *log (up to 1 MiB, the rest
+ * drained; *len bytes) and its wait status in *st */
+static int spawn(const char *clang, const char *const *argv, char **log, size_t *len, int *st, vt_error *e) {
+  int pfd[2];
+  if (pipe(pfd)) return vt_fail(e, VT_ERR_IO, "cannot run %s: %s", clang, VT_STRERROR(errno));
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
+  posix_spawn_file_actions_addclose(&fa, pfd[0]);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  pid_t pid;
+  int se = posix_spawnp(&pid, clang, &fa, NULL, (char *const *)argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(pfd[1]);
+  if (se) {
+    close(pfd[0]);
+    return vt_fail(e, VT_ERR_IO, "cannot run the OpenCL C front end '%s': %s (install clang-19, or set CHENGYING_CLANG)",
+                   clang, VT_STRERROR(se));
+  }
+  size_t cap = 0;
+  char buf[4096];
+  *len = 0;
+  for (;;) {
+    ssize_t r = read(pfd[0], buf, sizeof buf);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    if (*len + (size_t)r + 1 > cap && *len < (1u << 20)) {
+      size_t nc = cap ? cap * 2 : 8192;
+      while (nc < *len + (size_t)r + 1) nc *= 2;
+      char *p = realloc(*log, nc);
+      if (!p) continue;
+      *log = p;
+      cap = nc;
+    }
+    if (*len + (size_t)r + 1 <= cap) {
+      memcpy(*log + *len, buf, (size_t)r);
+      *len += (size_t)r;
+      (*log)[*len] = 0;
+    }
+  }
+  close(pfd[0]);
+  while (waitpid(pid, st, 0) < 0 && errno == EINTR) {
+  }
+  return 0;
+}
+
 int cc_run_clang(const char *path, const char *text, const cc_options *o, char **bc, size_t *bclen, char **log,
                  vt_error *e) {
-  char src[4096] = "", out[4096];
-  int rc = -1, pfd[2] = {-1, -1};
+  char src[4096] = "", out[4096], hdr[4096] = "";
+  int rc = -1;
   const char **argv = NULL;
   *bc = NULL;
   *log = NULL;
@@ -110,52 +156,30 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
   argv[n++] = "-gline-tables-only";
   argv[n++] = "-fno-color-diagnostics";
   for (int i = 0; i < o->ncflags; i++) argv[n++] = o->cflags[i];
+  int tail = n; /* -o out input: the prelude's -include goes before them on a retry */
   argv[n++] = "-o";
   argv[n++] = out;
   argv[n++] = text ? src : path;
   argv[n] = NULL;
-  if (pipe(pfd)) {
-    vt_fail(e, VT_ERR_IO, "cannot run %s: %s", clang, VT_STRERROR(errno));
-    goto done;
-  }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
-  posix_spawn_file_actions_addclose(&fa, pfd[0]);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  pid_t pid;
-  int se = posix_spawnp(&pid, clang, &fa, NULL, (char *const *)argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  close(pfd[1]);
-  pfd[1] = -1;
-  if (se) {
-    vt_fail(e, VT_ERR_IO, "cannot run the OpenCL C front end '%s': %s (install clang-19, or set CHENGYING_CLANG)",
-            clang, VT_STRERROR(se));
-    goto done;
-  }
-  /* diagnostics: collected up to 1 MiB, the rest drained */
-  size_t cap = 0, len = 0;
-  char buf[4096];
-  for (;;) {
-    ssize_t r = read(pfd[0], buf, sizeof buf);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    if (len + (size_t)r + 1 > cap && len < (1u << 20)) {
-      size_t nc = cap ? cap * 2 : 8192;
-      while (nc < len + (size_t)r + 1) nc *= 2;
-      char *p = realloc(*log, nc);
-      if (!p) continue;
-      *log = p;
-      cap = nc;
-    }
-    if (len + (size_t)r + 1 <= cap) {
-      memcpy(*log + len, buf, (size_t)r);
-      len += (size_t)r;
-      (*log)[len] = 0;
-    }
-  }
   int st;
-  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  size_t len;
+  if (spawn(clang, argv, log, &len, &st, e)) goto done;
+  if ((!WIFEXITED(st) || WEXITSTATUS(st)) && cc_front_wants_prelude(*log)) {
+    /* an OpenCL C 2.0 builtin called in 1.x (ctz): again with its declarations */
+    int hfd = make_temp(hdr, sizeof hdr, ".h", e);
+    if (hfd < 0) goto done;
+    if (write_all(hfd, cc_prelude, strlen(cc_prelude))) {
+      close(hfd);
+      vt_fail(e, VT_ERR_IO, "cannot write %s: %s", hdr, VT_STRERROR(errno));
+      goto done;
+    }
+    close(hfd);
+    memmove(argv + tail + 2, argv + tail, 4 * sizeof *argv);
+    argv[tail] = "-include";
+    argv[tail + 1] = hdr;
+    free(*log);
+    *log = NULL;
+    if (spawn(clang, argv, log, &len, &st, e)) goto done;
   }
   if (!WIFEXITED(st) || WEXITSTATUS(st)) {
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
@@ -175,8 +199,8 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
   rc = 0;
 done:
   free(argv);
-  if (pfd[0] >= 0) close(pfd[0]);
   unlink(out);
   if (*src) unlink(src);
+  if (*hdr) unlink(hdr);
   return rc;
 }

@@ -11,6 +11,13 @@
 #define CC_SOURCE_NAME "<program source>"
 #define CC_SOURCE_LINE "#line 1 \"" CC_SOURCE_NAME "\"\n"
 
+/* builtins clang's header lacks for the device's OpenCL C version
+ * (cc_prelude.c), included when a first compile failed for want of them
+ * (cc_front_wants_prelude, from clang's log): a program that defines a
+ * function of the same name compiles as it is */
+extern const char cc_prelude[];
+int cc_front_wants_prelude(const char *log);
+
 /* OpenCL C (file path, or text when not NULL) to LLVM bitcode in *bc
  * (malloc'd). clang's stderr goes to *log (malloc'd or NULL) in any case. */
 int cc_run_clang(const char *path, const char *text, const cc_options *o, char **bc, size_t *bclen, char **log,

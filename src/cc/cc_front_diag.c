@@ -50,3 +50,7 @@ int cc_front_failure(const char *log, const char *clang, const char *what, vt_er
   }
   return vt_fail(e, VT_ERR_ASM, "%s: compilation failed (clang's diagnostics above)", what);
 }
+
+int cc_front_wants_prelude(const char *log) {
+  return log && (strstr(log, "undeclared identifier 'ctz'") || strstr(log, "implicit declaration of function 'ctz'"));
+}
