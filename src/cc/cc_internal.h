@@ -214,6 +214,14 @@ void cc_lower_int_intrinsics(LLVMModuleRef m);
 /* llvm.memset/memcpy/memmove of a run-time or large length as loops
  * (cc_lower_mem.c); how many; break-crit-edges must run again after it */
 int cc_lower_mem_intrinsics(LLVMModuleRef m);
+/* Moves the instructions ahead of inst into a new block before its block,
+ * which the predecessors now branch to (the caller ends it with its own
+ * code); NULL when the block's address is taken. */
+LLVMBasicBlockRef cc_split_before(LLVMContextRef ctx, LLVMValueRef inst);
+/* async_work_group_copy and _strided_copy as loops over the work-group,
+ * wait_group_events as a barrier, prefetch dropped (cc_lower_async.c;
+ * before the optimiser) */
+void cc_lower_async(LLVMModuleRef m);
 
 /* cc_scalarize.c: vector calls of the builtins (before libclc is linked) and
  * of element-wise LLVM intrinsics (after the optimiser) as scalar calls */

@@ -105,23 +105,20 @@ static unsigned align_of(LLVMValueRef call, unsigned arg) {
   return a ? (unsigned)LLVMGetEnumAttributeValue(a) : 1;
 }
 
-/* moves the instructions of bb before `call` into a new block ahead of
- * bb, which bb's predecessors now branch to; NULL when bb's address is
- * taken (a blockaddress, which OpenCL C cannot make) */
-static LLVMBasicBlockRef split_before(mem_op *o, LLVMValueRef call) {
-  LLVMBasicBlockRef bb = LLVMGetInstructionParent(call);
+LLVMBasicBlockRef cc_split_before(LLVMContextRef ctx, LLVMValueRef inst) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
   for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u))
     if (!LLVMIsATerminatorInst(LLVMGetUser(u))) return NULL;
-  LLVMBasicBlockRef pre = LLVMInsertBasicBlockInContext(o->ctx, bb, "mem.pre");
+  LLVMBasicBlockRef pre = LLVMInsertBasicBlockInContext(ctx, bb, "split.pre");
   LLVMUseRef u;
   while ((u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)))) {
     LLVMValueRef t = LLVMGetUser(u);
     for (unsigned i = 0; i < LLVMGetNumSuccessors(t); i++)
       if (LLVMGetSuccessor(t, i) == bb) LLVMSetSuccessor(t, i, pre);
   }
-  LLVMBuilderRef mv = LLVMCreateBuilderInContext(o->ctx); /* no debug location: the moved keep theirs */
+  LLVMBuilderRef mv = LLVMCreateBuilderInContext(ctx); /* no debug location: the moved keep theirs */
   LLVMPositionBuilderAtEnd(mv, pre);
-  for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in != call; in = LLVMGetFirstInstruction(bb)) {
+  for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in != inst; in = LLVMGetFirstInstruction(bb)) {
     LLVMInstructionRemoveFromParent(in);
     LLVMInsertIntoBuilder(mv, in);
   }
@@ -144,7 +141,7 @@ static int lower_one(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef call, in
     unsigned long long c = LLVMConstIntGetZExtValue(n);
     while (w > 1 && c % w) w /= 2; /* a constant length: no tail when it divides */
   }
-  LLVMBasicBlockRef pre = split_before(&o, call);
+  LLVMBasicBlockRef pre = cc_split_before(ctx, call);
   if (!pre) return 0;
   LLVMPositionBuilderAtEnd(b, pre);
   LLVMSetCurrentDebugLocation2(b, LLVMInstructionGetDebugLoc(call));

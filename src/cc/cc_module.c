@@ -381,6 +381,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   if (cc_link_libclc(m, e)) goto done;
   cc_lower_half(m);
   cc_printf_lower(m);
+  cc_lower_async(m);
   force_inline(ctx, m);
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
   LLVMErrorRef err = LLVMRunPasses(m, pipeline, NULL, po);
