@@ -226,9 +226,64 @@ static int push(cc_fn *f, cc_mblock *b, const cc_minst *m) {
   return 0;
 }
 
+/* the one definition of v when it is a load from the argument buffer
+ * (a0 is never written in a kernel), else NULL */
+static const cc_minst *arg_load(cc_fn *f, int v) {
+  const cc_minst *def = NULL;
+  for (int bi = 0; bi < f->nbb; bi++)
+    for (int i = 0; i < f->mb[bi].n; i++) {
+      const cc_minst *m = &f->mb[bi].v[i];
+      for (int o = 0; o < m->ndefs; o++)
+        if (m->op[o].kind == CC_OP_REG && m->op[o].v == v) {
+          if (def) return NULL;
+          def = m;
+        }
+    }
+  return def && (!strcmp(def->fmt, "lw %0, %1(a0)") || !strcmp(def->fmt, "lhu %0, %1(a0)") ||
+                 !strcmp(def->fmt, "lbu %0, %1(a0)"))
+             ? def
+             : NULL;
+}
+
+/* a kernel argument is not spilled but loaded again at each use: its
+ * definition goes, each use reads it from the argument buffer into a
+ * short-lived register (a kernel may take more arguments than there are
+ * registers and warp-stack slots) */
+static int rematerialise(cc_fn *f, spill_state *ss, int v, cc_minst def) {
+  for (int bi = 0; bi < f->nbb; bi++) {
+    cc_mblock old = f->mb[bi], nw = {0};
+    for (int i = 0; i < old.n; i++) {
+      cc_minst m = old.v[i];
+      int used = 0, defd = 0;
+      for (int o = 0; o < m.nops; o++)
+        if (m.op[o].kind == CC_OP_REG && m.op[o].v == v) *(o < m.ndefs ? &defd : &used) = 1;
+      if (defd) continue;
+      if (used) {
+        cc_minst ld = def;
+        int t = temp(f, ss, CC_S);
+        if (t < 0) goto fail;
+        ld.op[0].v = t;
+        for (int o = 0; o < m.nops; o++)
+          if (m.op[o].kind == CC_OP_REG && m.op[o].v == v) m.op[o].v = t;
+        if (push(f, &nw, &ld)) goto fail;
+      }
+      if (push(f, &nw, &m)) goto fail;
+    }
+    free(old.v);
+    f->mb[bi] = nw;
+    continue;
+  fail:
+    free(nw.v);
+    return -1;
+  }
+  return 0;
+}
+
 /* rewrites every definition and use of vreg v through its slot */
 static int spill(cc_fn *f, spill_state *ss, int v) {
   int vec = f->rclass[v] == CC_V;
+  const cc_minst *al = vec ? NULL : arg_load(f, v);
+  if (al) return rematerialise(f, ss, v, *al);
   int32_t off;
   if (vec) {
     if (ss->tpv < 0) { /* tp in every lane, from the kernel's first instruction */

@@ -331,7 +331,8 @@ void cy_build_cache_put(cl_context ctx, const char *source, const char *options,
                         const char *log);
 /* The kernel `name` of a built program (metadata, else a global code symbol); -1 if none. */
 int cy_program_find_kernel(cl_program p, const char *name, cy_kernel_info *out);
-#define CY_MAX_KERNEL_ARGS 64 /* without metadata */
+#define CY_MAX_PARAM_BYTES 1024 /* CL_DEVICE_MAX_PARAMETER_SIZE: the argument block a kernel takes */
+#define CY_MAX_KERNEL_ARGS (CY_MAX_PARAM_BYTES / 4) /* without metadata: 4-byte slots */
 #define CY_LOCAL_ALIGN 128u   /* each __local argument starts at a multiple of this */
 cl_ulong cy_kernel_local_bytes(cl_kernel k);
 /* Runs the kernel launch command of clEnqueueNDRangeKernel (cl_launch.c). */

@@ -189,7 +189,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_IMAGE3D_MAX_DEPTH:
   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: CY_INFO(size_t, 0);
-  case CL_DEVICE_MAX_PARAMETER_SIZE: CY_INFO(size_t, 1024);
+  case CL_DEVICE_MAX_PARAMETER_SIZE: CY_INFO(size_t, CY_MAX_PARAM_BYTES);
   case CL_DEVICE_MEM_BASE_ADDR_ALIGN: CY_INFO(cl_uint, 1024); /* bits: 128 bytes */
   case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: CY_INFO(cl_uint, 128);
   /* RISC-V F: IEEE 754 binary32 with subnormals, every rounding mode, fused
