@@ -104,4 +104,13 @@ rc=$?
 "$ventus" run "$tmp/a" --export-testvec "$tmp/x" --export-testvec "$tmp/y" 2>"$tmp/err"
 rc=$?
 [ $rc = 2 ] && ok "--export-testvec twice: status 2" || bad "--export-testvec twice: status $rc"
+# the case's own directory: refused before anything is written
+cp "$tmp/a/kernels.txt" "$tmp/kt"
+for input in "$tmp/a" "$tmp/a/vecadd_0.metadata"; do
+  "$ventus" run "$input" --export-testvec "$tmp/a/" --quiet 2>"$tmp/err"
+  rc=$?
+  [ $rc = 2 ] && grep -q "is the directory of the case" "$tmp/err" && cmp -s "$tmp/kt" "$tmp/a/kernels.txt" &&
+    ok "export onto the case read (${input##*/}): status 2, the case untouched" ||
+    bad "export onto the case read (${input##*/}): status $rc, $(cat "$tmp/err")"
+done
 exit $fail

@@ -372,6 +372,21 @@ static int check_reqd_size(const vt_elf_file *f, const char *kernel, const uint3
                  kernel, r[0], r[1], r[2], r[0], r[1], r[2], local[0], local[1], local[2]);
 }
 
+/* 1 when DIR is the directory of the test-vector case `input`: exporting
+ * there would overwrite the launches being read, kernels.txt first. */
+static int export_onto_case(const char *dir, const char *input, int input_is_dir) {
+  struct stat a, b;
+  char cd[4096];
+  snprintf(cd, sizeof cd, "%s", input);
+  char *slash = strrchr(cd, '/');
+  if (!input_is_dir) {
+    if (slash == cd) cd[1] = 0; /* "/x.metadata" lies in "/" */
+    else if (slash) *slash = 0;
+    else snprintf(cd, sizeof cd, ".");
+  }
+  return !stat(dir, &a) && !stat(cd, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 static int is_elf(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) return 0;
@@ -485,6 +500,11 @@ int cmd_run(int argc, char **argv) {
   vt_device_set_print(d, print_print, has_records ? &pelf : NULL);
   c.progress = !o.quiet && isatty(2);
   if (c.progress) vt_device_set_progress(d, on_progress, &c);
+  if (o.export_dir && !elf && export_onto_case(o.export_dir, o.input, S_ISDIR(st.st_mode))) {
+    vt_fail(&e, VT_ERR_USAGE, "--export-testvec %s is the directory of the case %s: its launches would be overwritten",
+            o.export_dir, o.input);
+    goto fail;
+  }
   if (o.export_dir && !(c.exp = vt_tvexport_open(o.export_dir, &e))) goto fail;
   if (o.trace && !(c.trace_file = fopen(o.trace, "w"))) {
     vt_fail(&e, VT_ERR_IO, "%s: %s", o.trace, strerror(errno));
