@@ -293,13 +293,12 @@ int cc_frames(cc_fn *f) {
       if (c->sgprs > f->callee_sgprs) f->callee_sgprs = c->sgprs;
     }
   if (f->sp_frame + f->callee_sp > 1024)
-    return vt_fail(f->e, VT_ERR_ASM,
-                   "kernel %s: error: %u bytes of warp stack along the deepest chain of calls (atomics, spills and "
-                   "saved registers), more than the 1 KiB each warp has",
-                   f->name, f->sp_frame + f->callee_sp);
+    return cc_unsupported(f, NULL,
+                          "%u bytes of warp stack along the deepest chain of calls (atomics, spills and saved registers), "
+                          "more than the 1 KiB each warp has",
+                          f->sp_frame + f->callee_sp);
   if (f->tp_frame + f->callee_tp > 65535)
-    return vt_fail(f->e, VT_ERR_ASM, "kernel %s: error: more than 64 KiB of private memory along the deepest chain of calls",
-                   f->name);
+    return cc_unsupported(f, NULL, "more than 64 KiB of private memory along the deepest chain of calls");
   return 0;
 }
 

@@ -134,6 +134,10 @@ cc_opnd cc_lab(int blk);
   cc_emit_i((f), (fmt), (ndefs), (int)(sizeof((cc_opnd[]){__VA_ARGS__}) / sizeof(cc_opnd)), \
             (cc_opnd[]){__VA_ARGS__})
 int cc_val_num(cc_fn *f, LLVMValueRef v);
+/* "file:line" of the source a refusal points at into buf: at's debug
+ * location, else the nearest in its block, else the function's own line;
+ * NULL when the module has no line tables */
+const char *cc_where(const cc_fn *f, LLVMValueRef at, char *buf, size_t cap);
 int cc_unsupported(cc_fn *f, LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int cc_sreg(cc_fn *f, LLVMValueRef v);  /* uniform value in a scalar register, -1 error */
 int cc_vec(cc_fn *f, LLVMValueRef v);   /* value in a vector register (broadcast if uniform) */

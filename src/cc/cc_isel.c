@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/DebugInfo.h>
+
 #include "cc_internal.h"
 
 cc_opnd cc_r(int vreg) { return (cc_opnd){CC_OP_REG, vreg}; }
@@ -46,20 +48,41 @@ int cc_emit_i(cc_fn *f, const char *fmt, int ndefs, int nops, const cc_opnd *ops
   return 0;
 }
 
+/* "file:line" of an instruction's debug location into buf, or 0 */
+static int inst_loc(LLVMValueRef in, char *buf, size_t cap) {
+  unsigned line = LLVMGetDebugLocLine(in), len = 0;
+  const char *file = line ? LLVMGetDebugLocFilename(in, &len) : NULL;
+  if (!file || !len) return 0;
+  snprintf(buf, cap, "%.*s:%u", (int)len, file, line);
+  return 1;
+}
+
+const char *cc_where(const cc_fn *f, LLVMValueRef at, char *buf, size_t cap) {
+  if (at && LLVMIsAInstruction(at)) { /* its own line, else the nearest one before or after it in its block */
+    for (LLVMValueRef in = at; in; in = LLVMGetPreviousInstruction(in))
+      if (inst_loc(in, buf, cap)) return buf;
+    for (LLVMValueRef in = LLVMGetNextInstruction(at); in; in = LLVMGetNextInstruction(in))
+      if (inst_loc(in, buf, cap)) return buf;
+  }
+  LLVMMetadataRef sp = f->fn ? LLVMGetSubprogram(f->fn) : NULL; /* the function's own line */
+  if (!sp) return NULL;
+  unsigned line = LLVMDISubprogramGetLine(sp);
+  size_t len = 0;
+  LLVMMetadataRef file = LLVMDIScopeGetFile(sp);
+  const char *name = file ? LLVMDIFileGetFilename(file, (unsigned *)&len) : NULL;
+  if (!name || !len || !line) return NULL;
+  snprintf(buf, cap, "%.*s:%u", (int)len, name, line);
+  return buf;
+}
+
 int cc_unsupported(cc_fn *f, LLVMValueRef at, const char *fmt, ...) {
-  char what[256];
+  char what[256], where[512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  unsigned len = 0, line = 0;
-  const char *file = NULL;
-  if (at && LLVMIsAInstruction(at)) {
-    line = LLVMGetDebugLocLine(at);
-    if (line) file = LLVMGetDebugLocFilename(at, &len);
-  }
-  if (file && line)
-    return vt_fail(f->e, VT_ERR_ASM, "%.*s:%u: error: %s (kernel %s)", (int)len, file, line, what, f->name);
+  if (cc_where(f, at, where, sizeof where))
+    return vt_fail(f->e, VT_ERR_ASM, "%s: error: %s (kernel %s)", where, what, f->name);
   return vt_fail(f->e, VT_ERR_ASM, "kernel %s: error: %s", f->name, what);
 }
 

@@ -164,10 +164,8 @@ static int alloc_round(cc_fn *f, spill_state *ss, int *victim) {
       for (int k = first; k < cnt; k++)
         if (!ss->nospill[own[k]] && (best < 0 || iv[own[k]].end > iv[best].end)) best = own[k];
       if (best < 0) {
-        vt_fail(f->e, VT_ERR_ASM,
-                "kernel %s: error: more values are live at once than the %s register file holds (%d), "
-                "even after spilling",
-                f->name, vec ? "vector" : "scalar", cnt);
+        cc_unsupported(f, NULL, "more values are live at once than the %s register file holds (%d), even after spilling",
+                       vec ? "vector" : "scalar", cnt);
         goto done;
       }
       *victim = best;
@@ -297,15 +295,13 @@ static int spill(cc_fn *f, spill_state *ss, int v) {
     }
     off = (int32_t)(ss->vbase + 4u * (uint32_t)ss->nvslot++);
     if (off + 4 > 1024)
-      return vt_fail(f->e, VT_ERR_ASM, "kernel %s: error: more than 1 KiB of private memory per work-item with spilled values",
-                     f->name);
+      return cc_unsupported(f, NULL, "more than 1 KiB of private memory per work-item with spilled values");
     f->pds_bytes = (uint32_t)off + 4;
   } else {
     off = f->atomics + 4 * ss->nsslot++; /* after the atomics scratch */
     f->nsslot = ss->nsslot;
     if (off + 4 > 1024)
-      return vt_fail(f->e, VT_ERR_ASM, "kernel %s: error: more than 128 uniform values spilled (the warp stack is 1 KiB)",
-                     f->name);
+      return cc_unsupported(f, NULL, "more than 128 uniform values spilled (the warp stack is 1 KiB)");
   }
   for (int bi = 0; bi < f->nbb; bi++) {
     cc_mblock old = f->mb[bi], nw = {0};

@@ -4,7 +4,8 @@
  * not a build failure; the log names the source as "<program source>"
  * with its line, never the compiler's temporary file; `double` data on
  * this fp64-less device is refused in words with its line, and a
- * back-end refusal carries its line too. */
+ * back-end refusal carries its line too (the kernel's when it has no
+ * instruction of its own). */
 #include "cl_test.h"
 
 static cl_context ctx;
@@ -83,6 +84,14 @@ int main(void) {
              CL_BUILD_PROGRAM_FAILURE);
   expect_in_log("<program source>:");
   expect_in_log("recursion");
+
+  /* a refusal without an instruction of its own: the kernel's line */
+  EXPECT_ERR(build("\n\n__kernel void k(read_only image2d_t img, __global int *p) {\n"
+                   "  p[0] = get_image_width(img);\n"
+                   "}\n",
+                   NULL),
+             CL_BUILD_PROGRAM_FAILURE);
+  expect_in_log("<program source>:3: error: an image argument");
 
   CHECK(clReleaseCommandQueue(q));
   CHECK(clReleaseContext(ctx));
