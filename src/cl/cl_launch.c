@@ -7,6 +7,7 @@
 
 #include "cl_api.h"
 #include "print_records.h"
+#include "kernel_resource.h"
 #include "launch_block.h"
 
 #define CY_PRINT_SIZE (64u << 10)
@@ -52,6 +53,8 @@ static cl_int launch_run(cl_event ev, cy_cmd *c) {
   l->bl.trace = ctx->trace;
   l->bl.exp = ctx->exp;
   l->bl.name = l->name;
+  if (ctx->exp && vt_kernel_gpr_usage(&l->prog->elf, l->name, &l->bl.vgprs, &l->bl.sgprs))
+    l->bl.vgprs = l->bl.sgprs = 0;
   int rc = vt_kernel_load_elf(ctx->dev, &l->prog->elf, &ctx->code, &e) || vt_launch_block(ctx->dev, &ctx->heap, &l->bl, &e);
   vt_device_set_print(ctx->dev, NULL, NULL);
   if (rc) {

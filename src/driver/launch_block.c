@@ -88,7 +88,9 @@ int vt_launch_block(vt_device *d, vt_heap *h, const vt_block_launch *bl, vt_erro
   l.pds_size = bl->pds_size;
   l.pds_base = pds;
   l.print_addr = print;
-  if (bl->exp && vt_tvexport_launch(bl->exp, d, &l, bl->name ? bl->name : "kernel", 1, e)) goto out;
+  vt_launch lx = l; /* the counts go to the test vector only, as the launch had no register budget */
+  lx.vgprs = bl->vgprs, lx.sgprs = bl->sgprs;
+  if (bl->exp && vt_tvexport_launch(bl->exp, d, &lx, bl->name ? bl->name : "kernel", 1, e)) goto out;
   if (bl->trace) vt_trace_writer_begin(bl->trace, d, &l);
   rc = vt_device_launch(d, &l, e);
   if (bl->trace && vt_trace_writer_end(bl->trace, d) && !rc)

@@ -41,6 +41,7 @@ typedef struct {
   vt_trace_writer *trace;                  /* commit log of the launch, or NULL */
   vt_tvexport *exp;                        /* the launch also written as a test vector, or NULL */
   const char *name;                        /* kernel name: the test vector is <name>_<n> */
+  uint32_t vgprs, sgprs;                   /* its register counts for the test vector, 0 = unknown */
 } vt_block_launch;
 
 /* Runs the launch to completion; device faults come back as -1 with the

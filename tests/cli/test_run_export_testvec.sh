@@ -94,6 +94,31 @@ else
   fi
 fi
 
+# a compiled kernel's register counts (its .ventus.resource section): 90
+# values live at once need more than pocl's 64 vector registers, which the
+# RTL gives each warp (a warp's register r is at its base + r), so
+# vgprUsage is the compiler's count rounded up to the 4 register banks
+if command -v clang-19 >/dev/null 2>&1; then
+  perl -e 'print "__kernel void big(__global const float *a, __global float *o) {\n  int i = get_global_id(0);\n";
+    print "  float t$_ = a[i + $_] * $_.5f;\n" for 0 .. 89; print "  float s = 0.0f;\n";
+    print "  s = s * t", 89 - $_, " + t$_;\n" for 0 .. 89; print "  o[i] = s;\n}\n"' >"$tmp/big.cl"
+  if "$ventus" cc -o "$tmp/big.elf" "$tmp/big.cl" 2>"$tmp/err" &&
+      "$ventus" run "$tmp/big.elf" --kernel big --global 64 --local 32 --threads 8 --arg buf:f32:160:rand \
+        --arg buf:f32:64 --dump "$tmp/big.dump" --export-testvec "$tmp/big" --quiet 2>>"$tmp/err"; then
+    h=$(readelf -x .ventus.resource.big "$tmp/big.elf" | awk '$1 == "0x00000000" {print $2}') # u16 VGPRs first
+    count=$((16#${h:2:2}${h:0:2}))
+    want=$(printf '%08x' $(( (count + 3) / 4 * 4 > 64 ? (count + 3) / 4 * 4 : 64 )))
+    got="$(field "$tmp/big/big_0.metadata" 10) $(field "$tmp/big/big_0.metadata" 11)"
+    [ "$count" -gt 64 ] && [ "$got" = "00000040 $want" ] &&
+      ok "90 live values: $count vector registers, sgprUsage/vgprUsage = $got" ||
+      bad "90 live values: $count vector registers, sgprUsage/vgprUsage = $got, not 00000040 $want"
+    "$ventus" run "$tmp/big" --expect "$tmp/big.dump" --quiet 2>"$tmp/err" &&
+      ok "90 live values: the export runs to the original's results" || bad "90 live values: $(head -n 2 "$tmp/err")"
+  else
+    bad "90 live values: $(head -n 3 "$tmp/err")"
+  fi
+fi
+
 # the option's errors: a file in the way, the option twice
 : >"$tmp/file"
 "$ventus" run "$tmp/vecadd.elf" --kernel vecadd --global 64 --local 64 --arg buf:f32:64 --arg buf:f32:64 \

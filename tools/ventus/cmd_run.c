@@ -15,6 +15,7 @@
 #include "device.h"
 #include "heap.h"
 #include "kernel_attrs.h"
+#include "kernel_resource.h"
 #include "ndrange.h"
 #include "run_view.h"
 #include "testvec.h"
@@ -108,6 +109,7 @@ typedef struct {
   FILE *launch_file; /* --trace-dir, current launch */
   vt_case *cs;
   vt_tvexport *exp; /* --export-testvec */
+  uint32_t vgprs, sgprs; /* a compiled kernel's register counts for the export (0 = unknown) */
   struct timespec t0;
   int progress;
   int progress_shown; /* a progress line is on the terminal */
@@ -169,8 +171,11 @@ static int before_launch(void *user, size_t i, const vt_launch *l, vt_error *e) 
     if (!(c->tw = vt_trace_writer_new(c->trace_file))) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
   }
   if (c->tw) vt_trace_writer_begin(c->tw, c->d, l);
-  /* a case keeps its launch names; a kernel ELF's launch is <kernel>_0 */
-  if (c->exp && vt_tvexport_launch(c->exp, c->d, l, c->cs ? c->cs->names[i] : c->o->nd.kernel, !c->cs, e))
+  /* a case keeps its launch names (and register counts); a kernel ELF's
+   * launch is <kernel>_0 */
+  vt_launch lx = *l;
+  if (!lx.vgprs) lx.vgprs = c->vgprs, lx.sgprs = c->sgprs;
+  if (c->exp && vt_tvexport_launch(c->exp, c->d, &lx, c->cs ? c->cs->names[i] : c->o->nd.kernel, !c->cs, e))
     return -1;
   clock_gettime(CLOCK_MONOTONIC, &c->t0);
   return 0;
@@ -497,6 +502,8 @@ int cmd_run(int argc, char **argv) {
   }
   /* a compiled kernel's printf writes records, formatted here */
   if (elf && !vt_elf_read_file(o.input, &pelf, &e) && vt_print_has_records(&pelf)) has_records = 1;
+  /* without a resource section the counts stay 0: the export writes pocl's 64 */
+  if (elf && o.export_dir && vt_kernel_gpr_usage(&pelf, o.nd.kernel, &c.vgprs, &c.sgprs)) c.vgprs = c.sgprs = 0;
   vt_device_set_print(d, print_print, has_records ? &pelf : NULL);
   c.progress = !o.quiet && isatty(2);
   if (c.progress) vt_device_set_progress(d, on_progress, &c);
