@@ -2,12 +2,14 @@
  * vt_device_h is a vt_api_dev; the core's own type is vt_device. */
 #include "ventus.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "device.h"
 #include "elf_load.h"
 #include "heap.h"
+#include "testvec_write.h"
 
 typedef struct {
   vt_device *dev;
@@ -16,6 +18,7 @@ typedef struct {
   int has_code;
   uint32_t *ctxs; /* task ids given to vt_root_mem_alloc: isolated contexts */
   size_t nctx, capctx;
+  vt_tvexport *exp; /* CHENGYING_EXPORT_TESTVEC: every vt_start as a test vector */
   char errmsg[512];
 } vt_api_dev;
 
@@ -48,6 +51,14 @@ int vt_dev_open(vt_device_h *hdevice) {
     return -1;
   }
   vt_heap_init(&a->heap);
+  /* as the OpenCL platform does for a context (docs/opencl.md); there is no
+   * device handle yet to carry the message, so it goes to stderr */
+  const char *dir = getenv("CHENGYING_EXPORT_TESTVEC");
+  if (dir && *dir && !(a->exp = vt_tvexport_open(dir, &e))) {
+    fprintf(stderr, "chengying: CHENGYING_EXPORT_TESTVEC: %s\n", e.msg);
+    vt_dev_close(a);
+    return -1;
+  }
   *hdevice = a;
   return 0;
 }
@@ -56,6 +67,7 @@ int vt_dev_close(vt_device_h h) {
   vt_api_dev *a = h;
   if (!a) return -1;
   vt_heap_fini(&a->heap);
+  vt_tvexport_close(a->exp);
   free(a->ctxs);
   vt_device_destroy(a->dev);
   free(a);
@@ -259,8 +271,12 @@ int vt_start(vt_device_h h, void *metaData, uint64_t taskID) {
     pa = 0;
   l.print_addr = pa;
   l.ctx = ctx_of(a, taskID);
-  if (vt_device_launch(a->dev, &l, &e)) return fail(a, &e);
-  return 0;
+  /* the API knows no kernel names: the launches are kernel_0, kernel_1, ... */
+  if (a->exp && vt_tvexport_launch(a->exp, a->dev, &l, "kernel", 1, &e)) return fail(a, &e);
+  int rc = vt_device_launch(a->dev, &l, &e);
+  vt_error xe; /* after a fault too: the next launch is written against this memory */
+  if (a->exp && vt_tvexport_done(a->exp, a->dev, &xe) && !rc) e = xe, rc = -1;
+  return rc ? fail(a, &e) : 0;
 }
 
 int vt_ready_wait(vt_device_h h, uint64_t timeout) {
