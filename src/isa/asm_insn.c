@@ -272,7 +272,8 @@ int asm_encode_emit(asm_object *o, isa_id id, int64_t vals[ISA_MAX_OPNDS], uint3
     int bad = isa_encode64(id, vals, &w, &hi, err, sizeof err);
     asm_emit_word(o, bad ? 0 : w); /* the size stays 8 either way */
     asm_emit_word(o, bad ? 0 : hi);
-    return bad ? asm_error(o, at, "%s: %s", isa_table[id].mnemonic, err) : 0;
+    if (bad) return asm_error(o, at, "%s: %s", isa_table[id].mnemonic, err);
+    return asm_check_fit(o, 0, w, hi, 1, at);
   }
   int rc = under ? isa_encode_under(id, vals, aqrl, under, &w, err, sizeof err)
                  : isa_encode(id, vals, aqrl, &w, &prefix, err, sizeof err);
@@ -289,6 +290,7 @@ int asm_encode_emit(asm_object *o, isa_id id, int64_t vals[ISA_MAX_OPNDS], uint3
   }
   if (prefix) asm_emit_word(o, prefix);
   asm_emit_word(o, w);
+  if (under && o->opt.isa_rev == ISA_REV_2025 && asm_check_fit(o, under, w, 0, 0, at)) return -1;
   if (isa_table[id].flags & IF_PREFIX) {
     o->xpre_sec = o->cur;
     o->xpre_end = asm_here(o);

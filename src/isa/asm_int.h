@@ -247,6 +247,10 @@ int asm_insn(asm_object *o, const char *mn, const char *mn_end, const char *ops)
  * the current location, or 0 (prefix instructions themselves are never
  * governed: each prefix applies to the next word only). */
 uint32_t asm_explicit_prefix(const asm_object *o, isa_id id);
+/* asm_fit.c: an error for an ISA 2025 instruction whose register groups run
+ * past 255 at any warp width (a 64-bit instruction {w, hi} when is_long,
+ * else the word w under the explicit prefix word `prefix`); 0 if it fits */
+int asm_check_fit(asm_object *o, uint32_t prefix, uint32_t w, uint32_t hi, int is_long, const char *at);
 /* Offset of the instruction word of `id` emitted here: after the automatic
  * prefix it gets when a register is above 31 (reg_above_31), unless an
  * explicit prefix governs it. */

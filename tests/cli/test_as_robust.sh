@@ -104,4 +104,20 @@ printf '\x13\x00\x00\x00\x01\x02\x03' >"$tmp/tail.bin"
   grep -q '^       4: 010203 .*\.byte 0x01, 0x02, 0x03 .*3 byte(s) after the last whole word' "$tmp/tail.txt" &&
   ok "objdump --raw shows trailing bytes" || { bad "objdump --raw trailing bytes"; cat "$tmp/tail.txt"; }
 
+# ---- ISA 2025 register groups that can never fit (audit 2, D11) ------------------
+printf 'mma64.wg.m64k16.f16 v130, v80, v8, v40, 0, 0, 0, 1, 1024\n' >"$tmp/wg.S"
+expect "mma64.wg whose C and D groups run past v255" 1 \
+  "wg.S:1:1: error: mma64.wg.m64k16.f16: its register groups run past v255 even at 32 threads per warp \(A v8\+4, C v80\+256, D v130\+256 registers for N = 1024\)$" \
+  "$ventus" as --isa 2025 -o "$tmp/x.elf" "$tmp/wg.S"
+printf 'mma64.wg.m64k16.f16 v130, v80, v8, v40, 0, 0, 0, 1, 256\n' >"$tmp/wg2.S"
+"$ventus" as --isa 2025 -o "$tmp/x.elf" "$tmp/wg2.S" && ok "mma64.wg whose groups fit (N = 256)" ||
+  bad "mma64.wg N = 256 refused"
+printf 'pre_m_128 7, 0, 0\nvlw12.v v254, 0(v1)\n' >"$tmp/wide.S"
+expect "a 128-bit access from v254" 1 \
+  "wide.S:2:1: error: vlw12.v: the 128-bit access under the memory prefix needs 4 data registers from 254, past 255$" \
+  "$ventus" as --isa 2025 -o "$tmp/x.elf" "$tmp/wide.S"
+printf 'pre_m_128 7, 0, 0\nvlw12.v v252, 0(v1)\n' >"$tmp/wide2.S"
+"$ventus" as --isa 2025 -o "$tmp/x.elf" "$tmp/wide2.S" && ok "a 128-bit access from v252 fits" ||
+  bad "a 128-bit access from v252 refused"
+
 exit $fail
