@@ -203,6 +203,8 @@ int isa_disasm_next_rev(uint32_t w, uint32_t prev, isa_rev r, isa_inst *in, char
     int bad = governed ? isa_encode_under(id, v, in->aqrl, prev, &back, NULL, 0)
                        : isa_encode(id, v, in->aqrl, &back, &pre, NULL, 0);
     if (bad || pre || back != w) id = ISA_INVALID;
+    char why[200];
+    if (r == ISA_REV_2025 && !isa_groups_fit(in, why, sizeof why)) id = ISA_INVALID; /* does not assemble */
   }
   if (id != ISA_INVALID) {
     int n = isa_disasm(in, text, len);
@@ -218,7 +220,8 @@ int isa_disasm64_rev(uint32_t lo, uint32_t hi, isa_rev r, isa_inst *in, char *te
     int64_t v[ISA_MAX_OPNDS];
     isa_operand_values(in, o, v);
     uint32_t blo, bhi;
-    if (!isa_encode64(id, v, &blo, &bhi, NULL, 0) && blo == lo && bhi == hi)
+    char why[200];
+    if (!isa_encode64(id, v, &blo, &bhi, NULL, 0) && blo == lo && bhi == hi && isa_groups_fit(in, why, sizeof why))
       return isa_disasm(in, text, len);
   }
   return snprintf(text, len, ".word 0x%08x, 0x%08x", lo, hi);

@@ -230,6 +230,13 @@ int isa_encode(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
 int isa_encode_under(isa_id id, const int64_t vals[ISA_MAX_OPNDS], uint32_t aqrl,
                      uint32_t prefix, uint32_t *word, char *err, size_t errlen);
 
+/* ISA 2025 (fit.c): 0, with the reason in why, when a decoded
+ * instruction's register groups run past 255 at every warp width (an
+ * mma64.wg's A/C/D groups, a PREFIX_MEMORY access's data registers); the
+ * device always refuses it, the assembler too, and the disassembler prints
+ * it as .word. 1 otherwise. */
+int isa_groups_fit(const isa_inst *in, char *why, size_t len);
+
 /* ---- names -------------------------------------------------------------- */
 const char *isa_xreg_name(unsigned r);  /* ABI names (zero, ra, ...), x32.. */
 int isa_parse_xreg(const char *s);      /* "a0", "x5", "fp", "ft0"(zfinx alias)... or -1 */

@@ -113,6 +113,10 @@ asm a31.S '.text\nmma64.wg.m64k16.f16 v130, v80, v8, v40, 0, 0, 0, 1, 24\n'
 cat_case A31 1 "mma64.wg.m64k16.f16: operand 9: the warp-group N is 8, 16, 32, ... 1024, not 24" "$ventus" as --isa 2025 -o o.elf a31.S
 asm a32.S '.text\nvfadd64 v2, v4, v6, 8, 32, 0, 0, 0, 0\n'
 cat_case A32 1 "vfadd64: operand 4: 8-bit data is for the integer forms (vadd64 ... vmul64)" "$ventus" as --isa 2025 -o o.elf a32.S
+asm a33.S '.text\nmma64.wg.m64k16.f16 v130, v80, v8, v40, 0, 0, 0, 1, 1024\n'
+cat_case A33 1 "mma64.wg.m64k16.f16: its register groups run past v255 even at 32 threads per warp (A v8+4, C v80+256, D v130+256 registers for N = 1024)" "$ventus" as --isa 2025 -o o.elf a33.S
+asm a34.S '.text\npre_m_128 7, 0, 0\nvlw12.v v254, 0(v1)\n'
+cat_case A34 1 "vlw12.v: the 128-bit access under the memory prefix needs 4 data registers from 254, past 255" "$ventus" as --isa 2025 -o o.elf a34.S
 
 # ---- objdump -----------------------------------------------------------------------
 printf 'not an elf at all\n' >notelf.bin
