@@ -21,6 +21,7 @@ typedef struct {
   LLVMBasicBlockRef after; /* the block the lowered call ends in; the loops go before it */
   int kind;
   LLVMValueRef dst, src, val; /* val: the fill byte (i8) */
+  LLVMValueRef fills[3];      /* the fill byte repeated over 1, 2 and 4 bytes, made ahead of the loops */
   unsigned dst_as, src_as;
 } mem_op;
 
@@ -38,9 +39,10 @@ static int mem_kind(LLVMValueRef in) {
 
 /* the fill byte repeated over w bytes */
 static LLVMValueRef fill(mem_op *o, unsigned w) {
+  if (w == 1) return o->val;
   LLVMTypeRef t = LLVMIntTypeInContext(o->ctx, w * 8);
   LLVMValueRef v = LLVMBuildZExt(o->b, o->val, t, "");
-  return w == 1 ? o->val : LLVMBuildMul(o->b, v, LLVMConstInt(t, w == 4 ? 0x01010101u : 0x0101u, 0), "");
+  return LLVMBuildMul(o->b, v, LLVMConstInt(t, w == 4 ? 0x01010101u : 0x0101u, 0), "");
 }
 
 /* element idx (in units of w bytes) set or copied */
@@ -48,7 +50,7 @@ static void elem(mem_op *o, LLVMValueRef idx, unsigned w) {
   LLVMTypeRef t = LLVMIntTypeInContext(o->ctx, w * 8);
   LLVMValueRef dp = LLVMBuildGEP2(o->b, t, o->dst, &idx, 1, "");
   LLVMValueRef v;
-  if (o->kind == M_SET) v = fill(o, w);
+  if (o->kind == M_SET) v = o->fills[w / 2];
   else {
     v = LLVMBuildLoad2(o->b, t, LLVMBuildGEP2(o->b, t, o->src, &idx, 1, ""), "");
     LLVMSetAlignment(v, w);
@@ -127,7 +129,7 @@ LLVMBasicBlockRef cc_split_before(LLVMContextRef ctx, LLVMValueRef inst) {
 }
 
 static int lower_one(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef call, int kind) {
-  mem_op o = {ctx, b, LLVMGetInstructionParent(call), kind, LLVMGetOperand(call, 0), NULL, NULL, 0, 0};
+  mem_op o = {ctx, b, LLVMGetInstructionParent(call), kind, LLVMGetOperand(call, 0), NULL, NULL, {NULL}, 0, 0};
   LLVMValueRef n = LLVMGetOperand(call, 2);
   if (kind == M_SET) o.val = LLVMGetOperand(call, 1);
   else o.src = LLVMGetOperand(call, 1);
@@ -146,6 +148,10 @@ static int lower_one(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef call, in
   LLVMPositionBuilderAtEnd(b, pre);
   LLVMSetCurrentDebugLocation2(b, LLVMInstructionGetDebugLoc(call));
   LLVMValueRef len = LLVMGetIntTypeWidth(LLVMTypeOf(n)) == 32 ? n : LLVMBuildTrunc(b, n, i32, "");
+  if (kind == M_SET) { /* the loops' widths: w, and single bytes for the tail */
+    o.fills[0] = o.val;
+    o.fills[w / 2] = fill(&o, w);
+  }
   if (kind == M_MOVE && o.dst_as == o.src_as) {
     LLVMBasicBlockRef fwd = LLVMInsertBasicBlockInContext(ctx, o.after, "mem.fwd");
     LLVMBasicBlockRef back = LLVMInsertBasicBlockInContext(ctx, o.after, "mem.back");
