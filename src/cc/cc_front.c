@@ -119,14 +119,17 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
     vt_fail(e, VT_ERR_NOMEM, "out of memory");
     goto done;
   }
-  int n = 0, has_std = 0;
+  int n = 0, has_std = 0, cxx = 0;
   char optflag[8];
   snprintf(optflag, sizeof optflag, "-O%d", o->opt);
   argv[n++] = clang;
   argv[n++] = "-x";
   argv[n++] = "cl";
   for (int i = 0; i < o->ncflags; i++)
-    if (!strncmp(o->cflags[i], "-cl-std=", 8)) has_std = 1;
+    if (!strncmp(o->cflags[i], "-cl-std=", 8)) {
+      has_std = 1;
+      cxx = strstr(o->cflags[i], "++") != NULL; /* C++ for OpenCL: its inline is C++'s */
+    }
   if (!has_std) argv[n++] = "-cl-std=CL1.2";
   argv[n++] = "-target";
   argv[n++] = "spir";
@@ -152,7 +155,7 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
   /* a C99 inline function without an external definition would leave a
    * call to a missing body where clang does not inline it: as pocl does,
    * the keyword goes, so every such function keeps its body */
-  argv[n++] = "-Dinline=";
+  if (!cxx) argv[n++] = "-Dinline=";
   argv[n++] = "-gline-tables-only";
   argv[n++] = "-fno-color-diagnostics";
   for (int i = 0; i < o->ncflags; i++) argv[n++] = o->cflags[i];
