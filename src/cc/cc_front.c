@@ -154,8 +154,9 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
   argv[n++] = "-cl-ext=-cl_khr_fp64,-__opencl_c_fp64";
   /* a C99 inline function without an external definition would leave a
    * call to a missing body where clang does not inline it: as pocl does,
-   * the keyword goes, so every such function keeps its body */
-  if (!cxx) argv[n++] = "-Dinline=";
+   * the keyword goes, so every such function keeps its body; a section
+   * marks them for linking (cc_inline.c) */
+  if (!cxx) argv[n++] = "-Dinline=__attribute__((section(\"" CC_INLINE_SECTION "\")))";
   argv[n++] = "-gline-tables-only";
   argv[n++] = "-fno-color-diagnostics";
   for (int i = 0; i < o->ncflags; i++) argv[n++] = o->cflags[i];

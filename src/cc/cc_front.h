@@ -9,6 +9,9 @@
 /* what diagnostics call a source given as text (clBuildProgram's), set by
  * a #line before it */
 #define CC_SOURCE_NAME "<program source>"
+/* the section that marks the functions the source declares inline
+ * (cc_inline.c) */
+#define CC_INLINE_SECTION ".cy.c99inline"
 #define CC_SOURCE_LINE "#line 1 \"" CC_SOURCE_NAME "\"\n"
 
 /* builtins clang's header lacks for the device's OpenCL C version

@@ -226,6 +226,9 @@ LLVMBasicBlockRef cc_split_before(LLVMContextRef ctx, LLVMValueRef inst);
  * wait_group_events as a barrier, prefetch dropped (cc_lower_async.c;
  * before the optimiser) */
 void cc_lower_async(LLVMModuleRef m);
+/* the functions the source declares inline as linkonce_odr (cc_inline.c;
+ * each unit, before linking) */
+void cc_inline_odr(LLVMModuleRef m);
 
 /* cc_scalarize.c: vector calls of the builtins (before libclc is linked) and
  * of element-wise LLVM intrinsics (after the optimiser) as scalar calls */

@@ -45,6 +45,7 @@ int cc_read_linked(LLVMContextRef ctx, const char *const *bcs, const size_t *len
       LLVMContextSetDiagnosticHandler(ctx, NULL, NULL);
       return vt_fail(e, VT_ERR_FORMAT, "compiled object %d of %d is not LLVM bitcode from this compiler", i + 1, n);
     }
+    cc_inline_odr(u);
     if (!m) {
       m = u;
       continue;
