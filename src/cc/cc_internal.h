@@ -83,6 +83,7 @@ typedef struct {
   uint8_t *inreg;  /* the block lies inside a divergent region */
   uint8_t *isjoin; /* the block is where a divergent region reconverges */
   uint8_t *phidiv; /* paths from two sides of a divergent branch meet here */
+  int *pred1;      /* cc_select: a block's one predecessor, -1 if it has none or several */
   cc_map blk;      /* LLVMBasicBlockRef -> index */
   /* values: instructions and arguments */
   cc_map val;      /* LLVMValueRef -> value number */

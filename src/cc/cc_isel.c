@@ -1137,7 +1137,16 @@ static int load_args(cc_fn *f) {
 
 int cc_select(cc_fn *f) {
   f->mb = calloc((size_t)f->nbb + 1, sizeof *f->mb);
-  if (!f->mb) return oom(f);
+  f->pred1 = malloc(((size_t)f->nbb + 1) * sizeof *f->pred1);
+  if (!f->mb || !f->pred1) return oom(f);
+  /* each block's only predecessor, in one pass over the edges (a search per
+   * block was quadratic: seconds for a 10,000-case switch) */
+  for (int b = 0; b < f->nbb; b++) f->pred1[b] = -2; /* -2 none yet, -1 several */
+  for (int p = 0; p < f->nbb; p++)
+    for (int s = 0; s < f->nsucc[p]; s++) {
+      int *q = &f->pred1[f->succ[p][s]];
+      *q = *q == -2 ? p : -1;
+    }
   /* phis get their registers first: copies in predecessors write them */
   for (int b = 0; b < f->nbb; b++)
     for (LLVMValueRef in = LLVMGetFirstInstruction(f->bb[b]); in && LLVMIsAPHINode(in); in = LLVMGetNextInstruction(in)) {
@@ -1155,14 +1164,8 @@ int cc_select(cc_fn *f) {
     if (b == 0 && (f->is_func ? cc_fn_params(f) : load_args(f))) return -1;
     /* a block with one predecessor that branches two ways takes its phi
      * copies itself (critical edges are split, so this is the only case) */
-    int np = 0, pb = -1;
-    for (int p = 0; p < f->nbb; p++)
-      for (int s = 0; s < f->nsucc[p]; s++)
-        if (f->succ[p][s] == b) {
-          np++;
-          pb = p;
-        }
-    if (np == 1 && f->nsucc[pb] > 1 && emit_phi_copies(f, pb, b)) return -1;
+    int pb = f->pred1[b];
+    if (pb >= 0 && f->nsucc[pb] > 1 && emit_phi_copies(f, pb, b)) return -1;
     for (LLVMValueRef in = LLVMGetFirstInstruction(f->bb[b]); in; in = LLVMGetNextInstruction(in)) {
       int k = cc_map_get(&f->val, in), vec = f->div[k];
       LLVMOpcode op = LLVMGetInstructionOpcode(in);

@@ -312,6 +312,7 @@ void cc_fn_free(cc_fn *f) {
   free(f->inreg);
   free(f->isjoin);
   free(f->phidiv);
+  free(f->pred1);
   free(f->div);
   free(f->folded);
   free(f->vreg);
