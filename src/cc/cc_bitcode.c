@@ -87,7 +87,7 @@ int cc_read_bitcode_library(LLVMContextRef ctx, const char *path, LLVMModuleRef 
     LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(buf, len, path, 0);
     if (!mb || LLVMParseBitcodeInContext2(ctx, mb, out)) {
       *out = NULL;
-      snprintf(why, sizeof why, "LLVM: %s", d.msg[0] ? d.msg : "cannot parse it");
+      snprintf(why, sizeof why, "LLVM: %.180s", d.msg[0] ? d.msg : "cannot parse it");
     }
     if (mb) LLVMDisposeMemoryBuffer(mb);
     LLVMContextSetDiagnosticHandler(ctx, old, old_arg);
