@@ -43,7 +43,7 @@ static void watchdog(void) {
   cl_int st = 0;
   CHECK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
   EXPECT(st == CL_OUT_OF_RESOURCES);
-  EXPECT(time(NULL) - t0 < 120);
+  EXPECT(time(NULL) - t0 < 600); /* ~4 s in a release build; the sanitizer build is ~20 times slower */
   EXPECT(strstr(note, "kernel spin: step limit: step limit of 200000000 warp-instructions reached [kernel 0 wg 0 warp 0 pc 0x"));
   printf("watchdog: status %d after %lld s: %s\n", st, (long long)(time(NULL) - t0), note);
   /* the device stays usable: the buffer reads back */

@@ -27,7 +27,8 @@ expect 4 "the timing model of this configuration would take" "1024 SMs with 6553
 expect 0 "" "one SM with a 65536 x 64 L1 instruction cache still runs" \
   "$ventus" run "$tmp/nop.elf" --kernel k --global 1 --timing -q -c l1i_sets=65536 -c l1i_ways=64
 
-# D10: --max-steps as given; the default under --timing is 20 M (~3 s of CPU)
+# D10: --max-steps as given; the default under --timing is 20 M (~3 s of CPU in a
+# release build, a minute in the sanitizer build)
 expect 3 "step limit of 1000 warp-instructions reached [kernel 0 wg 0 warp 0 pc 0x" "--timing --max-steps 1000" \
   "$ventus" run "$tmp/loop.elf" --kernel k --global 1 --timing --max-steps 1000
 "$ventus" run --help | grep -q "20000000" && ok "--help gives the --timing default" || bad "--help: no --timing default"
@@ -38,6 +39,6 @@ else
   expect 3 "step limit of 20000000 warp-instructions reached [kernel 0 wg 0 warp 0 pc 0x" \
     "--timing: the default step limit" "$ventus" run "$tmp/loop.elf" --kernel k --global 1 --timing
   took=$(($(date +%s) - start))
-  [ "$took" -lt 90 ] && ok "... reached in $took s" || bad "the default step limit under --timing took $took s"
+  [ "$took" -lt 600 ] && ok "... reached in $took s" || bad "the default step limit under --timing took $took s"
 fi
 exit $fail
