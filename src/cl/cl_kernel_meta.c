@@ -60,14 +60,15 @@ static cl_int parse_args(cl_program p, cy_kernel_info *k, const vt_elf_section *
   if (!d || s->size < 8) return fail(p, "section %s: %u bytes, the header needs 8", s->name, s->size);
   if (rd32(d) != 1) return fail(p, "section %s: version %u, expected 1", s->name, rd32(d));
   uint32_t n = rd32(d + 4), at = 8;
-  if (n > CY_MAX_KERNEL_ARGS) return fail(p, "section %s: %u arguments, at most %d", s->name, n, CY_MAX_KERNEL_ARGS);
+  /* no count of our own: what the compiler lays out (up to 2 KiB, the reach
+   * of its loads) the launch takes; each record is at least 16 bytes */
+  if (n > (s->size - 8) / 16) return fail(p, "section %s: %u arguments do not fit its %u bytes", s->name, n, s->size);
   k->args = calloc(n ? n : 1, sizeof *k->args);
   if (!k->args) return CL_OUT_OF_HOST_MEMORY;
   k->nargs = n;
   k->has_args = 1;
   static const cl_kernel_arg_address_qualifier aq[] = {CL_KERNEL_ARG_ADDRESS_PRIVATE, CL_KERNEL_ARG_ADDRESS_GLOBAL,
                                                        CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_KERNEL_ARG_ADDRESS_LOCAL};
-  uint32_t block = 0; /* the argument block as the launch lays it out (cl_launch.c) */
   for (uint32_t i = 0; i < n; i++) {
     cy_arg_meta *a = &k->args[i];
     if (at + 12 > s->size) return fail(p, "section %s: argument %u: truncated record", s->name, i);
@@ -82,12 +83,6 @@ static cl_int parse_args(cl_program p, cy_kernel_info *k, const vt_elf_section *
     if (take_str(d, s->size, &at, a->name, sizeof a->name) || take_str(d, s->size, &at, a->type, sizeof a->type))
       return fail(p, "section %s: argument %u: name or type not NUL-terminated (or over 63 bytes)", s->name, i);
     at = (at + 3) & ~3u;
-    uint32_t al = 4;
-    while (al < size) al <<= 1;
-    block = (block + al - 1) / al * al + size;
-    if (block > CY_MAX_PARAM_BYTES)
-      return fail(p, "kernel %s: its arguments take more than the device's %d bytes of parameters (argument %u)", k->name,
-                  CY_MAX_PARAM_BYTES, i);
     a->aq = aq[space];
     a->size = size;
     a->acc = CL_KERNEL_ARG_ACCESS_NONE;
