@@ -189,11 +189,11 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
       vt_fail(e, VT_ERR_IO, "cannot run the OpenCL C front end '%s' (install clang-19, or set CHENGYING_CLANG)", clang);
     else if (WIFSIGNALED(st))
-      vt_fail(e, VT_ERR_ASM, "%s: the OpenCL C front end '%s' was killed by signal %d (%s)", text ? "program source" : path,
+      vt_fail(e, VT_ERR_ASM, "%s: the OpenCL C front end '%s' was killed by signal %d (%s)", text ? CC_SOURCE_NAME : path,
               clang, WTERMSIG(st), strsignal(WTERMSIG(st)));
     else if (!len) /* nothing above to point at */
       vt_fail(e, VT_ERR_ASM, "%s: the OpenCL C front end '%s' failed (exit status %d) without printing a diagnostic",
-              text ? "program source" : path, clang, WEXITSTATUS(st));
+              text ? CC_SOURCE_NAME : path, clang, WEXITSTATUS(st));
     else
       cc_front_failure(*log, clang, text ? CC_SOURCE_NAME : path, e);
     goto done;

@@ -365,7 +365,7 @@ int cc_compile(const char *path, const char *text, const cc_options *o, char **a
   *asm_out = NULL;
   if (cc_run_clang(path, text, o, &bc, &bclen, log, e)) return -1;
   const char *bcs[1] = {bc};
-  int rc = cc_compile_bitcode(bcs, &bclen, 1, o, text ? "program source" : path, asm_out, e);
+  int rc = cc_compile_bitcode(bcs, &bclen, 1, o, text ? CC_SOURCE_NAME : path, asm_out, e);
   free(bc);
   return rc;
 }
