@@ -10,7 +10,9 @@
  * returns, and LLVM exits as it would have without us.
  * The handler is process-wide by LLVM's design and takes no argument, so
  * the way back is per thread (thread-local), the one piece of mutable
- * state outside the call chain. */
+ * state outside the call chain; it replaces a handler the host program may
+ * have installed in the same libLLVM, and never dangles, since the module
+ * stays loaded (cc_load: RTLD_NODELETE). */
 #include <llvm-c/ErrorHandling.h>
 #include <pthread.h>
 #include <setjmp.h>
