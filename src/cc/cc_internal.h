@@ -230,6 +230,9 @@ void cc_lower_async(LLVMModuleRef m);
 /* the functions the source declares inline as linkonce_odr (cc_inline.c;
  * each unit, before linking) */
 void cc_inline_odr(LLVMModuleRef m);
+/* loads and stores aligned below their elements' width as byte accesses
+ * (cc_lower_unaligned.c; after the optimiser) */
+void cc_lower_unaligned(LLVMModuleRef m);
 
 /* cc_scalarize.c: vector calls of the builtins (before libclc is linked) and
  * of element-wise LLVM intrinsics (after the optimiser) as scalar calls */

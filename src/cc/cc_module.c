@@ -398,6 +398,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   cc_lower_fpclass(m);
   cc_scalarize_intrinsics(m);
   cc_lower_int_intrinsics(m);
+  cc_lower_unaligned(m);
   if (cc_lower_mem_intrinsics(m)) {
     po = LLVMCreatePassBuilderOptions();
     err = LLVMRunPasses(m, "function(break-crit-edges)", NULL, po);

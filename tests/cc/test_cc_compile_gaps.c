@@ -1,6 +1,7 @@
 /* tests/cc/kernels/compile_gaps.cl: the compile gaps of issue 21 (double
  * constants in float code, C99 inline functions, fills and copies of any
- * and of run-time length, async work-group copies, ctz in OpenCL C 1.2,
+ * and of run-time length, accesses below their width's alignment, async
+ * work-group copies, ctz in OpenCL C 1.2,
  * 201 kernel arguments), compiled by `ventus cc` (or the OpenCL platform),
  * run through the native or the OpenCL API (tests/cc/helpers/cc_rig.h)
  * and checked against plain C on the host. */
@@ -184,6 +185,24 @@ static void test_copy_to_local(void **state) {
   cc_same_words(out, want, N, "copy_to_local");
 }
 
+static void test_unaligned(void **state) {
+  rig *r = *state;
+  enum { N = 64 };
+  static uint8_t src[16 * N], dst[2048], want[2048];
+  uint32_t s = 41;
+  for (int i = 0; i < 16 * N; i++) src[i] = (uint8_t)rnd(&s);
+  for (int i = 0; i < 2048; i++) dst[i] = want[i] = (uint8_t)(i * 5 + 1);
+  for (int g = 0; g < N; g++) {
+    const uint8_t *p = src + g * 16 + 1 + g % 5;
+    memcpy(want + g * 16 + 1 + g % 3, p, 4);
+    memcpy(want + 1024 + g * 8 + g % 2, p + 6, 2);
+  }
+  uint32_t S = dev_buf(r, src, sizeof src), D = dev_buf(r, dst, sizeof dst);
+  launch(r, "unaligned", N, 32, (uint32_t[]){S, D}, 2);
+  get(r, D, dst, sizeof dst);
+  same_bytes(dst, want, sizeof dst, "unaligned");
+}
+
 /* ---- async work-group copies ---------------------------------------------------- */
 
 static void test_async_copies(void **state) {
@@ -261,7 +280,7 @@ static void test_many_args(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       T(test_fp_consts),    T(test_inline_mix), T(test_zero_local),   T(test_fill_var), T(test_copy_var),
-      T(test_move_var),     T(test_copy_to_local), T(test_async_copies), T(test_ctz_all), T(test_many_args),
+      T(test_move_var),     T(test_copy_to_local), T(test_unaligned), T(test_async_copies), T(test_ctz_all), T(test_many_args),
   };
   return cmocka_run_group_tests(tests, group_setup, cc_suite_teardown);
 }

@@ -149,6 +149,19 @@ kernel void copy_to_local(global const uint *src, global uint *out) {
   out[get_global_id(0)] = t[(get_global_id(0) * 7) % 100];
 }
 
+/* byte loops the optimiser merges into one i32 or i16 access with align 1,
+ * at addresses of every alignment, private and global */
+kernel void unaligned(global const uchar *src, global uchar *dst) {
+  uint g = get_global_id(0);
+  uchar p[16];
+  for (int i = 0; i < 16; i++) p[i] = src[g * 16 + i];
+  private uchar *s = p + 1 + g % 5;
+  global uchar *d = dst + g * 16 + 1 + g % 3;
+  for (int i = 0; i < 4; i++) d[i] = s[i];
+  global uchar *d2 = dst + 1024 + g * 8 + g % 2;
+  for (int i = 0; i < 2; i++) d2[i] = s[6 + i];
+}
+
 /* async copies in and out, contiguous and strided, of float4 and uchar */
 kernel void async_copies(global const float4 *src, global float4 *dst, global const uchar *bsrc, global uchar *bdst) {
   local float4 tile[64];
