@@ -226,6 +226,21 @@ done:
   return rc;
 }
 
+/* The regions of the divergent branches found so far: a row of flags (one
+ * per block) for each such branch only, and their list, so that a function
+ * of many blocks and few divergent branches costs neither nb x nb bytes nor
+ * a scan of every block per instruction. */
+typedef struct {
+  uint8_t **row; /* [nb]: NULL unless the block ends in a divergent branch */
+  int *list, n;
+} div_regions;
+
+static void regions_free(div_regions *g) {
+  for (int i = 0; g->row && i < g->n; i++) free(g->row[g->list[i]]);
+  free(g->row);
+  free(g->list);
+}
+
 int cc_uniformity(cc_fn *f) {
   /* number the arguments and instructions */
   int n = 0, nb = f->nbb;
@@ -240,9 +255,9 @@ int cc_uniformity(cc_fn *f) {
   f->vreg = alloc_ints(n, -1);
   f->grp = calloc((size_t)n + 1, sizeof *f->grp);
   f->phidiv = calloc((size_t)nb + 1, 1);
-  uint8_t *regions = calloc((size_t)nb * (size_t)nb + 1, 1); /* row b: region of divergent branch b */
-  if (!f->div || !f->folded || !f->vreg || !f->grp || !f->phidiv || !regions) {
-    free(regions);
+  div_regions regions = {calloc((size_t)nb + 1, sizeof *regions.row), malloc(((size_t)nb + 1) * sizeof(int)), 0};
+  if (!f->div || !f->folded || !f->vreg || !f->grp || !f->phidiv || !regions.row || !regions.list) {
+    regions_free(&regions);
     goto oom;
   }
   /* a struct by value is a copy in the work-item's private frame */
@@ -263,12 +278,13 @@ int cc_uniformity(cc_fn *f) {
         }
         /* used outside a divergent region it is defined in: work-items left
          * that region (a loop) at different times, each with its own value */
-        for (int r = 0; !d && r < nb; r++) {
-          if (!f->divbr[r] || !regions[(size_t)r * (size_t)nb + (size_t)b]) continue;
+        for (int i = 0; !d && i < regions.n; i++) {
+          const uint8_t *row = regions.row[regions.list[i]];
+          if (!row[b]) continue;
           for (LLVMUseRef u = LLVMGetFirstUse(in); u && !d; u = LLVMGetNextUse(u)) {
             LLVMValueRef user = LLVMGetUser(u);
             int ub = LLVMIsAInstruction(user) ? cc_map_get(&f->blk, LLVMGetInstructionParent(user)) : -1;
-            if (ub >= 0 && !regions[(size_t)r * (size_t)nb + (size_t)ub]) d = 1;
+            if (ub >= 0 && !row[ub]) d = 1;
           }
         }
         if (d) {
@@ -282,21 +298,26 @@ int cc_uniformity(cc_fn *f) {
       int kc = cc_map_get(&f->val, LLVMGetCondition(t));
       if (kc < 0 || !f->div[kc]) continue;
       if (f->ipdom[b] < 0) {
-        free(regions);
+        regions_free(&regions);
         return cc_unsupported(f, t,
                               "a branch on a per-work-item condition whose paths never meet again "
                               "(no common post-dominator)");
       }
       f->divbr[b] = 1;
       f->isjoin[f->ipdom[b]] = 1;
-      if (mark_region(f, b, regions + (size_t)b * (size_t)nb)) {
-        free(regions);
+      if (!(regions.row[b] = calloc((size_t)nb + 1, 1))) {
+        regions_free(&regions);
+        goto oom;
+      }
+      regions.list[regions.n++] = b;
+      if (mark_region(f, b, regions.row[b])) {
+        regions_free(&regions);
         return -1;
       }
       changed = 1;
     }
   }
-  free(regions);
+  regions_free(&regions);
   return 0;
 oom:
   return vt_fail(f->e, VT_ERR_NOMEM, "out of memory while compiling kernel %s", f->name);
