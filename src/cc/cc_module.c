@@ -22,6 +22,21 @@ extern const char cc_start_s[];
 static const char *const pipeline =
     "always-inline,function(sroa,mem2reg,instcombine<no-verify-fixpoint>,scalarizer,sroa,instcombine<no-verify-fixpoint>,simplifycfg,"
     "lower-expect,fix-irreducible,instcombine<no-verify-fixpoint>,lower-switch,mergereturn,break-crit-edges)";
+/* the same without simplifycfg, for a module with a function of more than
+ * CC_BIG_FUNCTION blocks: simplifycfg is a clean-up the back end does not
+ * need (the suite passes without it), and it is quadratic in the
+ * predecessors of a block (clang's 10,000 empty blocks before a switch's
+ * exit: seconds, growing fourfold with twice the cases) */
+static const char *const pipeline_big =
+    "always-inline,function(sroa,mem2reg,instcombine<no-verify-fixpoint>,scalarizer,sroa,instcombine<no-verify-fixpoint>,"
+    "lower-expect,fix-irreducible,instcombine<no-verify-fixpoint>,lower-switch,mergereturn,break-crit-edges)";
+#define CC_BIG_FUNCTION 2048
+
+static const char *pipeline_for(LLVMModuleRef m) {
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+    if (LLVMCountBasicBlocks(fn) > CC_BIG_FUNCTION) return pipeline_big;
+  return pipeline;
+}
 
 static int is_kernel(LLVMValueRef fn) {
   return LLVMGetFunctionCallConv(fn) == LLVMSPIRKERNELCallConv && LLVMGetFirstBasicBlock(fn);
@@ -387,7 +402,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   cc_lower_async(m);
   force_inline(ctx, m);
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-  LLVMErrorRef err = LLVMRunPasses(m, pipeline, NULL, po);
+  LLVMErrorRef err = LLVMRunPasses(m, pipeline_for(m), NULL, po);
   LLVMDisposePassBuilderOptions(po);
   if (err) {
     char *msg = LLVMGetErrorMessage(err);
