@@ -25,6 +25,11 @@ int vt_timing_set_timeline(vt_timing *t, FILE *f) {
   return ferror(f) ? -1 : 0;
 }
 
+int vt_timing_set_issue_log(vt_timing *t, FILE *f) {
+  t->ilog = f;
+  return f && ferror(f) ? -1 : 0;
+}
+
 int vt_timing_end_timeline(vt_timing *t) {
   FILE *f = t->tl;
   if (!f) return 0;

@@ -71,6 +71,12 @@ const char *vt_stall_name(vt_stall s);
  * error of f. */
 int vt_timing_set_timeline(vt_timing *t, FILE *f);
 int vt_timing_end_timeline(vt_timing *t);
+/* From the next launch on, writes one line per issued instruction to f,
+ * "CYCLE SM SLOT PC" with CYCLE counted from the launch's start, and a
+ * "# launch N" line before each launch: the format of the Verilog RTL
+ * testbench's --events (tools/rtl), so the two line up (ventus
+ * issue-diff). NULL stops it. Returns -1 on a write error of f. */
+int vt_timing_set_issue_log(vt_timing *t, FILE *f);
 void vt_timing_print(const vt_timing_stats *s, FILE *f);      /* "key = value" lines */
 void vt_timing_print_json(const vt_timing_stats *s, FILE *f); /* one JSON object */
 

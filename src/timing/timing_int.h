@@ -84,6 +84,7 @@ struct vt_timing {
   reg_ops ops[ISA_COUNT];
   vt_timing_stats st;
   FILE *tl;           /* the timeline being written, NULL = none */
+  FILE *ilog;         /* the issue log being written, NULL = none */
   struct tpar *tp;    /* the launch loop's threads and per-SM L2 views (tpar.c) */
   uint64_t tl_base;   /* cycles of the launches before this one */
 };

@@ -378,7 +378,8 @@ int tp_launch(vt_timing *t, vt_error *e) {
    * default (host_threads = 0) is one thread: the threads meet every
    * quantum, which gains nothing on a loaded machine (docs/performance.md),
    * so several run only when asked for. */
-  uint32_t max = t->tl || !cf->host_threads ? 1 : cf->host_threads;
+  uint32_t max = t->tl || t->ilog || !cf->host_threads ? 1 : cf->host_threads;
+  if (t->ilog) fprintf(t->ilog, "# launch %llu\n", (unsigned long long)t->st.launches);
   if (vt_step_threads(t->d, max, &n, e)) {
     vt_step_abort(t->d);
     return -1;

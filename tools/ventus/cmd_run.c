@@ -77,6 +77,9 @@ static const char usage_text[] =
     "                        docs/isa-extensions.md)\n"
     "  --timing              run under the timing model (config key timing = 1): cycles on the\n"
     "                        closing line; with --stats/--json per-SM cycles, IPC and stalls\n"
+    "  --events FILE         with the timing model (implies --timing): every issue as a\n"
+    "                        'CYCLE SM SLOT PC' line, the Verilog RTL testbench's format\n"
+    "                        (tools/rtl; compare them with ventus issue-diff)\n"
     "  --timeline FILE       with the timing model (implies --timing): warp activity as a\n"
     "                        Chrome/Perfetto trace-event JSON file (1 us = 1 cycle)\n"
     "  --quiet               no progress and no summary line\n"
@@ -87,7 +90,7 @@ static const char usage_text[] =
 #define MAX_RANGES 32
 
 typedef struct {
-  const char *input, *config, *trace, *trace_dir, *dump, *expect, *timeline, *isa, *host_threads;
+  const char *input, *config, *trace, *trace_dir, *dump, *expect, *timeline, *events, *isa, *host_threads;
   const char *export_dir; /* --export-testvec */
   const char *overrides[64];
   int noverrides;
@@ -201,8 +204,8 @@ static int after_launch(void *user, size_t i, const vt_launch *l, vt_error *e) {
 }
 
 /* Options that take one value and may be given only once. */
-static const char *const single_opts[] = {"--config", "--trace", "--trace-dir", "--dump",  "--expect", "--timeline",
-                                          "--max-steps", "--kernel", "--global", "--local", "--offset",
+static const char *const single_opts[] = {"--config",    "--trace",  "--trace-dir", "--dump",  "--expect",
+                                          "--timeline",  "--events", "--max-steps", "--kernel", "--global", "--local", "--offset",
                                           "--threads", "--warps", "--pds-size", "--lds-size", "--print-size",
                                           "--isa", "--host-threads", "--export-testvec"};
 #define NSINGLE (sizeof single_opts / sizeof single_opts[0])
@@ -273,6 +276,10 @@ static int parse_args(int argc, char **argv, run_opts *o) {
     } else if (!strcmp(a, "--timeline")) {
       NEED_VAL();
       o->timeline = argv[++i];
+      o->timing = 1;
+    } else if (!strcmp(a, "--events")) {
+      NEED_VAL();
+      o->events = argv[++i];
       o->timing = 1;
     } else if (!strcmp(a, "--timing")) {
       o->timing = 1;
@@ -452,6 +459,8 @@ int cmd_run(int argc, char **argv) {
   vt_timing *tm = NULL;
   vt_outfile tl_out; /* --timeline */
   FILE *tl = NULL;
+  vt_outfile ev_out; /* --events */
+  FILE *ev = NULL;
   vt_case cs;
   memset(&cs, 0, sizeof cs);
   vt_heap heap;
@@ -498,6 +507,10 @@ int cmd_run(int argc, char **argv) {
   if (cfg.timing && !(tm = vt_timing_attach(d, &e))) goto fail;
   if (o.timeline && (!(tl = vt_outfile_fopen(&tl_out, o.timeline, &e)) || vt_timing_set_timeline(tm, tl))) {
     if (tl) vt_fail(&e, VT_ERR_IO, "%s: write error", o.timeline);
+    goto fail;
+  }
+  if (o.events && (!(ev = vt_outfile_fopen(&ev_out, o.events, &e)) || vt_timing_set_issue_log(tm, ev))) {
+    if (ev) vt_fail(&e, VT_ERR_IO, "%s: write error", o.events);
     goto fail;
   }
   /* a compiled kernel's printf writes records, formatted here */
@@ -561,6 +574,14 @@ int cmd_run(int argc, char **argv) {
     tl = NULL;
     if (r) vt_fail(&e, VT_ERR_IO, "%s: write error", o.timeline);
     if (vt_outfile_finish(&tl_out, r, &e) || r) goto fail;
+  }
+  if (ev) { /* complete, or not there at all */
+    vt_timing_set_issue_log(tm, NULL);
+    int r = ferror(ev) ? -1 : 0;
+    if (fclose(ev)) r = -1;
+    ev = NULL;
+    if (r) vt_fail(&e, VT_ERR_IO, "%s: write error", o.events);
+    if (vt_outfile_finish(&ev_out, r, &e) || r) goto fail;
   }
   if (c.tw && !o.trace_dir) {
     vt_trace_writer_free(c.tw);
@@ -660,6 +681,12 @@ out:
     fclose(tl);
     vt_error ig;
     vt_outfile_finish(&tl_out, 1, &ig);
+  }
+  if (ev) { /* nor a partial issue log */
+    vt_timing_set_issue_log(tm, NULL);
+    fclose(ev);
+    vt_error ig;
+    vt_outfile_finish(&ev_out, 1, &ig);
   }
   vt_tvexport_close(c.exp);
   if (c.launch_file) fclose(c.launch_file);

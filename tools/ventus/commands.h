@@ -6,6 +6,7 @@ int cmd_as(int argc, char **argv);
 int cmd_objdump(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_trace_diff(int argc, char **argv);
+int cmd_issue_diff(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_cc(int argc, char **argv);
 

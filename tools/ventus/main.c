@@ -17,6 +17,7 @@ static const struct {
     {"objdump", cmd_objdump, "disassemble an ELF file or raw instruction words"},
     {"run", cmd_run, "run a kernel ELF or an upstream test-vector case on the simulated GPGPU"},
     {"trace-diff", cmd_trace_diff, "compare two commit logs warp by warp"},
+    {"issue-diff", cmd_issue_diff, "where two issue logs' timing drifts apart (RTL against the model)"},
     {"config", cmd_config, "print the effective device configuration"},
 };
 #define NCMD (sizeof commands / sizeof commands[0])
