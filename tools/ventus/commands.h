@@ -9,5 +9,6 @@ int cmd_trace_diff(int argc, char **argv);
 int cmd_issue_diff(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_cc(int argc, char **argv);
+int cmd_sweep(int argc, char **argv); /* cmd_sweep.c, or main.c's notice without SQLite */
 
 #endif

@@ -7,6 +7,15 @@
 
 #include "commands.h"
 
+#ifndef VT_HAVE_SWEEP
+int cmd_sweep(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  fprintf(stderr, "ventus sweep: not built: SQLite (libsqlite3-dev) was not found when this ventus was built\n");
+  return 4;
+}
+#endif
+
 static const struct {
   const char *name;
   int (*fn)(int, char **);
@@ -19,6 +28,7 @@ static const struct {
     {"trace-diff", cmd_trace_diff, "compare two commit logs warp by warp"},
     {"issue-diff", cmd_issue_diff, "where two issue logs' timing drifts apart (RTL against the model)"},
     {"config", cmd_config, "print the effective device configuration"},
+    {"sweep", cmd_sweep, "run a design-space sweep of kernels over configurations into SQLite"},
 };
 #define NCMD (sizeof commands / sizeof commands[0])
 
