@@ -303,7 +303,7 @@ char **sw_plan_argv(const sw_spec *s, const sw_plan *pl, size_t r, const char *e
   const sw_run *run = &pl->runs[r];
   const sw_kernel *k = &s->kernels[run->kernel];
   const sw_settings *c = &pl->combos[run->combo];
-  size_t n = 6 + 2 + 2 * c->keys.n + k->run.n, i = 0;
+  size_t n = 9 + 2 * c->keys.n + k->run.n, i = 0;
   char **v = calloc(n, sizeof *v);
   if (!v) return NULL;
   int bad = !(v[i++] = strdup(exe)) || !(v[i++] = strdup("run")) || !(v[i++] = strdup(pl->target[run->kernel]));
@@ -314,6 +314,8 @@ char **sw_plan_argv(const sw_spec *s, const sw_plan *pl, size_t r, const char *e
     if (!bad) snprintf(v[i++], len, "%s=%s", c->keys.v[j], c->values.v[j]);
   }
   for (size_t j = 0; !bad && j < k->run.n; j++) bad = !(v[i++] = strdup(k->run.v[j]));
+  /* --timing, not only timing=1: it also lowers the default step limit */
+  if (!bad && s->timing) bad = !(v[i++] = strdup("--timing"));
   if (!bad) bad = !(v[i++] = strdup("--json")) || !(v[i++] = strdup("--quiet"));
   if (bad) {
     sw_argv_free(v);

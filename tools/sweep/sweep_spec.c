@@ -176,9 +176,7 @@ static int check_setting(parser *p, const char *key, const char *value) {
   vt_config_defaults(&c);
   vt_error e;
   if (vt_config_set(&c, key, value, &e) == 0) return 0;
-  char buf[400];
-  vt_err_format(&e, buf, sizeof buf);
-  return perr(p, "%s", buf);
+  return perr(p, "%s", e.msg);
 }
 
 static int add_setting(parser *p, sw_settings *st, const char *key, const char *value) {
@@ -417,8 +415,8 @@ int sw_spec_load(sw_spec *s, const char *path, vt_error *e) {
     vt_fail(e, VT_ERR_IO, "%s: the current directory: %s", path, strerror(errno));
     goto out;
   } else {
-    char *rel = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
-    s->dir = rel ? sw_path_join(cwd, rel) : NULL;
+    char *rel = slash ? strndup(path, (size_t)(slash - path)) : NULL;
+    s->dir = slash ? (rel ? sw_path_join(cwd, rel) : NULL) : strdup(cwd);
     free(rel);
   }
   if (!s->dir) {

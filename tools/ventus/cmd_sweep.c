@@ -166,7 +166,9 @@ int cmd_sweep(int argc, char **argv) {
     } else if (!strcmp(a, "--quiet")) {
       c.quiet = 1;
     } else if (a[0] == '-' && a[1]) {
-      return usage_err(has_val || strncmp(a, "--", 2) ? "unknown option '%s'" : "'%s' needs a value", a);
+      int valued = !strcmp(a, "-j") || !strcmp(a, "--timeout") || !strcmp(a, "--store") || !strcmp(a, "--csv") ||
+                   !strcmp(a, "--json");
+      return usage_err(valued ? "'%s' needs a value" : "unknown option '%s'", a);
     } else if (spec) {
       return usage_err("one description only: unexpected '%s'", a);
     } else {

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# `ventus sweep` (docs/sweeps.md): a small sweep of vecadd over num_sm x
+# warps_per_sm under the timing model gives, row by row, the cycles of
+# running each configuration by hand; a second invocation runs nothing; a
+# faulting run, a run over its time limit and a configuration the device
+# refuses are recorded with their errors while the others succeed; a
+# malformed description is one error line naming its line (exit 4).
+#   usage: bash test_sweep.sh <ventus binary> <source dir>
+set -u
+. "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
+
+if "$ventus" sweep --help 2>&1 | grep -q "not built"; then
+  echo "SKIP: ventus sweep not built (no SQLite)"
+  exit 0
+fi
+
+lib="$src/kernels/lib"
+launch="--kernel vecadd --global 1024 --local 64 --arg buf:f32:1024:iota --arg buf:f32:1024:fill=0.5 --arg buf:f32:1024 --arg u32:1024"
+cat >"$tmp/small.ini" <<EOF2
+# vecadd over two axes, under the timing model
+[sweep]
+name = small
+
+[kernel vecadd]
+asm = $lib/start.S $lib/workitem.S $src/kernels/examples/vecadd.S
+run = $launch
+
+[axes]
+num_sm = 1..2
+warps_per_sm = 4, 8
+EOF2
+
+# csv_col FILE NAME: the values of column NAME, one a line (no quoted commas here)
+csv_col() {
+  awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next } { print $c }' "$1"
+}
+
+# --- the sweep, then every row against a run by hand ---------------------
+"$ventus" sweep "$tmp/small.ini" -j 2 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q "4 runs: 4 run now (0 failed), 0 already in the store" "$tmp/out" && [ ! -s "$tmp/err" ]; then
+  ok "sweep of 4 runs (nothing on stderr when it is not a terminal)"
+else
+  bad "sweep: exit $rc: $(head -2 "$tmp/out" "$tmp/err")"
+fi
+[ -f "$tmp/small.db" ] && ok "store beside the description (small.db)" || bad "no store $tmp/small.db"
+"$ventus" sweep "$tmp/small.ini" --no-run --csv "$tmp/a.csv" 2>"$tmp/err" || bad "--csv: $(head -1 "$tmp/err")"
+[ "$(wc -l <"$tmp/a.csv")" = 5 ] && ok "CSV: header and 4 rows" || bad "CSV has $(wc -l <"$tmp/a.csv") lines"
+
+assemble_example vecadd "$tmp/vecadd.elf"
+paste -d' ' <(csv_col "$tmp/a.csv" num_sm) <(csv_col "$tmp/a.csv" warps_per_sm) <(csv_col "$tmp/a.csv" cycles) \
+  <(csv_col "$tmp/a.csv" warp_insns) <(csv_col "$tmp/a.csv" status) >"$tmp/rows"
+n=0
+while read -r sm w cyc wi st; do
+  # shellcheck disable=SC2086
+  "$ventus" run "$tmp/vecadd.elf" $launch --timing -c num_sm="$sm" -c warps_per_sm="$w" --json --quiet \
+    >"$tmp/hand.json" 2>"$tmp/err"
+  hc=$(grep -o '"timing":{"cycles": [0-9]*' "$tmp/hand.json" | grep -o '[0-9]*$')
+  hw=$(grep -o '"warp_insns": [0-9]*' "$tmp/hand.json" | grep -o '[0-9]*$')
+  if [ "$st" = ok ] && [ -n "$hc" ] && [ "$cyc" = "$hc" ] && [ "$wi" = "$hw" ]; then
+    n=$((n + 1))
+  else
+    bad "num_sm=$sm warps_per_sm=$w: store $st $cyc cycles $wi warp-instructions, by hand ${hc:-?} ${hw:-?}"
+  fi
+done <"$tmp/rows"
+[ "$n" = 4 ] && ok "4 rows: the cycles and warp-instructions of ventus run --timing by hand"
+[ "$(sort -u <(cut -d' ' -f1,2 "$tmp/rows") | wc -l)" = 4 ] && ok "the rows are the 4 configurations of the product" ||
+  bad "rows: $(tr '\n' ';' <"$tmp/rows")"
+
+# --- stable ids; resume --------------------------------------------------
+"$ventus" sweep "$tmp/small.ini" --list >"$tmp/list1" 2>&1
+"$ventus" sweep "$tmp/small.ini" --list >"$tmp/list2" 2>&1
+if [ "$(wc -l <"$tmp/list1")" = 4 ] && cmp -s "$tmp/list1" "$tmp/list2" &&
+  [ "$(cut -d' ' -f1 "$tmp/list1" | sort)" = "$(csv_col "$tmp/a.csv" id | sort)" ]; then
+  ok "--list: 4 runs, the same ids each time and in the store"
+else
+  bad "--list: $(head -2 "$tmp/list1")"
+fi
+"$ventus" sweep "$tmp/small.ini" >"$tmp/out" 2>&1
+grep -q "0 run now (0 failed), 4 already in the store" "$tmp/out" && ok "resumed sweep runs nothing" ||
+  bad "resume: $(head -1 "$tmp/out")"
+"$ventus" sweep "$tmp/small.ini" --no-run --csv "$tmp/b.csv" 2>/dev/null
+cmp -s "$tmp/a.csv" "$tmp/b.csv" && ok "resumed sweep leaves the store as it was" || bad "the store changed on resume"
+# one more axis value: only the new runs run
+sed -i 's/^num_sm = 1..2/num_sm = 1..3/' "$tmp/small.ini"
+"$ventus" sweep "$tmp/small.ini" -j 2 >"$tmp/out" 2>&1
+grep -q "6 runs: 2 run now (0 failed), 4 already in the store" "$tmp/out" && ok "a widened axis runs only its new runs" ||
+  bad "widened axis: $(head -1 "$tmp/out")"
+
+# --- failures recorded, the others unharmed ------------------------------
+cat >"$tmp/fail.ini" <<EOF2
+[sweep]
+name = fail
+store = results/fail.db
+
+[kernel vecadd]
+asm = $lib/start.S $lib/workitem.S $src/kernels/examples/vecadd.S
+run = $launch
+
+[kernel fault]
+asm = $lib/start.S $src/tests/cl/kernels/fault.S
+run = --kernel fault --global 32 --local 32 --arg u32:0
+
+[kernel spin]
+asm = $lib/start.S $src/tests/cl/kernels/spin.S
+run = --kernel spin --global 32 --local 32 --arg buf:i32:4 --max-steps 0
+
+[axes]
+num_sm = 1, 2
+
+[point]
+num_sm = 0
+EOF2
+mkdir -p "$tmp/results"
+"$ventus" sweep "$tmp/fail.ini" --timeout 1 --quiet --json "$tmp/fail.json" --csv "$tmp/fail.csv" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ] && ok "sweep with failing runs: exit 0, --quiet says nothing" ||
+  bad "failing sweep: exit $rc: $(head -2 "$tmp/out" "$tmp/err")"
+paste -d'|' <(csv_col "$tmp/fail.csv" kernel) <(csv_col "$tmp/fail.csv" num_sm) <(csv_col "$tmp/fail.csv" status) \
+  >"$tmp/st"
+want="vecadd|1|ok vecadd|2|ok vecadd|0|error fault|1|fault fault|2|fault fault|0|error spin|1|timeout spin|2|timeout spin|0|error"
+[ "$(tr '\n' ' ' <"$tmp/st")" = "$want " ] && ok "statuses: ok, fault, timeout, error (refused configuration)" ||
+  bad "statuses: $(tr '\n' ' ' <"$tmp/st")"
+grep -q '^[0-9a-f]*,fail,fault,fault,ventus run: unmapped access: 4-byte store at 0x00000000' "$tmp/fail.csv" &&
+  ok "a fault is recorded with its error" || bad "fault error: $(grep ',fault,fault' "$tmp/fail.csv" | head -1)"
+grep -q ',fail,spin,timeout,timed out after 1 s,' "$tmp/fail.csv" && ok "a timeout is recorded" ||
+  bad "timeout error: $(grep ',spin,' "$tmp/fail.csv" | head -1)"
+grep -q ',fail,vecadd,error,config error: num_sm' "$tmp/fail.csv" && ok "a refused configuration is recorded with why" ||
+  bad "refused: $(grep ',vecadd,error' "$tmp/fail.csv" | head -1)"
+if command -v python3 >/dev/null 2>&1; then
+  python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))
+assert len(rows) == 9, len(rows)
+ok = [r for r in rows if r["status"] == "ok"]
+assert all(r["result"]["timing"]["cycles"] == r["cycles"] and r["config"]["num_sm"] == r["num_sm"] for r in ok)
+assert all(r["result"] is None and r["error"] for r in rows if r["status"] != "ok")
+' "$tmp/fail.json" 2>"$tmp/err" && ok "--json: 9 objects with the configuration and the result nested" ||
+    bad "--json: $(tail -1 "$tmp/err")"
+fi
+"$ventus" sweep "$tmp/fail.ini" --timeout 1 --retry >"$tmp/out" 2>&1
+grep -q "9 runs: 7 run now (7 failed), 2 already in the store" "$tmp/out" && ok "--retry runs the failed runs again" ||
+  bad "--retry: $(head -1 "$tmp/out")"
+
+# --- malformed descriptions: one line naming the line, exit 4 -------------
+printf '[sweep]\nname = x\n[axes]\nnum_sm = 1..x\n' >"$tmp/bad.ini"
+expect 4 "bad.ini:4: range '1..x': its ends must be integers" "bad range named with its line" \
+  "$ventus" sweep "$tmp/bad.ini"
+printf '[axes]\nnum_sm = 1\nwarps_per_sn = 4\n' >"$tmp/bad.ini"
+expect 4 "bad.ini:3: unknown config key 'warps_per_sn'" "unknown configuration key" "$ventus" sweep "$tmp/bad.ini"
+printf '[kernel k]\nelf = %s/none.elf\nrun = --kernel k\n' "$tmp" >"$tmp/bad.ini"
+expect 4 "bad.ini:2: elf '$tmp/none.elf': No such file" "missing kernel file" "$ventus" sweep "$tmp/bad.ini"
+printf '[axes]\nnum_sm = 1\n' >"$tmp/bad.ini"
+expect 4 "no [kernel NAME] section" "no kernel" "$ventus" sweep "$tmp/bad.ini"
+printf '[kernel k]\nasm = %s/kernels/examples/vecadd.S\nrun = --kernel vecadd\n' "$src" >"$tmp/bad.ini"
+expect 4 "bad.ini:1: kernel k: assembling failed" "kernel that does not assemble" "$ventus" sweep "$tmp/bad.ini"
+expect 2 "unknown option '--bogus'" "unknown option" "$ventus" sweep "$tmp/small.ini" --bogus
+expect 2 "-j: expected 1..1024" "bad -j" "$ventus" sweep "$tmp/small.ini" -j 0
+printf 'not a database, not at all, but a text file long enough to be read\n%.0s' {1..200} >"$tmp/junk.db"
+expect 4 "junk.db" "a store that is not SQLite" "$ventus" sweep "$tmp/small.ini" --store "$tmp/junk.db"
+
+exit $fail
