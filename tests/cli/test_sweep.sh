@@ -142,6 +142,20 @@ fi
 grep -q "9 runs: 7 run now (7 failed), 2 already in the store" "$tmp/out" && ok "--retry runs the failed runs again" ||
   bad "--retry: $(head -1 "$tmp/out")"
 
+# --- the example of docs/sweeps.md, pasted at the top of a source tree -----
+mkdir -p "$tmp/doc"
+ln -s "$src/kernels" "$tmp/doc/kernels"
+ln -s "$src/configs" "$tmp/doc/configs"
+awk '/^```ini$/ { on = 1; next } on && /^```$/ { exit } on' "$src/docs/sweeps.md" >"$tmp/doc/vecadd-sweep.ini"
+"$ventus" sweep "$tmp/doc/vecadd-sweep.ini" --quiet --csv "$tmp/doc.csv" 2>"$tmp/err"
+rc=$?
+if [ $rc = 0 ] && [ "$(csv_col "$tmp/doc.csv" status | grep -c '^ok$')" = 13 ] &&
+  [ "$(csv_col "$tmp/doc.csv" l1d_sets | sort -u | tr '\n' ' ')" = "32 64 " ]; then
+  ok "the example of docs/sweeps.md: 13 runs ok on configs/verilog-rtl.cfg"
+else
+  bad "docs/sweeps.md example: exit $rc: $(head -1 "$tmp/err")"
+fi
+
 # --- malformed descriptions: one line naming the line, exit 4 -------------
 printf '[sweep]\nname = x\n[axes]\nnum_sm = 1..x\n' >"$tmp/bad.ini"
 expect 4 "bad.ini:4: range '1..x': its ends must be integers" "bad range named with its line" \
