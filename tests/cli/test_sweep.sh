@@ -87,6 +87,33 @@ sed -i 's/^num_sm = 1..2/num_sm = 1..3/' "$tmp/small.ini"
 grep -q "6 runs: 2 run now (0 failed), 4 already in the store" "$tmp/out" && ok "a widened axis runs only its new runs" ||
   bad "widened axis: $(head -1 "$tmp/out")"
 
+# --- plots: an SVG per metric and axis, the data beside ---------------------
+"$ventus" sweep "$tmp/small.ini" --no-run --plot "$tmp/plots" --csv "$tmp/c.csv" 2>"$tmp/err" ||
+  bad "--plot: $(head -1 "$tmp/err")"
+n=0
+for f in cycles-vs-num_sm cycles-vs-warps_per_sm ipc-vs-num_sm ipc-vs-warps_per_sm; do
+  [ -s "$tmp/plots/$f.svg" ] && [ -s "$tmp/plots/$f.csv" ] && n=$((n + 1))
+done
+[ $n = 4 ] && ok "--plot: 4 SVG files and their data" || bad "--plot: $(ls "$tmp/plots" | tr '\n' ' ')"
+# the data drawn are the store's: cycles of num_sm=3 warps_per_sm=8
+want=$(paste -d' ' <(csv_col "$tmp/c.csv" num_sm) <(csv_col "$tmp/c.csv" warps_per_sm) <(csv_col "$tmp/c.csv" cycles) |
+  awk '$1 == 3 && $2 == 8 { print $3 }')
+got=$(grep '^"vecadd warps_per_sm=8",3,' "$tmp/plots/cycles-vs-num_sm.csv" | cut -d, -f3)
+[ -n "$want" ] && [ "$want" = "$got" ] && ok "plot data = store ($want cycles)" || bad "plot data: $got, store $want"
+if command -v python3 >/dev/null 2>&1; then
+  python3 -c '
+import sys, xml.etree.ElementTree as ET
+t = ET.parse(sys.argv[1]).getroot()
+lines = t.findall("{http://www.w3.org/2000/svg}polyline")
+assert len(lines) == 2, len(lines)
+assert all(len(l.get("points").split()) == 3 for l in lines)
+' "$tmp/plots/cycles-vs-num_sm.svg" 2>"$tmp/err" && ok "SVG parses: 2 lines (warps_per_sm 4, 8) of 3 points" ||
+    bad "SVG: $(tail -1 "$tmp/err")"
+fi
+sed 's/^name = small$/name = small\nplot = cycles, cycle/' "$tmp/small.ini" >"$tmp/typo.ini"
+expect 4 "no metric 'cycle' in the store" "--plot of a metric the store lacks" \
+  "$ventus" sweep "$tmp/typo.ini" --store "$tmp/small.db" --no-run --plot "$tmp/p2"
+
 # --- failures recorded, the others unharmed ------------------------------
 cat >"$tmp/fail.ini" <<EOF2
 [sweep]

@@ -121,6 +121,7 @@ static int make_combos(const sw_spec *s, sw_plan *pl) {
         at[i] = 0;
       }
     }
+  pl->nproduct = s->naxes ? pl->ncombos : 0;
   for (size_t p = 0; !rc && p < s->npoints; p++) {
     sw_settings c = {0};
     rc = base_settings(s, threads, &c) || set_append(&c, &s->points[p]) || add_combo(pl, &c);

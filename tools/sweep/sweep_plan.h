@@ -20,6 +20,7 @@ typedef struct {
 typedef struct {
   sw_settings *combos; /* the -c overrides of each configuration, in order */
   size_t ncombos;
+  size_t nproduct;     /* the first nproduct combos are the axes' product (odometer order) */
   sw_strs columns;     /* the keys the axes and points set: one store column each */
   char **target;       /* per kernel: what `ventus run` is given (the ELF or case) */
   size_t ntargets;

@@ -52,6 +52,7 @@ void sw_spec_free(sw_spec *s) {
   free(s->config);
   free(s->store);
   sw_strs_free(&s->record);
+  sw_strs_free(&s->plot);
   for (size_t i = 0; i < s->nkernels; i++) {
     free(s->kernels[i].name);
     sw_strs_free(&s->kernels[i].files);
@@ -223,7 +224,11 @@ static int sweep_key(parser *p, const char *key, const char *value) {
     if (s->record.n == 1 && !strcmp(s->record.v[0], "all")) sw_strs_free(&s->record);
     return 0;
   }
-  return perr(p, "unknown key '%s' in [sweep] (name, config, store, timing, timeout, record)", key);
+  if (!strcmp(key, "plot")) {
+    sw_strs_free(&s->plot);
+    return split_words(p, value, 1, &s->plot);
+  }
+  return perr(p, "unknown key '%s' in [sweep] (name, config, store, timing, timeout, record, plot)", key);
 }
 
 static int kernel_key(parser *p, sw_kernel *k, const char *key, const char *value) {
@@ -378,6 +383,9 @@ static int check_whole(parser *p) {
 
 static int set_defaults(parser *p) {
   sw_spec *s = p->s;
+  if (!s->plot.n && (s->timing ? sw_strs_push(&s->plot, "cycles") || sw_strs_push(&s->plot, "ipc")
+                               : sw_strs_push(&s->plot, "warp_insns")))
+    return nomem(p);
   const char *base = strrchr(s->path, '/');
   base = base ? base + 1 : s->path;
   if (!s->name) {

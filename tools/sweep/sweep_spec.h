@@ -46,6 +46,7 @@ typedef struct {
   int timing;     /* run under the timing model (default 1) */
   double timeout; /* seconds per run, 0 = none */
   sw_strs record; /* metric names to keep as columns; empty = all */
+  sw_strs plot;   /* metrics --plot draws (default: cycles and ipc, warp_insns untimed) */
   sw_kernel *kernels;
   size_t nkernels;
   sw_settings config_set; /* [config]: applied to every run */

@@ -303,3 +303,46 @@ int sw_store_export(sw_store *st, char *const *ids, size_t n, int json, FILE *f,
   sqlite3_finalize(q);
   return rc == SQLITE_DONE ? 0 : db_fail(st, e, "reading the runs");
 }
+
+struct sw_query {
+  sqlite3_stmt *q;
+};
+
+sw_query *sw_store_metric_query(sw_store *st, const char *metric, vt_error *e) {
+  if (!has(&st->cols, metric)) {
+    vt_fail(e, VT_ERR_USAGE, "%s: no metric '%s' in the store", st->path, metric);
+    return NULL;
+  }
+  char *sql = NULL;
+  size_t len = 0;
+  sw_query *q = calloc(1, sizeof *q);
+  if (!q || append(&sql, &len, "SELECT ") || append_ident(&sql, &len, metric) ||
+      append(&sql, &len, " FROM runs WHERE id = ? AND status = 'ok'")) {
+    free(q);
+    free(sql);
+    vt_fail(e, VT_ERR_NOMEM, "out of memory");
+    return NULL;
+  }
+  int rc = sqlite3_prepare_v2(st->db, sql, -1, &q->q, NULL);
+  free(sql);
+  if (rc) {
+    db_fail(st, e, "reading a metric");
+    free(q);
+    return NULL;
+  }
+  return q;
+}
+
+int sw_query_get(sw_query *q, const char *id, double *v) {
+  sqlite3_reset(q->q);
+  sqlite3_bind_text(q->q, 1, id, -1, SQLITE_TRANSIENT);
+  if (sqlite3_step(q->q) != SQLITE_ROW || sqlite3_column_type(q->q, 0) == SQLITE_NULL) return 0;
+  *v = sqlite3_column_double(q->q, 0);
+  return 1;
+}
+
+void sw_query_free(sw_query *q) {
+  if (!q) return;
+  sqlite3_finalize(q->q);
+  free(q);
+}

@@ -31,6 +31,14 @@ void sw_store_close(sw_store *st);
 char *sw_store_status(sw_store *st, const char *id, vt_error *e);
 int sw_store_put(sw_store *st, const sw_row *row, vt_error *e);
 
+/* One metric (a column) of ok runs, for plots: sw_store_metric_query
+ * fails (VT_ERR_USAGE) when the store has no such column. */
+typedef struct sw_query sw_query;
+sw_query *sw_store_metric_query(sw_store *st, const char *metric, vt_error *e);
+/* 1 with *v when run id is ok and has the metric, else 0 */
+int sw_query_get(sw_query *q, const char *id, double *v);
+void sw_query_free(sw_query *q);
+
 /* Writes the rows of ids[0..n) (in that order; ids without a row are left
  * out) as CSV (the JSON text columns left out) or as a JSON array of
  * objects (the configuration and result as nested objects). */

@@ -32,6 +32,8 @@ static const char usage_text[] =
     "  --no-run           run nothing: only export what the store holds\n"
     "  --csv FILE         afterwards write the sweep's rows as CSV ('-' = stdout)\n"
     "  --json FILE        afterwards write them as a JSON array ('-' = stdout)\n"
+    "  --plot DIR         afterwards draw METRIC-vs-AXIS.svg for every axis and every\n"
+    "                     metric of 'plot =' (default cycles, ipc), the data beside (.csv)\n"
     "  --quiet            no progress line and no summary\n"
     "  --help             this text\n"
     "\n"
@@ -101,7 +103,8 @@ static int make_work_dir(sweep_ctx *c, vt_error *e) {
   return 0;
 }
 
-static int sweep(sweep_ctx *c, int list, int no_run, const char *csv, const char *json, vt_error *e) {
+static int sweep(sweep_ctx *c, int list, int no_run, const char *csv, const char *json, const char *plot,
+                 vt_error *e) {
   ssize_t n = readlink("/proc/self/exe", c->exe, sizeof c->exe - 1);
   if (n <= 0 || (size_t)n >= sizeof c->exe - 1)
     return vt_fail(e, VT_ERR_IO, "/proc/self/exe: cannot find this program: %s", VT_STRERROR(errno));
@@ -127,13 +130,14 @@ static int sweep(sweep_ctx *c, int list, int no_run, const char *csv, const char
            c->spec.name, c->plan.nruns, ran, failed, skipped, sw_now() - t0, c->spec.store);
   if (csv && export(c, csv, 0, e)) return -1;
   if (json && export(c, json, 1, e)) return -1;
+  if (plot && sweep_plot(c, plot, e)) return -1;
   return 0;
 }
 
 int cmd_sweep(int argc, char **argv) {
   sweep_ctx c = {0};
   long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-  const char *spec = NULL, *store = NULL, *csv = NULL, *json = NULL;
+  const char *spec = NULL, *store = NULL, *csv = NULL, *json = NULL, *plot = NULL;
   int list = 0, no_run = 0;
   double timeout = -1;
   for (int i = 1; i < argc; i++) {
@@ -157,6 +161,8 @@ int cmd_sweep(int argc, char **argv) {
       csv = argv[++i];
     } else if (!strcmp(a, "--json") && has_val) {
       json = argv[++i];
+    } else if (!strcmp(a, "--plot") && has_val) {
+      plot = argv[++i];
     } else if (!strcmp(a, "--retry")) {
       c.retry = 1;
     } else if (!strcmp(a, "--list")) {
@@ -167,7 +173,7 @@ int cmd_sweep(int argc, char **argv) {
       c.quiet = 1;
     } else if (a[0] == '-' && a[1]) {
       int valued = !strcmp(a, "-j") || !strcmp(a, "--timeout") || !strcmp(a, "--store") || !strcmp(a, "--csv") ||
-                   !strcmp(a, "--json");
+                   !strcmp(a, "--json") || !strcmp(a, "--plot");
       return usage_err(valued ? "'%s' needs a value" : "unknown option '%s'", a);
     } else if (spec) {
       return usage_err("one description only: unexpected '%s'", a);
@@ -186,7 +192,7 @@ int cmd_sweep(int argc, char **argv) {
     if (!(c.spec.store = strdup(store))) rc = vt_fail(&e, VT_ERR_NOMEM, "out of memory");
   }
   c.timeout = timeout >= 0 ? timeout : c.spec.timeout;
-  if (!rc) rc = sweep(&c, list, no_run, csv, json, &e);
+  if (!rc) rc = sweep(&c, list, no_run, csv, json, plot, &e);
   sw_pool_free(c.pool);
   sw_store_close(c.store);
   for (size_t k = 0; c.work && k < c.spec.nkernels; k++) /* the kernels built for this invocation */

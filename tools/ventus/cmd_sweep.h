@@ -25,4 +25,7 @@ typedef struct {
 int sweep_build_kernels(sweep_ctx *c, char **target, vt_error *e);
 int sweep_run_all(sweep_ctx *c, size_t *ran, size_t *failed, size_t *skipped, vt_error *e);
 
+/* cmd_sweep_plot.c: the SVG plots and their data into dir */
+int sweep_plot(sweep_ctx *c, const char *dir, vt_error *e);
+
 #endif
