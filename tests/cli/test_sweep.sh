@@ -114,6 +114,66 @@ sed 's/^name = small$/name = small\nplot = cycles, cycle/' "$tmp/small.ini" >"$t
 expect 4 "no metric 'cycle' in the store" "--plot of a metric the store lacks" \
   "$ventus" sweep "$tmp/typo.ini" --store "$tmp/small.db" --no-run --plot "$tmp/p2"
 
+# --- Slurm: the job array script, its tasks run by hand, --status, --collect --
+sed 's/^name = small$/name = slurm/; s/^num_sm = 1..3$/num_sm = 1..2/' "$tmp/small.ini" >"$tmp/slurm.ini"
+"$ventus" sweep "$tmp/slurm.ini" --slurm --no-submit --partition debug --time 0:10:00 --mem 1G --chunk 3 \
+  --sbatch-arg --account=lab >"$tmp/out" 2>"$tmp/err"
+rc=$?
+sc=$tmp/slurm.db.work/slurm/sweep.sbatch
+if [ $rc = 0 ] && grep -qF "4 runs as 2 Slurm array tasks: $sc" "$tmp/out" && [ -x "$sc" ]; then
+  ok "--slurm --no-submit writes the job script"
+else
+  bad "--slurm: exit $rc: $(head -1 "$tmp/out" "$tmp/err")"
+fi
+n=0
+for l in '#!/bin/sh' '#SBATCH --array=0-1' '#SBATCH --partition=debug' '#SBATCH --time=0:10:00' '#SBATCH --mem=1G' \
+  '#SBATCH --account=lab' '#SBATCH --cpus-per-task=1' "#SBATCH --output=$tmp/slurm.db.work/slurm/logs/%A_%a.log"; do
+  grep -qxF -- "$l" "$sc" && n=$((n + 1)) || bad "script lacks '$l'"
+done
+[ $n = 8 ] && ok "script: array 0-1 (4 runs, 3 a task), partition, time, memory, account, log files"
+grep -qxF "exec '$(readlink -f "$ventus_bin")' sweep '$tmp/slurm.ini' --store '$tmp/slurm.db' --task \"\$SLURM_ARRAY_TASK_ID\" --chunk 3 -j 1 --timeout 0" "$sc" &&
+  ok "script: each task runs its chunk with this ventus" || bad "script exec line: $(grep '^exec' "$sc")"
+"$ventus" sweep "$tmp/slurm.ini" --list | cut -d' ' -f1 >"$tmp/ids"
+cmp -s "$tmp/ids" "$tmp/slurm.db.work/slurm/runs.txt" && ok "runs.txt lists the 4 runs" || bad "runs.txt differs from --list"
+# the cluster's part, by hand: what sbatch would run on the nodes
+for t in 0 1; do
+  SLURM_ARRAY_TASK_ID=$t sh "$sc" >"$tmp/out" 2>&1 || bad "array task $t: $(head -1 "$tmp/out")"
+done
+"$ventus" sweep "$tmp/slurm.ini" --status >"$tmp/out" 2>&1
+grep -q "4 runs: 0 recorded ok, 0 recorded failed, 4 finished on the cluster (--collect records them), 0 not yet" \
+  "$tmp/out" && ok "--status: 4 finished on the cluster" || bad "--status: $(head -1 "$tmp/out")"
+"$ventus" sweep "$tmp/slurm.ini" --collect --csv "$tmp/s.csv" >"$tmp/out" 2>&1
+grep -q "4 results collected" "$tmp/out" && ok "--collect records 4 results" || bad "--collect: $(head -1 "$tmp/out")"
+cols() { paste -d' ' <(csv_col "$1" id) <(csv_col "$1" status) <(csv_col "$1" cycles) <(csv_col "$1" warp_insns) | sort; }
+cols "$tmp/a.csv" >"$tmp/local.rows"
+cols "$tmp/s.csv" >"$tmp/slurm.rows"
+[ -s "$tmp/slurm.rows" ] && cmp -s "$tmp/local.rows" "$tmp/slurm.rows" &&
+  ok "the array's store = the local sweep's, row for row (ids, status, cycles)" ||
+  bad "slurm rows: $(tr '\n' ';' <"$tmp/slurm.rows") local: $(tr '\n' ';' <"$tmp/local.rows")"
+"$ventus" sweep "$tmp/slurm.ini" --slurm --no-submit >"$tmp/out" 2>&1
+grep -q "nothing to submit" "$tmp/out" && ok "--slurm again: nothing to submit" || bad "resubmit: $(head -1 "$tmp/out")"
+# submission through a stand-in sbatch (no cluster here)
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh
+echo "$@" >"%s/sbatch.args"
+echo "4242;cl"
+' "$tmp" >"$tmp/bin/sbatch"
+chmod +x "$tmp/bin/sbatch"
+sed -i 's/^num_sm = 1..2$/num_sm = 1..3/' "$tmp/slurm.ini"
+PATH="$tmp/bin:$PATH" "$ventus" sweep "$tmp/slurm.ini" --slurm >"$tmp/out" 2>&1
+if grep -q "2 runs as 2 Slurm array tasks" "$tmp/out" && grep -q "submitted as Slurm job 4242" "$tmp/out" &&
+  [ "$(cat "$tmp/sbatch.args")" = "--parsable $sc" ]; then
+  ok "--slurm submits the new runs only with sbatch --parsable (job 4242)"
+else
+  bad "submit: $(tr '\n' ' ' <"$tmp/out")"
+fi
+"$ventus" sweep "$tmp/slurm.ini" --status 2>&1 | grep -q "2 not yet; Slurm job 4242" && ok "--status names the job" ||
+  bad "--status after submit: $("$ventus" sweep "$tmp/slurm.ini" --status 2>&1)"
+if ! command -v sbatch >/dev/null 2>&1; then
+  expect 4 "sbatch not found in PATH: the job is written as $sc" "--slurm without sbatch" \
+    "$ventus" sweep "$tmp/slurm.ini" --slurm
+fi
+
 # --- failures recorded, the others unharmed ------------------------------
 cat >"$tmp/fail.ini" <<EOF2
 [sweep]

@@ -10,10 +10,10 @@
 #include "cmd_sweep.h"
 #include "vt_file.h"
 
-static char *work_file(const sweep_ctx *c, const char *name, const char *ext) {
-  size_t n = strlen(c->work) + strlen(name) + strlen(ext) + 2;
+char *sweep_file(const char *dir, const char *name, const char *ext) {
+  size_t n = strlen(dir) + strlen(name) + strlen(ext) + 2;
   char *p = malloc(n);
-  if (p) snprintf(p, n, "%s/%s%s", c->work, name, ext);
+  if (p) snprintf(p, n, "%s/%s%s", dir, name, ext);
   return p;
 }
 
@@ -32,23 +32,23 @@ static char *last_line(const char *path) {
   return r;
 }
 
-/* runs one child to its end (the assembler) */
-static int run_sync(sweep_ctx *c, char *const *argv, const char *out, const char *err, sw_done *d, vt_error *e) {
+/* runs one child to its end (the assembler, sbatch) */
+int sweep_run_sync(sweep_ctx *c, char *const *argv, const char *out, const char *err, sw_done *d, vt_error *e) {
   if (sw_pool_start(c->pool, argv, NULL, out, err, 0, (size_t)-1, e)) return -1;
   while (!sw_pool_wait(c->pool, 3600, d)) {
   }
   return 0;
 }
 
-int sweep_build_kernels(sweep_ctx *c, char **target, vt_error *e) {
+int sweep_build_kernels(sweep_ctx *c, const char *dir, char **target, vt_error *e) {
   for (size_t k = 0; k < c->spec.nkernels; k++) {
     sw_kernel *kn = &c->spec.kernels[k];
     if (kn->kind != SW_ASM) {
       if (!(target[k] = strdup(kn->files.v[0]))) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
       continue;
     }
-    char *elf = work_file(c, kn->name, ".elf"), *out = work_file(c, kn->name, ".as.out"),
-         *err = work_file(c, kn->name, ".as.err");
+    char *elf = sweep_file(dir, kn->name, ".elf"), *out = sweep_file(dir, kn->name, ".as.out"),
+         *err = sweep_file(dir, kn->name, ".as.err");
     char **argv = calloc(kn->files.n + 5, sizeof *argv);
     int rc = !elf || !out || !err || !argv ? vt_fail(e, VT_ERR_NOMEM, "out of memory") : 0;
     if (!rc) {
@@ -58,7 +58,7 @@ int sweep_build_kernels(sweep_ctx *c, char **target, vt_error *e) {
       argv[3] = elf;
       for (size_t i = 0; i < kn->files.n; i++) argv[4 + i] = kn->files.v[i];
       sw_done d;
-      rc = run_sync(c, argv, out, err, &d, e);
+      rc = sweep_run_sync(c, argv, out, err, &d, e);
       if (!rc && d.exit_code != 0) {
         char *msg = last_line(err);
         rc = vt_fail(e, VT_ERR_FORMAT, "%s:%d: kernel %s: assembling failed: %s", c->spec.path, kn->line, kn->name,
@@ -102,10 +102,9 @@ static void keep_recorded(const sw_spec *s, sw_metrics *m) {
   m->n = k;
 }
 
-/* Records run r: d is how it ended (NULL: refused before it started). */
-static int record(sweep_ctx *c, size_t r, const sw_done *d, int *failed, vt_error *e) {
+int sweep_record(sweep_ctx *c, size_t r, const sw_done *d, const char *dir, int *failed, vt_error *e) {
   const sw_run *run = &c->plan.runs[r];
-  char *out = work_file(c, run->id, ".json"), *err = work_file(c, run->id, ".err");
+  char *out = sweep_file(dir, run->id, ".json"), *err = sweep_file(dir, run->id, ".err");
   char *json = NULL, *cfg = NULL, *msg = NULL;
   sw_strs values = {0};
   sw_metrics m = {0};
@@ -234,13 +233,14 @@ int sweep_run_all(sweep_ctx *c, size_t *ran, size_t *failed, size_t *skipped, vt
       if (!todo[r]) continue;
       if (c->plan.runs[r].invalid) { /* the device refuses this configuration */
         int f = 0;
-        rc = record(c, r, NULL, &f, e);
+        rc = sweep_record(c, r, NULL, c->work, &f, e);
         done++;
         *failed += f;
         continue;
       }
       char **argv = sw_plan_argv(&c->spec, &c->plan, r, c->exe);
-      char *out = work_file(c, c->plan.runs[r].id, ".json"), *err = work_file(c, c->plan.runs[r].id, ".err");
+      char *out = sweep_file(c->work, c->plan.runs[r].id, ".json"),
+           *err = sweep_file(c->work, c->plan.runs[r].id, ".err");
       if (!argv || !out || !err)
         rc = vt_fail(e, VT_ERR_NOMEM, "out of memory");
       else
@@ -253,7 +253,7 @@ int sweep_run_all(sweep_ctx *c, size_t *ran, size_t *failed, size_t *skipped, vt
     sw_done d;
     if (sw_pool_wait(c->pool, 0.25, &d)) {
       int f = 0;
-      rc = record(c, d.tag, &d, &f, e);
+      rc = sweep_record(c, d.tag, &d, c->work, &f, e);
       done++;
       *failed += f;
     }
