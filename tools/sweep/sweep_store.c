@@ -56,9 +56,12 @@ sw_store *sw_store_open(const char *path, vt_error *e) {
       sqlite3_exec(st->db,
                    "CREATE TABLE IF NOT EXISTS runs(id TEXT PRIMARY KEY, sweep TEXT, kernel TEXT, status TEXT,"
                    " error TEXT, exit_code INTEGER, wall_s REAL, recorded TEXT, config_json TEXT, result_json TEXT)",
-                   NULL, NULL, NULL) != SQLITE_OK ||
-      load_columns(st, e)) {
-    if (rc != SQLITE_OK || e->kind != VT_ERR_NOMEM) db_fail(st, e, "cannot open the store");
+                   NULL, NULL, NULL) != SQLITE_OK) {
+    db_fail(st, e, "cannot open the store");
+    sw_store_close(st);
+    return NULL;
+  }
+  if (load_columns(st, e)) {
     sw_store_close(st);
     return NULL;
   }
