@@ -67,6 +67,18 @@ done <"$tmp/rows"
 [ "$(sort -u <(cut -d' ' -f1,2 "$tmp/rows") | wc -l)" = 4 ] && ok "the rows are the 4 configurations of the product" ||
   bad "rows: $(tr '\n' ';' <"$tmp/rows")"
 
+# the progress line, on a terminal only (script(1) gives one)
+if command -v script >/dev/null 2>&1; then
+  sed 's/^name = small$/name = tty/' "$tmp/small.ini" >"$tmp/tty.ini"
+  script -qec "'$ventus' sweep '$tmp/tty.ini' -j 1" /dev/null >"$tmp/tty.out" 2>&1
+  if grep -q 'sweep: 4/4 runs done, 0 failed, 0 running, ETA 0m00s' "$tmp/tty.out" &&
+    grep -q "$(printf '\r\033\\[K')ventus sweep: tty: 4 runs: 4 run now" "$tmp/tty.out"; then
+    ok "on a terminal: the progress line (done, failed, running, ETA), erased before the summary"
+  else
+    bad "progress line: $(cat -v "$tmp/tty.out" | head -c 300)"
+  fi
+fi
+
 # --- stable ids; resume --------------------------------------------------
 "$ventus" sweep "$tmp/small.ini" --list >"$tmp/list1" 2>&1
 "$ventus" sweep "$tmp/small.ini" --list >"$tmp/list2" 2>&1
