@@ -23,6 +23,7 @@ void vt_config_defaults(vt_config *c) {
   c->lds_window = 0x10000000u;
   c->barrier_counts_ended = 1;
   c->lds_sparse_limit = 64u << 20;
+  c->run_ahead = 1;
   /* timing: the 2025 Chisel RTL (docs/timing.md) */
   c->lat_alu = 5;
   c->lat_valu = 5;
@@ -79,6 +80,7 @@ static const cfg_key keys[] = {
     K64(max_steps),           K32(lds_base, 1),        K32(lds_window, 1),
     K32(barrier_counts_ended, 0), K32(lds_sparse_limit, 1), K32(vgprs_per_sm, 0), K32(sgprs_per_sm, 0),
     K32(writable_code, 0),    K32(strict_bounds, 0),   K32(host_threads, 0),
+    K32(run_ahead, 0),
     K32(timing, 0),           K32(num_lanes, 0),       K32(num_sfu, 0),
     K32(lat_alu, 0),          K32(lat_valu, 0),        K32(lat_vfpu, 0),
     K32(lat_mul, 0),          K32(lat_sfu, 0),         K32(lat_lsu_l1_hit, 0),
@@ -275,6 +277,7 @@ int vt_config_check(const vt_config *c, vt_error *e) {
   if (c->barrier_counts_ended > 1) return vt_fail(e, VT_ERR_CONFIG, "barrier_counts_ended must be 0 or 1");
   if (c->writable_code > 1) return vt_fail(e, VT_ERR_CONFIG, "writable_code must be 0 or 1");
   if (c->strict_bounds > 1) return vt_fail(e, VT_ERR_CONFIG, "strict_bounds must be 0 or 1");
+  if (c->run_ahead > 1) return vt_fail(e, VT_ERR_CONFIG, "run_ahead must be 0 or 1");
   if (c->host_threads > VT_MAX_HOST_THREADS)
     return vt_fail(e, VT_ERR_CONFIG, "host_threads must be 0 (online CPUs)..%u", VT_MAX_HOST_THREADS);
   if (c->timing > 1) return vt_fail(e, VT_ERR_CONFIG, "timing must be 0 or 1");

@@ -76,6 +76,10 @@ typedef struct vt_warp {
   /* LR/SC reservation: host address of the reserved word, NULL = none */
   const uint8_t *resv;
 
+  /* the bytes of its last run ahead's instructions lie in [ahead_lo,
+   * ahead_hi] (stores into code are checked against it) */
+  uint32_t ahead_lo, ahead_hi;
+
   /* per pc slot: the last unit-stride vector access and its step from the
    * one before (exec_mem.c stride_hint; a host prefetch hint, no state of
    * the simulated machine) */
@@ -149,6 +153,13 @@ typedef struct vt_worker {
    * every decoded instruction): a new warp clears only these. */
   uint64_t xwritten[VT_NUM_XREGS / 64];
   vt_stats own;
+  uint64_t ahead;              /* warp-instructions run ahead (a debug counter: vt_device_ahead_insns) */
+  /* stores into decoded code (route): set by the store, cleared by the
+   * loop that checks them against the warps running ahead */
+  int smc;
+  uint32_t smc_lo, smc_hi;     /* the bytes they stored, [lo, hi) */
+  uint32_t smc_pc, smc_word;   /* the last such store instruction */
+  uint32_t code_gen;           /* mem.code_gen its TLB was write-protected for */
   vt_commit *commit;           /* where a recording step writes; NULL: the device's (timing threads: their own) */
 } vt_worker;
 
@@ -192,6 +203,7 @@ struct vt_device {
   vt_pds_layout pds_layout;    /* which slice of the private region a group gets */
   uint64_t lds_far_pages;      /* sparse local pages held by all resident groups (atomic: all workers) */
   int parallel;                /* the running launch spreads over host threads: AMOs take a lock */
+  uint32_t code_lo, code_size; /* the region of start_pc, which par_eligible scanned */
   double cpu_busiest, cpu_all; /* vt_device_host_cpu */
 };
 
@@ -323,6 +335,15 @@ int launch_retire(vt_device *d, int *progress, vt_error *e); /* retire finished 
  * a fetch or decode fault, the error carrying the warp's context. */
 const vt_icache_entry *warp_decode(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e);
 void icache_clear(vt_device *d);
+/* A store into decoded instructions (route): drops the predecoded ones and
+ * tells the worker's loop, which checks the warps running ahead. */
+void code_store(vt_exec *x, uint32_t addr, unsigned size);
+/* The warps that ran ahead, after warp `self` (slot index j of SM-major
+ * order, in `round`) stored into code: -1 with *e when one of them may
+ * have run an instruction it changed in a later round; due as in
+ * vt_device_launch, slots first..first+step.. */
+int code_store_check(vt_device *d, vt_worker *k, const uint64_t *due, uint64_t round, uint32_t self,
+                     uint32_t first, uint32_t step, vt_error *e);
 /* Work-group slots, shared by the single-threaded loop and the workers of
  * a parallel launch (dispatch.c). */
 void wg_release(vt_device *d, vt_wg *wg);
@@ -344,6 +365,10 @@ int launch_deadlock(vt_device *d, vt_worker *k, uint32_t first, uint32_t step, i
 int mbar_waits(const vt_device *d, const vt_warp *w);
 int mbar_deadlock(vt_device *d, vt_worker *k, const vt_wg *wg, vt_error *e);
 int par_eligible(vt_device *d, uint32_t *nthreads);
+/* A parallel launch's decode of an instruction in writable executable
+ * memory outside the kernel's region (which par_eligible did not scan):
+ * -1 with *e for an atomic or a print-CSR access the scan would refuse. */
+int par_decode_check(const vt_device *d, const isa_inst *in, isa_id id, vt_error *e);
 int par_run(vt_device *d, uint32_t nthreads, vt_error *e);
 void par_free(vt_device *d);
 void par_icache_wipe(vt_device *d); /* clears the further workers' predecode caches */

@@ -37,6 +37,8 @@ typedef struct vt_config {
                                  (self-modifying code); 0: a store into code is a fault */
   uint32_t strict_bounds;     /* 1: the driver's allocator makes the padding after a buffer's
                                  requested size inaccessible (VT_PERM_GUARD) */
+  uint32_t run_ahead;         /* 1: warps run private instructions ahead of their round
+                                 (docs/simulator.md §2); 0: every one in its round */
   uint32_t host_threads;      /* host threads a launch may use (0 = online CPUs, a timed
                                  launch one; 1 = the single-threaded loop; docs/simulator.md §6) */
   /* Timing model (src/timing, docs/timing.md). The functional core ignores
@@ -302,6 +304,10 @@ typedef struct vt_stats {
  * threads' (*all). A run's time on an idle machine is about its process
  * CPU time - all + busiest; one-thread launches add nothing. */
 void vt_device_host_cpu(const vt_device *d, double *busiest, double *all);
+
+/* Warp-instructions run ahead of their round since creation (docs/simulator.md
+ * §2): a debug counter, not a statistic, since it depends on the schedule. */
+uint64_t vt_device_ahead_insns(const vt_device *d);
 
 /* Statistics accumulated since creation or the last reset. */
 const vt_stats *vt_device_stats(const vt_device *d);

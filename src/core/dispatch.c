@@ -271,7 +271,12 @@ static int launch_setup(vt_device *d, const vt_launch *l, vt_error *e) {
   if (check_launch(d, l, e)) return -1;
   d->l = *l;
   d->steps = 0;
+  d->w0.smc = 0;
   mem_set_ctx(&d->mem, l->ctx);
+  if (d->w0.code_gen != d->mem.code_gen) { /* a parallel launch's workers marked code */
+    d->w0.code_gen = d->mem.code_gen;
+    code_tlb_protect(&d->mem, d->mem.tlb);
+  }
   icache_clear(d);
   abort_launch(d); /* defensive: nothing should be resident */
   d->wg_total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
@@ -344,13 +349,13 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
    * only itself runs them now and skips the rounds they belonged to, so
    * every other instruction keeps its place in the round-robin order; a
    * fault met ahead is reported in its own round. Off whenever something
-   * could see the difference: a commit log, code that stores may rewrite,
-   * ISA 2025. Near a step limit too: the steps that ran ahead all belong
+   * could see the difference: a commit log, ISA 2025. A store into code
+   * (code_store) is checked against the warps running ahead. Near a step limit too: the steps that ran ahead all belong
    * to the next 257 rounds (at most 257 * slots places), so with no new
    * run in the last `window` steps before the limit, every one of them has
    * had its place before the count reaches the limit, which is then met
    * where plain round-robin meets it. */
-  int run_ahead = !d->record && !d->mem.nwx && c->isa != 2025;
+  int run_ahead = c->run_ahead && !d->record && c->isa != 2025;
   const uint64_t window = 257 + 257 * (uint64_t)c->num_sm * c->warps_per_sm;
   const uint64_t ahead_until = !c->max_steps ? UINT64_MAX : c->max_steps > window ? c->max_steps - window : 0;
   vt_error ahead_err;
@@ -389,6 +394,7 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
         int rc = warp_turn(d, &d->w0, w, e, run_ahead && !ahead_fault && d->steps < ahead_until ? 256 : 0, &ahead,
                            &ahead_err, &fault);
         if (rc < 0) goto fail;
+        if (unlikely(d->w0.smc) && code_store_check(d, &d->w0, due, round, j, 0, 1, e)) goto fail;
         if (rc != 2) progress = 1;
         if (rc == 1) {
           w->ended = 1;
@@ -502,7 +508,9 @@ void vt_step_abort(vt_device *d) { abort_launch(d); }
 int vt_step_threads(vt_device *d, uint32_t max, uint32_t *n, vt_error *e) {
   uint32_t k = 1;
   *n = 1;
-  if (max < 2 || !par_eligible(d, &k)) return 0; /* one thread: vt_step_peek/exec as ever */
+  /* writable code too: the timing model's threads would need a store into
+   * code checked against the other threads' decoded instructions */
+  if (max < 2 || d->mem.nwx || !par_eligible(d, &k)) return 0; /* one thread: vt_step_peek/exec as ever */
   if (k > max) k = max;
   if (par_step_setup(d, k, e)) return -1;
   *n = k;

@@ -85,11 +85,10 @@ uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv,
     exec_fault(x, VT_ERR_UNMAPPED, lane, addr, msg);
     return NULL;
   }
-  /* the decode cache does not see stores: drop it when one may hit code */
-  if (unlikely((acc & ACC_W) && d->mem.nwx)) {
-    const vt_region *r = mem_region(&d->mem, addr);
-    if (r && (r->perm & ACC_X)) icache_clear(d);
-  }
+  /* the translation caches write-protect pages holding decoded
+   * instructions, so every store into one comes here */
+  if (unlikely((acc & ACC_W) && code_page(&d->mem, addr)) && code_words(&d->mem, addr, size))
+    code_store(x, addr, size);
   if (priv) x->st->private_accesses++;
   else x->st->global_accesses++;
   return h;
@@ -113,7 +112,7 @@ static inline const uint8_t *word_of(const uint8_t *h, uint32_t addr) { return h
 /* ---- scalar ------------------------------------------------------------------- */
 /* route's common outcomes inline: an aligned access to the group's flat
  * local part, or to a global page the translation cache holds with the
- * permission (not a store while writable code is mapped); NULL sends the
+ * permission (a page holding decoded code has no write permission there); NULL sends the
  * access to route, which decides everything else. */
 static inline uint8_t *route_hit(vt_exec *x, uint32_t addr, unsigned size, unsigned acc) {
   const vt_device *d = x->d;
@@ -126,8 +125,7 @@ static inline uint8_t *route_hit(vt_exec *x, uint32_t addr, unsigned size, unsig
   }
   const vt_tlb_entry *t = &x->k->tlb[(addr >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)];
   uint32_t po = addr & (VT_PAGE_SIZE - 1);
-  if (t->page != (addr >> VT_PAGE_BITS) + 1 || po < t->lo || po + size > t->hi || (t->perm & acc) != acc ||
-      ((acc & ACC_W) && d->mem.nwx))
+  if (t->page != (addr >> VT_PAGE_BITS) + 1 || po < t->lo || po + size > t->hi || (t->perm & acc) != acc)
     return NULL;
   x->st->global_accesses++;
   return t->host + po;
@@ -294,7 +292,7 @@ static inline uint32_t vaddr(vt_exec *x, const isa_inst *in, int kind, uint32_t 
  * host block the instruction may access: the group's flat local part, or
  * one global page through the translation cache. The access counters
  * advance by n lanes at once. NULL = use the per-lane path (another page,
- * the sparse local part, a fault to report, a store that may hit code). */
+ * the sparse local part, a fault to report, a store into a code page). */
 static uint8_t *route_span(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, int priv,
                            unsigned n) {
   vt_device *d = x->d;
@@ -304,10 +302,11 @@ static uint8_t *route_span(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, 
     return x->wg->lds + (lo - lds);
   }
   if ((lo < lds_end && end > lds) || (lo >> VT_PAGE_BITS) != ((end - 1) >> VT_PAGE_BITS)) return NULL;
-  if ((acc & ACC_W) && d->mem.nwx) return NULL;
   int denied;
   uint8_t *h = mem_host_t(&d->mem, x->k->tlb, lo, (unsigned)(end - lo), acc, &denied);
   if (!h) return NULL;
+  /* a store into a page of decoded code: the per-lane path, through route */
+  if ((acc & ACC_W) && (x->k->tlb[(lo >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)].perm & VT_PERM_CODE)) return NULL;
   if (priv) x->st->private_accesses += n;
   else x->st->global_accesses += n;
   return h;

@@ -27,6 +27,7 @@ void mem_free(vt_mem *m) {
       for (unsigned j = 0; j < 1024; j++) free(m->l1[i][j]);
     free(m->l1[i]);
   }
+  for (unsigned i = 0; i < 1024; i++) free(m->code[i]);
   for (size_t i = 0; i < m->nslabs; i++) munmap(m->slabs[i], (size_t)VT_SLAB_PAGES * VT_PAGE_SIZE);
   free(m->slabs);
   free(m->regions);
@@ -176,6 +177,7 @@ uint8_t *mem_slow(vt_mem *m, vt_tlb_entry *tlb, uint32_t addr, unsigned size, un
   uint64_t rend = (uint64_t)r->base + r->size;
   t->hi = rend - pbase >= VT_PAGE_SIZE ? VT_PAGE_SIZE : (uint32_t)(rend - pbase);
   t->perm = r->perm;
+  if ((r->perm & VT_PERM_W) && code_page(m, addr)) t->perm = (r->perm & ~VT_PERM_W) | VT_PERM_CODE;
   t->host = pg;
   return pg + (addr & (VT_PAGE_SIZE - 1));
 }

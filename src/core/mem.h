@@ -28,6 +28,18 @@ typedef struct {
   uint8_t *host;
 } vt_tlb_entry;
 
+/* A TLB entry's perm bit for a page of a writable region that holds
+ * decoded instructions: VT_PERM_W is left out, so the inline store paths
+ * miss and route() sees every store into it (codemap.c). */
+#define VT_PERM_CODE 16u
+
+/* Words from which instructions were decoded, per page of a writable
+ * region (codemap.c): one block per 4 MiB of address space. */
+typedef struct {
+  uint64_t page[1024 / 64];       /* pages with a decoded word */
+  uint64_t word[1024][1024 / 64]; /* the decoded words of each page */
+} vt_codemap_block;
+
 typedef struct vt_mem {
   /* lazily allocated second levels of 1024 page pointers; the pointers are
    * read with acquire loads and set under page_lock, so host threads of a
@@ -46,6 +58,8 @@ typedef struct vt_mem {
   size_t nwx;          /* regions both writable and executable */
   uint32_t ctx;        /* context of the running launch (region owner check) */
   uint64_t tlb_gen;    /* counts flushes: other workers' caches are stale when it moved */
+  vt_codemap_block *code[1024]; /* decoded words of writable code, created under page_lock */
+  uint32_t code_gen;   /* counts pages newly marked as code (atomic): workers then drop their TLBs */
   vt_tlb_entry tlb[VT_TLB_SIZE]; /* the translation cache of worker 0 (the single-threaded loop) */
 } vt_mem;
 
@@ -75,6 +89,24 @@ static inline uint8_t *mem_host_t(vt_mem *m, vt_tlb_entry *tlb, uint32_t addr, u
 static inline uint8_t *mem_host(vt_mem *m, uint32_t addr, unsigned size, unsigned acc, int *denied) {
   return mem_host_t(m, m->tlb, addr, size, acc, denied);
 }
+/* ---- writable code (codemap.c) ---------------------------------------------
+ * A word of a writable region from which an instruction was decoded is
+ * marked; its page's TLB entries lose VT_PERM_W (VT_PERM_CODE instead), so
+ * a store into it takes route()'s slow path, which invalidates the decoded
+ * instructions when it hits a marked word. Marks are never cleared (only
+ * a page's later stores pay for a stale one). Safe from several threads. */
+/* Marks the word at addr; 1 if its page was not marked before (code_gen moved). */
+int code_mark(vt_mem *m, uint32_t addr);
+static inline int code_page(const vt_mem *m, uint32_t addr) {
+  uint32_t pn = addr >> VT_PAGE_BITS;
+  const vt_codemap_block *b = __atomic_load_n(&m->code[pn >> 10], __ATOMIC_ACQUIRE);
+  return b && (__atomic_load_n(&b->page[(pn & 1023) / 64], __ATOMIC_RELAXED) >> (pn % 64) & 1);
+}
+/* 1 when one of the words [addr, addr + size) was decoded. */
+int code_words(const vt_mem *m, uint32_t addr, uint32_t size);
+/* Drops VT_PERM_W from entries of code pages (a worker's TLB, after code_gen moved). */
+void code_tlb_protect(const vt_mem *m, vt_tlb_entry *tlb);
+
 /* The page holding addr if it exists (never allocates), else NULL. */
 const uint8_t *mem_page_peek(const vt_mem *m, uint32_t addr);
 /* The host page of addr if it exists, else NULL: for host prefetch hints

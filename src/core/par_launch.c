@@ -13,11 +13,12 @@
  * or read only (regions, the launch, the configuration).
  *
  * Only launches whose result cannot depend on the order across groups run
- * here (par_eligible): no trace or stepping caller, no
- * self-modifying code, no shared private slice, and code (scanned before
- * the launch) whose atomics are all of one commutative kind with the
- * result discarded and that does not use the print CSR while a print
- * callback is installed. Everything else takes the single-threaded loop.
+ * here (par_eligible): no trace or stepping caller, no shared private
+ * slice, and code (scanned before the launch: the kernel's region, and
+ * executable memory that is not writable; other code is checked as it is
+ * decoded) whose atomics are all of one commutative kind with the result
+ * discarded and that does not use the print CSR while a print callback is
+ * installed. Everything else takes the single-threaded loop.
  *
  * A fault (or a deadlock) stops the groups of higher id; groups of lower id
  * run on, and the fault of the lowest faulting group is reported: every
@@ -82,14 +83,20 @@ static int amo_commutes(isa_id id) {
  * or prefixed AMO (not checked further), or the print CSR with a print
  * callback installed (the text would interleave). Every aligned word is
  * decoded, data too: a false match only costs the parallelism. */
-static int code_allows_parallel(const vt_device *d) {
+static int code_allows_parallel(vt_device *d) {
   const vt_mem *m = &d->mem;
   isa_rev rev = d->cfg.isa == 2025 ? ISA_REV_2025 : ISA_REV_BASE;
   uint64_t scanned = 0;
   int amo_kind = -1;
+  const vt_region *entry = mem_region(m, d->l.start_pc);
+  d->code_lo = entry ? entry->base : 0;
+  d->code_size = entry ? entry->size : 0;
   for (size_t i = 0; i < m->nregions; i++) {
     const vt_region *r = &m->regions[i];
     if (!(r->perm & VT_PERM_X)) continue;
+    /* a writable one is data as well (test vectors map every buffer so):
+     * only the kernel's, the others are checked as they are decoded */
+    if ((r->perm & VT_PERM_W) && r != entry) continue;
     uint64_t end = (uint64_t)r->base + r->size;
     int prefixed = 0;
     for (uint64_t a = r->base & ~3u; a + 4 <= end; a += 4) {
@@ -118,6 +125,16 @@ static int code_allows_parallel(const vt_device *d) {
   return 1;
 }
 
+int par_decode_check(const vt_device *d, const isa_inst *in, isa_id id, vt_error *e) {
+  uint32_t f = isa_table[id].flags;
+  int print = (f & IF_CSR) && ((unsigned)in->imm & 0xfff) == CSR_PRINT && d->print_fn;
+  if (!(f & IF_AMO) && !print) return 0;
+  return vt_fail(e, VT_ERR_ILLEGAL,
+                 "%s outside the kernel's code region while the launch runs on several host threads: its "
+                 "result could depend on the order of work-groups (host_threads = 1 runs it in order)",
+                 print ? "a print-CSR access" : "an atomic");
+}
+
 int par_eligible(vt_device *d, uint32_t *nthreads) {
   const vt_config *c = &d->cfg;
   uint64_t n = c->host_threads;
@@ -128,7 +145,7 @@ int par_eligible(vt_device *d, uint32_t *nthreads) {
   if (n > VT_MAX_HOST_THREADS) n = VT_MAX_HOST_THREADS;
   if (n > c->num_sm) n = c->num_sm;
   if (n > d->wg_total) n = d->wg_total;
-  if (n < 2 || d->record || d->pds_layout == VT_PDS_SHARED || d->mem.nwx || d->nresv ||
+  if (n < 2 || d->record || d->pds_layout == VT_PDS_SHARED || d->nresv ||
       !code_allows_parallel(d))
     return 0;
   *nthreads = (uint32_t)n;
@@ -170,6 +187,9 @@ static int par_setup(vt_device *d, uint32_t n, vt_error *e) {
     memcpy(p->k.vwritten, d->w0.vwritten, sizeof p->k.vwritten);
     memcpy(p->k.xwritten, d->w0.xwritten, sizeof p->k.xwritten);
     memset(p->tlb, 0, sizeof p->tlb); /* regions may have changed since its last launch */
+    p->k.code_gen = __atomic_load_n(&d->mem.code_gen, __ATOMIC_ACQUIRE); /* an empty TLB is protected */
+    p->k.smc = 0;
+    p->k.ahead = 0;
     p->reported = 0;
   }
   return 0;
@@ -266,7 +286,7 @@ static void *worker_run(void *arg) {
   /* the step limit counts the steps of all threads, ahead ones included:
    * it is passed only if the launch has more than max_steps in all, and
    * then the single-threaded loop meets it too */
-  const int run_ahead = !d->record && !d->mem.nwx && c->isa != 2025;
+  const int run_ahead = c->run_ahead && !d->record && c->isa != 2025;
   uint64_t *due = p->due, round = 0;
   int claiming = 1;
   uint32_t from = 0; /* blocks before (p->index + from) % n have nothing left for this thread */
@@ -282,6 +302,12 @@ static void *worker_run(void *arg) {
     }
     int any = 0, progress = 0, resident = 0, ended = 0;
     uint64_t steps = 0, next = UINT64_MAX; /* the next round one of this thread's warps is due */
+    /* another thread decoded code on a new page: its stores must reach route */
+    uint32_t cg = __atomic_load_n(&d->mem.code_gen, __ATOMIC_ACQUIRE);
+    if (unlikely(cg != p->k.code_gen)) {
+      p->k.code_gen = cg;
+      code_tlb_protect(&d->mem, p->k.tlb);
+    }
     for (uint32_t s = p->index; s < c->num_sm; s += n) {
       vt_warp *ws = d->sms[s].warps;
       for (uint32_t i = 0, j = s * nw; i < nw; i++, j++) {
@@ -309,6 +335,15 @@ static void *worker_run(void *arg) {
           report(P, w->wg->id, &err);
           fault = __atomic_load_n(&P->fault, __ATOMIC_RELAXED);
           progress = 1; /* the group goes (below), not a deadlock */
+          continue;
+        }
+        /* a store into code: checked against this thread's warps running
+         * ahead (other threads' groups running that code would be a race
+         * between groups, docs/simulator.md §6) */
+        if (unlikely(p->k.smc) && code_store_check(d, &p->k, due, round, j, p->index, n, &err)) {
+          report(P, w->wg->id, &err);
+          fault = __atomic_load_n(&P->fault, __ATOMIC_RELAXED);
+          progress = 1;
           continue;
         }
         if (rc != 2) progress = 1;
@@ -418,6 +453,7 @@ int par_run(vt_device *d, uint32_t n, vt_error *e) {
     busiest = p->cpu > busiest ? p->cpu : busiest;
     d->cpu_all += p->cpu;
     vt_stats_add(&d->stats, &p->k.own);
+    d->w0.ahead += p->k.ahead;
     for (unsigned r = 0; r < VT_NUM_VREGS / 64; r++) d->w0.vwritten[r] |= p->k.vwritten[r];
     for (unsigned r = 0; r < VT_NUM_XREGS / 64; r++) d->w0.xwritten[r] |= p->k.xwritten[r];
   }

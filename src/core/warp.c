@@ -103,8 +103,10 @@ void warp_reset(vt_device *d, vt_worker *k, vt_warp *w, vt_wg *wg, uint32_t wid)
 /* Entries are valid for one generation; clearing is a counter bump, so a
  * host write (new code) costs nothing. */
 void icache_clear(vt_device *d) {
-  d->icache_gen++;
-  if (d->icache_gen == 0) { /* wrapped: really clear (every worker's cache) */
+  /* atomic: the workers of a parallel launch read it at every decode */
+  if (__atomic_add_fetch(&d->icache_gen, 1, __ATOMIC_RELAXED) == 0 && !d->parallel) {
+    /* wrapped: really clear (every worker's cache; a parallel launch, which a
+     * store into code ends, clears them at the next launch) */
     memset(d->icache, 0, ((size_t)1 << VT_ICACHE_BITS) * sizeof *d->icache);
     par_icache_wipe(d);
     d->icache_gen = 1;
@@ -152,6 +154,13 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
   }
   uint32_t word = ld_u32(h);
   *word_out = word;
+  /* code a store may rewrite: marked, and its page write-protected here
+   * (the other workers' caches when they see code_gen move) */
+  vt_tlb_entry *t = &k->tlb[(pc >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)];
+  if (t->perm & (VT_PERM_W | VT_PERM_CODE)) {
+    if (code_mark(&d->mem, pc) < 0) return vt_fail(e, VT_ERR_NOMEM, "out of memory for the code map");
+    if (t->perm & VT_PERM_W) t->perm = (t->perm & ~VT_PERM_W) | VT_PERM_CODE;
+  }
   isa_inst in;
   isa_rev rev = d->cfg.isa == 2025 ? ISA_REV_2025 : ISA_REV_BASE;
   isa_id id;
@@ -162,6 +171,11 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
               pc + 4, denied ? "memory is not executable" : "address is not mapped");
       vt_err_addr(e, pc + 4);
       return -1;
+    }
+    vt_tlb_entry *t2 = &k->tlb[((pc + 4) >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)];
+    if (t2->perm & (VT_PERM_W | VT_PERM_CODE)) {
+      if (code_mark(&d->mem, pc + 4) < 0) return vt_fail(e, VT_ERR_NOMEM, "out of memory for the code map");
+      if (t2->perm & VT_PERM_W) t2->perm = (t2->perm & ~VT_PERM_W) | VT_PERM_CODE;
     }
     id = isa_decode64_rev(word, ld_u32(h2), rev, &in);
     if (id == ISA_INVALID) {
@@ -179,6 +193,10 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
       vt_fail(e, VT_ERR_ILLEGAL, "illegal instruction 0x%08x", word);
     return -1;
   }
+  /* a parallel launch scanned the kernel's region only (par_launch.c) */
+  if (unlikely(d->parallel) && (t->perm & (VT_PERM_W | VT_PERM_CODE)) && pc - d->code_lo >= d->code_size &&
+      par_decode_check(d, &in, id, e))
+    return -1;
   /* an MMA writes a whole D register group (up to 32 registers with
    * 8-thread warps): every register from rd up may hold its results. In
    * the base revision only IF_VEC instructions write vector registers (the
@@ -193,7 +211,7 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
     k->xwritten[(r % VT_NUM_XREGS) / 64] |= 1ull << (r % 64);
   ic->pc = pc;
   ic->prefix = w->prefix;
-  ic->gen = d->icache_gen;
+  ic->gen = __atomic_load_n(&d->icache_gen, __ATOMIC_RELAXED);
   ic->in = in;
   vt_exec_fn fn = rev == ISA_REV_2025 ? exec_select_2025(&in) : NULL;
   unsigned csr = (unsigned)in.imm & 0xfff;
@@ -267,7 +285,7 @@ int exec_fault(vt_exec *x, vt_err_kind k, int lane, uint32_t addr, const char *w
 static inline vt_icache_entry *decode_next(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
   uint32_t pc = w->pc;
   vt_icache_entry *ic = &k->icache[icache_index(pc, w->prefix)];
-  if (unlikely(ic->pc != pc || ic->prefix != w->prefix || ic->gen != d->icache_gen)) {
+  if (unlikely(ic->pc != pc || ic->prefix != w->prefix || ic->gen != __atomic_load_n(&d->icache_gen, __ATOMIC_RELAXED))) {
     uint32_t insn;
     if (icache_fill(d, k, w, ic, &insn, e)) {
       vt_wg *wg = w->wg;
@@ -409,8 +427,11 @@ static uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault) {
   vt_worker *k = x->k;
   vt_warp *w = x->w;
   vt_stats *s = x->st;
-  uint32_t gen = d->icache_gen; /* private instructions store nowhere, so it cannot move */
+  /* private instructions store nowhere, so only another host thread's
+   * store into code (which ends a parallel launch) can move it */
+  uint32_t gen = __atomic_load_n(&d->icache_gen, __ATOMIC_RELAXED);
   uint64_t threads = 0;
+  uint32_t lo = w->pc, hi = w->pc; /* the run's lowest and highest pc */
   uint32_t n = 0, run_mask = w->mask, run_n = 0; /* run_n instructions so far under run_mask */
   *fault = 0;
   /* an instruction a prefix modifies is left to its round: private ones
@@ -450,7 +471,13 @@ static uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault) {
     }
     run_n++;
     s->unit_insns[ic->unit]++;
+    lo = pc < lo ? pc : lo;
+    hi = pc > hi ? pc : hi;
     n++;
+  }
+  if (n) {
+    w->ahead_lo = lo;
+    w->ahead_hi = hi + 3;
   }
   threads += (uint64_t)popcount32(run_mask) * run_n;
   w->instret += n;
@@ -472,5 +499,44 @@ int warp_turn(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e, uint32_t limi
   x.e = ahead_e;
   x.waits = 0; /* a barrier arrival (rc 0) may have set it */
   *ahead = run_ahead(&x, limit, fault);
+  k->ahead += *ahead;
   return 0;
 }
+
+/* ---- stores into code -------------------------------------------------------- */
+void code_store(vt_exec *x, uint32_t addr, unsigned size) {
+  vt_worker *k = x->k;
+  icache_clear(x->d);
+  if (!k->smc || addr < k->smc_lo) k->smc_lo = addr;
+  if (!k->smc || addr + size > k->smc_hi) k->smc_hi = addr + size;
+  k->smc = 1;
+  k->smc_pc = x->pc;
+  k->smc_word = x->word;
+}
+
+/* A warp ran an instruction of a later round than the store's only if it
+ * is due after it: slots before the store's in a later round than the
+ * next, slots after it in a later one than this. */
+int code_store_check(vt_device *d, vt_worker *k, const uint64_t *due, uint64_t round, uint32_t self,
+                     uint32_t first, uint32_t step, vt_error *e) {
+  uint32_t lo = k->smc_lo, hi = k->smc_hi, nw = d->cfg.warps_per_sm;
+  k->smc = 0;
+  for (uint32_t s = first; s < d->cfg.num_sm; s += step)
+    for (uint32_t i = 0, j = s * nw; i < nw; i++, j++) {
+      const vt_warp *a = &d->sms[s].warps[i];
+      if (j == self || due[j] == UINT64_MAX || due[j] <= (j < self ? round + 1 : round)) continue;
+      if (a->ahead_hi < lo || a->ahead_lo >= hi) continue;
+      const vt_warp *w = &d->sms[self / nw].warps[self % nw];
+      vt_fail(e, VT_ERR_ILLEGAL,
+              "store into code at 0x%08x..0x%08x, which warp %u of work-group %u may already have run "
+              "ahead of this round (run-ahead, docs/simulator.md §2): the result would depend on it; "
+              "run_ahead = 0 runs every instruction in its round",
+              lo, hi - 1, a->wid, a->wg->id);
+      vt_err_ctx(e, (int)d->l.kernel_id, (int)w->wg->id, (int)w->wid, -1, k->smc_pc, k->smc_word);
+      vt_err_addr(e, lo);
+      return -1;
+    }
+  return 0;
+}
+
+uint64_t vt_device_ahead_insns(const vt_device *d) { return d->w0.ahead; }

@@ -2,7 +2,7 @@
 # Memory protection seen from `ventus run` (docs/simulator.md §3): code
 # pages are read/execute (a store is a device fault, exit 3) unless
 # writable_code = 1, and then a patched instruction runs even after it was
-# decoded once; with strict_bounds = 1 an access past a buffer's requested
+# decoded once, from the ELF and from its test vector; with strict_bounds = 1 an access past a buffer's requested
 # size (in its 4 KiB padding) is a device fault; 16 groups sweeping the
 # local window stop at lds_sparse_limit instead of taking gigabytes.
 #   usage: bash test_run_memory.sh <ventus binary> <source dir>
@@ -52,6 +52,10 @@ assemble smc
 A=("$tmp/smc.elf" --kernel k --global 1 --arg buf:u32:1 --show 0)
 run 3 "memory is code (read/execute; writable_code = 1 allows stores)" "" "store into code faults" "${A[@]}"
 run 0 "" "arg0 u32[1]: 101" "writable_code = 1: the patched instruction runs" "${A[@]}" -c writable_code=1
+# the same launch as a test vector (every buffer writable and executable;
+# run-ahead on): the patched instruction runs there too
+run 0 "" "" "export the self-modifying launch" "${A[@]}" -c writable_code=1 --export-testvec "$tmp/smc-tv"
+run 0 "" "0x90000000 0x00000065" "test vector: the patched instruction runs" "$tmp/smc-tv" --dump-range 0x90000000:4
 
 # Padding: a 4-byte buffer is allocated 4 KiB; the word after it is
 # padding. A word load from a 2-byte buffer straddles into the padding.

@@ -5,7 +5,7 @@
  * per iteration until it loads from an unmapped address. Whichever fault
  * comes first in the round-robin order is the one reported, and the
  * counter holds what warp 1 did until then, exactly as in the same launch
- * with run-ahead off (code mapped writable turns it off); a step limit is
+ * with run-ahead off (run_ahead = 0); a step limit is
  * met at the same warp and pc for every limit. Hand-derived round
  * numbers (one instruction per warp and round): warp 0 has 6 instructions
  * of set-up (csrr, lui, bnez, li, auipc + addi) and 5 per pass, so its
@@ -88,12 +88,11 @@ static void launch_limited(program_fn *prog, unsigned n0, unsigned n1, int run_a
   c.num_sm = 1; /* two warp slots: run-ahead stops 257 * 3 steps before a step limit */
   c.warps_per_sm = 2;
   c.max_steps = max_steps;
+  c.run_ahead = (uint32_t)run_ahead;
   vt_error me;
   vt_device *d = vt_device_create(&c, &me);
   assert_non_null(d);
-  /* code that stores could rewrite turns run-ahead off */
-  uint32_t code = VT_PERM_R | VT_PERM_X | (run_ahead ? 0 : VT_PERM_W);
-  assert_int_equal(vt_mem_map(d, CODE_BASE, 0x10000, code, &me), 0);
+  assert_int_equal(vt_mem_map(d, CODE_BASE, 0x10000, VT_PERM_R | VT_PERM_X, &me), 0);
   assert_int_equal(vt_mem_map(d, DATA_BASE, DATA_SIZE, VT_PERM_R | VT_PERM_W, &me), 0);
   char src[1024];
   load_asm(d, prog(src, sizeof src, n0, n1));
