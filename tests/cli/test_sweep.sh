@@ -122,6 +122,32 @@ assert all(len(l.get("points").split()) == 3 for l in lines)
 ' "$tmp/plots/cycles-vs-num_sm.svg" 2>"$tmp/err" && ok "SVG parses: 2 lines (warps_per_sm 4, 8) of 3 points" ||
     bad "SVG: $(tail -1 "$tmp/err")"
 fi
+# speed-up over a baseline configuration, CPI stacks
+sed 's/^name = small$/name = small\nbaseline = num_sm=1 warps_per_sm=4/' "$tmp/small.ini" >"$tmp/base.ini"
+"$ventus" sweep "$tmp/base.ini" --store "$tmp/small.db" --no-run --plot "$tmp/plots2" 2>"$tmp/err" ||
+  bad "--plot with a baseline: $(head -1 "$tmp/err")"
+c14=$(paste -d' ' <(csv_col "$tmp/c.csv" num_sm) \
+  <(csv_col "$tmp/c.csv" warps_per_sm) <(csv_col "$tmp/c.csv" cycles) | awk '$1 == 1 && $2 == 4 { print $3 }')
+c24=$(paste -d' ' <(csv_col "$tmp/c.csv" num_sm) <(csv_col "$tmp/c.csv" warps_per_sm) <(csv_col "$tmp/c.csv" cycles) |
+  awk '$1 == 2 && $2 == 4 { print $3 }')
+sp=$(grep '^"vecadd warps_per_sm=4",2,' "$tmp/plots2/speedup-vs-num_sm.csv" | cut -d, -f3)
+one=$(grep '^"vecadd warps_per_sm=4",1,' "$tmp/plots2/speedup-vs-num_sm.csv" | cut -d, -f3)
+if [ -s "$tmp/plots2/speedup-vs-num_sm.svg" ] && [ "$one" = 1 ] &&
+  awk -v s="$sp" -v a="$c14" -v b="$c24" 'BEGIN { exit !(b > 0 && s - a / b < 1e-9 && a / b - s < 1e-9) }'; then
+  ok "speedup-vs-num_sm: 1 at the baseline, cycles(1,4)/cycles(2,4) = $sp"
+else
+  bad "speed-up: at baseline '$one', num_sm=2 '$sp' (cycles $c14 / $c24)"
+fi
+# a CPI stack's parts add up to the SMs' cycles: (issued + stalls) / issued
+row=$(grep '^"num_sm=2 warps_per_sm=8",' "$tmp/plots2/cpi-stack-vecadd.csv")
+iss=$(paste -d' ' <(csv_col "$tmp/c.csv" num_sm) <(csv_col "$tmp/c.csv" warps_per_sm) <(csv_col "$tmp/c.csv" issued) \
+  <(csv_col "$tmp/c.csv" cycles) | awk '$1 == 2 && $2 == 8 { print $3 "," $4 }')
+if [ -s "$tmp/plots2/cpi-stack-vecadd.svg" ] && [ -n "$row" ] &&
+  echo "$row,$iss" | awk -F, '{ t = 0; for (i = 2; i <= 10; i++) t += $i; d = t * $11 - 2 * $12; exit !($2 == 1 && d < 0.01 * $12 && -d < 0.01 * $12) }'; then
+  ok "cpi-stack-vecadd: 9 parts per configuration adding up to the SM cycles"
+else
+  bad "CPI stack: '$row' issued/cycles '$iss'"
+fi
 sed 's/^name = small$/name = small\nplot = cycles, cycle/' "$tmp/small.ini" >"$tmp/typo.ini"
 expect 4 "no metric 'cycle' in the store" "--plot of a metric the store lacks" \
   "$ventus" sweep "$tmp/typo.ini" --store "$tmp/small.db" --no-run --plot "$tmp/p2"

@@ -193,6 +193,29 @@ int sw_plan_effective(const sw_spec *s, const sw_plan *pl, size_t c, char **json
   return 0;
 }
 
+/* The hash of an effective configuration: its "key = value" lines that
+ * differ from the built-in defaults. A simulator that gains a key (with a
+ * default that changes nothing) keeps every id; a setting that differs
+ * from the defaults, in the base file or the sweep, is part of it. */
+static uint64_t hash_changed(const char *text, const char *defaults) {
+  uint64_t h = SW_FNV_INIT;
+  size_t dl = strlen(defaults);
+  const char *at = defaults; /* the same printer: the same line is usually at the same place */
+  for (const char *l = text; *l;) {
+    size_t n = strcspn(l, "\n"), an = strcspn(at, "\n");
+    int same = an == n && !memcmp(at, l, n);
+    at += an + (at[an] == '\n');
+    for (const char *d = defaults; !same && d < defaults + dl;) {
+      size_t m = strcspn(d, "\n");
+      same = m == n && !memcmp(d, l, n);
+      d += m + (d[m] == '\n');
+    }
+    if (!same) h = sw_fnv(sw_fnv(h, l, n), "\n", 1);
+    l += n + (l[n] == '\n');
+  }
+  return h;
+}
+
 /* open addressing over the ids seen, to drop a run given twice */
 typedef struct {
   uint64_t *slot;
@@ -231,6 +254,9 @@ int sw_plan_make(const sw_spec *s, char *const *target, sw_plan *pl, vt_error *e
       khash[k] = sw_fnv(khash[k], s->kernels[k].run.v[i], strlen(s->kernels[k].run.v[i]) + 1);
   }
   /* per configuration: the hash of its effective values, or why it is refused */
+  vt_config dcfg;
+  vt_config_defaults(&dcfg);
+  char *defaults = rc ? NULL : config_text(&dcfg, 0);
   uint64_t *chash = rc ? NULL : calloc(pl->ncombos, sizeof *chash);
   char **invalid = rc ? NULL : calloc(pl->ncombos, sizeof *invalid);
   if (!rc && (!chash || !invalid)) rc = vt_fail(e, VT_ERR_NOMEM, "out of memory");
@@ -250,13 +276,14 @@ int sw_plan_make(const sw_spec *s, char *const *target, sw_plan *pl, vt_error *e
       }
       continue;
     }
-    char *json = config_text(&cfg, 1);
-    if (!json) {
+    char *text = config_text(&cfg, 0);
+    if (!text || !defaults) {
+      free(text);
       rc = vt_fail(e, VT_ERR_NOMEM, "out of memory");
       break;
     }
-    chash[c] = sw_fnv(SW_FNV_INIT, json, strlen(json));
-    free(json);
+    chash[c] = hash_changed(text, defaults);
+    free(text);
   }
   size_t total = rc ? 0 : s->nkernels * pl->ncombos;
   idset seen = {NULL, total * 2 + 1};
@@ -273,6 +300,7 @@ int sw_plan_make(const sw_spec *s, char *const *target, sw_plan *pl, vt_error *e
       if (invalid[c] && !(r->invalid = strdup(invalid[c]))) rc = vt_fail(e, VT_ERR_NOMEM, "out of memory");
     }
   free(seen.slot);
+  free(defaults);
   for (size_t c = 0; invalid && c < pl->ncombos; c++) free(invalid[c]);
   free(invalid);
   free(chash);

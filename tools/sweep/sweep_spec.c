@@ -53,6 +53,7 @@ void sw_spec_free(sw_spec *s) {
   free(s->store);
   sw_strs_free(&s->record);
   sw_strs_free(&s->plot);
+  settings_free(&s->baseline);
   for (size_t i = 0; i < s->nkernels; i++) {
     free(s->kernels[i].name);
     sw_strs_free(&s->kernels[i].files);
@@ -224,11 +225,27 @@ static int sweep_key(parser *p, const char *key, const char *value) {
     if (s->record.n == 1 && !strcmp(s->record.v[0], "all")) sw_strs_free(&s->record);
     return 0;
   }
+  if (!strcmp(key, "baseline")) { /* KEY=VALUE words */
+    sw_strs words = {0};
+    int rc = split_words(p, value, 1, &words);
+    settings_free(&s->baseline);
+    for (size_t i = 0; !rc && i < words.n; i++) {
+      char *eq = strchr(words.v[i], '=');
+      if (!eq || eq == words.v[i]) {
+        rc = perr(p, "baseline: expected KEY=VALUE words, not '%s'", words.v[i]);
+        break;
+      }
+      *eq = 0;
+      rc = add_setting(p, &s->baseline, words.v[i], eq + 1);
+    }
+    sw_strs_free(&words);
+    return rc;
+  }
   if (!strcmp(key, "plot")) {
     sw_strs_free(&s->plot);
     return split_words(p, value, 1, &s->plot);
   }
-  return perr(p, "unknown key '%s' in [sweep] (name, config, store, timing, timeout, record, plot)", key);
+  return perr(p, "unknown key '%s' in [sweep] (name, config, store, timing, timeout, record, plot, baseline)", key);
 }
 
 static int kernel_key(parser *p, sw_kernel *k, const char *key, const char *value) {

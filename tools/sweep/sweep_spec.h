@@ -47,6 +47,7 @@ typedef struct {
   double timeout; /* seconds per run, 0 = none */
   sw_strs record; /* metric names to keep as columns; empty = all */
   sw_strs plot;   /* metrics --plot draws (default: cycles and ipc, warp_insns untimed) */
+  sw_settings baseline; /* the configuration speed-ups are over (--plot), or empty */
   sw_kernel *kernels;
   size_t nkernels;
   sw_settings config_set; /* [config]: applied to every run */

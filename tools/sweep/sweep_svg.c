@@ -119,3 +119,64 @@ int sw_svg_lines(FILE *f, const sw_lineplot *p) {
 #undef PY
   return ferror(f) ? -1 : 0;
 }
+
+int sw_svg_stacked(FILE *f, const sw_barplot *p) {
+  const double bw = 28, gap = 12, left = 80, top = 40, plot_h = 300;
+  double w = left + (double)p->nbars * (bw + gap) + 20, legend = w, total = w + 200;
+  double ymax = 0;
+  for (size_t b = 0; b < p->nbars; b++) {
+    double t = 0;
+    for (size_t k = 0; k < p->nparts; k++) t += p->v[b * p->nparts + k];
+    ymax = fmax(ymax, t);
+  }
+  double ys = tick_step(ymax > 0 ? ymax : 1);
+  ymax = ceil((ymax > 0 ? ymax : 1) / ys) * ys;
+  /* labels under the bars, turned: room for the longest */
+  size_t longest = 0;
+  for (size_t b = 0; b < p->nbars; b++) longest = strlen(p->labels[b]) > longest ? strlen(p->labels[b]) : longest;
+  double bottom = top + plot_h, h = bottom + 20 + 6.0 * (double)longest;
+  if (h < top + plot_h + 40 + 18 * (double)p->nparts) h = top + plot_h + 40;
+  fprintf(f,
+          "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" viewBox=\"0 0 %g %g\" "
+          "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+          total, h, total, h);
+  fprintf(f, "<text x=\"%g\" y=\"22\" font-size=\"15\">", left);
+  text(f, p->title);
+  fputs("</text>\n", f);
+#define BY(y) (bottom - (y) / ymax * plot_h)
+  for (double y = 0; y <= ymax + ys / 2; y += ys)
+    fprintf(f, "<line x1=\"%g\" y1=\"%.1f\" x2=\"%g\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+               "<text x=\"%g\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+            left, BY(y), w - 20, BY(y), left - 6, BY(y) + 4, y);
+  fprintf(f, "<text transform=\"translate(20 %g) rotate(-90)\" text-anchor=\"middle\">", top + plot_h / 2);
+  text(f, p->ylabel);
+  fputs("</text>\n", f);
+  for (size_t b = 0; b < p->nbars; b++) {
+    double x = left + gap / 2 + (double)b * (bw + gap), acc = 0;
+    for (size_t k = 0; k < p->nparts; k++) {
+      double v = p->v[b * p->nparts + k];
+      if (v <= 0) continue;
+      fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%g\" height=\"%.1f\" fill=\"%s\"><title>", x, BY(acc + v),
+              bw, BY(acc) - BY(acc + v), palette[k % (sizeof palette / sizeof palette[0])]);
+      text(f, p->labels[b]);
+      fputs(": ", f);
+      text(f, p->parts[k]);
+      fprintf(f, " %g</title></rect>\n", v);
+      acc += v;
+    }
+    fprintf(f, "<text transform=\"translate(%.1f %g) rotate(45)\">", x + bw / 2, bottom + 12);
+    text(f, p->labels[b]);
+    fputs("</text>\n", f);
+  }
+  fprintf(f, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"black\"/>\n", left, bottom, w - 20, bottom);
+  for (size_t k = p->nparts; k-- > 0;) { /* the legend top down, as the stack */
+    double ly = top + 8 + 18 * (double)(p->nparts - 1 - k);
+    fprintf(f, "<rect x=\"%g\" y=\"%g\" width=\"14\" height=\"12\" fill=\"%s\"/><text x=\"%g\" y=\"%g\">", legend,
+            ly - 6, palette[k % (sizeof palette / sizeof palette[0])], legend + 20, ly + 4);
+    text(f, p->parts[k]);
+    fputs("</text>\n", f);
+  }
+  fputs("</svg>\n", f);
+#undef BY
+  return ferror(f) ? -1 : 0;
+}

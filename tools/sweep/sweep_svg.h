@@ -24,4 +24,16 @@ typedef struct {
 /* Writes the plot; returns -1 when writing failed (ferror). */
 int sw_svg_lines(FILE *f, const sw_lineplot *p);
 
+/* Stacked bars: one bar per label, parts stacked bottom up in order. */
+typedef struct {
+  const char *title, *ylabel;
+  char *const *labels; /* nbars */
+  size_t nbars;
+  const char *const *parts; /* nparts */
+  size_t nparts;
+  const double *v; /* nbars x nparts */
+} sw_barplot;
+
+int sw_svg_stacked(FILE *f, const sw_barplot *p);
+
 #endif

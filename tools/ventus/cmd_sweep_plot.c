@@ -99,7 +99,10 @@ static int write_file(const char *path, int svg, const sw_lineplot *p, const swe
   return vt_outfile_finish(&o, bad, e) || bad ? -1 : 0;
 }
 
-static int plot_one(sweep_ctx *c, const char *dir, size_t a, const char *metric, sw_query *q, vt_error *e) {
+/* metric against axis a; with base (per kernel, NAN = none) the speed-up
+ * base / metric instead, named `name` */
+static int plot_one(sweep_ctx *c, const char *dir, size_t a, const char *metric, sw_query *q, const double *base,
+                    const char *name, vt_error *e) {
   const sw_axis *ax = &c->spec.axes[a];
   lines l = {0};
   l.per = ax->values.n;
@@ -117,6 +120,11 @@ static int plot_one(sweep_ctx *c, const char *dir, size_t a, const char *metric,
     size_t pos = 0, s = series_of(c, r, a, &pos);
     double v;
     if (!sw_query_get(q, c->plan.runs[r].id, &v)) continue;
+    if (base) {
+      double b = base[c->plan.runs[r].kernel];
+      if (isnan(b) || v == 0) continue;
+      v = b / v;
+    }
     if (!l.names[s] && series_name(c, r, a, &l.names[s])) rc = vt_fail(e, VT_ERR_NOMEM, "out of memory");
     l.x[s * l.per + count[s]] = num ? strtod(ax->values.v[pos], NULL) : (double)pos;
     l.y[s * l.per + count[s]++] = v;
@@ -135,21 +143,133 @@ static int plot_one(sweep_ctx *c, const char *dir, size_t a, const char *metric,
   }
   for (size_t s = 0; !rc && s < l.nseries; s++)
     if (count[s]) l.series[k++] = (sw_series){l.names[s], count[s], &l.x[s * l.per], &l.y[s * l.per]};
-  char title[200], base[300];
-  snprintf(title, sizeof title, "%s: %s against %s", c->spec.name, metric, ax->key);
-  sw_lineplot p = {title, ax->key, metric, l.series, k, num ? NULL : ax->values.v, num ? 0 : ax->values.n, logx};
-  snprintf(base, sizeof base, "%s-vs-%s", metric, ax->key);
-  char *svg = malloc(strlen(dir) + strlen(base) + 6), *csv = malloc(strlen(dir) + strlen(base) + 6);
+  char title[240], file[300];
+  if (base)
+    snprintf(title, sizeof title, "%s: speed-up (%s) over the baseline against %s", c->spec.name, metric, ax->key);
+  else
+    snprintf(title, sizeof title, "%s: %s against %s", c->spec.name, metric, ax->key);
+  sw_lineplot p = {title, ax->key, name, l.series, k, num ? NULL : ax->values.v, num ? 0 : ax->values.n, logx};
+  snprintf(file, sizeof file, "%s-vs-%s", name, ax->key);
+  char *svg = sweep_file(dir, file, ".svg"), *csv = sweep_file(dir, file, ".csv");
   if (!rc && (!svg || !csv)) rc = vt_fail(e, VT_ERR_NOMEM, "out of memory");
-  if (!rc) {
-    sprintf(svg, "%s/%s.svg", dir, base);
-    sprintf(csv, "%s/%s.csv", dir, base);
-    rc = write_file(svg, 1, &p, c, a, metric, e) || write_file(csv, 0, &p, c, a, metric, e) ? -1 : 0;
-  }
+  if (!rc) rc = write_file(svg, 1, &p, c, a, name, e) || write_file(csv, 0, &p, c, a, name, e) ? -1 : 0;
   free(svg);
   free(csv);
   free(count);
   lines_free(&l);
+  return rc;
+}
+
+/* Does run r's configuration have every setting of the baseline? */
+static int is_baseline(const sweep_ctx *c, size_t r) {
+  const sw_settings *b = &c->spec.baseline, *st = &c->plan.combos[c->plan.runs[r].combo];
+  for (size_t i = 0; i < b->keys.n; i++) {
+    const char *v = NULL;
+    for (size_t j = 0; j < st->keys.n; j++)
+      if (!strcmp(st->keys.v[j], b->keys.v[i])) v = st->values.v[j];
+    if (!v) return 0;
+    char *e1, *e2;
+    double x = strtod(v, &e1), y = strtod(b->values.v[i], &e2);
+    if (*e1 || *e2 ? strcmp(v, b->values.v[i]) != 0 : x != y) return 0;
+  }
+  return 1;
+}
+
+/* speedup-vs-AXIS: cycles of each kernel's baseline run over each run's */
+static int speedups(sweep_ctx *c, const char *dir, vt_error *e) {
+  double *base = malloc(c->spec.nkernels * sizeof *base);
+  if (!base) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+  for (size_t k = 0; k < c->spec.nkernels; k++) base[k] = NAN;
+  sw_query *q = sw_store_metric_query(c->store, "cycles", e);
+  size_t found = 0;
+  for (size_t r = 0; q && r < c->plan.nruns; r++) {
+    size_t k = c->plan.runs[r].kernel;
+    double v;
+    if (isnan(base[k]) && is_baseline(c, r) && sw_query_get(q, c->plan.runs[r].id, &v) && v > 0) {
+      base[k] = v;
+      found++;
+    }
+  }
+  int rc = q ? 0 : -1;
+  if (!rc && !found)
+    rc = vt_fail(e, VT_ERR_USAGE, "--plot: no ok run has the baseline configuration of %s", c->spec.path);
+  for (size_t a = 0; !rc && a < c->spec.naxes; a++)
+    if (c->spec.axes[a].values.n > 1) rc = plot_one(c, dir, a, "cycles", q, base, "speedup", e);
+  sw_query_free(q);
+  free(base);
+  return rc;
+}
+
+static const char *const cpi_parts[] = {"issued",       "stall_scoreboard", "stall_memory",
+                                        "stall_structural", "stall_dma",    "stall_fetch",
+                                        "stall_barrier", "stall_control",   "stall_idle"};
+#define NCPI (sizeof cpi_parts / sizeof cpi_parts[0])
+
+/* cpi-stack-KERNEL: per ok run, SM cycles per issued instruction split
+ * into the issue itself and each stall reason (issued + stalls = cycles
+ * on every SM, docs/timing.md) */
+static int cpi_stack(sweep_ctx *c, const char *dir, size_t k, sw_query *const *q, vt_error *e) {
+  size_t n = 0;
+  double *v = malloc((c->plan.nruns + 1) * NCPI * sizeof *v);
+  char **labels = calloc(c->plan.nruns + 1, sizeof *labels);
+  int rc = !v || !labels ? vt_fail(e, VT_ERR_NOMEM, "out of memory") : 0;
+  for (size_t r = 0; !rc && r < c->plan.nruns; r++) {
+    if (c->plan.runs[r].kernel != k) continue;
+    double part[NCPI];
+    size_t got = 0;
+    for (size_t i = 0; i < NCPI; i++) got += (size_t)sw_query_get(q[i], c->plan.runs[r].id, &part[i]);
+    if (got != NCPI || part[0] <= 0) continue;
+    for (size_t i = 0; i < NCPI; i++) v[n * NCPI + i] = part[i] / part[0];
+    /* the label: the settings that vary */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    const sw_settings *st = &c->plan.combos[c->plan.runs[r].combo];
+    for (size_t i = 0; f && i < c->plan.columns.n; i++)
+      for (size_t j = st->keys.n; j-- > 0;)
+        if (!strcmp(st->keys.v[j], c->plan.columns.v[i])) {
+          fprintf(f, "%s%s=%s", ftell(f) ? " " : "", st->keys.v[j], st->values.v[j]);
+          break;
+        }
+    if (!f || fclose(f)) rc = vt_fail(e, VT_ERR_NOMEM, "out of memory");
+    labels[n++] = buf;
+  }
+  char name[200], title[240];
+  snprintf(name, sizeof name, "cpi-stack-%s", c->spec.kernels[k].name);
+  snprintf(title, sizeof title, "%s: CPI stack of %s", c->spec.name, c->spec.kernels[k].name);
+  char *svg = sweep_file(dir, name, ".svg"), *csv = sweep_file(dir, name, ".csv");
+  if (!rc && (!svg || !csv)) rc = vt_fail(e, VT_ERR_NOMEM, "out of memory");
+  for (int pass = 0; !rc && n && pass < 2; pass++) {
+    vt_outfile o;
+    const char *path = pass ? csv : svg;
+    FILE *f = vt_outfile_fopen(&o, path, e);
+    if (!f) {
+      rc = -1;
+      break;
+    }
+    if (!pass) {
+      sw_barplot p = {title, "SM cycles per issued instruction", labels, n, cpi_parts, NCPI, v};
+      sw_svg_stacked(f, &p);
+    } else {
+      fputs("configuration", f);
+      for (size_t i = 0; i < NCPI; i++) fprintf(f, ",%s", cpi_parts[i]);
+      fputc('\n', f);
+      for (size_t b = 0; b < n; b++) {
+        fprintf(f, "\"%s\"", labels[b]);
+        for (size_t i = 0; i < NCPI; i++) fprintf(f, ",%.6g", v[b * NCPI + i]);
+        fputc('\n', f);
+      }
+    }
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad) rc = vt_fail(e, VT_ERR_IO, "%s: writing failed: %s", path, VT_STRERROR(errno));
+    if (vt_outfile_finish(&o, bad, e)) rc = -1;
+  }
+  for (size_t b = 0; labels && b < n; b++) free(labels[b]);
+  free(labels);
+  free(v);
+  free(svg);
+  free(csv);
   return rc;
 }
 
@@ -164,9 +284,17 @@ int sweep_plot(sweep_ctx *c, const char *dir, vt_error *e) {
     if (!q) return -1;
     int rc = 0;
     for (size_t a = 0; !rc && a < c->spec.naxes; a++)
-      if (c->spec.axes[a].values.n > 1) rc = plot_one(c, dir, a, c->spec.plot.v[m], q, e);
+      if (c->spec.axes[a].values.n > 1) rc = plot_one(c, dir, a, c->spec.plot.v[m], q, NULL, c->spec.plot.v[m], e);
     sw_query_free(q);
     if (rc) return -1;
   }
-  return 0;
+  if (c->spec.baseline.keys.n && speedups(c, dir, e)) return -1;
+  /* the CPI stacks, when the runs were timed (the store has the stalls) */
+  sw_query *q[NCPI] = {0};
+  vt_error qe;
+  int rc = 0, timed = 1;
+  for (size_t i = 0; i < NCPI && timed; i++) timed = (q[i] = sw_store_metric_query(c->store, cpi_parts[i], &qe)) != NULL;
+  for (size_t k = 0; timed && !rc && k < c->spec.nkernels; k++) rc = cpi_stack(c, dir, k, q, e);
+  for (size_t i = 0; i < NCPI; i++) sw_query_free(q[i]);
+  return rc;
 }
