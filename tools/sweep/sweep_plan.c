@@ -138,9 +138,8 @@ static int add_column(sw_strs *cols, const char *key) {
   return sw_strs_push(cols, key);
 }
 
-static int effective(const sw_spec *s, const sw_settings *c, vt_config *cfg, vt_error *e) {
-  vt_config_defaults(cfg);
-  if (s->config && vt_config_load(cfg, s->config, e)) return -1;
+static int effective(const sw_plan *pl, const sw_settings *c, vt_config *cfg, vt_error *e) {
+  *cfg = pl->base;
   for (size_t i = 0; i < c->keys.n; i++)
     if (vt_config_set(cfg, c->keys.v[i], c->values.v[i], e)) return -1;
   return vt_config_check(cfg, e);
@@ -162,10 +161,10 @@ static char *config_text(const vt_config *cfg, int json) {
   return buf;
 }
 
-int sw_plan_effective(const sw_spec *s, const sw_plan *pl, size_t c, char **json, sw_strs *values, vt_error *e) {
+int sw_plan_effective(const sw_plan *pl, size_t c, char **json, sw_strs *values, vt_error *e) {
   vt_config cfg;
   *json = NULL;
-  if (effective(s, &pl->combos[c], &cfg, e)) return -1;
+  if (effective(pl, &pl->combos[c], &cfg, e)) return -1;
   char *text = config_text(&cfg, 0);
   if (!text || !(*json = config_text(&cfg, 1))) {
     free(text);
@@ -235,6 +234,8 @@ static int idset_add(idset *s, uint64_t id) { /* 1 = new */
 
 int sw_plan_make(const sw_spec *s, char *const *target, sw_plan *pl, vt_error *e) {
   memset(pl, 0, sizeof *pl);
+  vt_config_defaults(&pl->base);
+  if (s->config && vt_config_load(&pl->base, s->config, e)) return -1; /* names its file and line */
   int rc = 0;
   if (make_combos(s, pl)) rc = vt_fail(e, VT_ERR_NOMEM, "out of memory");
   for (size_t i = 0; !rc && i < s->naxes; i++)
@@ -264,7 +265,7 @@ int sw_plan_make(const sw_spec *s, char *const *target, sw_plan *pl, vt_error *e
     vt_config cfg;
     vt_error ce;
     const sw_settings *st = &pl->combos[c];
-    if (effective(s, st, &cfg, &ce)) {
+    if (effective(pl, st, &cfg, &ce)) {
       /* refused: the id hashes the overrides, and the run records why */
       char msg[420];
       vt_err_format(&ce, msg, sizeof msg);

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "device.h"
 #include "sweep_spec.h"
 
 typedef struct {
@@ -18,6 +19,7 @@ typedef struct {
 } sw_run;
 
 typedef struct {
+  vt_config base;      /* the defaults with the base configuration file, read once */
   sw_settings *combos; /* the -c overrides of each configuration, in order */
   size_t ncombos;
   size_t nproduct;     /* the first nproduct combos are the axes' product (odometer order) */
@@ -36,7 +38,7 @@ void sw_plan_free(sw_plan *pl);
 /* The effective configuration of combo c as JSON (malloc'ed), and in
  * `values` the effective value of each plan column. -1 with e set when the
  * device refuses it (a vt_config_check message). */
-int sw_plan_effective(const sw_spec *s, const sw_plan *pl, size_t c, char **json, sw_strs *values, vt_error *e);
+int sw_plan_effective(const sw_plan *pl, size_t c, char **json, sw_strs *values, vt_error *e);
 
 /* The argument vector of `ventus run` for run r (argv[0] = exe; NULL
  * terminated, malloc'ed strings; free with sw_argv_free). */

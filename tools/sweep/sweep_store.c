@@ -12,7 +12,9 @@
 struct sw_store {
   sqlite3 *db;
   char *path;
-  sw_strs cols; /* the table's columns */
+  sw_strs cols;      /* the table's columns */
+  char *insert_sql;  /* the last INSERT and its statement: the runs of a */
+  sqlite3_stmt *ins; /* sweep mostly have the same columns */
 };
 
 static const char *fixed_cols[] = {"id",      "sweep",    "kernel",      "status",     "error",
@@ -70,6 +72,8 @@ sw_store *sw_store_open(const char *path, vt_error *e) {
 
 void sw_store_close(sw_store *st) {
   if (!st) return;
+  sqlite3_finalize(st->ins);
+  free(st->insert_sql);
   sqlite3_close(st->db);
   sw_strs_free(&st->cols);
   free(st->path);
@@ -116,9 +120,13 @@ static int append(char **sql, size_t *len, const char *t) {
 
 static int append_ident(char **sql, size_t *len, const char *name) {
   if (append(sql, len, "\"")) return -1;
-  for (const char *c = name; *c; c++) {
-    char b[3] = {*c, *c == '"' ? '"' : 0, 0};
-    if (append(sql, len, b)) return -1;
+  if (!strchr(name, '"')) {
+    if (append(sql, len, name)) return -1;
+  } else {
+    for (const char *c = name; *c; c++) {
+      char b[3] = {*c, *c == '"' ? '"' : 0, 0};
+      if (append(sql, len, b)) return -1;
+    }
   }
   return append(sql, len, "\"");
 }
@@ -175,13 +183,6 @@ int sw_store_put(sw_store *st, const sw_row *r, vt_error *e) {
 
 static int put(sw_store *st, const sw_row *r, vt_error *e) {
   size_t nm = r->metrics ? r->metrics->n : 0;
-  for (size_t i = 0; i < r->columns->n; i++)
-    if (ensure_column(st, r->columns->v[i], e)) return -1;
-  for (size_t i = 0; i < nm; i++) {
-    char c[80];
-    metric_col(r, r->metrics->v[i].name, c, sizeof c);
-    if (ensure_column(st, c, e)) return -1;
-  }
   char *sql = NULL;
   size_t len = 0;
   int bad = append(&sql, &len, "INSERT OR REPLACE INTO runs(");
@@ -200,9 +201,32 @@ static int put(sw_store *st, const sw_row *r, vt_error *e) {
     free(sql);
     return vt_fail(e, VT_ERR_NOMEM, "out of memory");
   }
-  sqlite3_stmt *q;
-  int rc = sqlite3_prepare_v2(st->db, sql, -1, &q, NULL);
-  free(sql);
+  int rc = 0;
+  if (!st->insert_sql || strcmp(st->insert_sql, sql)) { /* new columns, perhaps */
+    for (size_t i = 0; i < r->columns->n; i++)
+      if (ensure_column(st, r->columns->v[i], e)) {
+        free(sql);
+        return -1;
+      }
+    for (size_t i = 0; i < nm; i++) {
+      char c[80];
+      metric_col(r, r->metrics->v[i].name, c, sizeof c);
+      if (ensure_column(st, c, e)) {
+        free(sql);
+        return -1;
+      }
+    }
+    sqlite3_finalize(st->ins);
+    st->ins = NULL;
+    free(st->insert_sql);
+    st->insert_sql = sql;
+    rc = sqlite3_prepare_v2(st->db, sql, -1, &st->ins, NULL);
+  } else {
+    free(sql);
+    sqlite3_reset(st->ins);
+    sqlite3_clear_bindings(st->ins);
+  }
+  sqlite3_stmt *q = st->ins;
   if (rc) return db_fail(st, e, "recording a run");
   char when[32];
   time_t now = time(NULL);
@@ -236,7 +260,7 @@ static int put(sw_store *st, const sw_row *r, vt_error *e) {
       sqlite3_bind_double(q, i++, v);
   }
   rc = sqlite3_step(q);
-  sqlite3_finalize(q);
+  sqlite3_reset(q); /* no statement left active: the transaction can end */
   return rc == SQLITE_DONE ? 0 : db_fail(st, e, "recording a run");
 }
 

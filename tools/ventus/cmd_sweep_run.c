@@ -113,7 +113,7 @@ int sweep_record(sweep_ctx *c, size_t r, const sw_done *d, const char *dir, int 
                 .exit_code = d ? d->exit_code : -1, .wall = d ? d->wall : 0, .columns = &c->plan.columns,
                 .values = &values};
   vt_error ce;
-  if (!rc && sw_plan_effective(&c->spec, &c->plan, run->combo, &cfg, &values, &ce)) {
+  if (!rc && sw_plan_effective(&c->plan, run->combo, &cfg, &values, &ce)) {
     if (ce.kind == VT_ERR_NOMEM) rc = vt_fail(e, VT_ERR_NOMEM, "out of memory");
     /* refused: the columns show the values asked for */
     const sw_settings *st = &c->plan.combos[run->combo];
