@@ -293,8 +293,14 @@ printf '[axes]\nnum_sm = 1\n' >"$tmp/bad.ini"
 expect 4 "no [kernel NAME] section" "no kernel" "$ventus" sweep "$tmp/bad.ini"
 printf '[kernel k]\nasm = %s/kernels/examples/vecadd.S\nrun = --kernel vecadd\n' "$src" >"$tmp/bad.ini"
 expect 4 "bad.ini:1: kernel k: assembling failed" "kernel that does not assemble" "$ventus" sweep "$tmp/bad.ini"
+printf 'num_sm = 2\nbogus_key = 1\n' >"$tmp/badbase.cfg"
+printf '[sweep]\nconfig = badbase.cfg\n[kernel v]\nelf = %s\nrun = --kernel vecadd\n' "$tmp/vecadd.elf" >"$tmp/bad.ini"
+expect 4 "badbase.cfg:2: unknown config key 'bogus_key'" "a bad base configuration file: one error" \
+  "$ventus" sweep "$tmp/bad.ini"
 expect 2 "unknown option '--bogus'" "unknown option" "$ventus" sweep "$tmp/small.ini" --bogus
 expect 2 "-j: expected 1..1024" "bad -j" "$ventus" sweep "$tmp/small.ini" -j 0
+"$ventus" sweep --help >"$tmp/out" 2>&1 && grep -q "^usage: ventus sweep SPEC" "$tmp/out" && grep -q -- "--slurm" "$tmp/out" &&
+  ok "--help" || bad "--help: $(head -1 "$tmp/out")"
 printf 'not a database, not at all, but a text file long enough to be read\n%.0s' {1..200} >"$tmp/junk.db"
 expect 4 "junk.db" "a store that is not SQLite" "$ventus" sweep "$tmp/small.ini" --store "$tmp/junk.db"
 
