@@ -1,5 +1,5 @@
 # Sourced by fuzz/smoke.sh and fuzz/long.sh: the fuzz build and its targets.
-FUZZ_TARGETS="decode asm elf testvec config trace exec"
+FUZZ_TARGETS="decode asm elf testvec config trace exec sweep"
 FUZZ_CC=${FUZZ_CC:-clang-19}
 
 # fuzz_have_toolchain: clang-19 with libFuzzer (installs the Debian packages

@@ -294,6 +294,9 @@ static int axis_key(parser *p, const char *key, const char *value) {
   for (size_t i = 0; !rc && i < items.n; i++) rc = expand_item(p, items.v[i], &a->values);
   sw_strs_free(&items);
   if (!rc && a->values.n == 0) rc = perr(p, "axis '%s' has no values", key);
+  size_t all = 0; /* a bound on the memory of many long axes */
+  for (size_t i = 0; i < s->naxes; i++) all += s->axes[i].values.n;
+  if (!rc && all > 10 * (size_t)SW_MAX_VALUES) rc = perr(p, "the axes have more than %d values in all", 10 * SW_MAX_VALUES);
   for (size_t i = 0; !rc && i < a->values.n; i++) rc = check_setting(p, key, a->values.v[i]);
   return rc;
 }
