@@ -281,6 +281,20 @@ else
   bad "docs/sweeps.md example: exit $rc: $(head -1 "$tmp/err")"
 fi
 
+# --- a kernel that prints: its output kept apart from the statistics ------
+cat >"$tmp/print.ini" <<EOF2
+[kernel hello]
+asm = $lib/start.S $lib/workitem.S $src/kernels/examples/hello.S
+run = --kernel hello --global 8 --local 8 --threads 4
+EOF2
+"$ventus" sweep "$tmp/print.ini" --quiet --json "$tmp/print.json" 2>"$tmp/err"
+if grep -q '"status": "ok"' "$tmp/print.json" && grep -qF '"output": "hello from work-group 0\u000a"' "$tmp/print.json" &&
+  grep -q '"cycles": [0-9]' "$tmp/print.json"; then
+  ok "a kernel's printf output goes to the output column, its statistics are read"
+else
+  bad "printing kernel: $(head -c 300 "$tmp/print.json") $(head -1 "$tmp/err")"
+fi
+
 # --- malformed descriptions: one line naming the line, exit 4 -------------
 printf '[sweep]\nname = x\n[axes]\nnum_sm = 1..x\n' >"$tmp/bad.ini"
 expect 4 "bad.ini:4: range '1..x': its ends must be integers" "bad range named with its line" \

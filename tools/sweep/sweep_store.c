@@ -17,8 +17,8 @@ struct sw_store {
   sqlite3_stmt *ins; /* sweep mostly have the same columns */
 };
 
-static const char *fixed_cols[] = {"id",      "sweep",    "kernel",      "status",     "error",
-                                   "exit_code", "wall_s", "recorded", "config_json", "result_json"};
+static const char *fixed_cols[] = {"id",     "sweep",    "kernel",      "status",      "error", "exit_code",
+                                   "wall_s", "recorded", "config_json", "result_json", "output"};
 #define NFIXED (sizeof fixed_cols / sizeof fixed_cols[0])
 
 static int db_fail(sw_store *st, vt_error *e, const char *what) {
@@ -39,6 +39,8 @@ static int load_columns(sw_store *st, vt_error *e) {
   return rc == SQLITE_DONE ? 0 : db_fail(st, e, "reading the table");
 }
 
+static int ensure_column(sw_store *st, const char *name, vt_error *e);
+
 sw_store *sw_store_open(const char *path, vt_error *e) {
   sw_store *st = calloc(1, sizeof *st);
   if (!st || !(st->path = strdup(path))) {
@@ -57,13 +59,17 @@ sw_store *sw_store_open(const char *path, vt_error *e) {
   if (rc != SQLITE_OK ||
       sqlite3_exec(st->db,
                    "CREATE TABLE IF NOT EXISTS runs(id TEXT PRIMARY KEY, sweep TEXT, kernel TEXT, status TEXT,"
-                   " error TEXT, exit_code INTEGER, wall_s REAL, recorded TEXT, config_json TEXT, result_json TEXT)",
+                   " error TEXT, exit_code INTEGER, wall_s REAL, recorded TEXT, config_json TEXT, result_json TEXT,"
+                   " output TEXT)",
                    NULL, NULL, NULL) != SQLITE_OK) {
     db_fail(st, e, "cannot open the store");
     sw_store_close(st);
     return NULL;
   }
-  if (load_columns(st, e)) {
+  /* a store written by an older ventus may lack a fixed column */
+  int rc2 = load_columns(st, e);
+  for (size_t i = 0; !rc2 && i < NFIXED; i++) rc2 = ensure_column(st, fixed_cols[i], e);
+  if (rc2) {
     sw_store_close(st);
     return NULL;
   }
@@ -246,6 +252,7 @@ static int put(sw_store *st, const sw_row *r, vt_error *e) {
   sqlite3_bind_text(q, i++, when, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(q, i++, r->config_json, -1, SQLITE_STATIC);
   sqlite3_bind_text(q, i++, r->result_json, -1, SQLITE_STATIC);
+  sqlite3_bind_text(q, i++, r->output, -1, SQLITE_STATIC);
   for (size_t k = 0; k < r->columns->n; k++) {
     if (r->values && k < r->values->n)
       bind_value(q, i++, r->values->v[k]);

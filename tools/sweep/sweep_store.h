@@ -23,6 +23,7 @@ typedef struct {
   const sw_strs *columns, *values; /* configuration columns and their effective values */
   const sw_metrics *metrics;       /* may be NULL */
   const char *config_json, *result_json; /* may be NULL */
+  const char *output; /* what the kernel printed before the JSON (printf), or NULL */
 } sw_row;
 
 sw_store *sw_store_open(const char *path, vt_error *e);

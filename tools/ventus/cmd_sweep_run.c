@@ -105,7 +105,7 @@ static void keep_recorded(const sw_spec *s, sw_metrics *m) {
 int sweep_record(sweep_ctx *c, size_t r, const sw_done *d, const char *dir, int *failed, vt_error *e) {
   const sw_run *run = &c->plan.runs[r];
   char *out = sweep_file(dir, run->id, ".json"), *err = sweep_file(dir, run->id, ".err");
-  char *json = NULL, *cfg = NULL, *msg = NULL;
+  char *json = NULL, *cfg = NULL, *msg = NULL, *output = NULL;
   sw_strs values = {0};
   sw_metrics m = {0};
   int rc = !out || !err ? vt_fail(e, VT_ERR_NOMEM, "out of memory") : 0;
@@ -129,6 +129,13 @@ int sweep_record(sweep_ctx *c, size_t r, const sw_done *d, const char *dir, int 
     row.status = status_of(d);
     vt_error je;
     json = vt_read_file(out, NULL, &je);
+    /* the kernel's printf output comes first; the JSON object is the last line */
+    char *obj = json ? strstr(json, "{\"input\":") : NULL;
+    for (char *n = obj; n && (n = strstr(n + 1, "\n{\"input\":"));) obj = n + 1;
+    if (json && obj && obj != json) {
+      output = strndup(json, (size_t)(obj - json) < (64u << 10) ? (size_t)(obj - json) : (64u << 10));
+      memmove(json, obj, strlen(obj) + 1);
+    }
     if (json && !*json) {
       free(json);
       json = NULL;
@@ -170,6 +177,7 @@ int sweep_record(sweep_ctx *c, size_t r, const sw_done *d, const char *dir, int 
     row.metrics = &m;
     row.config_json = cfg;
     row.result_json = json;
+    row.output = output;
     rc = sw_store_put(c->store, &row, e);
     *failed = strcmp(row.status, "ok") != 0;
   }
@@ -180,6 +188,7 @@ int sweep_record(sweep_ctx *c, size_t r, const sw_done *d, const char *dir, int 
   free(json);
   free(cfg);
   free(msg);
+  free(output);
   sw_strs_free(&values);
   sw_metrics_free(&m);
   return rc;
