@@ -295,6 +295,40 @@ else
   bad "printing kernel: $(head -c 300 "$tmp/print.json") $(head -1 "$tmp/err")"
 fi
 
+# --- the issue's goal: 120 runs of corpus cases over 4 axes, each = by hand --
+corp=$src/../shared/corpora/verilog-tc
+if [ -d "$corp" ]; then
+  {
+    printf '[sweep]\nname = corpus\nconfig = %s/configs/verilog-rtl.cfg\ntimeout = 120\n' "$src"
+    for c in bfs/4x8 gaussian/4x4 matadd/4w4t vecadd/4x8 vecadd/4w16t; do
+      printf '[kernel %s]\ncase = %s/%s\n' "${c//\//_}" "$corp" "$c"
+    done
+    printf '[axes]\nnum_sm = 1, 2\nwarps_per_sm = 4, 8\nlat_dram = 30, 100\nl1d_sets = 16..64*2\n'
+  } >"$tmp/corpus.ini"
+  "$ventus" sweep "$tmp/corpus.ini" --quiet --csv "$tmp/corpus.csv" 2>"$tmp/err" || bad "corpus sweep: $(head -1 "$tmp/err")"
+  paste -d' ' <(csv_col "$tmp/corpus.csv" kernel) <(csv_col "$tmp/corpus.csv" num_sm) \
+    <(csv_col "$tmp/corpus.csv" warps_per_sm) <(csv_col "$tmp/corpus.csv" lat_dram) <(csv_col "$tmp/corpus.csv" l1d_sets) \
+    <(csv_col "$tmp/corpus.csv" cycles) <(csv_col "$tmp/corpus.csv" status) >"$tmp/corpus.rows"
+  n=0 bad_rows=0 i=0
+  while read -r k sm w ld ls cyc st; do
+    i=$((i + 1))
+    # under valgrind every 12th run by hand is enough (each is a valgrind run)
+    [ -n "${VT_VALGRIND:-}" ] && [ $((i % 12)) != 1 ] && continue
+    "$ventus" run "$corp/${k/_//}" --config "$src/configs/verilog-rtl.cfg" -c num_sm="$sm" -c warps_per_sm="$w" \
+      -c lat_dram="$ld" -c l1d_sets="$ls" --timing --json --quiet >"$tmp/hand.json" 2>/dev/null
+    hc=$(grep -o '"timing":{"cycles": [0-9]*' "$tmp/hand.json" | grep -o '[0-9]*$')
+    if [ "$st" = ok ] && [ -n "$hc" ] && [ "$hc" = "$cyc" ]; then n=$((n + 1)); else
+      bad_rows=$((bad_rows + 1))
+      [ $bad_rows -le 3 ] && bad "corpus $k num_sm=$sm warps_per_sm=$w lat_dram=$ld l1d_sets=$ls: $st $cyc, by hand ${hc:-?}"
+    fi
+  done <"$tmp/corpus.rows"
+  [ "$(wc -l <"$tmp/corpus.rows")" = 120 ] && [ $bad_rows = 0 ] &&
+    ok "120 corpus runs (5 cases x 4 axes): $n checked, the cycles of ventus run by hand" ||
+    bad "corpus sweep: $(wc -l <"$tmp/corpus.rows") rows, $bad_rows differ"
+else
+  echo "note: $corp not found: the corpus sweep is skipped"
+fi
+
 # --- malformed descriptions: one line naming the line, exit 4 -------------
 printf '[sweep]\nname = x\n[axes]\nnum_sm = 1..x\n' >"$tmp/bad.ini"
 expect 4 "bad.ini:4: range '1..x': its ends must be integers" "bad range named with its line" \
