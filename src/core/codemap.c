@@ -8,11 +8,12 @@
 
 int code_mark(vt_mem *m, uint32_t addr) {
   uint32_t pn = addr >> VT_PAGE_BITS, w = (addr & (VT_PAGE_SIZE - 1)) >> 2;
-  vt_codemap_block *b = __atomic_load_n(&m->code[pn >> 10], __ATOMIC_ACQUIRE);
+  vt_codemap_block **t = __atomic_load_n(&m->code, __ATOMIC_ACQUIRE);
+  vt_codemap_block *b = t ? __atomic_load_n(&t[pn >> 10], __ATOMIC_ACQUIRE) : NULL;
   if (!b) {
     pthread_mutex_lock(&m->page_lock);
-    if (!(b = m->code[pn >> 10]) && (b = calloc(1, sizeof *b)))
-      __atomic_store_n(&m->code[pn >> 10], b, __ATOMIC_RELEASE);
+    if (!(t = m->code) && (t = calloc(1024, sizeof *t))) __atomic_store_n(&m->code, t, __ATOMIC_RELEASE);
+    if (t && !(b = t[pn >> 10]) && (b = calloc(1, sizeof *b))) __atomic_store_n(&t[pn >> 10], b, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&m->page_lock);
     if (!b) return -1;
   }
@@ -26,10 +27,31 @@ int code_mark(vt_mem *m, uint32_t addr) {
   return 1;
 }
 
+void code_unmark(vt_mem *m, uint32_t addr, uint32_t size) {
+  uint64_t end = (uint64_t)addr + size;
+  for (uint64_t a = addr & ~3u; a < end;) {
+    uint32_t pn = (uint32_t)(a >> VT_PAGE_BITS);
+    uint64_t next = ((uint64_t)pn + 1) << VT_PAGE_BITS;
+    vt_codemap_block *b = m->code ? m->code[pn >> 10] : NULL;
+    uint64_t bit = 1ull << (pn % 64);
+    if (b && (b->page[(pn & 1023) / 64] & bit)) { /* only pages with marks cost a word loop */
+      uint64_t *words = b->word[pn & 1023], any = 0;
+      for (; a < end && a < next; a += 4) {
+        uint32_t w = (uint32_t)(a & (VT_PAGE_SIZE - 1)) >> 2;
+        words[w / 64] &= ~(1ull << (w % 64));
+      }
+      for (unsigned i = 0; i < 1024 / 64; i++) any |= words[i];
+      if (!any) b->page[(pn & 1023) / 64] &= ~bit; /* its TLB entries regain W when refilled */
+    }
+    a = next;
+  }
+}
+
 int code_words(const vt_mem *m, uint32_t addr, uint32_t size) {
   for (uint64_t a = addr & ~3u; a < (uint64_t)addr + size; a += 4) {
     uint32_t pn = (uint32_t)(a >> VT_PAGE_BITS), w = (uint32_t)(a & (VT_PAGE_SIZE - 1)) >> 2;
-    const vt_codemap_block *b = __atomic_load_n(&m->code[pn >> 10], __ATOMIC_ACQUIRE);
+    vt_codemap_block *const *t = __atomic_load_n(&m->code, __ATOMIC_ACQUIRE);
+    const vt_codemap_block *b = t ? __atomic_load_n(&t[pn >> 10], __ATOMIC_ACQUIRE) : NULL;
     if (b && (__atomic_load_n(&b->word[pn & 1023][w / 64], __ATOMIC_RELAXED) >> (w % 64) & 1)) return 1;
   }
   return 0;

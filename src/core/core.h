@@ -76,14 +76,13 @@ typedef struct vt_warp {
   /* LR/SC reservation: host address of the reserved word, NULL = none */
   const uint8_t *resv;
 
-  /* the bytes of its last run ahead's instructions lie in [ahead_lo,
-   * ahead_hi] (stores into code are checked against it) */
-  uint32_t ahead_lo, ahead_hi;
-
   /* per pc slot: the last unit-stride vector access and its step from the
    * one before (exec_mem.c stride_hint; a host prefetch hint, no state of
    * the simulated machine) */
   uint32_t pf_addr[8], pf_step[8];
+  /* the bytes of its last run ahead's instructions lie in [ahead_lo,
+   * ahead_hi] (stores into code are checked against it) */
+  uint32_t ahead_lo, ahead_hi;
 } vt_warp;
 
 /* The cp_dma_mbarrier state of one group of 4 warps (wid / 4). */
@@ -153,6 +152,7 @@ typedef struct vt_worker {
    * every decoded instruction): a new warp clears only these. */
   uint64_t xwritten[VT_NUM_XREGS / 64];
   vt_stats own;
+  vt_commit *commit;           /* where a recording step writes; NULL: the device's (timing threads: their own) */
   uint64_t ahead;              /* warp-instructions run ahead (a debug counter: vt_device_ahead_insns) */
   /* stores into decoded code (route): set by the store, cleared by the
    * loop that checks them against the warps running ahead */
@@ -160,7 +160,6 @@ typedef struct vt_worker {
   uint32_t smc_lo, smc_hi;     /* the bytes they stored, [lo, hi) */
   uint32_t smc_pc, smc_word;   /* the last such store instruction */
   uint32_t code_gen;           /* mem.code_gen its TLB was write-protected for */
-  vt_commit *commit;           /* where a recording step writes; NULL: the device's (timing threads: their own) */
 } vt_worker;
 
 /* How work-groups share the launch's private region (docs/simulator.md §3),

@@ -27,7 +27,8 @@ void mem_free(vt_mem *m) {
       for (unsigned j = 0; j < 1024; j++) free(m->l1[i][j]);
     free(m->l1[i]);
   }
-  for (unsigned i = 0; i < 1024; i++) free(m->code[i]);
+  for (unsigned i = 0; m->code && i < 1024; i++) free(m->code[i]);
+  free(m->code);
   for (size_t i = 0; i < m->nslabs; i++) munmap(m->slabs[i], (size_t)VT_SLAB_PAGES * VT_PAGE_SIZE);
   free(m->slabs);
   free(m->regions);
@@ -114,6 +115,7 @@ int mem_map(vt_mem *m, uint32_t base, uint32_t size, unsigned perm) {
   m->regions[i] = (vt_region){base, size, perm, VT_CTX_NONE};
   m->nregions++;
   if ((perm & (VT_PERM_W | VT_PERM_X)) == (VT_PERM_W | VT_PERM_X)) m->nwx++;
+  code_unmark(m, base, size);
   /* a fresh mapping reads as zeros even if an earlier one left data */
   for (uint64_t a = base; a < (uint64_t)base + size;) {
     uint32_t pn = (uint32_t)(a >> VT_PAGE_BITS);
@@ -131,6 +133,7 @@ int mem_unmap(vt_mem *m, uint32_t base) {
   for (size_t i = 0; i < m->nregions; i++) {
     if (m->regions[i].base == base) {
       if ((m->regions[i].perm & (VT_PERM_W | VT_PERM_X)) == (VT_PERM_W | VT_PERM_X)) m->nwx--;
+      code_unmark(m, base, m->regions[i].size);
       memmove(&m->regions[i], &m->regions[i + 1], (m->nregions - i - 1) * sizeof *m->regions);
       m->nregions--;
       tlb_flush(m);
@@ -200,7 +203,10 @@ static int copy_bytes(vt_mem *m, uint32_t addr, uint8_t *buf, uint32_t n, int in
       *bad = a;
       return -1;
     }
-    if (in) memcpy(pg + (a & (VT_PAGE_SIZE - 1)), buf + done, chunk);
+    if (in) {
+      memcpy(pg + (a & (VT_PAGE_SIZE - 1)), buf + done, chunk);
+      code_unmark(m, a, chunk);
+    }
     else memcpy(buf + done, pg + (a & (VT_PAGE_SIZE - 1)), chunk);
     done += chunk;
   }

@@ -53,13 +53,16 @@ typedef struct vt_mem {
   uint8_t **slabs;
   size_t nslabs, slab_cap;
   uint32_t slab_used;  /* pages handed out from the last slab */
+  uint32_t nwx;        /* regions both writable and executable */
   vt_region *regions;  /* sorted by base, disjoint */
   size_t nregions, cap;
-  size_t nwx;          /* regions both writable and executable */
+  /* decoded words of writable code: 1024 blocks (each 4 MiB of address
+   * space), the table and the blocks created under page_lock; outside
+   * this struct, whose hot fields keep their places */
+  vt_codemap_block **code;
   uint32_t ctx;        /* context of the running launch (region owner check) */
-  uint64_t tlb_gen;    /* counts flushes: other workers' caches are stale when it moved */
-  vt_codemap_block *code[1024]; /* decoded words of writable code, created under page_lock */
   uint32_t code_gen;   /* counts pages newly marked as code (atomic): workers then drop their TLBs */
+  uint64_t tlb_gen;    /* counts flushes: other workers' caches are stale when it moved */
   vt_tlb_entry tlb[VT_TLB_SIZE]; /* the translation cache of worker 0 (the single-threaded loop) */
 } vt_mem;
 
@@ -94,14 +97,20 @@ static inline uint8_t *mem_host(vt_mem *m, uint32_t addr, unsigned size, unsigne
  * marked; its page's TLB entries lose VT_PERM_W (VT_PERM_CODE instead), so
  * a store into it takes route()'s slow path, which invalidates the decoded
  * instructions when it hits a marked word. Marks are never cleared (only
- * a page's later stores pay for a stale one). Safe from several threads. */
-/* Marks the word at addr; 1 if its page was not marked before (code_gen moved). */
+ * a page's later stores pay for a stale one) until the host writes the
+ * words or maps or unmaps them. Safe from several threads. */
+/* Marks the word at addr; 1 if its page was not marked before (code_gen
+ * moved), -1 when out of memory. */
 int code_mark(vt_mem *m, uint32_t addr);
 static inline int code_page(const vt_mem *m, uint32_t addr) {
   uint32_t pn = addr >> VT_PAGE_BITS;
-  const vt_codemap_block *b = __atomic_load_n(&m->code[pn >> 10], __ATOMIC_ACQUIRE);
+  vt_codemap_block *const *t = __atomic_load_n(&m->code, __ATOMIC_ACQUIRE);
+  const vt_codemap_block *b = t ? __atomic_load_n(&t[pn >> 10], __ATOMIC_ACQUIRE) : NULL;
   return b && (__atomic_load_n(&b->page[(pn & 1023) / 64], __ATOMIC_RELAXED) >> (pn % 64) & 1);
 }
+/* Forgets the marks of [addr, addr + size) (new contents from the host, a
+ * new or removed mapping; no launch running). */
+void code_unmark(vt_mem *m, uint32_t addr, uint32_t size);
 /* 1 when one of the words [addr, addr + size) was decoded. */
 int code_words(const vt_mem *m, uint32_t addr, uint32_t size);
 /* Drops VT_PERM_W from entries of code pages (a worker's TLB, after code_gen moved). */

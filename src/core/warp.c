@@ -422,13 +422,16 @@ int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
  * instructions only, which never end the warp, wait at a barrier, prefix
  * the next instruction or record a commit (run-ahead is off while
  * recording); the warp's counters are added once at the end. */
-static uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int track) {
   vt_device *d = x->d;
   vt_worker *k = x->k;
   vt_warp *w = x->w;
   vt_stats *s = x->st;
   /* private instructions store nowhere, so only another host thread's
-   * store into code (which ends a parallel launch) can move it */
+   * store into code can move it */
   uint32_t gen = __atomic_load_n(&d->icache_gen, __ATOMIC_RELAXED);
   uint64_t threads = 0;
   uint32_t lo = w->pc, hi = w->pc; /* the run's lowest and highest pc */
@@ -471,13 +474,15 @@ static uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault) {
     }
     run_n++;
     s->unit_insns[ic->unit]++;
-    lo = pc < lo ? pc : lo;
-    hi = pc > hi ? pc : hi;
+    if (track) {
+      lo = pc < lo ? pc : lo;
+      hi = pc > hi ? pc : hi;
+    }
     n++;
   }
-  if (n) {
-    w->ahead_lo = lo;
-    w->ahead_hi = hi + 3;
+  if (n) { /* untracked: no instruction it ran is writable, so no store can change one */
+    w->ahead_lo = track ? lo : 1;
+    w->ahead_hi = track ? hi + 3 : 0;
   }
   threads += (uint64_t)popcount32(run_mask) * run_n;
   w->instret += n;
@@ -498,7 +503,10 @@ int warp_turn(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e, uint32_t limi
   if (rc || !limit) return rc;
   x.e = ahead_e;
   x.waits = 0; /* a barrier arrival (rc 0) may have set it */
-  *ahead = run_ahead(&x, limit, fault);
+  /* the pcs of a run are tracked only once code of a writable region has
+   * been decoded (and so marked): before, no store can reach one of them */
+  *ahead = __atomic_load_n(&d->mem.code, __ATOMIC_RELAXED) ? run_ahead(&x, limit, fault, 1)
+                                                            : run_ahead(&x, limit, fault, 0);
   k->ahead += *ahead;
   return 0;
 }
