@@ -207,6 +207,11 @@ else
 fi
 "$ventus" sweep "$tmp/slurm.ini" --status 2>&1 | grep -q "2 not yet; Slurm job 4242" && ok "--status names the job" ||
   bad "--status after submit: $("$ventus" sweep "$tmp/slurm.ini" --status 2>&1)"
+printf '#!/bin/sh\n[ "$*" = "-h -r -j 4242 -o %%T" ] || exit 1\nprintf "PENDING\\nRUNNING\\nPENDING\\n"\n' >"$tmp/bin/squeue"
+chmod +x "$tmp/bin/squeue"
+PATH="$tmp/bin:$PATH" "$ventus" sweep "$tmp/slurm.ini" --status 2>&1 | grep -q "Slurm job 4242 (tasks: 2 PENDING, 1 RUNNING)" &&
+  ok "--status counts the job's tasks with squeue" ||
+  bad "--status with squeue: $(PATH="$tmp/bin:$PATH" "$ventus" sweep "$tmp/slurm.ini" --status 2>&1)"
 if ! command -v sbatch >/dev/null 2>&1; then
   expect 4 "sbatch not found in PATH: the job is written as $sc" "--slurm without sbatch" \
     "$ventus" sweep "$tmp/slurm.ini" --slurm

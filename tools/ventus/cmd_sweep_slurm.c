@@ -25,6 +25,8 @@ char *sweep_slurm_dir(const sweep_ctx *c) { return sweep_file(c->work, "slurm", 
 
 static char *results_dir(const sweep_ctx *c) { return sweep_file(c->work, "results", ""); }
 
+static char *find_program(const char *name);
+
 static int make_dir(const char *d, vt_error *e) {
   if (mkdir(d, 0777) && errno != EEXIST)
     return vt_fail(e, VT_ERR_IO, "%s: cannot create the directory: %s", d, VT_STRERROR(errno));
@@ -94,6 +96,47 @@ int sweep_collect(sweep_ctx *c, size_t *collected, vt_error *e) {
   return rc;
 }
 
+/* " (tasks: N PENDING, M RUNNING)" from squeue, or "" when squeue is
+ * absent, fails or lists nothing (the job has ended) */
+static void job_tasks(sweep_ctx *c, const char *sdir, const char *job, char *buf, size_t len) {
+  char *squeue = find_program("squeue"), *out = sweep_file(sdir, "squeue", ".out"),
+       *err = sweep_file(sdir, "squeue", ".err");
+  snprintf(buf, len, " (squeue -j %s for its tasks)", job);
+  char *argv[] = {squeue, "-h", "-r", "-j", (char *)job, "-o", "%T", NULL};
+  sw_done d;
+  vt_error e;
+  char *text = NULL;
+  if (squeue && out && err && !sweep_run_sync(c, argv, out, err, &d, &e) && d.exit_code == 0)
+    text = vt_read_file(out, NULL, &e);
+  if (text) { /* one state a line: count them in order of appearance */
+    char states[8][24];
+    size_t counts[8] = {0}, ns = 0;
+    for (char *l = text, *next; *l; l = next) {
+      next = l + strcspn(l, "\n");
+      if (*next) *next++ = 0;
+      if (!*l) continue;
+      size_t i = 0;
+      while (i < ns && strcmp(states[i], l)) i++;
+      if (i == ns && ns < 8) snprintf(states[ns++], sizeof states[0], "%s", l);
+      if (i < ns) counts[i]++;
+    }
+    if (ns) {
+      size_t k = (size_t)snprintf(buf, len, " (tasks:");
+      for (size_t i = 0; i < ns && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s %zu %s", i ? "," : "", counts[i], states[i]);
+      if (k < len) snprintf(buf + k, len - k, ")");
+    } else {
+      snprintf(buf, len, " (no task left in squeue)");
+    }
+  }
+  if (out) unlink(out);
+  if (err) unlink(err);
+  free(text);
+  free(squeue);
+  free(out);
+  free(err);
+}
+
 int sweep_status(sweep_ctx *c, vt_error *e) {
   char *dir = results_dir(c), *sdir = sweep_slurm_dir(c);
   if (!dir || !sdir) {
@@ -121,11 +164,13 @@ int sweep_status(sweep_ctx *c, vt_error *e) {
   vt_error je;
   if (jobf && access(jobf, F_OK) == 0) job = vt_read_file(jobf, NULL, &je);
   if (job) job[strcspn(job, "\n")] = 0;
+  char tasks[200] = "";
+  if (!rc && job) job_tasks(c, sdir, job, tasks, sizeof tasks);
   if (!rc)
     printf("ventus sweep: %s: %zu runs: %zu recorded ok, %zu recorded failed, %zu finished on the cluster"
            " (--collect records them), %zu not yet%s%s%s\n",
            c->spec.name, c->plan.nruns, ok, failed, waiting, rest, job ? "; Slurm job " : "", job ? job : "",
-           job ? " (squeue -j for its tasks)" : "");
+           job ? tasks : "");
   free(job);
   free(jobf);
   free(dir);
@@ -167,13 +212,13 @@ static int write_script(sweep_ctx *c, const sweep_slurm_opts *o, const char *sdi
   return 0;
 }
 
-/* sbatch in PATH, or NULL */
-static char *find_sbatch(void) {
+/* a program in PATH (malloc'ed), or NULL */
+static char *find_program(const char *name) {
   const char *path = getenv("PATH");
   if (!path) return NULL;
   for (const char *p = path; *p;) {
     size_t n = strcspn(p, ":");
-    char *d = strndup(p, n), *f = d ? sweep_file(n ? d : ".", "sbatch", "") : NULL;
+    char *d = strndup(p, n), *f = d ? sweep_file(n ? d : ".", name, "") : NULL;
     free(d);
     if (f && access(f, X_OK) == 0) return f;
     free(f);
@@ -183,7 +228,7 @@ static char *find_sbatch(void) {
 }
 
 static int submit(sweep_ctx *c, const char *sdir, const char *script, vt_error *e) {
-  char *sbatch = find_sbatch();
+  char *sbatch = find_program("sbatch");
   if (!sbatch)
     return vt_fail(e, VT_ERR_IO, "sbatch not found in PATH: the job is written as %s; submit it with sbatch", script);
   char *out = sweep_file(sdir, "sbatch", ".out"), *err = sweep_file(sdir, "sbatch", ".err"),
