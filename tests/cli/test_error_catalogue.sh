@@ -284,6 +284,9 @@ cat_case F20 3 "illegal instruction 0x003000000000103f (64-bit)" "$ventus" run w
 printf '.text\n.globl k\nk:\ncsrr t0, wid\nbnez t0, 1f\nret\n1: cp_dma_mbarrier\nret\n' >mbar.S
 "$ventus" as --isa 2025 -o mbar.elf "${LIB[@]}" mbar.S || { echo "FAIL assembling mbar"; fail=1; }
 cat_case F23 3 "barrier deadlock: cp_dma_mbarrier can never complete: work-group 0, group 0 (warps 0..1): warps 1 wait, warps 0 ended" "$ventus" run mbar.elf --kernel k --global 64 --local 64 --threads 32 --isa 2025 -c barrier_counts_ended=0
+printf '.text\n.globl k\nk:\ncsrr t0, wid\nbnez t0, 2f\nla t3, 3f\nla t4, 4f\nlw t5, 0(t4)\nsw t5, 0(t3)\nret\n2: li a3, 400\n3: addi a2, a2, 1\naddi a3, a3, -1\nbnez a3, 3b\nret\n.data\n4: addi a2, a2, 1000\n' >race.S
+"$ventus" as -o race.elf "${LIB[@]}" race.S || { echo "FAIL assembling race"; fail=1; }
+cat_case F25 3 "which warp 1 of work-group 0 may already have run ahead of this round" "$ventus" run race.elf --kernel k --global 64 --local 64 --threads 32 -c writable_code=1
 
 # ---- the catalogue and docs/errors.md list the same ids ---------------------------------
 doc_ids=$(grep -oE '^\| [A-OQ-Z][0-9]{2} ' "$src/docs/errors.md" | tr -d '| ' | sort)
