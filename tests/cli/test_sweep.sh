@@ -207,11 +207,17 @@ else
 fi
 "$ventus" sweep "$tmp/slurm.ini" --status 2>&1 | grep -q "2 not yet; Slurm job 4242" && ok "--status names the job" ||
   bad "--status after submit: $("$ventus" sweep "$tmp/slurm.ini" --status 2>&1)"
+# the job's tasks end; a local sweep records their results instead of running them
+for t in 0 1; do SLURM_ARRAY_TASK_ID=$t sh "$sc" >/dev/null 2>&1; done
+"$ventus" sweep "$tmp/slurm.ini" >"$tmp/out" 2>&1
+grep -q "2 results of a Slurm job recorded" "$tmp/out" && grep -q "6 runs: 0 run now (0 failed), 6 already in the store" "$tmp/out" &&
+  ok "a local sweep records a finished job's results, runs nothing" || bad "local after job: $(tr '\n' ' ' <"$tmp/out")"
 printf '#!/bin/sh\n[ "$*" = "-h -r -j 4242 -o %%T" ] || exit 1\nprintf "PENDING\\nRUNNING\\nPENDING\\n"\n' >"$tmp/bin/squeue"
 chmod +x "$tmp/bin/squeue"
-PATH="$tmp/bin:$PATH" "$ventus" sweep "$tmp/slurm.ini" --status 2>&1 | grep -q "Slurm job 4242 (tasks: 2 PENDING, 1 RUNNING)" &&
+PATH="$tmp/bin:$PATH" "$ventus" sweep "$tmp/slurm.ini" --status 2>&1 | grep -q "0 not yet; Slurm job 4242 (tasks: 2 PENDING, 1 RUNNING)" &&
   ok "--status counts the job's tasks with squeue" ||
   bad "--status with squeue: $(PATH="$tmp/bin:$PATH" "$ventus" sweep "$tmp/slurm.ini" --status 2>&1)"
+sed -i 's/^num_sm = 1..3$/num_sm = 1..4/' "$tmp/slurm.ini" # new runs to submit
 if ! command -v sbatch >/dev/null 2>&1; then
   expect 4 "sbatch not found in PATH: the job is written as $sc" "--slurm without sbatch" \
     "$ventus" sweep "$tmp/slurm.ini" --slurm

@@ -165,6 +165,14 @@ static int sweep(sweep_ctx *c, const sweep_args *a, vt_error *e) {
     if (sweep_collect(c, &got, e)) return -1;
     if (!c->quiet) printf("ventus sweep: %s: %zu results collected into %s\n", c->spec.name, got, c->spec.store);
   } else if (!a->no_run) {
+    /* what a Slurm job of this store finished is recorded, not run again */
+    char *rdir = sweep_file(c->work, "results", "");
+    size_t got = 0;
+    if (!rdir) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
+    int have = access(rdir, F_OK) == 0;
+    free(rdir);
+    if (have && sweep_collect(c, &got, e)) return -1;
+    if (got && !c->quiet) printf("ventus sweep: %s: %zu results of a Slurm job recorded\n", c->spec.name, got);
     size_t ran = 0, failed = 0, skipped = 0;
     double t0 = sw_now();
     if (sweep_run_all(c, &ran, &failed, &skipped, e)) return -1;

@@ -274,11 +274,12 @@ int sweep_slurm_submit(sweep_ctx *c, const sweep_slurm_opts *o, vt_error *e) {
     e->kind = VT_OK;
     char *st = sw_store_status(c->store, run->id, e);
     if (!st && e->kind != VT_OK) rc = -1;
-    if (!rc && !st && run->invalid) { /* refused: recorded here, nothing to run */
+    int todo = !st || (c->retry && strcmp(st, "ok")); /* --retry: the failed runs again */
+    if (!rc && todo && run->invalid) { /* refused: recorded here, nothing to run */
       int fl;
       rc = sweep_record(c, r, NULL, rdir, &fl, e);
       refused++;
-    } else if (!rc && !st && !exists(rdir, run->id, ".status")) {
+    } else if (!rc && todo && !exists(rdir, run->id, ".status")) {
       fprintf(f, "%s\n", run->id);
       nrun++;
     }
