@@ -26,6 +26,10 @@ vt_install_deps llvm-19-dev clang-19 ||
 # float math library from (sin, exp, pow, ...); without it those builtins
 # are refused and test_cc_kernels skips its math test
 vt_install_deps libclc-19 || echo "libclc-19 not installed: the math test of test_cc_kernels will be skipped"
+# optional: Verilator, which builds the Verilog RTL of ../shared/reference
+# into a model (tools/rtl/ventus-rtl; a few minutes once, cached); without it
+# cli_test_rtl_harness skips
+vt_install_deps verilator || echo "verilator not installed: cli_test_rtl_harness will be skipped"
 # optional: ventus sweep keeps its results in SQLite (libsqlite3-dev);
 # without it the command is not built and cli_test_sweep is skipped
 vt_install_deps libsqlite3-dev || echo "libsqlite3-dev not installed: ventus sweep and cli_test_sweep will be skipped"

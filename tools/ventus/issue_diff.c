@@ -32,6 +32,37 @@ static idiff_warp *warp_of(idiff_log *log, uint32_t launch, uint32_t sm, uint32_
   return w;
 }
 
+/* The CTA schedulers of the RTL and of the model may place a launch's
+ * first work-group on different SMs: SMs are numbered, per launch, in the
+ * order of their first issue, so warps match by position, not by SM id. */
+static void renumber_sms(idiff_log *log) {
+  for (uint32_t l = 0; l < log->launches; l++) {
+    uint32_t ids[64], n = 0;
+    int64_t first[64];
+    for (size_t i = 0; i < log->n; i++) {
+      idiff_warp *w = &log->w[i];
+      if (w->launch != l || !w->n) continue;
+      uint32_t k = 0;
+      while (k < n && ids[k] != w->sm) k++;
+      if (k == n) {
+        if (n == 64) return; /* more SMs than this renumbers: keep the ids */
+        ids[n] = w->sm, first[n] = w->v[0].cycle, n++;
+      } else if (w->v[0].cycle < first[k]) {
+        first[k] = w->v[0].cycle;
+      }
+    }
+    for (size_t i = 0; i < log->n; i++) {
+      idiff_warp *w = &log->w[i];
+      if (w->launch != l) continue;
+      uint32_t k = 0, rank = 0;
+      while (k < n && ids[k] != w->sm) k++;
+      for (uint32_t j = 0; j < n; j++)
+        rank += first[j] < first[k] || (first[j] == first[k] && ids[j] < ids[k]);
+      w->sm = rank;
+    }
+  }
+}
+
 int idiff_read(const char *path, idiff_log *log, char *msg, size_t msgsz) {
   memset(log, 0, sizeof *log);
   FILE *f = fopen(path, "r");
@@ -81,6 +112,7 @@ int idiff_read(const char *path, idiff_log *log, char *msg, size_t msgsz) {
   }
   fclose(f);
   log->launches = (uint32_t)(launch + 1);
+  renumber_sms(log);
   return 0;
 oom:
   snprintf(msg, msgsz, "%s: out of memory", path);
