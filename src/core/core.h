@@ -81,7 +81,8 @@ typedef struct vt_warp {
    * the simulated machine) */
   uint32_t pf_addr[8], pf_step[8];
   /* the bytes of its last run ahead's instructions lie in [ahead_lo,
-   * ahead_hi] (stores into code are checked against it) */
+   * ahead_hi], an aligned block around them (stores into code are checked
+   * against it) */
   uint32_t ahead_lo, ahead_hi;
 } vt_warp;
 

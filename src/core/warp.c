@@ -434,7 +434,7 @@ static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int tra
    * store into code can move it */
   uint32_t gen = __atomic_load_n(&d->icache_gen, __ATOMIC_RELAXED);
   uint64_t threads = 0;
-  uint32_t lo = w->pc, hi = w->pc; /* the run's lowest and highest pc */
+  uint32_t start = w->pc, span = 0; /* the bits in which the run's pcs differ from start */
   uint32_t n = 0, run_mask = w->mask, run_n = 0; /* run_n instructions so far under run_mask */
   *fault = 0;
   /* an instruction a prefix modifies is left to its round: private ones
@@ -474,15 +474,14 @@ static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int tra
     }
     run_n++;
     s->unit_insns[ic->unit]++;
-    if (track) {
-      lo = pc < lo ? pc : lo;
-      hi = pc > hi ? pc : hi;
-    }
+    if (track) span |= pc ^ start;
     n++;
   }
   if (n) { /* untracked: no instruction it ran is writable, so no store can change one */
-    w->ahead_lo = track ? lo : 1;
-    w->ahead_hi = track ? hi + 3 : 0;
+    /* every pc of the run has start's bits above span's highest one */
+    uint32_t m = span ? 0xffffffffu >> __builtin_clz(span) : 0;
+    w->ahead_lo = track ? start & ~m : 1;
+    w->ahead_hi = track ? start | m | 3 : 0;
   }
   threads += (uint64_t)popcount32(run_mask) * run_n;
   w->instret += n;
