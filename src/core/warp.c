@@ -105,8 +105,9 @@ void warp_reset(vt_device *d, vt_worker *k, vt_warp *w, vt_wg *wg, uint32_t wid)
 void icache_clear(vt_device *d) {
   /* atomic: the workers of a parallel launch read it at every decode */
   if (__atomic_add_fetch(&d->icache_gen, 1, __ATOMIC_RELAXED) == 0 && !d->parallel) {
-    /* wrapped: really clear (every worker's cache; a parallel launch, which a
-     * store into code ends, clears them at the next launch) */
+    /* wrapped: really clear (every worker's cache; not while the workers of
+     * a parallel launch run: a store into code 2^32 clears after an
+     * instruction's decode would have to meet that stale entry) */
     memset(d->icache, 0, ((size_t)1 << VT_ICACHE_BITS) * sizeof *d->icache);
     par_icache_wipe(d);
     d->icache_gen = 1;
