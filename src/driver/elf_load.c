@@ -41,8 +41,9 @@ static int check_layout(const vt_elf_file *f, const char *path, vt_error *e) {
 /* Maps [lo, hi) page by page with the permissions of the segments' p_flags
  * (a page two segments share gets both), runs of equal permissions as one
  * region; pages between segments stay unmapped. Executable pages are
- * writable only with the writable_code key, because the decoded-instruction
- * cache would otherwise have to watch every store. */
+ * writable only with the writable_code key: code is read/execute in the
+ * RTL's memory map, so a store into it is a fault by default (a store
+ * into decoded code is caught either way, docs/simulator.md §5). */
 static int map_segments(vt_device *d, const vt_elf_file *f, uint64_t lo, uint64_t hi, vt_error *e) {
   size_t npages = (size_t)((hi - lo) >> 12);
   uint8_t *perm = calloc(npages, 1);
