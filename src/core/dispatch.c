@@ -508,9 +508,7 @@ void vt_step_abort(vt_device *d) { abort_launch(d); }
 int vt_step_threads(vt_device *d, uint32_t max, uint32_t *n, vt_error *e) {
   uint32_t k = 1;
   *n = 1;
-  /* writable code too: the timing model's threads would need a store into
-   * code checked against the other threads' decoded instructions */
-  if (max < 2 || d->mem.nwx || !par_eligible(d, &k)) return 0; /* one thread: vt_step_peek/exec as ever */
+  if (max < 2 || !par_eligible(d, &k)) return 0; /* one thread: vt_step_peek/exec as ever */
   if (k > max) k = max;
   if (par_step_setup(d, k, e)) return -1;
   *n = k;
@@ -527,6 +525,12 @@ int vt_step_peek_on(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, vt_w
 
 int vt_step_exec_on(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, const vt_commit **rec, vt_error *e) {
   vt_warp *w = &d->sms[sm].warps[slot];
+  /* another thread decoded code on a new page: this thread's stores into it must reach route */
+  uint32_t cg = __atomic_load_n(&d->mem.code_gen, __ATOMIC_ACQUIRE);
+  if (unlikely(cg != k->code_gen)) {
+    k->code_gen = cg;
+    code_tlb_protect(&d->mem, k->tlb);
+  }
   k->commit->nmem = 0;
   int rc = warp_step(d, k, w, e);
   *rec = k->commit;
