@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The Verilog RTL as an instrument (tools/rtl/ventus-rtl, docs/timing.md "The
+# RTL in the loop"): its errors, and one small case of each kind run on the
+# Verilated RTL, whose cycles must be the figure recorded in
+# bench/rtl/rtl-cycles.csv (the RTL is deterministic) and whose final memory
+# must equal the functional simulator's. Building the model takes about ten
+# minutes once (cached); skipped with a notice where Verilator or
+# ../shared/reference is absent.
+#   usage: bash test_rtl_harness.sh <ventus binary> <source dir>
+set -u
+. "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
+rtl=$src/tools/rtl/ventus-rtl
+csv=$src/bench/rtl/rtl-cycles.csv
+
+# usage errors need neither Verilator nor the RTL
+"$rtl" --help >"$tmp/out" 2>&1 && grep -q '^usage: ventus-rtl build' "$tmp/out" && ok "--help" || bad "--help: $(head -3 "$tmp/out")"
+for args in "run" "frobnicate x" "build --threads 5" "build --warps 3" "build --l2-sets 3" "run a b" "run --threads"; do
+  # shellcheck disable=SC2086
+  "$rtl" $args >"$tmp/out" 2>&1
+  rc=$?
+  [ "$rc" -eq 2 ] && grep -q '^ventus-rtl: ' "$tmp/out" && ok "usage error ($args): exit 2" ||
+    bad "ventus-rtl $args: exit $rc, $(head -2 "$tmp/out")"
+done
+
+ref=$src/../shared/reference/ventus-gpgpu-verilog
+corp=$src/../shared/corpora
+if ! command -v verilator >/dev/null 2>&1; then
+  echo "SKIP: verilator not installed: the RTL runs did not happen"
+  exit "$fail"
+fi
+if [ ! -d "$ref/src" ] || [ ! -d "$corp/verilog-tc" ]; then
+  echo "SKIP: ../shared/reference or ../shared/corpora not found: the RTL runs did not happen"
+  exit "$fail"
+fi
+# the errors of a launch the testbench cannot read, before any build
+mkdir -p "$tmp/bad"
+printf '80000000\n00000000\n' >"$tmp/bad/k.metadata"
+: >"$tmp/bad/k.data"
+"$rtl" run "$tmp/bad/k.metadata" --threads 4 >"$tmp/out" 2>&1
+rc=$?
+[ "$rc" -eq 4 ] && grep -q 'k.metadata: ends before field' "$tmp/out" && ok "a truncated .metadata: exit 4, named" ||
+  bad "truncated metadata: exit $rc, $(tail -2 "$tmp/out")"
+"$rtl" run "$tmp/nothing.metadata" >"$tmp/out" 2>&1
+rc=$?
+[ "$rc" -eq 4 ] && grep -q 'nothing.metadata: not found' "$tmp/out" && ok "a missing case: exit 4" ||
+  bad "missing case: exit $rc, $(tail -2 "$tmp/out")"
+
+# recorded_cycles ID: the figure the suite recorded for run ID
+recorded_cycles() { awk -F, -v id="$1" '$1 == id { print $7 }' "$csv"; }
+
+# a corpus case, single launch (the smallest model: 4 lanes)
+case=$corp/verilog-tc/vecadd/8w4t
+if "$rtl" check "$case" --ventus "$ventus_bin" --json "$tmp/v.json" --dump "$tmp/v.dump" >"$tmp/out" 2>"$tmp/err"; then
+  ok "vecadd/8w4t on the RTL: $(tail -1 "$tmp/out")"
+  want=$(recorded_cycles vecadd.8w4t)
+  got=$(sed -n 's/.*"cycles": \([0-9]*\), "axi_reads".*/\1/p' "$tmp/v.json")
+  [ -n "$want" ] && [ "$got" = "$want" ] && ok "vecadd/8w4t: $got cycles, the recorded figure" ||
+    bad "vecadd/8w4t: $got cycles, recorded '$want'"
+  # the result words themselves: 32 x 32.0f (corpora.md §4.1), read from
+  # the RTL's memory, not from the simulator's
+  n=$(awk '$1 >= "0x90002000" && $1 < "0x90002080" && $2 == "0x42000000"' "$tmp/v.dump" | wc -l)
+  [ "$n" -eq 32 ] && ok "vecadd/8w4t: the RTL wrote 32 x 32.0f" || bad "vecadd/8w4t: $n of 32 results are 32.0f"
+else
+  bad "vecadd/8w4t on the RTL: $(tail -5 "$tmp/err")"
+fi
+
+# a launch exported from an assembled kernel (ventus run --export-testvec)
+"$ventus" as -o "$tmp/d.elf" "$src/kernels/lib/start.S" "$src/kernels/lib/workitem.S" \
+  "$src/kernels/examples/matmul.S" 2>"$tmp/err" || bad "assembling matmul.S: $(cat "$tmp/err")"
+args=$(awk '$1 == "ex_matmul.8w4t" { for (i = 5; i <= NF; i++) printf "%s ", $i }' "$src/bench/rtl/suite.txt")
+# shellcheck disable=SC2086
+if "$ventus" run "$tmp/d.elf" $args --export-testvec "$tmp/dv" --quiet 2>"$tmp/err" &&
+  "$rtl" check "$tmp/dv" --threads 4 --ventus "$ventus_bin" --json "$tmp/d.json" >"$tmp/out" 2>"$tmp/err"; then
+  want=$(recorded_cycles ex_matmul.8w4t)
+  got=$(sed -n 's/.*"cycles": \([0-9]*\), "axi_reads".*/\1/p' "$tmp/d.json")
+  [ -n "$want" ] && [ "$got" = "$want" ] && ok "exported matmul (8 warps x 4 threads): $got cycles, memory equal" ||
+    bad "exported matmul: $got cycles, recorded '$want'"
+else
+  bad "exported matmul on the RTL: $(tail -5 "$tmp/err")"
+fi
+exit "$fail"
