@@ -202,7 +202,7 @@ int idiff_report(const idiff_log *a, const idiff_log *b, const idiff_opts *o, co
   }
   for (size_t i = 0; i < b->n; i++)
     if (!find(a, &b->w[i])) unmatched++;
-  qsort(tab, nt, sizeof *tab, by_abs_drift);
+  if (nt) qsort(tab, nt, sizeof *tab, by_abs_drift); /* tab is NULL when no warp matched */
   size_t top = 0; /* the largest non-zero drifts, at most o->top */
   while (top < nt && top < o->top && tab[top].add) top++;
   const idiff_warp *fb = fw ? find(b, fw) : NULL;
