@@ -262,7 +262,10 @@ static int kernel_key(parser *p, sw_kernel *k, const char *key, const char *valu
   if (k->files.n) return perr(p, "kernel %s: more than one of elf, asm, case", k->name);
   k->kind = kind;
   sw_strs words = {0};
-  if (split_words(p, value, 0, &words)) return -1;
+  if (split_words(p, value, 0, &words)) { /* it may have split some words before the error */
+    sw_strs_free(&words);
+    return -1;
+  }
   int rc = 0;
   if (words.n == 0 || (kind != SW_ASM && words.n > 1))
     rc = perr(p, "kernel %s: %s takes %s", k->name, key, kind == SW_ASM ? "source files" : "one path");
