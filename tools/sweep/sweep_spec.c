@@ -14,7 +14,7 @@
 #include "vt_file.h"
 
 /* axes and points together may not ask for more runs than this */
-#define SW_MAX_VALUES 100000
+#define SW_MAX_VALUES 4096 /* per axis: every value is checked as a configuration */
 
 int sw_strs_push(sw_strs *l, const char *s) {
   char **v = realloc(l->v, (l->n + 1) * sizeof *v);
@@ -299,7 +299,7 @@ static int axis_key(parser *p, const char *key, const char *value) {
   if (!rc && a->values.n == 0) rc = perr(p, "axis '%s' has no values", key);
   size_t all = 0; /* a bound on the memory of many long axes */
   for (size_t i = 0; i < s->naxes; i++) all += s->axes[i].values.n;
-  if (!rc && all > 10 * (size_t)SW_MAX_VALUES) rc = perr(p, "the axes have more than %d values in all", 10 * SW_MAX_VALUES);
+  if (!rc && all > 4 * (size_t)SW_MAX_VALUES) rc = perr(p, "the axes have more than %d values in all", 4 * SW_MAX_VALUES);
   for (size_t i = 0; !rc && i < a->values.n; i++) rc = check_setting(p, key, a->values.v[i]);
   return rc;
 }
