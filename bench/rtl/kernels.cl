@@ -1,4 +1,5 @@
-// OpenCL C kernels of the RTL reference suite (bench/rtl/suite.txt): the
+// OpenCL C kernels of the RTL reference suite (bench/rtl/suite.txt; the
+// tiled transpose is tests/cc/kernels/memory.cl's): the
 // patterns of real programs the timing model is held to, small enough for a
 // Verilated RTL run of seconds. Each is checked on the RTL against the
 // functional simulator's final memory (ventus-rtl check).
@@ -28,17 +29,6 @@ __kernel void reduce(__global const int *in, __global int *out) {
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (l == 0) out[get_group_id(0)] = tmp[0];
-}
-
-// Matrix transpose through a __local tile (8 x 8 work-groups).
-__kernel void transpose(__global const uint *in, __global uint *out, uint w, uint h) {
-  __local uint tile[8][9];
-  uint lx = get_local_id(0), ly = get_local_id(1);
-  uint x = get_global_id(0), y = get_global_id(1);
-  tile[ly][lx] = in[y * w + x];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  uint ox = get_group_id(1) * 8 + lx, oy = get_group_id(0) * 8 + ly;
-  out[oy * h + ox] = tile[lx][ly];
 }
 
 // Bitonic sort of each work-group's slice (up to 64) in __local memory.
