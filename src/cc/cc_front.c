@@ -149,9 +149,15 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
    * platform), and no images: clang's spir target would claim them */
   argv[n++] = "-D__OPENCL_VERSION__=120";
   argv[n++] = "-U__IMAGE_SUPPORT__";
-  /* no fp64: clang then demotes unsuffixed constants (0.5, M_PI) to float */
+  /* without double in the source, as for a device without fp64: clang
+   * then demotes unsuffixed constants (0.5, M_PI) to float (cc_front_fp64.c) */
+  static const char no_fp64[] = "-cl-ext=-cl_khr_fp64,-__opencl_c_fp64", fp64[] = "-cl-ext=+cl_khr_fp64,+__opencl_c_fp64";
+  char *file_text = text ? NULL : vt_read_file(path, &(size_t){0}, &(vt_error){0});
+  int uses_double = cc_front_uses_double(text ? text : file_text);
+  free(file_text);
   argv[n++] = "-Xclang";
-  argv[n++] = "-cl-ext=-cl_khr_fp64,-__opencl_c_fp64";
+  int ext = n;
+  argv[n++] = uses_double ? fp64 : no_fp64;
   /* a C99 inline function without an external definition would leave a
    * call to a missing body where clang does not inline it: as pocl does,
    * the keyword goes, so every such function keeps its body; a section
@@ -181,6 +187,13 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
     memmove(argv + tail + 2, argv + tail, 4 * sizeof *argv);
     argv[tail] = "-include";
     argv[tail + 1] = hdr;
+    free(*log);
+    *log = NULL;
+    if (spawn(clang, argv, log, &len, &st, e)) goto done;
+  }
+  if ((!WIFEXITED(st) || WEXITSTATUS(st)) && !uses_double && cc_front_wants_double(*log)) {
+    /* double from a header: again with cl_khr_fp64 */
+    argv[ext] = fp64;
     free(*log);
     *log = NULL;
     if (spawn(clang, argv, log, &len, &st, e)) goto done;

@@ -21,6 +21,12 @@
 extern const char cc_prelude[];
 int cc_front_wants_prelude(const char *log);
 
+/* the source names double or cl_khr_fp64 (cc_front_fp64.c): clang then
+ * compiles with cl_khr_fp64, else as for a device without it (constants
+ * demoted to float); or clang's log says a compile without it met double */
+int cc_front_uses_double(const char *source);
+int cc_front_wants_double(const char *log);
+
 /* OpenCL C (file path, or text when not NULL) to LLVM bitcode in *bc
  * (malloc'd). clang's stderr goes to *log (malloc'd or NULL) in any case. */
 int cc_run_clang(const char *path, const char *text, const cc_options *o, char **bc, size_t *bclen, char **log,

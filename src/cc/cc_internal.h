@@ -244,6 +244,11 @@ void cc_scalarize_intrinsics(LLVMModuleRef m);
 void cc_lower_half(LLVMModuleRef m);
 void cc_lower_vstore_half(LLVMModuleRef m); /* vstore[a]_half* of float values (before libclc) */
 void cc_lower_fpclass(LLVMModuleRef m);
+/* cc_lower_f64.c: double operations as calls of the software library,
+ * which is linked in when used (after the optimiser) */
+int cc_lower_f64(LLVMModuleRef m, vt_error *e);
+/* cc_f64_builtins.c: sqrt, fabs, fma, ... of double as LLVM intrinsics (before libclc) */
+void cc_map_f64_builtins(LLVMModuleRef m);
 
 /* cc_isel_atomic.c: -1 not an atomic builtin, 0 selected, -2 error */
 int cc_select_atomic_call(cc_fn *f, LLVMValueRef call, const char *name);

@@ -18,7 +18,11 @@ typedef struct {
 
 static int oom(cc_fn *f) { return vt_fail(f->e, VT_ERR_NOMEM, "out of memory while compiling kernel %s", f->name); }
 
-int cc_is_i64(LLVMTypeRef t) { return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 64; }
+/* double too: its operations are library calls on the bits (cc_lower_f64.c),
+ * what is left of it is moved as a pair of words like a long */
+int cc_is_i64(LLVMTypeRef t) {
+  return (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 64) || LLVMGetTypeKind(t) == LLVMDoubleTypeKind;
+}
 
 int cc_i64_involved(LLVMValueRef in) {
   LLVMOpcode op = LLVMGetInstructionOpcode(in);
@@ -95,8 +99,15 @@ int cc_xpick(cc_fn *f, int vec, int m, int x, int y) {
 }
 
 int cc_i64_pair(cc_fn *f, LLVMValueRef v, int vec, int out[2]) {
-  if (LLVMIsAConstantInt(v)) {
-    uint64_t x = LLVMConstIntGetZExtValue(v);
+  if (LLVMIsAConstantInt(v) || LLVMIsAConstantFP(v)) {
+    uint64_t x;
+    if (LLVMIsAConstantFP(v)) { /* a double's bits: the value converts exactly */
+      LLVMBool lost;
+      double d = LLVMConstRealGetDouble(v, &lost);
+      memcpy(&x, &d, sizeof x);
+    } else {
+      x = LLVMConstIntGetZExtValue(v);
+    }
     out[0] = cc_xk(f, vec, (int32_t)(uint32_t)x);
     out[1] = cc_xk(f, vec, (int32_t)(uint32_t)(x >> 32));
     return out[0] < 0 || out[1] < 0 ? -1 : 0;

@@ -225,6 +225,14 @@ static int emit_const(cc_fn *f, LLVMTargetDataRef td, LLVMValueRef c, cc_text *t
     cc_printf(t, "        .word   0x%08x\n", u);
     return 0;
   }
+  case LLVMDoubleTypeKind: { /* its bits, low word first */
+    LLVMBool lost;
+    double x = LLVMConstRealGetDouble(c, &lost);
+    uint64_t u;
+    memcpy(&u, &x, 8);
+    cc_printf(t, "        .word   0x%08x, 0x%08x\n", (uint32_t)u, (uint32_t)(u >> 32));
+    return 0;
+  }
   case LLVMArrayTypeKind:
   case LLVMVectorTypeKind: {
     unsigned n = LLVMGetTypeKind(ty) == LLVMArrayTypeKind ? (unsigned)LLVMGetArrayLength2(ty) : LLVMGetVectorSize(ty);
@@ -396,6 +404,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   if (cc_read_linked(ctx, bcs, lens, n, &m, e)) goto done;
   cc_scalarize_builtins(m);
   cc_lower_vstore_half(m);
+  cc_map_f64_builtins(m);
   if (cc_link_libclc(m, e)) goto done;
   cc_lower_half(m);
   cc_printf_lower(m);
@@ -412,6 +421,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   }
   cc_lower_fpclass(m);
   cc_scalarize_intrinsics(m);
+  if (cc_lower_f64(m, e)) goto done;
   cc_lower_int_intrinsics(m);
   cc_lower_unaligned(m);
   if (cc_lower_mem_intrinsics(m)) {

@@ -7,7 +7,7 @@ int main(int argc, char **argv) {
   if (argc != 3) return 2;
   FILE *f = fopen(argv[2], "rb");
   if (!f) return 1;
-  printf("/* generated from %s by gen_embed */\nconst char %s[] =\n\"", "kernels/lib", argv[1]);
+  printf("/* generated from %s by gen_embed */\nconst char %s[] =\n\"", argv[2], argv[1]);
   int c;
   while ((c = fgetc(f)) != EOF) {
     if (c == '\n') printf("\\n\"\n\"");

@@ -1,19 +1,16 @@
 /* The compile gaps of issue 21, each a kernel checked against plain C
  * (tests/cc/test_cc_compile_gaps.c): double-precision constants in float
- * code on a device without fp64, C99 inline functions without an external
+ * code that never names double, C99 inline functions without an external
  * definition, fills and copies of any and of run-time length, the
  * asynchronous work-group copies, ctz in OpenCL C 1.2, and a kernel of
  * 201 arguments. */
 
-/* the usual fp64 guard of portable kernels: no cl_khr_fp64 here, so float */
-#ifdef cl_khr_fp64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-typedef double real;
-#else
+/* float code that never names double: clang compiles it as for a device
+ * without fp64 (cc_front_fp64.c), so unsuffixed constants and M_PI are
+ * float. (The `#ifdef cl_khr_fp64` guard of portable kernels now takes the
+ * double path: tests/cc/kernels/double.cl.) */
 typedef float real;
-#endif
 
-/* unsuffixed constants and M_PI are float on a device without fp64 */
 kernel void fp_consts(global float *out, global const float *in) {
   uint i = get_global_id(0);
   real x = in[i];

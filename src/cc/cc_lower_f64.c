@@ -1,0 +1,267 @@
+/* double (cl_khr_fp64) on the baseline device, which has no fp64 unit:
+ * after the optimiser, every double operation becomes a call of the
+ * software library src/cc/lib/softfp64.cl on the bits (i64), or bit
+ * operations for the sign ones (fneg, fabs, copysign). The library is
+ * compiled by clang from the text embedded at build time, only for a
+ * program that needs it, and linked in; its functions stay calls. What
+ * is left of double is data: loads, stores, phis, selects, arguments and
+ * bitcasts, which the back end moves as register pairs like an i64.
+ * Runs after the optimiser because it forms llvm.fabs.f64,
+ * llvm.fmuladd.f64, ... of its own, and before cc_lower_int_intrinsics,
+ * which the library's own llvm.umin and the like need. */
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc_front.h"
+#include "cc_internal.h"
+
+extern const char cc_softfp64_cl[];
+
+typedef struct {
+  LLVMModuleRef m;
+  LLVMBuilderRef b;
+  LLVMTypeRef i1, i32, i64, f32, f64;
+  int used; /* calls of the library were made */
+} lw;
+
+static int is_f64(LLVMTypeRef t) { return LLVMGetTypeKind(t) == LLVMDoubleTypeKind; }
+
+/* the library function name(params) -> ret, declared on first use */
+static LLVMValueRef lib(lw *w, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, unsigned n, LLVMTypeRef *fty) {
+  *fty = LLVMFunctionType(ret, params, n, 0);
+  LLVMValueRef fn = LLVMGetNamedFunction(w->m, name);
+  if (!fn) fn = LLVMAddFunction(w->m, name, *fty);
+  w->used = 1;
+  return fn;
+}
+
+static LLVMValueRef call(lw *w, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n) {
+  LLVMTypeRef ps[3], fty;
+  for (unsigned i = 0; i < n; i++) ps[i] = LLVMTypeOf(args[i]);
+  LLVMValueRef fn = lib(w, name, ret, ps, n, &fty);
+  return LLVMBuildCall2(w->b, fty, fn, args, n, "");
+}
+
+static LLVMValueRef bits(lw *w, LLVMValueRef d) { return LLVMBuildBitCast(w->b, d, w->i64, ""); }
+static LLVMValueRef dbl(lw *w, LLVMValueRef i) { return LLVMBuildBitCast(w->b, i, w->f64, ""); }
+static LLVMValueRef k64(lw *w, uint64_t v) { return LLVMConstInt(w->i64, v, 0); }
+
+static LLVMValueRef call_d(lw *w, const char *name, LLVMValueRef *ops, unsigned n) {
+  LLVMValueRef a[3];
+  for (unsigned i = 0; i < n; i++) a[i] = is_f64(LLVMTypeOf(ops[i])) ? bits(w, ops[i]) : ops[i];
+  return dbl(w, call(w, name, w->i64, a, n));
+}
+
+static const char *intrinsic_name(LLVMValueRef in) {
+  LLVMValueRef fn = LLVMGetCalledValue(in);
+  size_t len;
+  return fn && LLVMIsAFunction(fn) ? LLVMGetValueName2(fn, &len) : "";
+}
+
+/* llvm.<op>.f64 (and the ldexp/fpclass forms): the replacement, or NULL */
+static LLVMValueRef lower_intrinsic(lw *w, LLVMValueRef in, const char *name) {
+  static const struct {
+    const char *name;
+    int mode;
+  } rounds[] = {{"llvm.rint.f64", 0},  {"llvm.nearbyint.f64", 0}, {"llvm.roundeven.f64", 0},
+                {"llvm.trunc.f64", 1}, {"llvm.floor.f64", 2},     {"llvm.ceil.f64", 3},
+                {"llvm.round.f64", 4}};
+  LLVMValueRef a[3];
+  unsigned n = (unsigned)LLVMGetNumArgOperands(in);
+  for (unsigned i = 0; i < n && i < 3; i++) a[i] = LLVMGetOperand(in, i);
+  if (!strcmp(name, "llvm.fabs.f64")) return dbl(w, LLVMBuildAnd(w->b, bits(w, a[0]), k64(w, INT64_MAX), ""));
+  if (!strcmp(name, "llvm.copysign.f64"))
+    return dbl(w, LLVMBuildOr(w->b, LLVMBuildAnd(w->b, bits(w, a[0]), k64(w, INT64_MAX), ""),
+                              LLVMBuildAnd(w->b, bits(w, a[1]), k64(w, 1ull << 63), ""), ""));
+  if (!strcmp(name, "llvm.sqrt.f64")) return call_d(w, "__cy_dsqrt", a, 1);
+  if (!strcmp(name, "llvm.fma.f64") || !strcmp(name, "llvm.fmuladd.f64")) return call_d(w, "__cy_dfma", a, 3);
+  if (!strcmp(name, "llvm.minnum.f64") || !strcmp(name, "llvm.maxnum.f64")) {
+    a[2] = LLVMConstInt(w->i32, !strcmp(name, "llvm.maxnum.f64"), 0);
+    return call_d(w, "__cy_dminmax", a, 3);
+  }
+  if (!strncmp(name, "llvm.ldexp.f64.", 15)) return call_d(w, "__cy_dldexp", a, 2);
+  for (size_t i = 0; i < sizeof rounds / sizeof *rounds; i++)
+    if (!strcmp(name, rounds[i].name)) {
+      a[1] = LLVMConstInt(w->i32, (unsigned)rounds[i].mode, 0);
+      return call_d(w, "__cy_dround", a, 2);
+    }
+  if (!strcmp(name, "llvm.is.fpclass.f64") && LLVMIsAConstantInt(a[1])) {
+    LLVMValueRef x = bits(w, a[0]);
+    LLVMValueRef c = call(w, "__cy_dclass", w->i32, &x, 1);
+    LLVMValueRef hit = LLVMBuildAnd(w->b, c, LLVMConstInt(w->i32, LLVMConstIntGetZExtValue(a[1]) & 0x3ff, 0), "");
+    return LLVMBuildICmp(w->b, LLVMIntNE, hit, LLVMConstInt(w->i32, 0, 0), "");
+  }
+  return NULL;
+}
+
+/* an integer operand widened to i64 (the library converts from 64 bits) */
+static LLVMValueRef wide(lw *w, LLVMValueRef v, int sgn) {
+  unsigned bw = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+  if (bw == 64) return v;
+  return sgn ? LLVMBuildSExt(w->b, v, w->i64, "") : LLVMBuildZExt(w->b, v, w->i64, "");
+}
+
+static LLVMValueRef lower_one(lw *w, LLVMValueRef in) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(in);
+  LLVMTypeRef t = LLVMTypeOf(in);
+  LLVMValueRef a[2] = {NULL, NULL};
+  if (LLVMGetNumOperands(in) > 0) a[0] = LLVMGetOperand(in, 0);
+  if (LLVMGetNumOperands(in) > 1) a[1] = LLVMGetOperand(in, 1);
+  switch (op) {
+  case LLVMFAdd:
+  case LLVMFSub:
+  case LLVMFMul:
+  case LLVMFDiv:
+  case LLVMFRem: {
+    if (!is_f64(t)) return NULL;
+    static const char *const names[] = {"__cy_dadd", "__cy_dsub", "__cy_dmul", "__cy_ddiv", "__cy_drem"};
+    int i = op == LLVMFAdd ? 0 : op == LLVMFSub ? 1 : op == LLVMFMul ? 2 : op == LLVMFDiv ? 3 : 4;
+    return call_d(w, names[i], a, 2);
+  }
+  case LLVMFNeg: return is_f64(t) ? dbl(w, LLVMBuildXor(w->b, bits(w, a[0]), k64(w, 1ull << 63), "")) : NULL;
+  case LLVMFCmp: {
+    if (!is_f64(LLVMTypeOf(a[0]))) return NULL;
+    unsigned p = (unsigned)LLVMGetFCmpPredicate(in); /* bits: 1 equal, 2 greater, 4 less, 8 unordered */
+    if (p == 0 || p == 15) return LLVMConstInt(w->i1, p == 15, 0);
+    LLVMValueRef x[2] = {bits(w, a[0]), bits(w, a[1])};
+    LLVMValueRef c = call(w, "__cy_dcmp", w->i32, x, 2);
+    return LLVMBuildICmp(w->b, LLVMIntNE, LLVMBuildAnd(w->b, c, LLVMConstInt(w->i32, p, 0), ""),
+                         LLVMConstInt(w->i32, 0, 0), "");
+  }
+  case LLVMFPExt:
+    if (!is_f64(t) || LLVMGetTypeKind(LLVMTypeOf(a[0])) != LLVMFloatTypeKind) return NULL;
+    a[0] = LLVMBuildBitCast(w->b, a[0], w->i32, "");
+    return dbl(w, call(w, "__cy_ftod", w->i64, a, 1));
+  case LLVMFPTrunc:
+    if (!is_f64(LLVMTypeOf(a[0])) || LLVMGetTypeKind(t) != LLVMFloatTypeKind) return NULL;
+    a[0] = bits(w, a[0]);
+    return LLVMBuildBitCast(w->b, call(w, "__cy_dtof", w->i32, a, 1), w->f32, "");
+  case LLVMSIToFP:
+  case LLVMUIToFP:
+    if (!is_f64(t) || LLVMGetTypeKind(LLVMTypeOf(a[0])) != LLVMIntegerTypeKind) return NULL;
+    a[0] = wide(w, a[0], op == LLVMSIToFP);
+    return dbl(w, call(w, op == LLVMSIToFP ? "__cy_i64tod" : "__cy_u64tod", w->i64, a, 1));
+  case LLVMFPToSI:
+  case LLVMFPToUI: {
+    if (!is_f64(LLVMTypeOf(a[0])) || LLVMGetTypeKind(t) != LLVMIntegerTypeKind) return NULL;
+    a[0] = bits(w, a[0]);
+    /* narrower results through the signed 64-bit one: every value in
+     * their range is in its range */
+    int u64 = op == LLVMFPToUI && LLVMGetIntTypeWidth(t) == 64;
+    LLVMValueRef r = call(w, u64 ? "__cy_dtou64" : "__cy_dtoi64", w->i64, a, 1);
+    return LLVMGetIntTypeWidth(t) == 64 ? r : LLVMBuildTrunc(w->b, r, t, "");
+  }
+  case LLVMCall: {
+    const char *name = intrinsic_name(in);
+    return strncmp(name, "llvm.", 5) ? NULL : lower_intrinsic(w, in, name);
+  }
+  default: return NULL;
+  }
+}
+
+/* What the optimiser made of the library that the back end does not
+ * select: a compare of an i64 truncated to an odd width (a switch on
+ * `x & 0x7fff...` becomes one on i63, then compares after lower-switch)
+ * compares the i64 shifted up; a funnel shift of two different i64 values
+ * becomes two shifts (the right one in two steps, so a zero amount
+ * works). */
+static void shape_library(LLVMModuleRef u) {
+  LLVMContextRef c = LLVMGetModuleContext(u);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(u); fn; fn = LLVMGetNextFunction(fn))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb), next; in; in = next) {
+        next = LLVMGetNextInstruction(in);
+        LLVMOpcode op = LLVMGetInstructionOpcode(in);
+        if (op == LLVMICmp && LLVMIsATruncInst(LLVMGetOperand(in, 0)) && LLVMIsAConstantInt(LLVMGetOperand(in, 1))) {
+          LLVMValueRef t = LLVMGetOperand(in, 0), x = LLVMGetOperand(t, 0);
+          unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(t));
+          if (LLVMTypeOf(x) != i64 || w <= 32 || w >= 64) continue;
+          /* both moved to the top of 64 bits: signed and unsigned order kept */
+          LLVMPositionBuilderBefore(b, in);
+          uint64_t k = LLVMConstIntGetZExtValue(LLVMGetOperand(in, 1)) << (64 - w);
+          LLVMValueRef top = LLVMBuildShl(b, x, LLVMConstInt(i64, 64 - w, 0), "");
+          LLVMValueRef r = LLVMBuildICmp(b, LLVMGetICmpPredicate(in), top, LLVMConstInt(i64, k, 0), "");
+          LLVMReplaceAllUsesWith(in, r);
+          LLVMInstructionEraseFromParent(in);
+          if (!LLVMGetFirstUse(t)) {
+            if (next == t) next = LLVMGetNextInstruction(t);
+            LLVMInstructionEraseFromParent(t);
+          }
+        } else if (op == LLVMCall) {
+          const char *name = intrinsic_name(in);
+          int left = !strcmp(name, "llvm.fshl.i64");
+          if (!left && strcmp(name, "llvm.fshr.i64")) continue;
+          LLVMPositionBuilderBefore(b, in);
+          LLVMValueRef hi = LLVMGetOperand(in, 0), lo = LLVMGetOperand(in, 1);
+          LLVMValueRef s = LLVMBuildAnd(b, LLVMGetOperand(in, 2), LLVMConstInt(i64, 63, 0), "");
+          LLVMValueRef rs = LLVMBuildSub(b, LLVMConstInt(i64, 63, 0), s, ""), one = LLVMConstInt(i64, 1, 0);
+          LLVMValueRef r = left ? LLVMBuildOr(b, LLVMBuildShl(b, hi, s, ""), LLVMBuildLShr(b, LLVMBuildLShr(b, lo, one, ""), rs, ""), "")
+                                : LLVMBuildOr(b, LLVMBuildLShr(b, lo, s, ""), LLVMBuildShl(b, LLVMBuildShl(b, hi, one, ""), rs, ""), "");
+          LLVMReplaceAllUsesWith(in, r);
+          LLVMInstructionEraseFromParent(in);
+        }
+      }
+  LLVMDisposeBuilder(b);
+}
+
+/* the library compiled from its embedded text, shaped as the back end
+ * expects (one return, no switch, no critical edges), linked into m */
+static int link_library(LLVMModuleRef m, vt_error *e) {
+  static const char *const flags[] = {"-g0"}; /* no line tables: refusals never point into it */
+  cc_options o = {flags, 1, 2, 1};
+  char *bc = NULL, *log = NULL;
+  size_t len = 0;
+  if (cc_run_clang(NULL, cc_softfp64_cl, &o, &bc, &len, &log, e)) {
+    if (e->kind == VT_ERR_ASM) /* clang's errors on our own text */
+      vt_fail(e, VT_ERR_INTERNAL, "the software double library does not compile (a compiler defect): %.300s", log ? log : "");
+    free(log);
+    return -1;
+  }
+  free(log);
+  LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(bc, len, "softfp64");
+  free(bc);
+  LLVMModuleRef u = NULL;
+  int bad = !mb || LLVMParseBitcodeInContext2(LLVMGetModuleContext(m), mb, &u);
+  if (mb) LLVMDisposeMemoryBuffer(mb);
+  if (bad) return vt_fail(e, VT_ERR_INTERNAL, "the software double library does not parse");
+  LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef err = LLVMRunPasses(u, "function(lower-switch,mergereturn,break-crit-edges)", NULL, po);
+  LLVMDisposePassBuilderOptions(po);
+  if (err) {
+    char *msg = LLVMGetErrorMessage(err);
+    vt_fail(e, VT_ERR_INTERNAL, "LLVM passes failed on the software double library: %s", msg);
+    LLVMDisposeErrorMessage(msg);
+    LLVMDisposeModule(u);
+    return -1;
+  }
+  shape_library(u);
+  /* the program's data layout and triple, so the linker does not warn */
+  LLVMSetDataLayout(u, LLVMGetDataLayoutStr(m));
+  LLVMSetTarget(u, LLVMGetTarget(m));
+  if (LLVMLinkModules2(m, u)) return vt_fail(e, VT_ERR_INTERNAL, "linking the software double library failed");
+  return 0;
+}
+
+int cc_lower_f64(LLVMModuleRef m, vt_error *e) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  lw w = {m, LLVMCreateBuilderInContext(c), LLVMInt1TypeInContext(c), LLVMInt32TypeInContext(c),
+          LLVMInt64TypeInContext(c), LLVMFloatTypeInContext(c), LLVMDoubleTypeInContext(c), 0};
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb), next; in; in = next) {
+        next = LLVMGetNextInstruction(in);
+        LLVMPositionBuilderBefore(w.b, in);
+        LLVMValueRef r = lower_one(&w, in);
+        if (!r) continue;
+        LLVMReplaceAllUsesWith(in, r);
+        LLVMInstructionEraseFromParent(in);
+      }
+  LLVMDisposeBuilder(w.b);
+  return w.used ? link_library(m, e) : 0;
+}

@@ -1,0 +1,93 @@
+/* double (cl_khr_fp64) in software (docs/compiler.md, "double"): every
+ * operation against the host's double in tests/cc/test_cc_double.c */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+/* per lane: the arithmetic, sign operations, rounding, min/max and the
+ * relations of a and b, 20 results and a word of compare bits each */
+__kernel void darith(__global const double *a, __global const double *b, __global const double *c,
+                     __global double *out, __global uint *rel) {
+  int i = get_global_id(0);
+  double x = a[i], y = b[i], z = c[i];
+  __global double *o = out + 20 * i;
+  o[0] = x + y;
+  o[1] = x - y;
+  o[2] = x * y;
+  o[3] = x / y;
+  o[4] = fma(x, y, z);
+  o[5] = sqrt(x);
+  o[6] = -x;
+  o[7] = fabs(x);
+  o[8] = floor(x);
+  o[9] = ceil(x);
+  o[10] = trunc(x);
+  o[11] = rint(x);
+  o[12] = round(x);
+  o[13] = fmin(x, y);
+  o[14] = fmax(x, y);
+  o[15] = copysign(x, y);
+  o[16] = mad(x, y, z);
+  o[17] = x * y;
+  o[17] = o[17] + z; /* two roundings: not contracted across statements */
+  o[18] = x > y ? x : y;
+  o[19] = x == y ? 1.0 : 0.25;
+  rel[i] = (x < y) | (x <= y) << 1 | (x > y) << 2 | (x >= y) << 3 | (x == y) << 4 | (x != y) << 5 |
+           isnan(x) << 6 | isinf(x) << 7 | isfinite(x) << 8 | isnormal(x) << 9 | signbit(x) << 10 |
+           isunordered(x, y) << 11 | islessgreater(x, y) << 12;
+}
+
+/* conversions to and from float and the integer types (in range) */
+__kernel void dconv(__global const double *a, __global const float *f, __global const long *l,
+                    __global double *od, __global float *of, __global long *ol) {
+  int i = get_global_id(0);
+  double x = a[i];
+  long v = l[i];
+  of[i] = (float)x;
+  od[6 * i + 0] = (double)f[i];
+  od[6 * i + 1] = (double)v;
+  od[6 * i + 2] = (double)(ulong)v;
+  od[6 * i + 3] = (double)(int)v;
+  od[6 * i + 4] = (double)(uint)v;
+  od[6 * i + 5] = (double)(short)v;
+  /* toward zero; the host check keeps to values each type holds */
+  ol[5 * i + 0] = (long)x;
+  ol[5 * i + 1] = (long)(ulong)fabs(x);
+  ol[5 * i + 2] = (int)(x * 0x1p-32);
+  ol[5 * i + 3] = (uint)fabs(x * 0x1p-32);
+  ol[5 * i + 4] = (char)(x * 0x1p-60);
+}
+
+/* a uniform double argument, a constant table, vectors, a divergent branch
+ * and a loop carrying a double */
+__constant double tab[4] = {0.1, -2.5, 0x1p-1074, 1e300};
+
+__kernel void dmix(__global const double2 *v, double s, __global double4 *o, __global double *acc) {
+  int i = get_global_id(0);
+  double2 p = v[i];
+  double4 r;
+  r.xy = p * s + tab[i & 3];
+  r.zw = p.yx / (double2)(3.0, 7.0);
+  o[i] = r;
+  double t = 0.0;
+  if (p.x > 0.0)
+    t = sqrt(p.x);
+  else
+    t = -p.y;
+  for (int k = 0; k < (i & 7); k++) t = t * 1.5 + (double)k;
+  acc[i] = t;
+}
+
+/* the fp64 guard of portable kernels takes the double path: unsuffixed
+ * constants and M_PI are double, the result rounded once to float */
+#ifdef cl_khr_fp64
+typedef double real;
+#else
+typedef float real;
+#endif
+__kernel void guard(__global float *out, __global const float *in) {
+  uint i = get_global_id(0);
+  real x = in[i];
+  out[4 * i + 0] = M_PI * x;
+  out[4 * i + 1] = 1.e18 * x + 0.1;
+  out[4 * i + 2] = sizeof(x) + sizeof(M_PI) + sizeof(0.5);
+  out[4 * i + 3] = x / 3.0;
+}

@@ -1,0 +1,244 @@
+/* tests/cc/kernels/double.cl: double in software (cc_lower_f64.c and the
+ * library src/cc/lib/softfp64.cl), compiled by `ventus cc` (or the OpenCL
+ * platform), run through the native or the OpenCL API and checked against
+ * the host's double, bit for bit: NaN results need only be NaNs (OpenCL
+ * leaves their payload open), everything else, signed zeros and
+ * subnormals included, must be the same double. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+#include <cmocka.h>
+
+#include "cc_rig.h"
+#include "chengying.h"
+
+typedef cc_suite rig;
+
+static int group_setup(void **state) { return cc_suite_setup(state, "double"); }
+
+static uint64_t rnd64(uint64_t *s) { /* xorshift64 */
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+static double d_of(uint64_t u) {
+  double d;
+  memcpy(&d, &u, 8);
+  return d;
+}
+
+static uint64_t bits_of(double d) {
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  return u;
+}
+
+/* edges: zeros, infinities, NaNs, the subnormal and normal extremes, ties
+ * of 1 + 2^-53 (even and odd), values near 2^52..2^64 */
+static const uint64_t edges[] = {
+    0x0000000000000000u, 0x8000000000000000u, 0x7ff0000000000000u, 0xfff0000000000000u, 0x7ff8000000000000u,
+    0x0000000000000001u, 0x800fffffffffffffu, 0x0010000000000000u, 0x7fefffffffffffffu, 0x3ff0000000000000u,
+    0x3ca0000000000000u, 0x3ff0000000000001u, 0xbca0000000000000u, 0x3fe0000000000000u, 0xbff8000000000000u,
+    0x4004000000000000u, 0x4330000000000000u, 0x432fffffffffffffu, 0x43e0000000000000u, 0xc3e0000000000000u,
+    0x41efffffffe00000u, 0x0008000000000000u, 0x3cb0000000000000u, 0x7fe0000000000000u, 0x000fffffffffffffu,
+    0x4000000000000001u, 0xc010000000000000u, 0x3fd5555555555555u, 0x3ff8000000000000u, 0x4002000000000000u};
+enum { NE = sizeof edges / sizeof *edges };
+
+/* a: every edge against every other of a few, then random values of
+ * every kind (near 1, subnormal, any exponent, small integers) */
+static uint64_t pick(uint64_t *s, int i, int which) {
+  if (i < NE * NE) return which ? edges[(i / NE) % NE] : edges[i % NE];
+  uint64_t r = rnd64(s);
+  switch (r % 7) {
+  case 0: return r;
+  case 1: return (r & 0x800fffffffffffffu) | ((uint64_t)(1015 + rnd64(s) % 20) << 52);
+  case 2: return r & 0x800fffffffffffffu;
+  case 3: return (r & 0x800fffffffffffffu) | ((uint64_t)(1 + rnd64(s) % 2046) << 52);
+  case 4: return bits_of((double)(int32_t)(r >> 40) * 0.5);
+  case 5: return (r & 0xfff0000000000fffu) | ((uint64_t)(1020 + rnd64(s) % 60) << 52);
+  default: return (r & 0x8000000000000003u) | 0x3ff0000000000000u;
+  }
+}
+
+static int same_d(double g, double w) { return (isnan(g) && isnan(w)) || bits_of(g) == bits_of(w); }
+
+static void check_d(const double *got, const double *want, size_t n, const char *what, const double *in_a,
+                    const double *in_b, size_t per) {
+  for (size_t i = 0; i < n; i++)
+    if (!same_d(got[i], want[i]))
+      fail_msg("%s: [%zu] (lane %zu, result %zu; a = %a, b = %a) is %a (0x%016llx), expected %a (0x%016llx)", what, i,
+               i / per, i % per, in_a[i / per], in_b ? in_b[i / per] : 0.0, got[i], (unsigned long long)bits_of(got[i]),
+               want[i], (unsigned long long)bits_of(want[i]));
+}
+
+static double rint_even(double x) { return nearbyint(x); } /* the host runs in round-to-nearest-even */
+
+static void test_darith(void **state) {
+  rig *r = *state;
+  enum { N = 1024, R = 20 };
+  static double a[N], b[N], c[N], out[N * R], want[N * R];
+  static uint32_t rel[N], wrel[N];
+  uint64_t s = 0x9e3779b97f4a7c15u;
+  for (int i = 0; i < N; i++) {
+    a[i] = d_of(pick(&s, i, 0));
+    b[i] = d_of(pick(&s, i, 1));
+    c[i] = d_of(i % 5 ? pick(&s, NE * NE, 0) : bits_of(-a[i] * b[i])); /* cancellation in fma */
+  }
+  for (int i = 0; i < N; i++) {
+    double x = a[i], y = b[i], z = c[i], *o = want + R * i;
+    o[0] = x + y;
+    o[1] = x - y;
+    o[2] = x * y;
+    o[3] = x / y;
+    o[4] = fma(x, y, z);
+    o[5] = sqrt(x);
+    o[6] = -x;
+    o[7] = fabs(x);
+    o[8] = floor(x);
+    o[9] = ceil(x);
+    o[10] = trunc(x);
+    o[11] = rint_even(x);
+    o[12] = round(x);
+    o[13] = isnan(x) ? y : isnan(y) ? x : x < y ? x : y;
+    o[14] = isnan(x) ? y : isnan(y) ? x : x > y ? x : y;
+    o[15] = copysign(x, y);
+    o[16] = fma(x, y, z);
+    o[17] = x * y;
+    o[17] = o[17] + z;
+    o[18] = x > y ? x : y;
+    o[19] = x == y ? 1.0 : 0.25;
+    wrel[i] = (uint32_t)((x < y) | (x <= y) << 1 | (x > y) << 2 | (x >= y) << 3 | (x == y) << 4 | (x != y) << 5 |
+                         (!!isnan(x)) << 6 | (!!isinf(x)) << 7 | (!!isfinite(x)) << 8 | (!!isnormal(x)) << 9 |
+                         (!!signbit(x)) << 10 | (!!isunordered(x, y)) << 11 | (!!islessgreater(x, y)) << 12);
+  }
+  uint32_t A = cc_rig_buf(r->c, a, sizeof a), B = cc_rig_buf(r->c, b, sizeof b), C = cc_rig_buf(r->c, c, sizeof c);
+  uint32_t O = cc_rig_buf(r->c, NULL, sizeof out), L = cc_rig_buf(r->c, NULL, sizeof rel);
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {64}};
+  cc_rig_launch(r->c, r->prog, "darith", &nd, (uint32_t[]){A, B, C, O, L}, 5);
+  cc_rig_get(r->c, O, out, sizeof out);
+  cc_rig_get(r->c, L, rel, sizeof rel);
+  /* fmin/fmax of two zeros may give either */
+  for (int i = 0; i < N; i++)
+    if (a[i] == 0 && b[i] == 0)
+      for (int k = 13; k <= 14; k++)
+        if (out[R * i + k] == 0) want[R * i + k] = out[R * i + k];
+  check_d(out, want, N * R, "darith", a, b, R);
+  for (int i = 0; i < N; i++)
+    if (rel[i] != wrel[i])
+      fail_msg("darith relations: lane %d (a = %a, b = %a) 0x%x, expected 0x%x", i, a[i], b[i], rel[i], wrel[i]);
+}
+
+static void test_dconv(void **state) {
+  rig *r = *state;
+  enum { N = 512 };
+  static double a[N], od[N * 6], wd[N * 6];
+  static float f[N], of[N], wf[N];
+  static int64_t l[N], ol[N * 5];
+  uint64_t s = 12345;
+  for (int i = 0; i < N; i++) {
+    a[i] = d_of(pick(&s, i < NE ? i : NE * NE + i, 0));
+    if (i % 3 == 0) a[i] = ldexp((double)(int64_t)rnd64(&s), -(int)(rnd64(&s) % 64)); /* integers, halves, ... */
+    uint32_t fb = (uint32_t)rnd64(&s);
+    if (i < NE) fb = (uint32_t)(edges[i] >> 32);
+    memcpy(&f[i], &fb, 4);
+    l[i] = (int64_t)rnd64(&s) >> (rnd64(&s) % 64);
+    if (i < 8) l[i] = (int64_t[]){0, -1, INT64_MIN, INT64_MAX, 1LL << 53, (1LL << 53) + 1, -(1LL << 54) - 3, 0x7ffffffffffffdffLL}[i];
+  }
+  for (int i = 0; i < N; i++) {
+    double x = a[i];
+    wf[i] = (float)x;
+    wd[6 * i + 0] = (double)f[i];
+    wd[6 * i + 1] = (double)l[i];
+    wd[6 * i + 2] = (double)(uint64_t)l[i];
+    wd[6 * i + 3] = (double)(int32_t)l[i];
+    wd[6 * i + 4] = (double)(uint32_t)l[i];
+    wd[6 * i + 5] = (double)(int16_t)l[i];
+  }
+  uint32_t A = cc_rig_buf(r->c, a, sizeof a), F = cc_rig_buf(r->c, f, sizeof f), L = cc_rig_buf(r->c, l, sizeof l);
+  uint32_t OD = cc_rig_buf(r->c, NULL, sizeof od), OF = cc_rig_buf(r->c, NULL, sizeof of), OL = cc_rig_buf(r->c, NULL, sizeof ol);
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {32}};
+  cc_rig_launch(r->c, r->prog, "dconv", &nd, (uint32_t[]){A, F, L, OD, OF, OL}, 6);
+  cc_rig_get(r->c, OD, od, sizeof od);
+  cc_rig_get(r->c, OF, of, sizeof of);
+  cc_rig_get(r->c, OL, ol, sizeof ol);
+  check_d(od, wd, N * 6, "dconv to double", a, NULL, 6);
+  for (int i = 0; i < N; i++)
+    if (!((isnan(of[i]) && isnan(wf[i])) || !memcmp(&of[i], &wf[i], 4)))
+      fail_msg("dconv: (float)%a is %a, expected %a", a[i], (double)of[i], (double)wf[i]);
+  /* the integer results where the value fits (C leaves the rest undefined) */
+  for (int i = 0; i < N; i++) {
+    double x = a[i], h = x * 0x1p-32, t = x * 0x1p-60;
+    int ok[5] = {fabs(x) < 0x1p63, fabs(x) < 0x1p64, fabs(h) < 0x1p31, fabs(h) < 0x1p32, fabs(t) < 128};
+    int64_t w[5] = {ok[0] ? (int64_t)x : 0, ok[1] ? (int64_t)(uint64_t)fabs(x) : 0, ok[2] ? (int32_t)h : 0,
+                    ok[3] ? (int64_t)(uint32_t)fabs(h) : 0, ok[4] ? (int8_t)t : 0};
+    for (int k = 0; k < 5; k++)
+      if (ok[k] && !isnan(x) && ol[5 * i + k] != w[k])
+        fail_msg("dconv: lane %d (%a) integer %d is %lld, expected %lld", i, x, k, (long long)ol[5 * i + k], (long long)w[k]);
+  }
+}
+
+static void test_dmix(void **state) {
+  rig *r = *state;
+  enum { N = 256 };
+  static double v[2 * N], o[4 * N], wo[4 * N], acc[N], wacc[N];
+  const double tab[4] = {0.1, -2.5, 0x1p-1074, 1e300}, sc = -0.7;
+  uint64_t s = 777;
+  for (int i = 0; i < 2 * N; i++) v[i] = d_of(pick(&s, NE * NE + i, 0));
+  for (int i = 0; i < N; i++) {
+    double px = v[2 * i], py = v[2 * i + 1];
+    wo[4 * i + 0] = fma(px, sc, tab[i & 3]);
+    wo[4 * i + 1] = fma(py, sc, tab[i & 3]);
+    wo[4 * i + 2] = py / 3.0;
+    wo[4 * i + 3] = px / 7.0;
+    double t = px > 0.0 ? sqrt(px) : -py;
+    for (int k = 0; k < (i & 7); k++) t = fma(t, 1.5, (double)k);
+    wacc[i] = t;
+  }
+  uint32_t V = cc_rig_buf(r->c, v, sizeof v), O = cc_rig_buf(r->c, NULL, sizeof o), C = cc_rig_buf(r->c, NULL, sizeof acc);
+  uint64_t sb = bits_of(sc);
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {64}};
+  /* a double argument: two words at an 8-byte slot */
+  cc_rig_launch(r->c, r->prog, "dmix", &nd, (uint32_t[]){V, 0, (uint32_t)sb, (uint32_t)(sb >> 32), O, C}, 6);
+  cc_rig_get(r->c, O, o, sizeof o);
+  cc_rig_get(r->c, C, acc, sizeof acc);
+  check_d(o, wo, 4 * N, "dmix vectors", v, NULL, 8);
+  check_d(acc, wacc, N, "dmix loop", v, NULL, 2);
+}
+
+static void test_guard(void **state) {
+  rig *r = *state;
+  enum { N = 256 };
+  static float in[N], out[4 * N], want[4 * N];
+  uint64_t s = 99;
+  for (int i = 0; i < N; i++) {
+    uint32_t b = (uint32_t)rnd64(&s);
+    if (i < NE) b = (uint32_t)(edges[i] >> 32);
+    memcpy(&in[i], &b, 4);
+    double x = in[i];
+    want[4 * i + 0] = (float)(3.14159265358979323846 * x);
+    want[4 * i + 1] = (float)fma(1.e18, x, 0.1);
+    want[4 * i + 2] = 24.0f;
+    want[4 * i + 3] = (float)(x / 3.0);
+  }
+  uint32_t I = cc_rig_buf(r->c, in, sizeof in), O = cc_rig_buf(r->c, NULL, sizeof out);
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {32}};
+  cc_rig_launch(r->c, r->prog, "guard", &nd, (uint32_t[]){O, I}, 2);
+  cc_rig_get(r->c, O, out, sizeof out);
+  for (int i = 0; i < 4 * N; i++)
+    if (!((isnan(out[i]) && isnan(want[i])) || !memcmp(&out[i], &want[i], 4)))
+      fail_msg("guard: [%d] (x = %a) is %a, expected %a", i, (double)in[i / 4], (double)out[i], (double)want[i]);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_darith), cmocka_unit_test(test_dconv), cmocka_unit_test(test_dmix),
+                                     cmocka_unit_test(test_guard)};
+  return cmocka_run_group_tests(tests, group_setup, cc_suite_teardown);
+}

@@ -1,0 +1,117 @@
+/* The software double library of the compiler (src/cc/lib/softfp64.cl),
+ * compiled here as C, against the host's double: every operation on edge
+ * values (zeros, infinities, NaNs, subnormals, extremes, ties) crossed with
+ * each other and on random values of every kind, bit for bit (a NaN result
+ * need only be a NaN). The device runs the same text compiled by clang
+ * and our back end (tests/cc/test_cc_double.c). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+typedef uint64_t ulong;
+typedef uint32_t uint;
+_Static_assert(sizeof(long) == 8, "the library's long is 64 bits");
+#include "../../src/cc/lib/softfp64.cl"
+
+static ulong B(double d) {
+  ulong u;
+  memcpy(&u, &d, 8);
+  return u;
+}
+static double D(ulong u) {
+  double d;
+  memcpy(&d, &u, 8);
+  return d;
+}
+
+static ulong rnd(ulong *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+static const ulong edges[] = {0, 0x8000000000000000u, 0x7ff0000000000000u, 0xfff0000000000000u, 0x7ff8000000000000u,
+                              0x7ff0000000000001u, 1, 0x800fffffffffffffu, 0x0010000000000000u, 0x3ff0000000000000u,
+                              0xbff0000000000000u, 0x7fefffffffffffffu, 0x3fe0000000000000u, 0x3ca0000000000000u,
+                              0x3cb0000000000000u, 0x3ff0000000000001u, 0x4330000000000000u, 0x43e0000000000000u,
+                              0xc3e0000000000000u, 0x0008000000000000u, 0x3ff8000000000000u, 3};
+enum { NE = sizeof edges / sizeof *edges };
+
+static ulong pick(ulong *s, int i) {
+  if (i >= 0) return edges[i % NE];
+  ulong r = rnd(s);
+  switch (rnd(s) % 6) {
+  case 0: return r;
+  case 1: return (r & 0x800fffffffffffffu) | ((rnd(s) % 40 + 1000) << 52);
+  case 2: return r & 0x801fffffffffffffu; /* subnormal or smallest normal */
+  case 3: return r & 0xfff0000000000fffu;
+  default: return (r & 0x800fffffffffffffu) | ((rnd(s) % 2046 + 1) << 52);
+  }
+}
+
+static void same(const char *op, ulong got, double want, ulong a, ulong b) {
+  if ((isnan(D(got)) && isnan(want)) || got == B(want)) return;
+  fail_msg("%s(0x%016llx, 0x%016llx) is 0x%016llx, expected 0x%016llx", op, (unsigned long long)a, (unsigned long long)b,
+           (unsigned long long)got, (unsigned long long)B(want));
+}
+
+static void test_ops(void **state) {
+  (void)state;
+  ulong s = 88172645463325252u;
+  for (int i = 0; i < 300000; i++) {
+    int edge = i < NE * NE * NE;
+    ulong a = pick(&s, edge ? i % NE : -1), b = pick(&s, edge ? i / NE % NE : -1), c = pick(&s, edge ? i / NE / NE : -1);
+    double x = D(a), y = D(b), z = D(c);
+    same("add", __cy_dadd(a, b), x + y, a, b);
+    same("sub", __cy_dsub(a, b), x - y, a, b);
+    same("mul", __cy_dmul(a, b), x * y, a, b);
+    same("div", __cy_ddiv(a, b), x / y, a, b);
+    same("fma", __cy_dfma(a, b, c), fma(x, y, z), a, b);
+    same("fma-cancel", __cy_dfma(a, b, __cy_dmul(a, b) ^ CY_SIGN), fma(x, y, -(x * y)), a, b);
+    same("sqrt", __cy_dsqrt(a), sqrt(x), a, 0);
+    if (i % 16 == 0) same("fmod", __cy_drem(a, b), fmod(x, y), a, b);
+    uint rel = isunordered(x, y) ? 8 : x == y ? 1 : x > y ? 2 : 4;
+    if (__cy_dcmp(a, b) != rel) fail_msg("cmp(%a, %a) is %u, expected %u", x, y, __cy_dcmp(a, b), rel);
+    float f = (float)x, g;
+    uint fb = __cy_dtof(a), hb = (uint)rnd(&s);
+    memcpy(&g, &fb, 4);
+    if (!(isnan(f) ? isnan(g) : f == g && signbit(f) == signbit(g))) fail_msg("(float)%a is %a, expected %a", x, g, f);
+    if (edge) hb = (uint)(a >> 32);
+    memcpy(&f, &hb, 4);
+    same("ftod", __cy_ftod(hb), (double)f, hb, 0);
+    long li = (long)rnd(&s) >> (rnd(&s) % 64);
+    same("i64tod", __cy_i64tod(li), (double)li, (ulong)li, 0);
+    ulong lu = rnd(&s) >> (rnd(&s) % 64);
+    same("u64tod", __cy_u64tod(lu), (double)lu, lu, 0);
+    if (!isnan(x) && fabs(x) < 0x1p63 && __cy_dtoi64(a) != (long)x) fail_msg("(long)%a", x);
+    if (!isnan(x) && x > -1 && x < 0x1p64 && __cy_dtou64(a) != (ulong)x) fail_msg("(ulong)%a", x);
+    same("rint", __cy_dround(a, 0), nearbyint(x), a, 0);
+    same("trunc", __cy_dround(a, 1), trunc(x), a, 0);
+    same("floor", __cy_dround(a, 2), floor(x), a, 0);
+    same("ceil", __cy_dround(a, 3), ceil(x), a, 0);
+    same("round", __cy_dround(a, 4), round(x), a, 0);
+    int n = (int)(rnd(&s) % 4300) - 2150;
+    same("ldexp", __cy_dldexp(a, n), ldexp(x, n), a, (ulong)n);
+    if (!isnan(x) && !isnan(y) && !(x == 0 && y == 0)) {
+      same("fmin", __cy_dminmax(a, b, 0), fmin(x, y), a, b);
+      same("fmax", __cy_dminmax(a, b, 1), fmax(x, y), a, b);
+    }
+    static const uint cls[] = {FP_NAN, FP_INFINITE, FP_NORMAL, FP_SUBNORMAL, FP_ZERO};
+    uint k = __cy_dclass(a), want = 0;
+    for (int j = 0; j < 5; j++)
+      if (fpclassify(x) == (int)cls[j]) want = j == 0 ? (a & 0x0008000000000000u ? 2 : 1)
+                                         : 1u << (signbit(x) ? 2 + (j - 1) : 9 - (j - 1));
+    if (k != want) fail_msg("class(%a) is 0x%x, expected 0x%x", x, k, want);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_ops)};
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
