@@ -3,7 +3,10 @@
  * round) do not come from libclc: their calls, scalar and vector, become
  * LLVM's intrinsics (before the optimiser; the scalarizer splits the
  * vector ones), which cc_lower_f64.c turns into the software library's
- * operations. mad may be fused: it becomes llvm.fmuladd. */
+ * operations. mad may be fused: it becomes llvm.fmuladd.
+ * convert_double_rt?(long or ulong) becomes the library's conversion in
+ * that mode, element by element: libclc's converts with the default one
+ * and corrects by converting back, which overflows at 2^63. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,9 +47,67 @@ static const char *intrinsic_for(LLVMValueRef fn) {
   return NULL;
 }
 
+/* convert_double<N>_rt?(long<N> or ulong<N>): the mode (0 rte, 1 rtz, 2
+ * rtp, 3 rtn) and whether the source is unsigned, or -1 */
+static int convert_mode(LLVMValueRef fn, int *uns) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  if (strncmp(name, "_Z", 2) || LLVMGetFirstBasicBlock(fn) || LLVMCountParams(fn) != 1) return -1;
+  char *end;
+  long l = strtol(name + 2, &end, 10);
+  if (l < 18 || (long)strlen(end) <= l || strncmp(end, "convert_double", 14)) return -1;
+  const char *q = end + 14;
+  while (*q >= '0' && *q <= '9') q++;
+  static const char *const rm[] = {"_rte", "_rtz", "_rtp", "_rtn"};
+  int mode = -1;
+  for (int i = 0; i < 4; i++)
+    if (q + 4 == end + l && !strncmp(q, rm[i], 4)) mode = i;
+  const char *p = end + l;
+  if (!strncmp(p, "Dv", 2) && (p = strchr(p, '_')) != NULL) p++;
+  if (mode < 0 || !p || (strcmp(p, "l") && strcmp(p, "m"))) return -1;
+  *uns = *p == 'm';
+  return mode;
+}
+
+static void map_convert(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn, int mode, int uns) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i32 = LLVMInt32TypeInContext(c), f64 = LLVMDoubleTypeInContext(c);
+  LLVMTypeRef ps[2] = {i64, i32}, fty = LLVMFunctionType(i64, ps, 2, 0);
+  const char *lib = uns ? "__cy_u64tod_rm" : "__cy_i64tod_rm";
+  LLVMValueRef cv = LLVMGetNamedFunction(m, lib);
+  if (!cv) cv = LLVMAddFunction(m, lib, fty);
+  LLVMUseRef u;
+  while ((u = LLVMGetFirstUse(fn))) {
+    LLVMValueRef call = LLVMGetUser(u);
+    if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != fn) break;
+    LLVMPositionBuilderBefore(b, call);
+    LLVMValueRef x = LLVMGetOperand(call, 0), r;
+    LLVMTypeRef t = LLVMTypeOf(call);
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+      r = LLVMGetUndef(t);
+      for (unsigned i = 0; i < LLVMGetVectorSize(t); i++) {
+        LLVMValueRef at = LLVMConstInt(i32, i, 0);
+        LLVMValueRef args[2] = {LLVMBuildExtractElement(b, x, at, ""), LLVMConstInt(i32, (unsigned)mode, 0)};
+        LLVMValueRef e = LLVMBuildBitCast(b, LLVMBuildCall2(b, fty, cv, args, 2, ""), f64, "");
+        r = LLVMBuildInsertElement(b, r, e, at, "");
+      }
+    } else {
+      LLVMValueRef args[2] = {x, LLVMConstInt(i32, (unsigned)mode, 0)};
+      r = LLVMBuildBitCast(b, LLVMBuildCall2(b, fty, cv, args, 2, ""), f64, "");
+    }
+    LLVMReplaceAllUsesWith(call, r);
+    LLVMInstructionEraseFromParent(call);
+  }
+}
+
 void cc_map_f64_builtins(LLVMModuleRef m) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+    int uns, mode = convert_mode(fn, &uns);
+    if (mode >= 0) {
+      map_convert(m, b, fn, mode, uns);
+      continue;
+    }
     const char *to = intrinsic_for(fn);
     if (!to) continue;
     LLVMTypeRef t = LLVMGetReturnType(LLVMGlobalGetValueType(fn));

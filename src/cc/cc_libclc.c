@@ -10,7 +10,8 @@
  * linked functions are inlined like the program's own. Its integer
  * builtins and vloadN/vstoreN are target-independent IR too and come the
  * same way (its constant space is nvptx's 4, spir's is 2: calls on
- * constant pointers are redirected).
+ * constant pointers are redirected), and so do the conversions to and
+ * from double.
  * CHENGYING_LIBCLC names another file; without the file the math builtins
  * stay refused with the usual one-line error. */
 #include <llvm-c/BitReader.h>
@@ -71,6 +72,14 @@ static int is_math(const char *mangled) {
     if ((long)strlen(math_names[i]) == len && !strncmp(end, math_names[i], (size_t)len)) return 1;
   for (size_t i = 0; i < sizeof math_prefixes / sizeof *math_prefixes; i++)
     if ((long)strlen(math_prefixes[i]) <= len && !strncmp(end, math_prefixes[i], strlen(math_prefixes[i]))) return 1;
+  /* conversions to or from double (those of the other types are the back
+   * end's, cc_isel_convert.c): the library's bodies are double IR, which
+   * cc_lower_f64.c makes software double */
+  if (len > 8 && !strncmp(end, "convert_", 8)) {
+    const char *p = end + len;
+    if (!strncmp(p, "Dv", 2) && (p = strchr(p, '_')) != NULL) p++;
+    return (p && *p == 'd') || (len >= 14 && !strncmp(end, "convert_double", 14));
+  }
   return 0;
 }
 

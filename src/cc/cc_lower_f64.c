@@ -263,5 +263,11 @@ int cc_lower_f64(LLVMModuleRef m, vt_error *e) {
         LLVMInstructionEraseFromParent(in);
       }
   LLVMDisposeBuilder(w.b);
+  /* calls made before the optimiser (cc_f64_builtins.c) need it too */
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && !w.used; fn = LLVMGetNextFunction(fn)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    w.used = !strncmp(name, "__cy_", 5) && !LLVMGetFirstBasicBlock(fn) && LLVMGetFirstUse(fn);
+  }
   return w.used ? link_library(m, e) : 0;
 }

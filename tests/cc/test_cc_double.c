@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <float.h>
 #include <math.h>
 
 #include <cmocka.h>
@@ -237,8 +238,178 @@ static void test_guard(void **state) {
       fail_msg("guard: [%d] (x = %a) is %a, expected %a", i, (double)in[i / 4], (double)out[i], (double)want[i]);
 }
 
+/* rounding modes as OpenCL names them: 0 rte, 1 rtz, 2 rtp, 3 rtn. The
+ * references below round by exact comparisons, not through the host's
+ * fenv (which the C compiler may move conversions across) */
+enum { RTE, RTZ, RTP, RTN };
+
+/* the representable neighbours lo <= x <= hi, then the mode's choice */
+static double pick_dir(long double x, double lo, double hi, double near, int m) {
+  if ((long double)near == x) return near;
+  if (m == RTE) return near;
+  if (m == RTZ) return x < 0 ? hi : lo;
+  return m == RTP ? hi : lo;
+}
+
+static float to_float_in(double x, int m) {
+  float f = (float)x;
+  if (isnan(x) || (double)f == x || isinf(x)) return f;
+  float lo = (double)f < x ? f : nextafterf(f, -INFINITY), hi = (double)f < x ? nextafterf(f, INFINITY) : f;
+  /* beyond the largest float: the infinity rounding gave, or the largest */
+  if (isinf(f)) {
+    lo = f > 0 ? FLT_MAX : -INFINITY;
+    hi = f > 0 ? INFINITY : -FLT_MAX;
+  }
+  return (float)pick_dir(x, lo, hi, f, m);
+}
+
+static double to_double_in(int64_t x, int m, int uns) {
+  long double e = uns ? (long double)(uint64_t)x : (long double)x; /* exact: 64-bit significand */
+  double d = (double)e;
+  double lo = (long double)d < e ? d : nextafter(d, -INFINITY), hi = (long double)d < e ? nextafter(d, INFINITY) : d;
+  return pick_dir(e, lo, hi, d, m);
+}
+
+/* x rounded to an integer in mode m and clamped to [lo, hi], NaN 0 */
+static long double sat_in(double x, int m, long double lo, long double hi) {
+  if (isnan(x)) return 0;
+  double r = m == RTE ? nearbyint(x) : m == RTZ ? trunc(x) : m == RTP ? ceil(x) : floor(x);
+  return r < lo ? lo : r > hi ? hi : r;
+}
+
+static void test_dconvm(void **state) {
+  rig *r = *state;
+  if (!cc_rig_have_libclc()) skip();
+  enum { N = 256 };
+  static double a[N], od[5 * N], wd[5 * N];
+  static int64_t l[N], ol[2 * N];
+  static float of[4 * N];
+  static int32_t oi[6 * N];
+  uint64_t s = 4242;
+  for (int i = 0; i < N; i++) {
+    a[i] = d_of(pick(&s, i < NE ? i : NE * NE + i, 0));
+    if (i % 4 == 1) a[i] = ldexp((double)(int64_t)rnd64(&s), -(int)(rnd64(&s) % 40)); /* around the int range */
+    if (i % 4 == 2) a[i] = (double)(int32_t)rnd64(&s) + (double)(rnd64(&s) % 4) * 0.25;
+    l[i] = (int64_t)rnd64(&s) >> (rnd64(&s) % 12);
+  }
+  a[NE] = 2147483647.5;
+  a[NE + 1] = -2147483648.5;
+  a[NE + 2] = 0x1p64;
+  a[NE + 3] = 0x1.fffffffffffffp63;
+  l[0] = INT64_MAX;
+  l[1] = INT64_MIN;
+  l[2] = (1LL << 53) + 1;
+  uint32_t A = cc_rig_buf(r->c, a, sizeof a), L = cc_rig_buf(r->c, l, sizeof l), OF = cc_rig_buf(r->c, NULL, sizeof of);
+  uint32_t OI = cc_rig_buf(r->c, NULL, sizeof oi), OL = cc_rig_buf(r->c, NULL, sizeof ol), OD = cc_rig_buf(r->c, NULL, sizeof od);
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {32}};
+  cc_rig_launch(r->c, r->prog, "dconvm", &nd, (uint32_t[]){A, L, OF, OI, OL, OD}, 6);
+  cc_rig_get(r->c, OF, of, sizeof of);
+  cc_rig_get(r->c, OI, oi, sizeof oi);
+  cc_rig_get(r->c, OL, ol, sizeof ol);
+  cc_rig_get(r->c, OD, od, sizeof od);
+  for (int i = 0; i < N; i++) {
+    double x = a[i];
+    for (int m = 0; m < 4; m++) {
+      float w = to_float_in(x, m);
+      if (!((isnan(w) && isnan(of[4 * i + m])) || !memcmp(&w, &of[4 * i + m], 4)))
+        fail_msg("convert_float mode %d of %a is %a, expected %a", m, x, (double)of[4 * i + m], (double)w);
+      int32_t wi = (int32_t)sat_in(x, m, INT32_MIN, INT32_MAX);
+      if (oi[6 * i + m] != wi) fail_msg("convert_int_sat mode %d of %a is %d, expected %d", m, x, oi[6 * i + m], wi);
+      wd[5 * i + m] = to_double_in(l[i], m, 0);
+    }
+    int32_t wu = (int32_t)(uint32_t)sat_in(x, RTZ, 0, UINT32_MAX);
+    int32_t wc = (int32_t)sat_in(x, RTE, -128, 127);
+    if (oi[6 * i + 4] != wu) fail_msg("convert_uint_sat of %a is %d, expected %d", x, oi[6 * i + 4], wu);
+    if (oi[6 * i + 5] != wc) fail_msg("convert_char_sat_rte of %a is %d, expected %d", x, oi[6 * i + 5], wc);
+    int64_t wl = isnan(x) ? 0 : x >= 0x1p63 ? INT64_MAX : x <= -0x1p63 ? INT64_MIN : (int64_t)x;
+    uint64_t wul = isnan(x) || x <= 0 ? 0 : x >= 0x1p64 ? UINT64_MAX : (uint64_t)ceil(x);
+    if (ol[2 * i] != wl) fail_msg("convert_long_sat of %a is %lld, expected %lld", x, (long long)ol[2 * i], (long long)wl);
+    if ((uint64_t)ol[2 * i + 1] != wul)
+      fail_msg("convert_ulong_sat_rtp of %a is %llu, expected %llu", x, (unsigned long long)ol[2 * i + 1], (unsigned long long)wul);
+    wd[5 * i + 4] = to_double_in(l[i], RTZ, 1);
+  }
+  check_d(od, wd, 5 * N, "convert_double", a, NULL, 5);
+}
+
+static void test_dvload(void **state) {
+  rig *r = *state;
+  if (!cc_rig_have_libclc()) skip();
+  enum { N = 64 };
+  static double p[4 * N + 8], q[7 * N + 4], w[7 * N + 4];
+  uint64_t s = 5;
+  for (int i = 0; i < 4 * N + 8; i++) p[i] = d_of(pick(&s, NE * NE + i, 0));
+  for (int i = 0; i < N; i++) {
+    const double *v = p + 4 * i, *wv = p + 2 * (2 * i + 1), *t = p + 1 + 3 * i;
+    double add[4] = {wv[0], wv[1], t[0], t[2]};
+    for (int k = 0; k < 4; k++) w[4 * i + k] = v[3 - k] + add[k];
+    for (int k = 0; k < 3; k++) w[4 * N + 3 * i + k] = t[k] * 0.5;
+  }
+  uint32_t P = cc_rig_buf(r->c, p, sizeof p), Q = cc_rig_buf(r->c, NULL, sizeof q);
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {32}};
+  cc_rig_launch(r->c, r->prog, "dvload", &nd, (uint32_t[]){P, Q}, 2);
+  cc_rig_get(r->c, Q, q, sizeof q);
+  check_d(q, w, 7 * N, "dvload", p, NULL, 7);
+}
+
+/* error of g against the exact value r (long double), in units of the last
+ * place of r as a double */
+static double ulp_err(double g, long double r) {
+  if (isnan(r)) return isnan(g) ? 0 : 1e9;
+  if (isinf(r) || isinf(g)) return (long double)g == r ? 0 : 1e9;
+  double rd = (double)r;
+  double ulp = isinf(rd) ? 0x1p971 : nextafter(fabs(rd), INFINITY) - fabs(rd);
+  if (fabsl(r) < 0x1p-1022L) ulp = 0x1p-1074;
+  return (double)(fabsl((long double)g - r) / ulp);
+}
+
+static void test_dmath(void **state) {
+  rig *r = *state;
+  if (!cc_rig_have_libclc()) skip();
+  enum { N = 128, NM = 24 };
+  static double xs[N], ys[N], out[NM * N];
+  uint64_t s = 61;
+  for (int i = 0; i < N; i++) {
+    xs[i] = (double)(rnd64(&s) >> 11) * 0x1p-52 - 1.0;
+    ys[i] = ((double)(rnd64(&s) >> 11) + 1.0) * 0x1p-53;
+  }
+  static const double ex[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 0x1p-1074, 1.0, -1.0, 0.5};
+  for (int i = 0; i < 9; i++) xs[i] = ex[i];
+  uint32_t X = cc_rig_buf(r->c, xs, sizeof xs), Y = cc_rig_buf(r->c, ys, sizeof ys), O = cc_rig_buf(r->c, NULL, sizeof out);
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {32}};
+  cc_rig_launch(r->c, r->prog, "dmath", &nd, (uint32_t[]){X, Y, O}, 3);
+  cc_rig_get(r->c, O, out, sizeof out);
+  static const char *const names[NM] = {"sin",  "cos",   "tan",   "exp",  "exp2", "exp10", "log",   "log2",
+                                        "log10", "pow",  "atan",  "asin", "acos", "atan2", "sinh",  "cosh",
+                                        "tanh", "cbrt",  "hypot", "fmod", "expm1", "log1p", "erf", "erfc"};
+  static const double bound[NM] = {4, 4, 5, 3, 3, 3, 3, 3, 3, 16, 5, 4, 4, 6, 4, 4, 5, 2, 4, 0, 3, 2, 16, 16};
+  double worst[NM] = {0};
+  for (int i = 0; i < N; i++) {
+    /* the arguments as the kernel rounds them (one double operation each) */
+    long double x = xs[i], y = ys[i];
+    long double want[NM] = {sinl((double)(xs[i] * 100.0)), cosl((double)(xs[i] * 100.0)), tanl((double)(xs[i] * 1.5)),
+                            expl((double)(xs[i] * 700.0)), exp2l((double)(xs[i] * 1000.0)),
+                            powl(10.0L, (double)(xs[i] * 300.0)), logl((double)(ys[i] * 1000.0)),
+                            log2l((double)(ys[i] * 1e-300)), log10l(y), powl((double)(ys[i] * 10.0), (double)(xs[i] * 50.0)),
+                            atanl((double)(xs[i] * 50.0)), asinl(x), acosl(x), atan2l(x, (double)(ys[i] - 0.5)),
+                            sinhl((double)(xs[i] * 10.0)), coshl((double)(xs[i] * 10.0)), tanhl((double)(xs[i] * 5.0)),
+                            cbrtl((double)(xs[i] * 1e10)), hypotl((double)(xs[i] * 1e200), (double)(ys[i] * 1e200)),
+                            fmodl((double)(xs[i] * 1e5), (double)(ys[i] + 0.5)), expm1l(x), log1pl((double)(ys[i] * 10.0)),
+                            erfl((double)(xs[i] * 3.0)), erfcl((double)(xs[i] * 5.0))};
+    for (int k = 0; k < NM; k++) {
+      double e = ulp_err(out[NM * i + k], want[k]);
+      if (e > worst[k]) worst[k] = e;
+      if (e > bound[k])
+        fail_msg("%s: input %d (x = %a, y = %a) gives %a, exact %La: %.2f ulp, OpenCL 1.2 allows %.0f", names[k], i, xs[i],
+                 ys[i], out[NM * i + k], want[k], e, bound[k]);
+    }
+  }
+  for (int k = 0; k < NM; k++) printf("# libclc double %-6s worst %.2f ulp (bound %.0f)\n", names[k], worst[k], bound[k]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_darith), cmocka_unit_test(test_dconv), cmocka_unit_test(test_dmix),
-                                     cmocka_unit_test(test_guard)};
+                                     cmocka_unit_test(test_guard),
+                                     cmocka_unit_test(test_dmath),
+                                     cmocka_unit_test(test_dconvm), cmocka_unit_test(test_dvload)};
   return cmocka_run_group_tests(tests, group_setup, cc_suite_teardown);
 }

@@ -61,6 +61,15 @@ static void same(const char *op, ulong got, double want, ulong a, ulong b) {
            (unsigned long long)got, (unsigned long long)B(want));
 }
 
+/* x (exact in long double's 64-bit significand) rounded in mode rm (0
+ * nearest even, 1 toward zero, 2 up, 3 down) by comparisons */
+static double int_in(long double x, int rm) {
+  double d = (double)x;
+  if ((long double)d == x || rm == 0) return d;
+  double lo = (long double)d < x ? d : nextafter(d, -INFINITY), hi = (long double)d < x ? nextafter(d, INFINITY) : d;
+  return rm == 1 ? (x < 0 ? hi : lo) : rm == 2 ? hi : lo;
+}
+
 static void test_ops(void **state) {
   (void)state;
   ulong s = 88172645463325252u;
@@ -89,6 +98,10 @@ static void test_ops(void **state) {
     same("i64tod", __cy_i64tod(li), (double)li, (ulong)li, 0);
     ulong lu = rnd(&s) >> (rnd(&s) % 64);
     same("u64tod", __cy_u64tod(lu), (double)lu, lu, 0);
+    for (uint rm = 0; rm < 4; rm++) {
+      same("i64tod_rm", __cy_i64tod_rm(li, rm), int_in((long double)li, (int)rm), (ulong)li, rm);
+      same("u64tod_rm", __cy_u64tod_rm(lu, rm), int_in((long double)lu, (int)rm), lu, rm);
+    }
     if (!isnan(x) && fabs(x) < 0x1p63 && __cy_dtoi64(a) != (long)x) fail_msg("(long)%a", x);
     if (!isnan(x) && x > -1 && x < 0x1p64 && __cy_dtou64(a) != (ulong)x) fail_msg("(ulong)%a", x);
     same("rint", __cy_dround(a, 0), nearbyint(x), a, 0);

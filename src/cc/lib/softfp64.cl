@@ -48,18 +48,23 @@ CY_IN int cy_isnan(ulong a) { return (a & CY_ABS) > CY_INF; }
 /* the NaN an operation on a NaN gives: the first NaN operand, quieted */
 CY_IN ulong cy_nan2(ulong a, ulong b) { return (cy_isnan(a) ? a : b) | 0x0008000000000000UL; }
 
-CY_IN ulong cy_round_pack(ulong s, int e, ulong m) {
+/* in rounding mode rm: 0 to nearest even, 1 toward zero, 2 up, 3 down
+ * (the overflow of a mode that rounds toward zero is the largest double) */
+CY_IN ulong cy_round_pack_rm(ulong s, int e, ulong m, uint rm) {
+  ulong inc = rm == 0 ? 0x200 : rm == 1 ? 0 : (rm == 2) == !s ? 0x3ff : 0;
   if (e < 0) {
     m = cy_jam(m, -e);
     e = 0;
-  } else if (e > 0x7fd || (e == 0x7fd && m + 0x200 >= CY_SIGN)) {
-    return (s << 63) | CY_INF;
+  } else if (e > 0x7fd || (e == 0x7fd && m + inc >= CY_SIGN)) {
+    return (s << 63) | (inc ? CY_INF : CY_INF - 1);
   }
   ulong r = m & 0x3ff;
-  m = (m + 0x200) >> 10;
-  if (r == 0x200) m &= ~1UL;
+  m = (m + inc) >> 10;
+  if (rm == 0 && r == 0x200) m &= ~1UL;
   return (s << 63) + ((m ? (ulong)e : 0) << 52) + m;
 }
+
+CY_IN ulong cy_round_pack(ulong s, int e, ulong m) { return cy_round_pack_rm(s, e, m, 0); }
 
 /* m != 0 shifted so its leading bit is bit 62 */
 CY_IN ulong cy_norm_round_pack(ulong s, int e, ulong m) {
@@ -316,6 +321,21 @@ CY_API uint __cy_dtof(ulong a) {
   m = (m + (1UL << 38)) >> 39;
   if (r == 1UL << 38) m &= ~1UL;
   return s | (uint)((m ? (ulong)e << 23 : 0) + m);
+}
+
+/* convert_double_rt?(ulong), convert_double_rt?(long) in rounding mode rm
+ * (as cy_round_pack_rm) */
+CY_IN ulong cy_int_pack(ulong s, ulong x, uint rm) {
+  if (!x) return 0;
+  int sh = cy_clz(x) - 1;
+  return sh < 0 ? cy_round_pack_rm(s, 1085, cy_jam(x, 1), rm) : cy_round_pack_rm(s, 1084 - sh, x << sh, rm);
+}
+
+CY_API ulong __cy_u64tod_rm(ulong x, uint rm) { return cy_int_pack(0, x, rm); }
+
+CY_API ulong __cy_i64tod_rm(long x, uint rm) {
+  ulong s = x < 0;
+  return cy_int_pack(s, s ? 0 - (ulong)x : (ulong)x, rm);
 }
 
 CY_API ulong __cy_u64tod(ulong x) { return x ? cy_norm_round_pack(0, 1084, x) : 0; }

@@ -91,3 +91,71 @@ __kernel void guard(__global float *out, __global const float *in) {
   out[4 * i + 2] = sizeof(x) + sizeof(M_PI) + sizeof(0.5);
   out[4 * i + 3] = x / 3.0;
 }
+
+/* libclc's double math builtins over the software double: 24 functions
+ * checked against the OpenCL 1.2 ULP bounds for double */
+#define NM 24
+__kernel void dmath(__global const double *xs, __global const double *ys, __global double *out) {
+  int i = get_global_id(0);
+  double x = xs[i], y = ys[i];
+  __global double *o = out + NM * i;
+  o[0] = sin(x * 100.0);
+  o[1] = cos(x * 100.0);
+  o[2] = tan(x * 1.5);
+  o[3] = exp(x * 700.0);
+  o[4] = exp2(x * 1000.0);
+  o[5] = exp10(x * 300.0);
+  o[6] = log(y * 1000.0);
+  o[7] = log2(y * 1e-300);
+  o[8] = log10(y);
+  o[9] = pow(y * 10.0, x * 50.0);
+  o[10] = atan(x * 50.0);
+  o[11] = asin(x);
+  o[12] = acos(x);
+  o[13] = atan2(x, y - 0.5);
+  o[14] = sinh(x * 10.0);
+  o[15] = cosh(x * 10.0);
+  o[16] = tanh(x * 5.0);
+  o[17] = cbrt(x * 1e10);
+  o[18] = hypot(x * 1e200, y * 1e200);
+  o[19] = fmod(x * 1e5, y + 0.5);
+  o[20] = expm1(x);
+  o[21] = log1p(y * 10.0);
+  o[22] = erf(x * 3.0);
+  o[23] = erfc(x * 5.0);
+}
+
+/* convert_* with double in every rounding mode and with saturation (from
+ * libclc, over the software double), and double vectors with vloadN/vstoreN */
+__kernel void dconvm(__global const double *a, __global const long *l, __global float *of, __global int *oi,
+                     __global long *ol, __global double *od) {
+  int i = get_global_id(0);
+  double x = a[i];
+  long v = l[i];
+  of[4 * i + 0] = convert_float_rte(x);
+  of[4 * i + 1] = convert_float_rtz(x);
+  of[4 * i + 2] = convert_float_rtp(x);
+  of[4 * i + 3] = convert_float_rtn(x);
+  oi[6 * i + 0] = convert_int_sat_rte(x);
+  oi[6 * i + 1] = convert_int_sat_rtz(x);
+  oi[6 * i + 2] = convert_int_sat_rtp(x);
+  oi[6 * i + 3] = convert_int_sat_rtn(x);
+  oi[6 * i + 4] = (int)convert_uint_sat(x);
+  oi[6 * i + 5] = convert_char_sat_rte(x);
+  ol[2 * i + 0] = convert_long_sat(x);
+  ol[2 * i + 1] = (long)convert_ulong_sat_rtp(x);
+  od[5 * i + 0] = convert_double_rte(v);
+  od[5 * i + 1] = convert_double_rtz(v);
+  od[5 * i + 2] = convert_double_rtp(v);
+  od[5 * i + 3] = convert_double_rtn(v);
+  od[5 * i + 4] = convert_double_rtz((ulong)v);
+}
+
+__kernel void dvload(__global double *p, __global double *q) {
+  int i = get_global_id(0);
+  double4 v = vload4(i, p);
+  double2 w = vload2(2 * i + 1, p);
+  double3 t = vload3(i, p + 1);
+  vstore4(v.wzyx + (double4)(w, t.xz), i, q);
+  vstore3(t * 0.5, i, q + 4 * get_global_size(0));
+}
