@@ -29,7 +29,8 @@
 #define MSTATUS_RESET 0x00000200u /* VS = initial: the first vector op logs 0x80000600 */
 
 /* vtype.vill: set by vsetvl* for a vtype the executor does not implement
- * (anything but SEW = 32, LMUL = 1); vector instructions are then illegal */
+ * (anything but SEW = 32, LMUL = 1; in revision 2025 SEW = 8, 16, 32 or 64,
+ * LMUL = 1); vector instructions are then illegal */
 #define VTYPE_VILL 0x80000000u
 
 /* Custom CSRs 0x800..0x80c are plain read-write registers, as in the ISS. */
@@ -70,6 +71,7 @@ typedef struct vt_warp {
   /* CSRs */
   uint32_t csr_custom[VT_NUM_CUSTOM_CSRS];
   uint32_t mstatus, fflags, frm, vtype, vstart;
+  uint32_t vxrm, vxsat; /* fixed-point rounding mode and sticky saturation (revision 2025) */
   uint32_t mtvec, mscratch, mepc, mcause, mtval, mie, mip;
   uint64_t instret;
 

@@ -35,7 +35,11 @@ int csr_read(vt_exec *x, unsigned csr, uint32_t *val) {
   case CSR_FRM: *val = w->frm; return 0;
   case CSR_FCSR: *val = w->frm << 5 | w->fflags; return 0;
   case CSR_VSTART: *val = w->vstart; return 0;
-  case 0x009: case 0x00a: case 0x00f: *val = 0; return 0; /* vxsat, vxrm, vcsr */
+  /* vxsat, vxrm, vcsr: read 0 and ignore writes in the baseline (as
+   * before); revision 2025 keeps them for its fixed-point instructions */
+  case 0x009: *val = x->d->cfg.isa == 2025 ? w->vxsat : 0; return 0;
+  case 0x00a: *val = x->d->cfg.isa == 2025 ? w->vxrm : 0; return 0;
+  case 0x00f: *val = x->d->cfg.isa == 2025 ? w->vxrm << 1 | w->vxsat : 0; return 0;
   case CSR_MSTATUS: *val = w->mstatus; return 0;
   case CSR_MISA: *val = 0x40201121u; return 0; /* RV32 I M A F V */
   case 0x304: *val = w->mie; return 0;
@@ -117,7 +121,16 @@ int csr_write(vt_exec *x, unsigned csr, uint32_t val) {
     w->frm = (val >> 5) & 7;
     break;
   case CSR_VSTART: w->vstart = val; break;
-  case 0x009: case 0x00a: case 0x00f: break;
+  case 0x009: case 0x00a: case 0x00f:
+    if (x->d->cfg.isa != 2025) break;
+    if (csr == 0x009) w->vxsat = val & 1;
+    else if (csr == 0x00a) w->vxrm = val & 3;
+    else {
+      w->vxsat = val & 1;
+      w->vxrm = (val >> 1) & 3;
+    }
+    mark_vs_dirty(x);
+    break;
   case CSR_MSTATUS: w->mstatus = mstatus_fix(val); break;
   case CSR_MISA: break;
   case 0x304: w->mie = val; break;
@@ -168,19 +181,23 @@ HANDLER(csrrwi) { return zicsr(x, in, 0, in->rs1 & 31u, 1); }
 HANDLER(csrrsi) { return zicsr(x, in, 1, in->rs1 & 31u, (in->rs1 & 31) != 0); }
 HANDLER(csrrci) { return zicsr(x, in, 2, in->rs1 & 31u, (in->rs1 & 31) != 0); }
 
-/* ---- vsetvl*: SEW is always 32 and one element is one thread, so
- * VLMAX = num_threads (the ISS's VLEN is 32 * num_threads). Any other
- * vtype (SEW != 32, LMUL != 1, reserved bits, vill) is unsupported: as RVV
+/* ---- vsetvl*: one element is one thread at every SEW, so VLMAX =
+ * num_threads (the ISS's VLEN is 32 * num_threads). SEW is 32 in the
+ * baseline, 8, 16, 32 or 64 in revision 2025 (an element narrower than 32
+ * bits in the low bits of its lane's register, a 64-bit one in a pair:
+ * docs/isa-extensions.md). Any other vtype (another SEW, LMUL != 1,
+ * reserved bits, vill) is unsupported: as RVV
  * 1.0 §6.1 prescribes, vtype becomes vill alone and vl 0, and warp_step
  * rejects vector instructions until a supported vsetvl* (docs/isa.md §7). */
-static int vtype_supported(uint32_t vtype) {
-  return (vtype & ~0xffu) == 0 && ((vtype >> 3) & 7) == 2 && (vtype & 7) == 0;
+static int vtype_supported(uint32_t vtype, int rev2025) {
+  unsigned sew = (vtype >> 3) & 7;
+  return (vtype & ~0xffu) == 0 && (vtype & 7) == 0 && (sew == 2 || (rev2025 && sew <= 3));
 }
 
 static int setvl(vt_exec *x, const isa_inst *in, uint32_t avl, uint32_t vtype) {
   vt_warp *w = x->w;
   uint32_t vlmax = x->d->l.num_threads;
-  if (vtype_supported(vtype)) {
+  if (vtype_supported(vtype, x->d->cfg.isa == 2025)) {
     w->vl = avl < vlmax ? avl : vlmax;
     w->vtype = vtype;
   } else {

@@ -6,7 +6,7 @@
  * baseline handlers stay as they are. */
 #include <stdio.h>
 
-#include "exec_ext.h"
+#include "exec_vsew.h"
 
 /* How an instruction forms its address. */
 enum {
@@ -166,6 +166,7 @@ vt_exec_fn exec_select_2025(const isa_inst *in) {
   if (mem && ((in->pfx & (ISA_PFX_PAIR | ISA_PFX_MEM)) || m.space == SP_FLAT)) return exec_memext;
   if (!mem && (in->pfx & ISA_PFX_CPAIR) && pair_computable((isa_id)in->id)) return exec_paired;
   if (!mem && (in->pfx & ISA_PFX_MOD)) return exec_modified;
+  if (vsew_aware((isa_id)in->id)) return exec_vsew; /* SEW 8/16/64 (exec_vsew.c) */
   return NULL; /* no prefix, or one that is void for this instruction */
 }
 

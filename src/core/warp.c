@@ -308,7 +308,8 @@ const vt_icache_entry *warp_decode(vt_device *d, vt_worker *k, vt_warp *w, vt_er
 static int vill_fault(vt_device *d, vt_warp *w, vt_error *e, const vt_icache_entry *ic) {
   vt_fail(e, VT_ERR_ILLEGAL,
           "vector instruction while vtype.vill is set (the last vsetvl* asked for an "
-          "unsupported SEW/LMUL; only e32, m1 is implemented)");
+          "unsupported SEW/LMUL; only %s is implemented)",
+          d->cfg.isa == 2025 ? "e8, e16, e32, e64 with m1" : "e32, m1");
   vt_err_ctx(e, (int)d->l.kernel_id, (int)w->wg->id, (int)w->wid, -1, w->pc, ic->in.word);
   return -1;
 }
