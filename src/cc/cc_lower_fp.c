@@ -7,7 +7,8 @@
  *    The half stores with a rounding mode are lowered here directly
  *    (cc_lower_vstore_half, before libclc is linked): libclc's _rtp/_rtn
  *    adjustment misses values below 2^-24 (vstore_half_rtp(2^-25) stores
- *    0, not the smallest subnormal).
+ *    0, not the smallest subnormal). Those of double values call the
+ *    software double library's conversion (one rounding from double).
  *  - llvm.is.fpclass (the optimiser's form of isnormal, isfinite, ...):
  *    compares on the bits. Run after the optimiser, which creates it.
  * Scalars and vectors alike (constants are splats). */
@@ -114,9 +115,9 @@ static LLVMValueRef float_to_half_directed(const fpb *p, LLVMValueRef x, int rm)
   return LLVMBuildTrunc(p->b, LLVMBuildOr(p->b, r, s, ""), p->i16, "");
 }
 
-/* vstore_half<N>[_<mode>](v, i, p), vstorea_half<N>[_<mode>] of float
- * values: the name's parts, or 0 (double values and other names) */
-static int vstore_half_name(const char *name, int *n, int *rm) {
+/* vstore_half<N>[_<mode>](v, i, p), vstorea_half<N>[_<mode>] of float or
+ * double (*dbl) values: the name's parts, or 0 (other names) */
+static int vstore_half_name(const char *name, int *n, int *rm, int *dbl) {
   if (strncmp(name, "_Z", 2)) return 0;
   char *end;
   long len = strtol(name + 2, &end, 10);
@@ -131,18 +132,33 @@ static int vstore_half_name(const char *name, int *n, int *rm) {
     if (!strncmp(q, modes[i], 4)) *rm = i, q += 4;
   const char *params = end + len;
   if (q != params || (*n != 1 && *n != 2 && *n != 3 && *n != 4 && *n != 8 && *n != 16)) return 0;
-  if (*n == 1 ? params[0] != 'f' : strncmp(params, "Dv", 2) || !strstr(params, "_f")) return 0;
+  *dbl = *n == 1 ? params[0] == 'd' : !strncmp(params, "Dv", 2) && strstr(params, "_d") != NULL;
+  if (!*dbl && (*n == 1 ? params[0] != 'f' : strncmp(params, "Dv", 2) || !strstr(params, "_f"))) return 0;
   return aligned && *n == 3 ? 2 : 1; /* vstorea_half3 steps by four halves */
 }
 
-/* the calls of the half stores of float values: the conversion in the
- * call's rounding mode, then 16-bit stores */
+/* a double's half bits in mode rm: the software double library's one
+ * rounding (cc_lower_f64.c links it), in the low 16 bits of an i32 */
+static LLVMValueRef double_to_half(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef x, int rm) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i32 = LLVMInt32TypeInContext(c), ps[2] = {i64, i32};
+  LLVMTypeRef fty = LLVMFunctionType(i32, ps, 2, 0);
+  LLVMValueRef fn = LLVMGetNamedFunction(m, "__cy_dtoh");
+  if (!fn) fn = LLVMAddFunction(m, "__cy_dtoh", fty);
+  LLVMValueRef args[2] = {LLVMBuildBitCast(b, x, i64, ""), LLVMConstInt(i32, (unsigned)rm, 0)};
+  return LLVMBuildCall2(b, fty, fn, args, 2, "");
+}
+
+/* the calls of the half stores of float and double values: the
+ * conversion in the call's rounding mode, then 16-bit stores */
 void cc_lower_vstore_half(LLVMModuleRef m) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   LLVMTypeRef i16 = LLVMInt16TypeInContext(LLVMGetModuleContext(m)), i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
     size_t len;
-    int n, rm, kind = LLVMGetFirstBasicBlock(fn) || LLVMCountParams(fn) != 3 ? 0 : vstore_half_name(LLVMGetValueName2(fn, &len), &n, &rm);
+    int n, rm, dbl = 0,
+               kind = LLVMGetFirstBasicBlock(fn) || LLVMCountParams(fn) != 3 ? 0
+                                                                          : vstore_half_name(LLVMGetValueName2(fn, &len), &n, &rm, &dbl);
     if (!kind) continue;
     LLVMUseRef u;
     while ((u = LLVMGetFirstUse(fn))) {
@@ -150,12 +166,19 @@ void cc_lower_vstore_half(LLVMModuleRef m) {
       if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != fn) break;
       LLVMValueRef v = LLVMGetOperand(call, 0), idx = LLVMGetOperand(call, 1), ptr = LLVMGetOperand(call, 2);
       LLVMPositionBuilderBefore(b, call);
-      fpb p = fpb_of(b, LLVMTypeOf(v));
-      LLVMValueRef h = rm == RM_RTE ? LLVMBuildBitCast(b, float_to_half(&p, v, shaped(LLVMTypeOf(v), LLVMHalfTypeInContext(LLVMGetModuleContext(m)))), p.i16, "")
-                                    : float_to_half_directed(&p, v, rm);
+      LLVMValueRef h = NULL;
+      if (!dbl) {
+        fpb p = fpb_of(b, LLVMTypeOf(v));
+        h = rm == RM_RTE ? LLVMBuildBitCast(b, float_to_half(&p, v, shaped(LLVMTypeOf(v), LLVMHalfTypeInContext(LLVMGetModuleContext(m)))), p.i16, "")
+                         : float_to_half_directed(&p, v, rm);
+      }
       LLVMValueRef base = LLVMBuildMul(b, idx, LLVMConstInt(i32, (unsigned)(kind == 2 ? 4 : n), 0), "");
       for (int e = 0; e < n; e++) {
-        LLVMValueRef he = n == 1 ? h : LLVMBuildExtractElement(b, h, LLVMConstInt(i32, (unsigned)e, 0), "");
+        LLVMValueRef at_e = LLVMConstInt(i32, (unsigned)e, 0), he;
+        if (dbl)
+          he = LLVMBuildTrunc(b, double_to_half(m, b, n == 1 ? v : LLVMBuildExtractElement(b, v, at_e, ""), rm), i16, "");
+        else
+          he = n == 1 ? h : LLVMBuildExtractElement(b, h, at_e, "");
         LLVMValueRef at = LLVMBuildAdd(b, base, LLVMConstInt(i32, (unsigned)e, 0), "");
         LLVMBuildStore(b, he, LLVMBuildGEP2(b, i16, ptr, &at, 1, ""));
       }

@@ -351,6 +351,60 @@ static void test_dvload(void **state) {
   check_d(q, w, 7 * N, "dvload", p, NULL, 7);
 }
 
+/* the half bits of x rounded in mode m: the exact quotient by the half's
+ * step at x's magnitude, rounded as an integer, then encoded */
+static uint16_t half_in(double x, int m) {
+  unsigned s = signbit(x) ? 0x8000u : 0;
+  double a = fabs(x);
+  if (isnan(x)) return (uint16_t)(s | 0x7e00u);
+  if (isinf(x)) return (uint16_t)(s | 0x7c00u);
+  int ex;
+  frexp(a, &ex); /* a in [2^(ex-1), 2^ex) */
+  double step = a < 0x1p-14 ? 0x1p-24 : ldexp(1.0, ex - 11), q = a / step, k = floor(q), f = q - k;
+  int up = !s, away = m == RTE ? f > 0.5 || (f == 0.5 && fmod(k, 2) == 1) : m == RTZ ? 0 : f > 0 && (m == RTP) == up;
+  double v = (k + away) * step;
+  if (v > 65504) return (uint16_t)(s | (m == RTE || (m != RTZ && (m == RTP) == up) ? 0x7c00u : 0x7bffu));
+  if (v < 0x1p-14) return (uint16_t)(s | (unsigned)(v * 0x1p24));
+  frexp(v, &ex);
+  return (uint16_t)(s | (unsigned)((ex + 14) << 10) | ((unsigned)ldexp(v, 11 - ex) - 1024));
+}
+
+static void test_dhalf(void **state) {
+  rig *r = *state;
+  if (!cc_rig_have_libclc()) skip();
+  enum { N = 512 };
+  static double a[N];
+  static uint16_t h[7 * N], w[7 * N];
+  uint64_t s = 31337;
+  for (int i = 0; i < N; i++) {
+    a[i] = d_of(pick(&s, i < NE ? i : NE * NE + i, 0));
+    /* midpoints between halves and their neighbours, normal and subnormal, and overflow */
+    if (i % 3 == 1) a[i] = ldexp((double)(rnd64(&s) % 2048) + 0.5, (int)(rnd64(&s) % 46) - 36) * (i & 2 ? -1 : 1);
+    if (i % 3 == 2) a[i] = d_of(bits_of(a[i - 1]) + (rnd64(&s) & 1 ? 1 : (uint64_t)-1));
+  }
+  a[NE] = 65520.0;
+  a[NE + 1] = -65519.99;
+  a[NE + 2] = 0x1p-25;
+  a[NE + 3] = -0x1p-25;
+  for (int i = 0; i < N; i++) {
+    w[5 * i + 0] = w[5 * i + 1] = half_in(a[i], RTE);
+    w[5 * i + 2] = half_in(a[i], RTZ);
+    w[5 * i + 3] = half_in(a[i], RTP);
+    w[5 * i + 4] = half_in(a[i], RTN);
+    w[5 * N + i] = half_in(a[i], RTZ);
+    w[6 * N + i] = half_in(a[i], RTP);
+  }
+  uint32_t A = cc_rig_buf(r->c, a, sizeof a), H = cc_rig_buf(r->c, NULL, sizeof h);
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {64}};
+  cc_rig_launch(r->c, r->prog, "dhalf", &nd, (uint32_t[]){A, H}, 2);
+  cc_rig_get(r->c, H, h, sizeof h);
+  for (int i = 0; i < 7 * N; i++) {
+    double x = a[i < 5 * N ? i / 5 : i < 6 * N ? i - 5 * N : i - 6 * N];
+    int nan_ok = isnan(x) && (h[i] & 0x7e00) == 0x7e00;
+    if (h[i] != w[i] && !nan_ok) fail_msg("dhalf: [%d] of %a is 0x%04x, expected 0x%04x", i, x, h[i], w[i]);
+  }
+}
+
 /* error of g against the exact value r (long double), in units of the last
  * place of r as a double */
 static double ulp_err(double g, long double r) {
@@ -410,6 +464,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_darith), cmocka_unit_test(test_dconv), cmocka_unit_test(test_dmix),
                                      cmocka_unit_test(test_guard),
                                      cmocka_unit_test(test_dmath),
-                                     cmocka_unit_test(test_dconvm), cmocka_unit_test(test_dvload)};
+                                     cmocka_unit_test(test_dconvm), cmocka_unit_test(test_dvload),
+                                     cmocka_unit_test(test_dhalf)};
   return cmocka_run_group_tests(tests, group_setup, cc_suite_teardown);
 }

@@ -70,6 +70,24 @@ static double int_in(long double x, int rm) {
   return rm == 1 ? (x < 0 ? hi : lo) : rm == 2 ? hi : lo;
 }
 
+/* the half bits of x rounded in mode rm: the exact quotient by the half's
+ * step at x's magnitude, rounded as an integer, then encoded */
+static uint half_in(double x, int rm) {
+  uint s = signbit(x) ? 0x8000u : 0;
+  double a = fabs(x);
+  if (isnan(x)) return s | 0x7e00u;
+  if (isinf(x)) return s | 0x7c00u;
+  int ex;
+  frexp(a, &ex); /* a in [2^(ex-1), 2^ex) */
+  double step = a < 0x1p-14 ? 0x1p-24 : ldexp(1.0, ex - 11), q = a / step, k = floor(q), f = q - k;
+  int away = rm == 0 ? f > 0.5 || (f == 0.5 && fmod(k, 2) == 1) : rm == 1 ? 0 : f > 0 && ((rm == 2) == !s);
+  double v = (k + away) * step;
+  if (v > 65504) return s | (rm == 0 || (rm >= 2 && (rm == 2) == !s) ? 0x7c00u : 0x7bffu);
+  if (v < 0x1p-14) return s | (uint)(v * 0x1p24);
+  frexp(v, &ex);
+  return s | (uint)((ex + 14) << 10) | ((uint)ldexp(v, 11 - ex) - 1024);
+}
+
 static void test_ops(void **state) {
   (void)state;
   ulong s = 88172645463325252u;
@@ -104,6 +122,18 @@ static void test_ops(void **state) {
     }
     if (!isnan(x) && fabs(x) < 0x1p63 && __cy_dtoi64(a) != (long)x) fail_msg("(long)%a", x);
     if (!isnan(x) && x > -1 && x < 0x1p64 && __cy_dtou64(a) != (ulong)x) fail_msg("(ulong)%a", x);
+    /* a midpoint between two halves (normal or subnormal), or next to one */
+    double t = ldexp((double)(rnd(&s) % 2048) + 0.5, (int)(rnd(&s) % 46) - 36) * (i & 1 ? -1 : 1);
+    ulong tb = B(t) + (ulong)(i % 3) - 1;
+    for (uint rm = 0; rm < 4; rm++) {
+      uint h = __cy_dtoh(tb, rm), wh = half_in(D(tb), (int)rm);
+      if (h != wh) fail_msg("dtoh(%a, mode %u) is 0x%04x, expected 0x%04x", D(tb), rm, h, wh);
+    }
+    for (uint rm = 0; rm < 4; rm++) {
+      uint h = __cy_dtoh(a, rm), wh = half_in(x, (int)rm);
+      if (h != wh && !(isnan(x) && (h & 0x7e00) == 0x7e00))
+        fail_msg("dtoh(%a, mode %u) is 0x%04x, expected 0x%04x", x, rm, h, wh);
+    }
     same("rint", __cy_dround(a, 0), nearbyint(x), a, 0);
     same("trunc", __cy_dround(a, 1), trunc(x), a, 0);
     same("floor", __cy_dround(a, 2), floor(x), a, 0);

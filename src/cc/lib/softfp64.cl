@@ -331,6 +331,31 @@ CY_IN ulong cy_int_pack(ulong s, ulong x, uint rm) {
   return sh < 0 ? cy_round_pack_rm(s, 1085, cy_jam(x, 1), rm) : cy_round_pack_rm(s, 1084 - sh, x << sh, rm);
 }
 
+/* to half's bits (vstore_half of double) in rounding mode rm, as
+ * cy_round_pack_rm with an 11-bit significand (value = m * 2^(e - 76), m's
+ * leading bit at 62): one rounding, subnormal halves included */
+CY_API uint __cy_dtoh(ulong a, uint rm) {
+  ulong aa = a & CY_ABS, s = a >> 63;
+  uint sh = (uint)s << 15;
+  if (aa > CY_INF) return sh | 0x7e00u | (uint)((aa >> 42) & 0x3ff);
+  if (aa == CY_INF) return sh | 0x7c00u;
+  if (!aa) return sh;
+  int ea;
+  ulong m = cy_unpack(a, &ea) << 10;
+  int e = ea - 1009;
+  ulong inc = rm == 0 ? 1UL << 51 : rm == 1 ? 0 : (rm == 2) == !s ? (1UL << 52) - 1 : 0;
+  if (e < 0) {
+    m = cy_jam(m, -e);
+    e = 0;
+  } else if (e > 29 || (e == 29 && m + inc >= CY_SIGN)) {
+    return sh | (inc ? 0x7c00u : 0x7bffu);
+  }
+  ulong r = m & ((1UL << 52) - 1);
+  m = (m + inc) >> 52;
+  if (rm == 0 && r == 1UL << 51) m &= ~1UL;
+  return sh | (uint)((m ? (ulong)e << 10 : 0) + m);
+}
+
 CY_API ulong __cy_u64tod_rm(ulong x, uint rm) { return cy_int_pack(0, x, rm); }
 
 CY_API ulong __cy_i64tod_rm(long x, uint rm) {

@@ -159,3 +159,18 @@ __kernel void dvload(__global double *p, __global double *q) {
   vstore4(v.wzyx + (double4)(w, t.xz), i, q);
   vstore3(t * 0.5, i, q + 4 * get_global_size(0));
 }
+
+/* vstore_half of double in its five modes, vstore_half4 and vstorea_half2 of
+ * double vectors: one rounding from double */
+__kernel void dhalf(__global const double *a, __global half *h) {
+  int i = get_global_id(0);
+  double x = a[i];
+  vstore_half(x, 5 * i + 0, h);
+  vstore_half_rte(x, 5 * i + 1, h);
+  vstore_half_rtz(x, 5 * i + 2, h);
+  vstore_half_rtp(x, 5 * i + 3, h);
+  vstore_half_rtn(x, 5 * i + 4, h);
+  size_t n = get_global_size(0);
+  if ((i & 3) == 0) vstore_half4_rtz(vload4(i / 4, a), i / 4, h + 5 * n);
+  if ((i & 1) == 0) vstorea_half2_rtp(vload2(i / 2, a), i / 2, h + 6 * n);
+}
