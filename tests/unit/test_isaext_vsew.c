@@ -455,6 +455,48 @@ static void test_memory(void **state) {
   }
 }
 
+/* vadc/vsbc/vmadc/vmsbc at every SEW: the carry in from bit i of v0 */
+static void test_carry(void **state) {
+  (void)state;
+  test_rng r = {0xca77ull};
+  static const char *const mns[] = {"vadc.vvm", "vadc.vxm", "vadc.vim", "vmadc.vvm", "vmadc.vxm", "vmadc.vim",
+                                    "vmadc.vv", "vmadc.vx", "vmadc.vi", "vsbc.vvm", "vsbc.vxm",  "vmsbc.vvm",
+                                    "vmsbc.vxm", "vmsbc.vv", "vmsbc.vx"};
+  static const unsigned sews[] = {8, 16, 32, 64};
+  for (size_t s = 0; s < 4; s++)
+    for (size_t k = 0; k < sizeof mns / sizeof mns[0]; k++) {
+      case_t c = {.sew = sews[s], .nt = 32};
+      unsigned sew = c.sew;
+      for (uint32_t i = 0; i < 32; i++) {
+        c.a[i] = rnd_el(&r, sew);
+        c.b[i] = rnd_el(&r, sew);
+        c.old[i] = sew == 64 ? test_rng64(&r) : test_rng32(&r);
+      }
+      uint32_t scalar = test_rng32(&r), sel = test_rng32(&r);
+      int imm = (int)(test_rng32(&r) % 32) - 16;
+      const char *mn = mns[k], *dot = strchr(mn, '.');
+      int sub = mn[1] == 's' || mn[2] == 's', out = mn[1] == 'm', cin = dot[3] == 'm';
+      char f = dot[2], line[96], src[1024];
+      snprintf(line, sizeof line, "%s v6, v2, %s%s", mn, f == 'v' ? "v4" : f == 'x' ? "a0" : "-5",
+               cin ? ", v0" : "");
+      if (f == 'i') snprintf(line, sizeof line, "%s v6, v2, %d%s", mn, imm, cin ? ", v0" : "");
+      unsigned st = sew == 64 && !out ? 64 : 32;
+      vsew_prog(src, sizeof src, sew, sew, sew, scalar, sel, sew == 64 ? 64 : 32, st, line);
+      vt_device *d = vsew_run(src, 32, fill, &c);
+      uint64_t bx = sew == 64 ? (uint64_t)(int64_t)(int32_t)scalar : zx(scalar, sew), exp[32];
+      for (uint32_t i = 0; i < 32; i++) {
+        unsigned __int128 a = c.a[i], b = f == 'v' ? c.b[i] : f == 'x' ? bx : zx((uint64_t)(int64_t)imm, sew);
+        unsigned __int128 ci = cin ? sel >> i & 1 : 0;
+        unsigned __int128 v = sub ? a - b - ci : a + b + ci;
+        exp[i] = out ? (sub ? (a < b + ci) : (uint64_t)(v >> sew) & 1) : zx((uint64_t)v, sew);
+      }
+      char what[64];
+      snprintf(what, sizeof what, "%s e%u", mn, sew);
+      check_lanes(d, &c, ~0u, exp, st, what);
+      vt_device_destroy(d);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_single_width),
@@ -464,6 +506,7 @@ int main(void) {
       cmocka_unit_test(test_widening),
       cmocka_unit_test(test_narrow_extend),
       cmocka_unit_test(test_memory),
+      cmocka_unit_test(test_carry),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
