@@ -8,13 +8,13 @@
 
 /* The extensions OpenCL 1.2 requires of every device (spec table 4.3),
  * all backed by the hardware: 32-bit AMOs on global and local memory, and
- * byte/half stores; and the 64-bit atomics, which the compiler builds from
- * 32-bit AMOs and a lock table (docs/compiler.md, "64-bit atomics"). No
- * cl_khr_fp64: there is no double precision. */
+ * byte/half stores; the 64-bit atomics, which the compiler builds from
+ * 32-bit AMOs and a lock table (docs/compiler.md, "64-bit atomics"); and
+ * cl_khr_fp64, IEEE double in software (docs/compiler.md, "double"). */
 static const char *const cy_device_extensions[] = {
     "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
     "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
-    "cl_khr_byte_addressable_store", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics"};
+    "cl_khr_byte_addressable_store", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics", "cl_khr_fp64"};
 enum { CY_NEXT = sizeof cy_device_extensions / sizeof *cy_device_extensions };
 
 #define CY_CL_VERSION "0.1"
@@ -167,10 +167,10 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
-  case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: CY_INFO(cl_uint, 1);
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: CY_INFO(cl_uint, 1);
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
-  case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: CY_INFO(cl_uint, 0);
   case CL_DEVICE_MAX_CLOCK_FREQUENCY: CY_INFO(cl_uint, 0); /* a functional simulator has no clock */
   case CL_DEVICE_ADDRESS_BITS: CY_INFO(cl_uint, 32);
@@ -197,7 +197,12 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_SINGLE_FP_CONFIG:
     CY_INFO(cl_device_fp_config, CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                                      CL_FP_ROUND_TO_INF | CL_FP_FMA | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
+  /* the software double (src/cc/lib/softfp64.cl): binary64 with subnormals,
+   * a fused fma; arithmetic rounds to nearest even (OpenCL C 1.2 has no
+   * other mode for it), conversions in every mode */
   case CL_DEVICE_DOUBLE_FP_CONFIG:
+    CY_INFO(cl_device_fp_config, CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+                                     CL_FP_ROUND_TO_INF | CL_FP_FMA);
   case CL_DEVICE_HALF_FP_CONFIG: CY_INFO(cl_device_fp_config, 0);
   case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: CY_INFO(cl_device_mem_cache_type, CL_NONE);
   case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: CY_INFO(cl_uint, 0);

@@ -405,6 +405,34 @@ static void test_dhalf(void **state) {
   }
 }
 
+static void test_dmisc(void **state) {
+  rig *r = *state;
+  enum { N = 128, L = 64 };
+  static double in[N], o[N], w[N];
+  const double sa = 1.0 / 3.0, sc = -2.75;
+  const int32_t sb = -7;
+  uint64_t s = 2024;
+  for (int i = 0; i < N; i++) in[i] = (double)(int32_t)(rnd64(&s) >> 40) * 0x1p-7;
+  for (int g = 0; g < N / L; g++) {
+    double sh[L];
+    for (int l = 0; l < L; l++) {
+      int i = g * L + l;
+      sh[l] = fma(sa, (double)sb, in[i] * (i & 7)) - sc;
+    }
+    for (int st = L / 2; st > 0; st >>= 1)
+      for (int l = 0; l < st; l++) sh[l] += sh[l + st];
+    for (int l = 0; l < L; l++) w[g * L + l] = fma(sh[0], in[g * L + l], 1.0);
+  }
+  uint32_t I = cc_rig_buf(r->c, in, sizeof in), O = cc_rig_buf(r->c, NULL, sizeof o);
+  uint64_t ab = bits_of(sa), cb = bits_of(sc);
+  /* each double at an 8-byte slot */
+  uint32_t slots[9] = {O, 0, (uint32_t)ab, (uint32_t)(ab >> 32), (uint32_t)sb, 0, (uint32_t)cb, (uint32_t)(cb >> 32), I};
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {L}};
+  cc_rig_launch(r->c, r->prog, "dmisc", &nd, slots, 9);
+  cc_rig_get(r->c, O, o, sizeof o);
+  check_d(o, w, N, "dmisc", in, NULL, 1);
+}
+
 /* error of g against the exact value r (long double), in units of the last
  * place of r as a double */
 static double ulp_err(double g, long double r) {
@@ -465,6 +493,7 @@ int main(void) {
                                      cmocka_unit_test(test_guard),
                                      cmocka_unit_test(test_dmath),
                                      cmocka_unit_test(test_dconvm), cmocka_unit_test(test_dvload),
-                                     cmocka_unit_test(test_dhalf)};
+                                     cmocka_unit_test(test_dhalf),
+                                     cmocka_unit_test(test_dmisc)};
   return cmocka_run_group_tests(tests, group_setup, cc_suite_teardown);
 }

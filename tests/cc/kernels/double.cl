@@ -174,3 +174,22 @@ __kernel void dhalf(__global const double *a, __global half *h) {
   if ((i & 3) == 0) vstore_half4_rtz(vload4(i / 4, a), i / 4, h + 5 * n);
   if ((i & 1) == 0) vstorea_half2_rtp(vload2(i / 2, a), i / 2, h + 6 * n);
 }
+
+/* double arguments by value around an int, a private array of double
+ * indexed at run time, a __local tree reduction, a noinline function of
+ * doubles */
+__attribute__((noinline)) double dfn(double x, double y) { return x * y + 1.0; }
+
+__kernel void dmisc(__global double *o, double sa, int sb, double sc, __global const double *in) {
+  int i = get_global_id(0), l = get_local_id(0);
+  __local double sh[64];
+  double pa[8];
+  for (int k = 0; k < 8; k++) pa[k] = in[i] * k;
+  sh[l] = pa[i & 7] + sa * sb - sc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int st = 32; st > 0; st >>= 1) {
+    if (l < st) sh[l] += sh[l + st];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  o[i] = dfn(sh[0], in[i]);
+}
