@@ -22,14 +22,14 @@ enum {
 enum { F_VV, F_VX, F_VI, F_MVV, F_MVX, F_MVI, F_SV, F_SX, F_SI, F_ID, F_XS };
 
 typedef struct {
-  uint16_t id;
-  uint8_t op, form;
+  uint8_t valid, op, form;
 } vop;
 
-#define T3(n, op) {ISA_##n##_vv, op, F_VV}, {ISA_##n##_vx, op, F_VX}, {ISA_##n##_vi, op, F_VI}
-#define T2(n, op) {ISA_##n##_vv, op, F_VV}, {ISA_##n##_vx, op, F_VX}
-#define TXI(n, op) {ISA_##n##_vx, op, F_VX}, {ISA_##n##_vi, op, F_VI}
-static const vop vops[] = {
+/* indexed by isa_id (a constant table: the lookup is one load per instruction) */
+#define T3(n, op) [ISA_##n##_vv] = {1, op, F_VV}, [ISA_##n##_vx] = {1, op, F_VX}, [ISA_##n##_vi] = {1, op, F_VI}
+#define T2(n, op) [ISA_##n##_vv] = {1, op, F_VV}, [ISA_##n##_vx] = {1, op, F_VX}
+#define TXI(n, op) [ISA_##n##_vx] = {1, op, F_VX}, [ISA_##n##_vi] = {1, op, F_VI}
+static const vop vops[ISA_COUNT] = {
     T3(vadd, OP_ADD),     T2(vsub, OP_SUB),     TXI(vrsub, OP_RSUB),    T2(vminu, OP_MINU),
     T2(vmin, OP_MIN),     T2(vmaxu, OP_MAXU),   T2(vmax, OP_MAX),       T3(vand, OP_AND),
     T3(vor, OP_OR),       T3(vxor, OP_XOR),     T3(vmseq, OP_SEQ),      T3(vmsne, OP_SNE),
@@ -39,20 +39,17 @@ static const vop vops[] = {
     T2(vrem, OP_REM),     T2(vmulhu, OP_MULHU), T2(vmul, OP_MUL),       T2(vmulhsu, OP_MULHSU),
     T2(vmulh, OP_MULH),   T2(vmadd, OP_MADD),   T2(vnmsub, OP_NMSUB),   T2(vmacc, OP_MACC),
     T2(vnmsac, OP_NMSAC),
-    {ISA_vmerge_vvm, OP_MOV, F_MVV}, {ISA_vmerge_vxm, OP_MOV, F_MVX}, {ISA_vmerge_vim, OP_MOV, F_MVI},
-    {ISA_vmv_v_v, OP_MOV, F_SV},     {ISA_vmv_v_x, OP_MOV, F_SX},     {ISA_vmv_v_i, OP_MOV, F_SI},
-    {ISA_vmv_s_x, OP_MOV, F_SX}, /* Ventus: a broadcast, as vmv.v.x */
-    {ISA_vid_v, OP_MOV, F_ID},       {ISA_vmv_x_s, OP_MOV, F_XS},
+    [ISA_vmerge_vvm] = {1, OP_MOV, F_MVV}, [ISA_vmerge_vxm] = {1, OP_MOV, F_MVX},
+    [ISA_vmerge_vim] = {1, OP_MOV, F_MVI}, [ISA_vmv_v_v] = {1, OP_MOV, F_SV},
+    [ISA_vmv_v_x] = {1, OP_MOV, F_SX},     [ISA_vmv_v_i] = {1, OP_MOV, F_SI},
+    [ISA_vmv_s_x] = {1, OP_MOV, F_SX}, /* Ventus: a broadcast, as vmv.v.x */
+    [ISA_vid_v] = {1, OP_MOV, F_ID},       [ISA_vmv_x_s] = {1, OP_MOV, F_XS},
 };
 #undef T3
 #undef T2
 #undef TXI
 
-static const vop *vop_of(isa_id id) {
-  for (size_t i = 0; i < sizeof vops / sizeof vops[0]; i++)
-    if (vops[i].id == id) return &vops[i];
-  return NULL;
-}
+static const vop *vop_of(isa_id id) { return vops[id].valid ? &vops[id] : NULL; }
 
 /* a = vs2[i], b = vs1[i] / scalar / immediate, d = vd[i], all zero-extended
  * sew-bit values; the caller keeps the low sew bits */
