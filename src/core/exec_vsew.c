@@ -103,6 +103,32 @@ static uint64_t vapply(int op, uint64_t a, uint64_t b, uint64_t d, unsigned sew)
   }
 }
 
+/* vapply on every lane of em; the commonest operations with the switch
+ * outside the lane loop */
+static void vapply_lanes(int op, uint32_t em, const uint64_t *A, const uint64_t *B, const uint64_t *D, uint64_t *r,
+                         unsigned sew) {
+#define EACH(expr) FOR_LANES(em, i) r[i] = (expr); break
+  switch (op) {
+  case OP_ADD: EACH(A[i] + B[i]);
+  case OP_SUB: EACH(A[i] - B[i]);
+  case OP_RSUB: EACH(B[i] - A[i]);
+  case OP_AND: EACH(A[i] & B[i]);
+  case OP_OR: EACH(A[i] | B[i]);
+  case OP_XOR: EACH(A[i] ^ B[i]);
+  case OP_MUL: EACH(A[i] * B[i]);
+  case OP_MACC: EACH(D[i] + B[i] * A[i]);
+  case OP_SLL: EACH(A[i] << (B[i] & (sew - 1)));
+  case OP_SRL: EACH(A[i] >> (B[i] & (sew - 1)));
+  case OP_MINU: EACH(A[i] < B[i] ? A[i] : B[i]);
+  case OP_MAXU: EACH(A[i] > B[i] ? A[i] : B[i]);
+  case OP_SEQ: EACH(A[i] == B[i]);
+  case OP_SNE: EACH(A[i] != B[i]);
+  case OP_SLTU: EACH(A[i] < B[i]);
+  default: EACH(vapply(op, A[i], B[i], D[i], sew));
+  }
+#undef EACH
+}
+
 static int uses_vs2(int form) { return form <= F_MVI || form == F_XS; }
 
 static int vsew_op(vt_exec *x, const isa_inst *in, const vop *o, unsigned sew) {
@@ -125,16 +151,16 @@ static int vsew_op(vt_exec *x, const isa_inst *in, const vop *o, unsigned sew) {
     if (em) set_x(x, in->rd, (uint32_t)sew_sext(vel_get(x, in->rs2, 31 - (uint32_t)__builtin_clz(em), sew), sew));
     return 0;
   }
-  uint64_t r[VT_MAX_LANES];
-  FOR_LANES(em, i) {
-    uint64_t a = uses_vs2(form) ? vel_get(x, in->rs2, i, sew) : 0;
-    uint64_t b = form == F_VV || form == F_MVV || form == F_SV ? vel_get(x, in->rs1, i, sew)
-                 : form == F_ID                                 ? i
-                                                                : s;
-    uint64_t d = acc ? vel_get(x, in->rd, i, sew) : 0;
-    if (merge) r[i] = (sel >> i & 1) ? b : a;
-    else r[i] = vapply(o->op, a, b, d, sew);
-  }
+  uint64_t A[VT_MAX_LANES], B[VT_MAX_LANES], D[VT_MAX_LANES], r[VT_MAX_LANES];
+  if (uses_vs2(form)) FOR_LANES(em, i) A[i] = vel_get(x, in->rs2, i, sew);
+  else FOR_LANES(em, i) A[i] = 0;
+  if (form == F_VV || form == F_MVV || form == F_SV) FOR_LANES(em, i) B[i] = vel_get(x, in->rs1, i, sew);
+  else if (form == F_ID) FOR_LANES(em, i) B[i] = i;
+  else FOR_LANES(em, i) B[i] = s;
+  if (acc) FOR_LANES(em, i) D[i] = vel_get(x, in->rd, i, sew);
+  else FOR_LANES(em, i) D[i] = 0;
+  if (merge) FOR_LANES(em, i) r[i] = (sel >> i & 1) ? B[i] : A[i];
+  else vapply_lanes(o->op, em, A, B, D, r, sew);
   if (cmp) FOR_LANES(em, i) w->v[in->rd][i] = (uint32_t)r[i];
   else FOR_LANES(em, i) vel_set(x, in->rd, i, sew, r[i]);
   trace_vreg(x, in->rd);
