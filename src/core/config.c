@@ -96,7 +96,8 @@ static const cfg_key keys[] = {
     K32(rf_banks, 0),         K32(collector_cycles, 0), K32(fetch_policy, 0),
     K32(lds_through_l1d, 0),  K32(idle_lanes_access, 0), K32(isa, 0),
     K32(timing_quantum, 0),   K32(dma_bytes_per_cycle, 0), K32(dma_queue, 0),
-    K32(fetch_miss_next, 0),
+    K32(fetch_miss_next, 0),  K32(l2_flush_walk, 0),
+    K32(l2_cold_launch, 0),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -318,9 +319,11 @@ int vt_config_check(const vt_config *c, vt_error *e) {
   if (c->fetch_policy > 1)
     return vt_fail(e, VT_ERR_CONFIG, "fetch_policy must be 0 (greedy) or 1 (fixed priority, the Verilog RTL)");
   if (c->fetch_miss_next > 1) return vt_fail(e, VT_ERR_CONFIG, "fetch_miss_next must be 0 or 1");
+  if (c->l2_cold_launch > 1) return vt_fail(e, VT_ERR_CONFIG, "l2_cold_launch must be 0 or 1");
   const uint32_t *cyc[] = {&c->lat_fetch,  &c->lat_l2,     &c->dram_bytes_per_cycle,
-                           &c->lat_flush,  &c->lat_launch, &c->timing_quantum};
-  const char *cycn[] = {"lat_fetch", "lat_l2", "dram_bytes_per_cycle", "lat_flush", "lat_launch", "timing_quantum"};
+                           &c->lat_flush,  &c->lat_launch, &c->timing_quantum, &c->l2_flush_walk};
+  const char *cycn[] = {"lat_fetch",  "lat_l2",         "dram_bytes_per_cycle", "lat_flush",
+                        "lat_launch", "timing_quantum", "l2_flush_walk"};
   for (size_t i = 0; i < sizeof cyc / sizeof cyc[0]; i++)
     if (*cyc[i] > 100000) return vt_fail(e, VT_ERR_CONFIG, "%s must be 0..100000", cycn[i]);
   if (c->isa != 0 && c->isa != 2025)

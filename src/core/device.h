@@ -79,6 +79,8 @@ typedef struct vt_config {
   uint32_t lat_l2;            /* cycles from an L1 miss to its data when the L2 hits (10) */
   uint32_t dram_bytes_per_cycle; /* DRAM bandwidth (0 = unlimited) */
   uint32_t lat_flush;         /* cycles of the end-of-launch L1 invalidate and L2 flush handshake (0) */
+  uint32_t l2_flush_walk;     /* cycles the end-of-launch flush spends on each L2 line, dirty or not (0) */
+  uint32_t l2_cold_launch;    /* 1: every launch starts with an empty L2, as after a reset (0: it keeps its lines) */
   uint32_t lat_launch;        /* cycles from the launch request to the first warp's fetch (0) */
   uint32_t timing_quantum;    /* cycles the SMs run between two L2 exchanges (0 = lat_l2;
                                  docs/timing.md "Parallel timing") */

@@ -9,6 +9,8 @@ int ms_init(vt_memsys *m, const vt_config *c, vt_error *e) {
   m->banks = c->l2_banks;
   m->lat_l2 = c->lat_l2;
   m->lat_dram = c->lat_dram;
+  m->flush_walk = c->l2_flush_walk;
+  m->cold_launch = c->l2_cold_launch != 0;
   /* 0 bytes per cycle: unlimited bandwidth */
   m->dram_busy = c->dram_bytes_per_cycle ? (c->l2_line + c->dram_bytes_per_cycle - 1) / c->dram_bytes_per_cycle : 0;
   if (cache_init(&m->l2, "L2 cache", c->l2_sets, c->l2_ways, c->l2_line, c->l2_mshrs, e)) return -1;
@@ -34,6 +36,7 @@ void ms_begin(vt_memsys *m) {
   memset(m->l2.mshr, 0, m->l2.nmshr * sizeof *m->l2.mshr);
   for (size_t i = 0; i < (size_t)m->l2.sets * m->l2.ways; i++) m->l2.ready[i] = 0;
   m->dram_free = 0;
+  if (m->cold_launch) cache_invalidate(&m->l2);
 }
 
 /* One line over the DRAM channel from cycle t: returns when it is done. */
@@ -84,10 +87,13 @@ uint64_t ms_access(vt_memsys *m, uint64_t now, uint32_t addr, int write) {
 }
 
 uint64_t ms_flush(vt_memsys *m, uint64_t now) {
-  uint64_t end = now;
-  for (size_t i = 0; i < (size_t)m->l2.sets * m->l2.ways; i++) {
+  size_t lines = (size_t)m->l2.sets * m->l2.ways;
+  /* the RTL's directory walks every line, one a cycle (l2cache/directory_test.v, flushCount) */
+  uint64_t end = now + (uint64_t)lines * m->flush_walk;
+  for (size_t i = 0; i < lines; i++) {
     if (!m->l2.tag[i] || !m->l2.dirty[i]) continue;
-    uint64_t d = dram(m, now > m->l2.ready[i] ? now : m->l2.ready[i]);
+    uint64_t at = now + (uint64_t)i * m->flush_walk;
+    uint64_t d = dram(m, at > m->l2.ready[i] ? at : m->l2.ready[i]);
     if (d > end) end = d;
     m->l2.dirty[i] = 0;
     m->st.dram_writes++;

@@ -22,6 +22,8 @@ typedef struct vt_mem_stats {
 typedef struct vt_memsys {
   vt_cache l2;
   uint32_t banks, lat_l2, lat_dram, dram_busy; /* dram_busy: cycles one line occupies the channel */
+  uint32_t flush_walk;                          /* cycles the flush spends per line (l2_flush_walk) */
+  int cold_launch;                              /* l2_cold_launch: ms_begin empties the L2 */
   uint64_t *bank_free;                          /* [banks]: first cycle the bank takes a request */
   uint64_t *set_free;  /* [sets] with l2_set_blocking: first cycle the set takes a request */
   uint64_t dram_free;
@@ -30,13 +32,16 @@ typedef struct vt_memsys {
 
 int ms_init(vt_memsys *m, const vt_config *c, vt_error *e);
 void ms_free(vt_memsys *m);
-/* A new launch: the L2 keeps its lines (only the end-of-launch flush cleans them). */
+/* A new launch: the L2 keeps its lines (only the end-of-launch flush cleans
+ * them), or with cold_launch starts empty. */
 void ms_begin(vt_memsys *m);
 /* A line read (write = 0) or a write-through store (write = 1) of the line
  * holding addr, made at cycle now; returns the cycle the response is back. */
 uint64_t ms_access(vt_memsys *m, uint64_t now, uint32_t addr, int write);
 /* Writes every dirty L2 line back, starting at now; returns the cycle the
- * last write completes (now if nothing was dirty). */
+ * last write completes. With flush_walk the flush visits every line in
+ * order (set by set, way by way), flush_walk cycles each, and a dirty line's
+ * write starts when it is visited: the end is at least now + lines x walk. */
 uint64_t ms_flush(vt_memsys *m, uint64_t now);
 
 #endif
