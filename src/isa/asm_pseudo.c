@@ -49,6 +49,10 @@ static const struct {
     {"fabs.s", 2, 0, "fsgnjx.s", {"$0", "$1", "$1"}},
     {"fence", 0, 0, "fence", {"iorw", "iorw"}},
     {"vnot.v", 2, 1, "vxor.vi", {"$0", "$1", "-1"}},
+    /* RVV 1.0's width conversions (revision 2025: the real ones exist there only) */
+    {"vncvt.x.x.w", 2, 1, "vnsrl.wx", {"$0", "$1", "zero"}},
+    {"vwcvt.x.x.v", 2, 1, "vwadd.vx", {"$0", "$1", "zero"}},
+    {"vwcvtu.x.x.v", 2, 1, "vwaddu.vx", {"$0", "$1", "zero"}},
     {"endprg", 0, 0, "endprg", {"zero", "zero", "zero"}}, /* the manual's bare `endprg` */
 };
 /* names that are also real instructions: only their listed operand count is

@@ -253,6 +253,11 @@ static void test_rev2025_vector(void **state) {
   static const uint32_t ops[] = {0x07, 0x27, 0x57};
   sample_rev2025(&l, ops, sizeof ops / sizeof ops[0], 0);
   assert_true(l.n >= 4 * (20 + 20 + 32 + 12 + 6));
+  /* the width-conversion pseudo-instructions of RVV 1.0 */
+  static const char *const pseudo[] = {"vncvt.x.x.w v16, v2", "vncvt.x.x.w v17, v4, v0.t",
+                                       "vwcvt.x.x.v v16, v2", "vwcvtu.x.x.v v18, v4, v0.t"};
+  for (size_t k = 0; k < sizeof pseudo / sizeof pseudo[0]; k++)
+    snprintf(l.text[l.n++], sizeof l.text[0], "%s", pseudo[k]);
   compare_rev("riscv32", "+v", ISA_REV_2025, &l);
   l.n = 0; /* the four with 64-bit indices */
   sample_rev2025(&l, ops, sizeof ops / sizeof ops[0], 1);
