@@ -56,8 +56,8 @@ int exec_modified(vt_exec *x, const isa_inst *in) {
   isa_id id = (isa_id)in->id;
   if (!modifiable(id)) return vt_exec_table[id](x, in);
   /* the modifiers act on 32-bit registers: not defined for SEW 8/16/64 elements */
-  if (vsew_aware(id) && vsew_of(x->w) != 32)
-    return vsew_unsupported(x, in, vsew_of(x->w), "PREFIX ABS/NEG apply at SEW = 32 only");
+  if (vsew_unmodifiable(id, vsew_of(x->w)))
+    return vsew_unsupported(x, in, vsew_of(x->w), "PREFIX ABS/NEG apply to 32-bit elements only");
   isa_opnd o[ISA_MAX_OPNDS];
   int n = isa_operands(id, o);
   src_mod s[3];

@@ -200,6 +200,12 @@ int vsew_aware(isa_id id) {
   }
 }
 
+int vsew_unmodifiable(isa_id id, unsigned sew) {
+  uint32_t f = isa_table[id].flags;
+  if (!(f & IF_VEC) || (f & IF_CUSTOMV)) return 0;
+  return sew != 32 || (id >= ISA_vnsrl_wv && id <= ISA_vnclip_wi);
+}
+
 int exec_vsew(vt_exec *x, const isa_inst *in) {
   unsigned sew = vsew_of(x->w);
   isa_id id = (isa_id)in->id;

@@ -93,6 +93,10 @@ int vsew_unsupported(vt_exec *x, const isa_inst *in, unsigned sew, const char *w
  * SEW 32 and the SEW-generic code otherwise. */
 int vsew_aware(isa_id id);
 int exec_vsew(vt_exec *x, const isa_inst *in);
+/* PREFIX ABS/NEG (32-bit two's complement or sign bit) do not apply: a
+ * standard RVV instruction at SEW != 32, or a narrowing one (a 64-bit vs2
+ * at SEW 32) */
+int vsew_unmodifiable(isa_id id, unsigned sew);
 
 /* SEW-generic parts in other files: the widening entries at SEW 8 and 16
  * (exec_vsew_wide.c), indexed accesses with data at SEW (exec_vmem_sew.c) */

@@ -237,6 +237,11 @@ static void test_unsupported(void **state) {
       {"li t4, 8\nvsetvli x0, t4, e8, m1, ta, ma\nvzext.vf2 v4, v2\nendprg x0, x0, x0\n",
        "vzext.vf2 at SEW = 8"},
       {"li t4, 8\nvsetvli x0, t4, e64, m1, ta, ma\nvadd.vv v4, v3, v2\nendprg x0, x0, x0\n", "v3 is odd"},
+      /* PREFIX ABS/NEG act on 32-bit elements only */
+      {"li t4, 8\nvsetvli x0, t4, e8, m1, ta, ma\nprefix 0, 0, 0, 1\nvsadd.vv v4, v2, v6\nendprg x0, x0, x0\n",
+       "vsadd.vv at SEW = 8: PREFIX ABS/NEG"},
+      {"li t4, 8\nvsetvli x0, t4, e32, m1, ta, ma\nprefix 0, 0, 2, 0\nvnsrl.wv v4, v2, v6\nendprg x0, x0, x0\n",
+       "vnsrl.wv at SEW = 32: PREFIX ABS/NEG"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     vt_device *d = ext_dev(2025);
