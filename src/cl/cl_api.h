@@ -53,6 +53,10 @@ enum {
 
 typedef struct {
   atomic_uint refs, inner;
+  /* refs + inner: the one count whose fall to 0 frees the object, so that
+   * the application's last release and a last inner release in another
+   * thread (the device thread's), racing, cannot both free it */
+  atomic_uint all;
 } cy_ref;
 
 struct _cl_platform_id {
@@ -237,6 +241,10 @@ int cy_ref_live(cy_ref *r);
  * tombstone for a while instead of free() (cl_ref.c says why). */
 void cy_bury(void *obj);
 void cy_inner_retain(cy_ref *r);
+void cy_ref_retain(cy_ref *r); /* the application's (clRetain*) */
+/* Drop a reference; 1 when it was the last of all and the object must be freed. */
+int cy_ref_release(cy_ref *r);
+int cy_inner_release(cy_ref *r);
 
 /* Validity checks: 1 when x is a live object of that kind. */
 int cy_is_context(cl_context c);

@@ -26,7 +26,7 @@ static void ctx_free(cl_context c) {
 }
 
 void cy_context_unref(cl_context c) {
-  if (atomic_fetch_sub(&c->ref.inner, 1) == 1 && atomic_load(&c->ref.refs) == 0) ctx_free(c);
+  if (cy_inner_release(&c->ref)) ctx_free(c);
 }
 
 void cy_ctx_enter(cl_context c) {
@@ -189,13 +189,13 @@ cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties *prop
 
 cl_int CL_API_CALL clRetainContext(cl_context c) {
   if (!cy_is_context(c)) return CL_INVALID_CONTEXT;
-  atomic_fetch_add(&c->ref.refs, 1);
+  cy_ref_retain(&c->ref);
   return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clReleaseContext(cl_context c) {
   if (!cy_is_context(c)) return CL_INVALID_CONTEXT;
-  if (atomic_fetch_sub(&c->ref.refs, 1) == 1 && atomic_load(&c->ref.inner) == 0) ctx_free(c);
+  if (cy_ref_release(&c->ref)) ctx_free(c);
   return CL_SUCCESS;
 }
 

@@ -17,8 +17,9 @@ cl_event cy_event_new(cl_context ctx, cl_command_queue q, cl_command_type type) 
   if (!ev) return NULL;
   ev->dispatch = &cy_cl_dispatch;
   ev->magic = CY_MAGIC_EVENT;
-  atomic_init(&ev->ref.refs, 0);
+  atomic_init(&ev->ref.refs, 0); /* the creator adds its references */
   atomic_init(&ev->ref.inner, 0);
+  atomic_init(&ev->ref.all, 0);
   ev->ctx = ctx;
   cy_inner_retain(&ctx->ref);
   ev->queue = q;
@@ -43,7 +44,7 @@ static void event_free(cl_event ev) {
 }
 
 void cy_event_unref(cl_event ev) {
-  if (atomic_fetch_sub(&ev->ref.inner, 1) == 1 && atomic_load(&ev->ref.refs) == 0) event_free(ev);
+  if (cy_inner_release(&ev->ref)) event_free(ev);
 }
 
 /* Callbacks fire once, when the status reaches (or passes) their trigger;
@@ -123,13 +124,13 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event ev, cl_profiling_info param_
 
 cl_int CL_API_CALL clRetainEvent(cl_event ev) {
   if (!cy_is_event(ev)) return CL_INVALID_EVENT;
-  atomic_fetch_add(&ev->ref.refs, 1);
+  cy_ref_retain(&ev->ref);
   return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clReleaseEvent(cl_event ev) {
   if (!cy_is_event(ev)) return CL_INVALID_EVENT;
-  if (atomic_fetch_sub(&ev->ref.refs, 1) == 1 && atomic_load(&ev->ref.inner) == 0) event_free(ev);
+  if (cy_ref_release(&ev->ref)) event_free(ev);
   return CL_SUCCESS;
 }
 
@@ -141,7 +142,7 @@ cl_event CL_API_CALL clCreateUserEvent(cl_context ctx, cl_int *errcode_ret) {
   else if (!(ev = cy_event_new(ctx, NULL, CL_COMMAND_USER)))
     err = CL_OUT_OF_HOST_MEMORY;
   else
-    atomic_store(&ev->ref.refs, 1);
+    cy_ref_retain(&ev->ref);
   if (errcode_ret) *errcode_ret = err;
   return ev;
 }

@@ -75,13 +75,13 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program p, cl_uint num_kernels, c
 
 cl_int CL_API_CALL clRetainKernel(cl_kernel k) {
   if (!cy_is_kernel(k)) return CL_INVALID_KERNEL;
-  atomic_fetch_add(&k->ref.refs, 1);
+  cy_ref_retain(&k->ref);
   return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clReleaseKernel(cl_kernel k) {
   if (!cy_is_kernel(k)) return CL_INVALID_KERNEL;
-  if (atomic_fetch_sub(&k->ref.refs, 1) == 1) kernel_free(k); /* commands copy what they need */
+  if (cy_ref_release(&k->ref)) kernel_free(k); /* commands copy what they need */
   return CL_SUCCESS;
 }
 

@@ -30,7 +30,7 @@ static void mem_free(cl_mem m) {
 }
 
 void cy_mem_unref(cl_mem m) {
-  if (atomic_fetch_sub(&m->ref.inner, 1) == 1 && atomic_load(&m->ref.refs) == 0) mem_free(m);
+  if (cy_inner_release(&m->ref)) mem_free(m);
 }
 
 static const cl_mem_flags ACCESS = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
@@ -150,13 +150,13 @@ out:
 
 cl_int CL_API_CALL clRetainMemObject(cl_mem m) {
   if (!cy_is_mem(m)) return CL_INVALID_MEM_OBJECT;
-  atomic_fetch_add(&m->ref.refs, 1);
+  cy_ref_retain(&m->ref);
   return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clReleaseMemObject(cl_mem m) {
   if (!cy_is_mem(m)) return CL_INVALID_MEM_OBJECT;
-  if (atomic_fetch_sub(&m->ref.refs, 1) == 1 && atomic_load(&m->ref.inner) == 0) mem_free(m);
+  if (cy_ref_release(&m->ref)) mem_free(m);
   return CL_SUCCESS;
 }
 

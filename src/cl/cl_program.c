@@ -33,7 +33,7 @@ void cy_program_free(cl_program p) {
 }
 
 void cy_program_unref(cl_program p) {
-  if (atomic_fetch_sub(&p->ref.inner, 1) == 1 && atomic_load(&p->ref.refs) == 0) cy_program_free(p);
+  if (cy_inner_release(&p->ref)) cy_program_free(p);
 }
 
 cl_program cy_program_new(cl_context ctx) {
@@ -155,13 +155,13 @@ out:
 
 cl_int CL_API_CALL clRetainProgram(cl_program p) {
   if (!cy_is_program(p)) return CL_INVALID_PROGRAM;
-  atomic_fetch_add(&p->ref.refs, 1);
+  cy_ref_retain(&p->ref);
   return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clReleaseProgram(cl_program p) {
   if (!cy_is_program(p)) return CL_INVALID_PROGRAM;
-  if (atomic_fetch_sub(&p->ref.refs, 1) == 1 && atomic_load(&p->ref.inner) == 0) cy_program_free(p);
+  if (cy_ref_release(&p->ref)) cy_program_free(p);
   return CL_SUCCESS;
 }
 

@@ -22,7 +22,7 @@ static void queue_free(cl_command_queue q) {
 }
 
 void cy_queue_unref(cl_command_queue q) {
-  if (atomic_fetch_sub(&q->ref.inner, 1) == 1 && atomic_load(&q->ref.refs) == 0) queue_free(q);
+  if (cy_inner_release(&q->ref)) queue_free(q);
 }
 
 static cl_command_queue queue_new(cl_context ctx, cl_device_id dev, cl_command_queue_properties props,
@@ -79,7 +79,7 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context ctx, 
 
 cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) {
   if (!cy_is_queue(q)) return CL_INVALID_COMMAND_QUEUE;
-  atomic_fetch_add(&q->ref.refs, 1);
+  cy_ref_retain(&q->ref);
   return CL_SUCCESS;
 }
 
@@ -100,7 +100,7 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   cy_progress(ctx);
   if (atomic_load(&q->ref.refs) == 1) write_output(q);
   cy_ctx_leave(ctx);
-  if (atomic_fetch_sub(&q->ref.refs, 1) == 1 && atomic_load(&q->ref.inner) == 0) queue_free(q);
+  if (cy_ref_release(&q->ref)) queue_free(q);
   return CL_SUCCESS;
 }
 
@@ -252,7 +252,7 @@ cl_int cy_enqueue(cl_command_queue q, cl_command_type type, cy_cmd *cmd, cl_uint
   q->unfinished++;
   cy_inner_retain(&ev->ref); /* ours until the end of this call */
   if (out) {
-    atomic_store(&ev->ref.refs, 1);
+    cy_ref_retain(&ev->ref);
     *out = ev;
   }
   cy_progress(ctx);

@@ -7,11 +7,30 @@
 void cy_ref_init(cy_ref *r) {
   atomic_init(&r->refs, 1);
   atomic_init(&r->inner, 0);
+  atomic_init(&r->all, 1);
 }
 
 int cy_ref_live(cy_ref *r) { return atomic_load(&r->refs) > 0; }
 
-void cy_inner_retain(cy_ref *r) { atomic_fetch_add(&r->inner, 1); }
+void cy_inner_retain(cy_ref *r) {
+  atomic_fetch_add(&r->all, 1);
+  atomic_fetch_add(&r->inner, 1);
+}
+
+void cy_ref_retain(cy_ref *r) {
+  atomic_fetch_add(&r->all, 1);
+  atomic_fetch_add(&r->refs, 1);
+}
+
+int cy_ref_release(cy_ref *r) {
+  atomic_fetch_sub(&r->refs, 1);
+  return atomic_fetch_sub(&r->all, 1) == 1;
+}
+
+int cy_inner_release(cy_ref *r) {
+  atomic_fetch_sub(&r->inner, 1);
+  return atomic_fetch_sub(&r->all, 1) == 1;
+}
 
 #define CY_IS(fn, T, M)                                                                                        \
   int fn(T x) { return x && x->magic == (M) && cy_ref_live(&x->ref); }
