@@ -8,11 +8,15 @@
  * reached 0 is invalid for the application even while inner keeps it alive,
  * and is freed when both are 0.
  *
- * Execution is host driven, without threads: a command runs, in the calling
- * thread, as soon as every event it waits for is complete, during the
- * enqueue itself or the call that completes its last dependency
- * (clSetUserEventStatus). One recursive mutex per context serialises the
- * context's objects. */
+ * Execution is asynchronous: each context (it has its own simulated device)
+ * has a device thread (cl_worker.c) that runs its enqueued commands, each as
+ * soon as every event it waits for is complete; enqueue calls return at
+ * once. One recursive mutex per context (`lock`) serialises the context's
+ * objects; the device thread holds it except while a command runs and while
+ * event callbacks are called. A second mutex (`devlock`) guards the
+ * simulated device, its heap and code span: the device thread holds it while
+ * a command runs. Lock order: devlock before lock; whoever holds lock only
+ * try-locks devlock (cl_mem.c), so a runaway kernel never stalls the API. */
 #ifndef CY_CL_API_H
 #define CY_CL_API_H
 
@@ -89,6 +93,12 @@ struct _cl_context {
   void *notify_data;
   pthread_mutex_t lock; /* recursive */
   pthread_cond_t changed; /* an event changed status */
+  pthread_cond_t work;    /* for the device thread: a command or a user event status came, or stop */
+  pthread_t worker;       /* the device thread, started at the first enqueue */
+  int has_worker, stop;
+  pthread_mutex_t devlock; /* dev, heap, code, trace, exp (see the top) */
+  uint32_t *dead;          /* buffer blocks released while the device was busy: freed by the device thread */
+  size_t ndead, capdead;
   vt_device *dev;
   vt_heap heap;
   vt_code_span code; /* the program image currently mapped */
@@ -98,10 +108,10 @@ struct _cl_context {
   /* live buffers (for the cl_mem heuristic of clSetKernelArg) */
   cl_mem *mems;
   size_t nmems, capmems;
-  /* enqueued commands not yet run, in enqueue order */
+  /* enqueued commands not yet started, in enqueue order */
   cl_event *pending;
   size_t npending, cappending;
-  int running, again; /* progress() re-entry */
+  cl_event current; /* the command the device thread is running, or NULL */
   cy_build_cache *cache; /* clBuildProgram's results (cl_build_cache.c) */
 };
 
@@ -257,6 +267,7 @@ int cy_is_device(cl_device_id d);
 
 /* Inner references: drop and free when nothing holds the object any more. */
 void cy_context_unref(cl_context c);
+void cy_context_free(cl_context c); /* what the last release does */
 void cy_queue_unref(cl_command_queue q);
 void cy_mem_unref(cl_mem m);
 void cy_program_unref(cl_program p);
@@ -279,7 +290,7 @@ cl_ulong cy_local_mem(const vt_config *c);
 #define CY_DEFAULT_MAX_STEPS 200000000u
 #define CY_WARP_STACK 1024u /* start.S: 1 KiB scalar stack per warp at the bottom of local memory */
 
-/* ---- contexts, commands, events (cl_context.c, cl_sched.c) ------------ */
+/* ---- contexts, commands, events (cl_context.c, cl_queue.c, cl_event.c, cl_worker.c) */
 /* Locks the context and holds it alive until cy_ctx_leave, so a command
  * that drops the last reference while running cannot free it under us. */
 void cy_ctx_enter(cl_context c);
@@ -291,8 +302,13 @@ void cy_ctx_remove_mem(cl_context c, cl_mem m);
 int cy_ctx_has_mem(cl_context c, cl_mem m);
 
 struct cy_cmd {
-  cl_int (*run)(cl_event ev, cy_cmd *cmd); /* CL_SUCCESS or the error status */
+  /* CL_SUCCESS or the error status; called on the device thread with
+   * devlock held and the context's lock not held */
+  cl_int (*run)(cl_event ev, cy_cmd *cmd);
   void (*done)(cy_cmd *cmd);                /* frees the payload (after run or on failure) */
+  /* what went wrong, for the context's pfn_notify: reported by the device
+   * thread after devlock is released, so the callback may use the API */
+  char note[768]; /* "kernel <255 characters>: " and the simulator's message */
 };
 
 /* Validates a wait list of the queue's context (CL_INVALID_EVENT_WAIT_LIST,
@@ -303,14 +319,23 @@ cl_int cy_check_waits(cl_context ctx, cl_uint n, const cl_event *list);
  * error status if it failed. */
 cl_int cy_enqueue(cl_command_queue q, cl_command_type type, cy_cmd *cmd, cl_uint n, const cl_event *list,
                   cl_event *out, int blocking);
-/* Runs every command whose dependencies are complete (context locked). */
-void cy_progress(cl_context ctx);
-/* Sets an event's status and calls its callbacks (context locked). */
+/* cl_worker.c: wakes the device thread, starting it if needed (context
+ * locked); CL_OUT_OF_RESOURCES when no thread can be made. */
+cl_int cy_kick(cl_context ctx);
+/* Ends and joins the device thread (or detaches it when called on it). */
+void cy_worker_stop(cl_context ctx);
+/* 1 on the context's device thread (in an event callback) */
+int cy_on_worker(cl_context ctx);
+/* Frees buffer blocks released while the device was busy (devlock held). */
+void cy_free_dead(cl_context ctx);
+/* Sets an event's status and calls its callbacks (context locked once: it
+ * is unlocked while each callback runs). */
 void cy_event_set(cl_event ev, cl_int status);
 cl_event cy_event_new(cl_context ctx, cl_command_queue q, cl_command_type type);
 cl_ulong cy_now_ns(void);
-/* Blocks until every event is complete or failed (context locked). */
-void cy_wait(cl_context ctx, cl_uint n, const cl_event *list);
+/* Blocks until every event is complete or failed (context locked);
+ * CL_INVALID_OPERATION on the device thread, which would wait for itself. */
+cl_int cy_wait(cl_context ctx, cl_uint n, const cl_event *list);
 
 /* ---- kernels (cl_kernel.c, cl_program.c) -------------------------------- */
 /* Reads the kernels, argument metadata and resources of a built program. */

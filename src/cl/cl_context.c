@@ -9,6 +9,7 @@
 #include "cl_api.h"
 
 static void ctx_free(cl_context c) {
+  cy_worker_stop(c); /* idle: nothing pending holds the context any more */
   vt_error e;
   vt_heap_free_all(&c->heap, c->dev, &e);
   vt_heap_fini(&c->heap);
@@ -18,12 +19,17 @@ static void ctx_free(cl_context c) {
   vt_tvexport_close(c->exp);
   pthread_mutex_destroy(&c->lock);
   pthread_cond_destroy(&c->changed);
+  pthread_cond_destroy(&c->work);
+  pthread_mutex_destroy(&c->devlock);
+  free(c->dead); /* blocks freed with the heap above */
   free(c->mems);
   free(c->pending);
   cy_build_cache_free(c->cache);
   c->magic = 0;
   cy_bury(c);
 }
+
+void cy_context_free(cl_context c) { ctx_free(c); }
 
 void cy_context_unref(cl_context c) {
   if (cy_inner_release(&c->ref)) ctx_free(c);
@@ -158,6 +164,8 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties, 
   pthread_mutex_init(&c->lock, &a);
   pthread_mutexattr_destroy(&a);
   pthread_cond_init(&c->changed, NULL);
+  pthread_cond_init(&c->work, NULL);
+  pthread_mutex_init(&c->devlock, NULL);
   vt_heap_init(&c->heap);
   vt_error e;
   c->dev = vt_device_create(&cy_device()->cfg, &e);

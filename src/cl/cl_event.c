@@ -48,25 +48,33 @@ void cy_event_unref(cl_event ev) {
 }
 
 /* Callbacks fire once, when the status reaches (or passes) their trigger;
- * an abnormal end (negative status) fires every one still registered. */
+ * an abnormal end (negative status) fires every one still registered. Each
+ * is called without the context's lock (the caller holds it once), so it
+ * may call any entry point; the list is searched afresh after each call,
+ * as a callback may register more. */
 void cy_event_set(cl_event ev, cl_int status) {
+  cl_context ctx = ev->ctx;
   ev->status = status;
+  pthread_cond_broadcast(&ctx->changed);
   cy_inner_retain(&ev->ref); /* a callback may release the event */
-  for (size_t i = 0; i < ev->ncbs; i++) {
+  for (;;) {
+    size_t i = 0;
+    while (i < ev->ncbs && !(ev->cbs[i].fn && status <= ev->cbs[i].on)) i++;
+    if (i == ev->ncbs) break;
     cy_event_cb cb = ev->cbs[i];
-    if (cb.fn && status <= cb.on) {
-      ev->cbs[i].fn = NULL;
-      cb.fn(ev, status < 0 ? status : cb.on, cb.data);
-    }
+    ev->cbs[i].fn = NULL;
+    pthread_mutex_unlock(&ctx->lock);
+    cb.fn(ev, status < 0 ? status : cb.on, cb.data);
+    pthread_mutex_lock(&ctx->lock);
   }
-  pthread_cond_broadcast(&ev->ctx->changed);
   cy_event_unref(ev);
 }
 
-void cy_wait(cl_context ctx, cl_uint n, const cl_event *list) {
-  cy_progress(ctx);
+cl_int cy_wait(cl_context ctx, cl_uint n, const cl_event *list) {
+  if (cy_on_worker(ctx)) return CL_INVALID_OPERATION;
   for (cl_uint i = 0; i < n; i++)
     while (list[i]->status > CL_COMPLETE) pthread_cond_wait(&ctx->changed, &ctx->lock);
+  return CL_SUCCESS;
 }
 
 cl_int cy_check_waits(cl_context ctx, cl_uint n, const cl_event *list) {
@@ -86,9 +94,8 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_lis
   }
   cl_context ctx = event_list[0]->ctx;
   cy_ctx_enter(ctx);
-  cy_wait(ctx, num_events, event_list);
-  cl_int rc = CL_SUCCESS;
-  for (cl_uint i = 0; i < num_events; i++)
+  cl_int rc = cy_wait(ctx, num_events, event_list);
+  for (cl_uint i = 0; !rc && i < num_events; i++)
     if (event_list[i]->status < 0) rc = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   cy_ctx_leave(ctx);
   return rc;
@@ -101,7 +108,12 @@ cl_int CL_API_CALL clGetEventInfo(cl_event ev, cl_event_info param_name, size_t 
   case CL_EVENT_COMMAND_QUEUE: CY_INFO(cl_command_queue, ev->queue);
   case CL_EVENT_CONTEXT: CY_INFO(cl_context, ev->ctx);
   case CL_EVENT_COMMAND_TYPE: CY_INFO(cl_command_type, ev->type);
-  case CL_EVENT_COMMAND_EXECUTION_STATUS: CY_INFO(cl_int, ev->status);
+  case CL_EVENT_COMMAND_EXECUTION_STATUS: {
+    cy_ctx_enter(ev->ctx); /* the device thread sets it */
+    cl_int st = ev->status;
+    cy_ctx_leave(ev->ctx);
+    CY_INFO(cl_int, st);
+  }
   case CL_EVENT_REFERENCE_COUNT: CY_INFO(cl_uint, atomic_load(&ev->ref.refs));
   default: return CL_INVALID_VALUE;
   }
@@ -110,14 +122,19 @@ cl_int CL_API_CALL clGetEventInfo(cl_event ev, cl_event_info param_name, size_t 
 cl_int CL_API_CALL clGetEventProfilingInfo(cl_event ev, cl_profiling_info param_name, size_t param_value_size,
                                            void *param_value, size_t *param_value_size_ret) {
   if (!cy_is_event(ev)) return CL_INVALID_EVENT;
-  if (!ev->queue || !(ev->queue->props & CL_QUEUE_PROFILING_ENABLE) || ev->status != CL_COMPLETE)
+  cy_ctx_enter(ev->ctx); /* the device thread sets them */
+  cl_int st = ev->status;
+  cl_ulong t[4];
+  memcpy(t, ev->t, sizeof t);
+  cy_ctx_leave(ev->ctx);
+  if (!ev->queue || !(ev->queue->props & CL_QUEUE_PROFILING_ENABLE) || st != CL_COMPLETE)
     return CL_PROFILING_INFO_NOT_AVAILABLE;
   switch (param_name) {
-  case CL_PROFILING_COMMAND_QUEUED: CY_INFO(cl_ulong, ev->t[0]);
-  case CL_PROFILING_COMMAND_SUBMIT: CY_INFO(cl_ulong, ev->t[1]);
-  case CL_PROFILING_COMMAND_START: CY_INFO(cl_ulong, ev->t[2]);
+  case CL_PROFILING_COMMAND_QUEUED: CY_INFO(cl_ulong, t[0]);
+  case CL_PROFILING_COMMAND_SUBMIT: CY_INFO(cl_ulong, t[1]);
+  case CL_PROFILING_COMMAND_START: CY_INFO(cl_ulong, t[2]);
   case CL_PROFILING_COMMAND_END:
-  case CL_PROFILING_COMMAND_COMPLETE: CY_INFO(cl_ulong, ev->t[3]);
+  case CL_PROFILING_COMMAND_COMPLETE: CY_INFO(cl_ulong, t[3]);
   default: return CL_INVALID_VALUE;
   }
 }
@@ -158,7 +175,7 @@ cl_int CL_API_CALL clSetUserEventStatus(cl_event ev, cl_int execution_status) {
   else {
     ev->t[3] = cy_now_ns();
     cy_event_set(ev, execution_status);
-    cy_progress(ctx); /* commands waiting for it may run now */
+    if (ctx->has_worker) cy_kick(ctx); /* commands waiting for it may start now */
   }
   cy_ctx_leave(ctx);
   return rc;
@@ -171,8 +188,11 @@ cl_int CL_API_CALL clSetEventCallback(cl_event ev, cl_int type,
   cl_context ctx = ev->ctx;
   cy_ctx_enter(ctx);
   cl_int rc = CL_SUCCESS;
-  if (ev->status <= type) {
-    fn(ev, ev->status < 0 ? ev->status : type, user_data); /* already reached */
+  if (ev->status <= type) { /* already reached: called at once, unlocked as from the device thread */
+    cl_int st = ev->status < 0 ? ev->status : type;
+    cy_ctx_leave(ctx);
+    fn(ev, st, user_data);
+    return CL_SUCCESS;
   } else {
     cy_event_cb *p = realloc(ev->cbs, (ev->ncbs + 1) * sizeof *p);
     if (!p)

@@ -27,6 +27,7 @@ static void launch_done(cy_cmd *c) {
   for (size_t i = 0; i < l->nmems; i++) cy_mem_unref(l->mems[i]);
   free(l->mems);
   free(l->args);
+  atomic_fetch_sub(&l->prog->kernels, 1);
   cy_program_unref(l->prog);
   free(l);
 }
@@ -60,7 +61,7 @@ static cl_int launch_run(cl_event ev, cy_cmd *c) {
   if (rc) {
     char msg[480];
     vt_err_format(&e, msg, sizeof msg);
-    cy_ctx_report(ctx, "kernel %s: %s", l->name, msg);
+    snprintf(c->note, sizeof c->note, "kernel %s: %s", l->name, msg);
     return CL_OUT_OF_RESOURCES;
   }
   return CL_SUCCESS;
@@ -192,6 +193,9 @@ static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_uint dim, const
   l->base.done = launch_done;
   l->prog = k->prog;
   cy_inner_retain(&k->prog->ref);
+  /* counted as an attached kernel: the device thread reads the program's
+   * image, which a rebuild would replace (clBuildProgram refuses then) */
+  atomic_fetch_add(&k->prog->kernels, 1);
   memcpy(l->name, k->info.name, sizeof l->name);
   vt_block_launch *bl = &l->bl;
   bl->entry = k->info.entry;

@@ -8,6 +8,17 @@
 #define CY_MAX_ALLOC (256u << 20) /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
 #define CY_SUB_ALIGN 128u         /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes */
 
+/* context locked */
+static void defer_free(cl_context ctx, uint32_t addr) {
+  if (ctx->ndead == ctx->capdead) {
+    size_t n = ctx->capdead ? 2 * ctx->capdead : 16;
+    uint32_t *p = realloc(ctx->dead, n * sizeof *p);
+    if (!p) return;
+    ctx->dead = p, ctx->capdead = n;
+  }
+  ctx->dead[ctx->ndead++] = addr;
+}
+
 static void mem_free(cl_mem m) {
   cl_context ctx = m->ctx;
   for (size_t i = m->ncbs; i-- > 0;) m->cbs[i].fn(m, m->cbs[i].data); /* last registered first */
@@ -15,7 +26,16 @@ static void mem_free(cl_mem m) {
   cy_ctx_remove_mem(ctx, m);
   if (!m->parent) {
     vt_error e;
-    vt_heap_free(&ctx->heap, ctx->dev, m->addr, &e);
+    if (!pthread_mutex_trylock(&ctx->devlock)) {
+      vt_heap_free(&ctx->heap, ctx->dev, m->addr, &e);
+      pthread_mutex_unlock(&ctx->devlock);
+    } else {
+      /* the device is busy (and we may hold the context's lock, which
+       * must not wait for it): its thread frees the block after the
+       * command it runs. Without memory for that, the block stays
+       * allocated until the context goes. */
+      defer_free(ctx, m->addr);
+    }
   }
   cy_ctx_leave(ctx);
   for (size_t i = 0; i < m->nmaps; i++)
@@ -71,18 +91,26 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flags, size_t siz
     if (!(flags & ACCESS)) m->flags |= CL_MEM_READ_WRITE;
     if (flags & CL_MEM_USE_HOST_PTR) m->host_ptr = host_ptr;
     vt_error e;
-    cy_ctx_enter(ctx);
+    /* the device's memory: waits while the device thread runs a command
+     * (not holding the context's lock, which must not wait for it) */
+    cy_inner_retain(&ctx->ref);
+    pthread_mutex_lock(&ctx->devlock);
+    cy_free_dead(ctx); /* blocks released meanwhile may be reused */
     if (vt_heap_alloc(&ctx->heap, ctx->dev, size, &m->addr, &e))
       err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
     else if (host_ptr && vt_mem_write(ctx->dev, m->addr, host_ptr, (uint32_t)size, &e)) {
       vt_heap_free(&ctx->heap, ctx->dev, m->addr, &e);
       err = CL_OUT_OF_RESOURCES;
-    } else if (cy_ctx_add_mem(ctx, m)) {
-      vt_heap_free(&ctx->heap, ctx->dev, m->addr, &e);
-      err = CL_OUT_OF_HOST_MEMORY;
+    } else {
+      cy_ctx_enter(ctx);
+      if (cy_ctx_add_mem(ctx, m)) {
+        vt_heap_free(&ctx->heap, ctx->dev, m->addr, &e);
+        err = CL_OUT_OF_HOST_MEMORY;
+      }
+      cy_ctx_leave(ctx);
     }
-    if (!err) cy_inner_retain(&ctx->ref);
-    cy_ctx_leave(ctx);
+    pthread_mutex_unlock(&ctx->devlock);
+    if (err) cy_context_unref(ctx); /* else the buffer's reference */
     if (err) {
       free(m);
       m = NULL;

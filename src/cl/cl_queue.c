@@ -2,7 +2,7 @@
  * list; the queue's ordering rules are turned into wait-list entries at
  * enqueue (in order: the previous command; out of order: the last barrier,
  * and a barrier or a marker without a list waits for every command before
- * it), and cy_progress runs whatever is ready. */
+ * it), and the device thread (cl_worker.c) runs whatever is ready. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +97,6 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   if (!cy_is_queue(q)) return CL_INVALID_COMMAND_QUEUE;
   cl_context ctx = q->ctx;
   cy_ctx_enter(ctx);
-  cy_progress(ctx);
   if (atomic_load(&q->ref.refs) == 1) write_output(q);
   cy_ctx_leave(ctx);
   if (cy_ref_release(&q->ref)) queue_free(q);
@@ -122,16 +121,23 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_in
   }
 }
 
+/* called by the device thread while a kernel runs: the text goes out from
+ * the application's thread (clFinish) */
 void cy_queue_print(cl_command_queue q, const char *text, size_t len) {
+  cy_ctx_enter(q->ctx);
   if (q->nout + len > q->capout) {
     size_t n = q->capout ? q->capout : 4096;
     while (n < q->nout + len) n *= 2;
     char *p = realloc(q->out, n);
-    if (!p) return; /* output lost rather than the command failing */
+    if (!p) { /* output lost rather than the command failing */
+      cy_ctx_leave(q->ctx);
+      return;
+    }
     q->out = p, q->capout = n;
   }
   memcpy(q->out + q->nout, text, len);
   q->nout += len;
+  cy_ctx_leave(q->ctx);
 }
 
 /* ---- scheduling ------------------------------------------------------------ */
@@ -148,73 +154,13 @@ static int add_wait(cl_event ev, cl_event w) {
   return 0;
 }
 
-/* 1: every wait complete, 0: not yet, -1: one ended abnormally */
-static int readiness(cl_event ev) {
-  int r = 1;
-  for (size_t i = 0; i < ev->nwaits; i++) {
-    if (ev->waits[i]->status < 0) return -1;
-    if (ev->waits[i]->status != CL_COMPLETE) r = 0;
-  }
-  return r;
-}
-
-static void run_one(cl_event ev, int ready) {
-  cl_command_queue q = ev->queue;
-  if (ready < 0) {
-    ev->t[1] = ev->t[2] = ev->t[3] = cy_now_ns();
-    cy_event_set(ev, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-  } else {
-    ev->t[1] = cy_now_ns();
-    cy_event_set(ev, CL_SUBMITTED);
-    ev->t[2] = cy_now_ns();
-    cy_event_set(ev, CL_RUNNING);
-    cl_int rc = ev->cmd->run(ev, ev->cmd);
-    ev->t[3] = cy_now_ns();
-    cy_event_set(ev, rc == CL_SUCCESS ? CL_COMPLETE : (rc < 0 ? rc : CL_OUT_OF_RESOURCES));
-  }
-  ev->cmd->done(ev->cmd);
-  ev->cmd = NULL;
-  for (size_t i = 0; i < ev->nwaits; i++) cy_event_unref(ev->waits[i]);
-  free(ev->waits);
-  ev->waits = NULL;
-  ev->nwaits = 0;
-  q->unfinished--;
-  if (q->last == ev) { /* ordering against a finished command is moot; also breaks the queue<->event cycle */
-    q->last = NULL;
-    cy_event_unref(ev);
-  }
-  pthread_cond_broadcast(&ev->ctx->changed);
-}
-
-void cy_progress(cl_context ctx) {
-  if (ctx->running) { /* called from a callback or a command: the outer loop rescans */
-    ctx->again = 1;
-    return;
-  }
-  ctx->running = 1;
-  do {
-    ctx->again = 0;
-    for (size_t i = 0; i < ctx->npending; i++) {
-      cl_event ev = ctx->pending[i];
-      int r = readiness(ev);
-      if (!r) continue;
-      memmove(&ctx->pending[i], &ctx->pending[i + 1], (ctx->npending - i - 1) * sizeof *ctx->pending);
-      ctx->npending--;
-      run_one(ev, r);
-      cy_event_unref(ev); /* the pending list's reference */
-      ctx->again = 1;     /* statuses changed: rescan from the oldest */
-      break;
-    }
-  } while (ctx->again);
-  ctx->running = 0;
-}
-
 cl_int cy_enqueue(cl_command_queue q, cl_command_type type, cy_cmd *cmd, cl_uint n, const cl_event *list,
                   cl_event *out, int blocking) {
   cl_context ctx = q->ctx;
   cy_ctx_enter(ctx);
-  cl_int rc = CL_SUCCESS;
   cl_event ev = NULL;
+  cl_int rc = cy_kick(ctx); /* the device thread, started here the first time */
+  if (rc) goto fail;
   if (ctx->npending == ctx->cappending) {
     size_t c = ctx->cappending ? 2 * ctx->cappending : 16;
     cl_event *p = realloc(ctx->pending, c * sizeof *p);
@@ -238,6 +184,7 @@ cl_int cy_enqueue(cl_command_queue q, cl_command_type type, cy_cmd *cmd, cl_uint
   if (ooo && fence)
     for (size_t i = 0; i < ctx->npending; i++)
       if (ctx->pending[i]->queue == q) bad |= add_wait(ev, ctx->pending[i]);
+  if (ooo && fence && ctx->current && ctx->current->queue == q) bad |= add_wait(ev, ctx->current);
   if (bad) {
     rc = CL_OUT_OF_HOST_MEMORY;
     goto fail;
@@ -255,11 +202,9 @@ cl_int cy_enqueue(cl_command_queue q, cl_command_type type, cy_cmd *cmd, cl_uint
     cy_ref_retain(&ev->ref);
     *out = ev;
   }
-  cy_progress(ctx);
-  if (blocking) {
-    cy_wait(ctx, 1, &ev);
-    if (ev->status < 0) rc = ev->status; /* its own failure, or CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST */
-  }
+  cy_kick(ctx);
+  if (blocking && (rc = cy_wait(ctx, 1, &ev)) == CL_SUCCESS && ev->status < 0)
+    rc = ev->status; /* its own failure, or CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST */
   cy_event_unref(ev);
   cy_ctx_leave(ctx);
   return rc;
@@ -275,21 +220,18 @@ fail:
 
 cl_int CL_API_CALL clFlush(cl_command_queue q) {
   if (!cy_is_queue(q)) return CL_INVALID_COMMAND_QUEUE;
-  cy_ctx_enter(q->ctx);
-  cy_progress(q->ctx);
-  cy_ctx_leave(q->ctx);
-  return CL_SUCCESS;
+  return CL_SUCCESS; /* commands are submitted to the device thread as they are enqueued */
 }
 
 cl_int CL_API_CALL clFinish(cl_command_queue q) {
   if (!cy_is_queue(q)) return CL_INVALID_COMMAND_QUEUE;
   cl_context ctx = q->ctx;
   cy_ctx_enter(ctx);
-  cy_progress(ctx);
-  while (q->unfinished) pthread_cond_wait(&ctx->changed, &ctx->lock);
-  write_output(q);
+  cl_int rc = cy_on_worker(ctx) ? CL_INVALID_OPERATION : CL_SUCCESS; /* it would wait for itself */
+  while (!rc && q->unfinished) pthread_cond_wait(&ctx->changed, &ctx->lock);
+  if (!rc) write_output(q);
   cy_ctx_leave(ctx);
-  return CL_SUCCESS;
+  return rc;
 }
 
 /* ---- markers and barriers: commands that do nothing but order ---------- */

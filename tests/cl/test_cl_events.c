@@ -106,7 +106,8 @@ static void test_barrier_marker(void) {
   int v1 = 1, v2 = 2, v3 = 3, got[2];
   CHECK(clEnqueueWriteBuffer(q, m, CL_FALSE, 0, 4, &v1, 1, &gate, &blocked));
   CHECK(clEnqueueWriteBuffer(q, m, CL_FALSE, 8, 4, &v3, 0, NULL, &free_run));
-  EXPECT(status(free_run) == CL_COMPLETE); /* out of order: not behind the blocked write */
+  CHECK(clWaitForEvents(1, &free_run)); /* out of order: not behind the blocked write */
+  EXPECT(status(free_run) == CL_COMPLETE && status(blocked) == CL_QUEUED);
   CHECK(clEnqueueMarkerWithWaitList(q, 0, NULL, &marker));
   CHECK(clEnqueueBarrierWithWaitList(q, 0, NULL, &barrier));
   CHECK(clEnqueueWriteBuffer(q, m, CL_FALSE, 0, 4, &v2, 0, NULL, &after));
@@ -137,9 +138,10 @@ static void test_failure(void) {
   EXPECT_ERR(clSetUserEventStatus(gate, 5), CL_INVALID_VALUE);
   CHECK(clSetUserEventStatus(gate, -77));
   EXPECT(status(gate) == -77);
+  EXPECT_ERR(clWaitForEvents(1, &w), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST); /* the device thread fails it */
   EXPECT(status(w) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-  EXPECT(status(r) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   EXPECT_ERR(clWaitForEvents(1, &r), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  EXPECT(status(r) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   EXPECT(got == 0);
   CHECK(clFinish(q));
   CHECK(clReleaseEvent(gate));
