@@ -239,11 +239,22 @@ void cc_lower_unaligned(LLVMModuleRef m);
 void cc_scalarize_builtins(LLVMModuleRef m);
 void cc_scalarize_intrinsics(LLVMModuleRef m);
 
+/* the half bits of a float's bits u whose value a half holds exactly (a
+ * half constant) */
+uint16_t cc_half_bits(uint32_t u);
+/* cc_lower_f16.c: half arithmetic as float, rounded back to half (after
+ * the optimiser, before cc_lower_f64) */
+void cc_lower_f16(LLVMModuleRef m);
+/* cc_f16_builtins.c: builtins of half as the float ones (before libclc) */
+void cc_map_f16_builtins(LLVMModuleRef m);
+
 /* cc_lower_fp.c: half <-> float conversions (before the optimiser) and
  * llvm.is.fpclass (after it) as integer IR */
 void cc_lower_half(LLVMModuleRef m);
 void cc_lower_vstore_half(LLVMModuleRef m); /* vstore[a]_half* of float values (before libclc) */
 void cc_lower_fpclass(LLVMModuleRef m);
+/* float (or a float vector) to half bits (i16) in rounding mode rm: 0 rte, 1 rtz, 2 rtp, 3 rtn */
+LLVMValueRef cc_float_to_half_bits(LLVMBuilderRef b, LLVMValueRef x, int rm);
 /* cc_lower_f64.c: double operations as calls of the software library,
  * which is linked in when used (after the optimiser) */
 int cc_lower_f64(LLVMModuleRef m, vt_error *e);

@@ -96,6 +96,7 @@ int cc_int_width(LLVMTypeRef t) {
   }
   case LLVMPointerTypeKind:
   case LLVMFloatTypeKind: return 32;
+  case LLVMHalfTypeKind: return 16; /* its arithmetic is float (cc_lower_f16.c): what is left is 16-bit data */
   default: return 0;
   }
 }
@@ -119,13 +120,14 @@ static int const_bits(cc_fn *f, LLVMValueRef v, int32_t *out) {
     return 0;
   }
   if (LLVMIsAConstantFP(v)) {
-    if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMFloatTypeKind)
+    LLVMTypeKind kind = LLVMGetTypeKind(LLVMTypeOf(v));
+    if (kind != LLVMFloatTypeKind && kind != LLVMHalfTypeKind)
       return cc_unsupported(f, NULL, "a floating-point constant that is not a float");
     LLVMBool lost;
     float x = (float)LLVMConstRealGetDouble(v, &lost);
     uint32_t u;
     memcpy(&u, &x, 4);
-    *out = (int32_t)u;
+    *out = (int32_t)(kind == LLVMHalfTypeKind ? cc_half_bits(u) : u);
     return 0;
   }
   if (LLVMIsAConstantPointerNull(v) || LLVMIsAUndefValue(v) || LLVMIsAPoisonValue(v)) {
@@ -759,9 +761,6 @@ static int sel_gep(cc_fn *f, LLVMValueRef g, int vec) {
 static int mem_width(cc_fn *f, LLVMValueRef in, LLVMTypeRef t) {
   int w = cc_int_width(t);
   if (w == 1) w = 8;
-  if (w != 8 && w != 16 && w != 32 && LLVMGetTypeKind(t) == LLVMHalfTypeKind)
-    return cc_unsupported(f, in, "a `half` %s (half values are supported only through vload_half/vstore_half)",
-                          in && LLVMIsAStoreInst(in) ? "store" : "load");
   if (w != 8 && w != 16 && w != 32)
     return cc_unsupported(f, in, "a memory access of a vector, 64-bit or aggregate value");
   return w;

@@ -115,6 +115,12 @@ static LLVMValueRef float_to_half_directed(const fpb *p, LLVMValueRef x, int rm)
   return LLVMBuildTrunc(p->b, LLVMBuildOr(p->b, r, s, ""), p->i16, "");
 }
 
+LLVMValueRef cc_float_to_half_bits(LLVMBuilderRef b, LLVMValueRef x, int rm) {
+  fpb p = fpb_of(b, LLVMTypeOf(x));
+  if (rm != RM_RTE) return float_to_half_directed(&p, x, rm);
+  return LLVMBuildBitCast(b, float_to_half(&p, x, shaped(LLVMTypeOf(x), LLVMHalfTypeInContext(LLVMGetTypeContext(LLVMTypeOf(x))))), p.i16, "");
+}
+
 /* vstore_half<N>[_<mode>](v, i, p), vstorea_half<N>[_<mode>] of float or
  * double (*dbl) values: the name's parts, or 0 (other names) */
 static int vstore_half_name(const char *name, int *n, int *rm, int *dbl) {

@@ -20,7 +20,9 @@ static unsigned elem_bytes(LLVMTypeRef t) {
     unsigned w = LLVMGetIntTypeWidth(t);
     return w == 16 || w == 32 || w == 64 ? w / 8 : 0;
   }
+  case LLVMHalfTypeKind: return 2;
   case LLVMFloatTypeKind: return 4;
+  case LLVMDoubleTypeKind: return 8;
   default: return 0;
   }
 }

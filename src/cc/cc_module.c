@@ -225,6 +225,14 @@ static int emit_const(cc_fn *f, LLVMTargetDataRef td, LLVMValueRef c, cc_text *t
     cc_printf(t, "        .word   0x%08x\n", u);
     return 0;
   }
+  case LLVMHalfTypeKind: { /* a constant half is exact as a float */
+    LLVMBool lost;
+    float x = (float)LLVMConstRealGetDouble(c, &lost);
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    cc_printf(t, "        .half   0x%04x\n", cc_half_bits(u));
+    return 0;
+  }
   case LLVMDoubleTypeKind: { /* its bits, low word first */
     LLVMBool lost;
     double x = LLVMConstRealGetDouble(c, &lost);
@@ -405,6 +413,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   cc_scalarize_builtins(m);
   cc_lower_vstore_half(m);
   cc_map_f64_builtins(m);
+  cc_map_f16_builtins(m);
   if (cc_link_libclc(m, e)) goto done;
   cc_lower_half(m);
   cc_printf_lower(m);
@@ -421,6 +430,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   }
   cc_lower_fpclass(m);
   cc_scalarize_intrinsics(m);
+  cc_lower_f16(m);
   if (cc_lower_f64(m, e)) goto done;
   cc_lower_int_intrinsics(m);
   cc_lower_unaligned(m);

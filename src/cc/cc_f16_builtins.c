@@ -1,0 +1,245 @@
+/* The OpenCL builtins of half (cl_khr_fp16), which libclc's nvptx build
+ * does not have: a call whose parameters are all half, or all the same
+ * half vector, becomes the float builtin of the same name on the
+ * arguments widened to float (exact), its result rounded once to half,
+ * element by element for vectors. The float builtins meet their float
+ * bounds, far inside half's ulp, so the half results are within the
+ * cl_khr_fp16 bounds; the correctly rounded ones (sqrt, floor, ...) stay
+ * correctly rounded. fma and mad become llvm.fma.f16 (cc_lower_f16.c
+ * rounds it once). A scalar relational function keeps the float one's
+ * int result, a vector one makes each lane -1 or 0 of it. convert_<T>(half) is the float conversion of the widened
+ * value; convert_half[_rt?](x) rounds once in its mode (from double with
+ * the software double library's conversion). vloadN/vstoreN of half are
+ * those of ushort. Before libclc is linked,
+ * which then brings the float bodies in. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc_internal.h"
+
+/* the builtin's name (the mangled length and text), the number of
+ * parameters and the vector width (0 scalar), or 0 when it is not one */
+static int half_builtin(LLVMValueRef fn, const char **base, long *blen, unsigned *width) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  if (strncmp(name, "_Z", 2) || LLVMGetFirstBasicBlock(fn)) return 0;
+  char *end;
+  long l = strtol(name + 2, &end, 10);
+  if (l <= 0 || (long)strlen(end) <= l) return 0;
+  static const char *const skip[] = {"vload", "vstore", "convert_", "as_", "shuffle", "select", "nan", "upsample"};
+  for (size_t i = 0; i < sizeof skip / sizeof *skip; i++)
+    if (!strncmp(end, skip[i], strlen(skip[i]))) return 0;
+  const char *p = end + l;
+  unsigned n = LLVMCountParams(fn);
+  *width = 0;
+  if (!strncmp(p, "Dv", 2)) {
+    *width = (unsigned)strtoul(p + 2, (char **)&p, 10);
+    if (strncmp(p, "_Dh", 3)) return 0;
+    p += 3;
+    for (unsigned k = 1; k < n; k++, p += 2)
+      if (strncmp(p, "S_", 2)) return 0;
+  } else {
+    for (unsigned k = 0; k < n; k++, p += 2)
+      if (strncmp(p, "Dh", 2)) return 0;
+  }
+  if (*p || !n) return 0;
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
+  LLVMTypeKind rk = LLVMGetTypeKind(*width ? (LLVMGetTypeKind(rt) == LLVMVectorTypeKind ? LLVMGetElementType(rt) : rt) : rt);
+  if (rk != LLVMHalfTypeKind && rk != LLVMIntegerTypeKind) return 0;
+  *base = end;
+  *blen = l;
+  return 1;
+}
+
+static LLVMValueRef scalar_call(LLVMModuleRef m, LLVMBuilderRef b, const char *base, long blen, LLVMValueRef *args,
+                                unsigned n, LLVMTypeRef ret) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef f32 = LLVMFloatTypeInContext(c), f16 = LLVMHalfTypeInContext(c), ps[4];
+  LLVMValueRef fa[4];
+  for (unsigned i = 0; i < n; i++) {
+    ps[i] = f32;
+    fa[i] = LLVMBuildFPExt(b, args[i], f32, "");
+  }
+  if ((blen == 3 && !strncmp(base, "fma", 3)) || (blen == 3 && !strncmp(base, "mad", 3))) {
+    const char *in = base[0] == 'f' ? "llvm.fma" : "llvm.fmuladd";
+    unsigned id = LLVMLookupIntrinsicID(in, strlen(in));
+    return LLVMBuildCall2(b, LLVMIntrinsicGetType(c, id, &f16, 1), LLVMGetIntrinsicDeclaration(m, id, &f16, 1), args, n, "");
+  }
+  char name[96];
+  int at = snprintf(name, sizeof name, "_Z%ld%.*s", blen, (int)blen, base);
+  for (unsigned i = 0; i < n && at < (int)sizeof name - 1; i++) name[at++] = 'f';
+  name[at] = 0;
+  int half = LLVMGetTypeKind(ret) == LLVMHalfTypeKind;
+  LLVMTypeRef fty = LLVMFunctionType(half ? f32 : ret, ps, n, 0);
+  LLVMValueRef fn = LLVMGetNamedFunction(m, name);
+  if (!fn) fn = LLVMAddFunction(m, name, fty);
+  LLVMValueRef r = LLVMBuildCall2(b, fty, fn, fa, n, "");
+  return half ? LLVMBuildFPTrunc(b, r, f16, "") : r;
+}
+
+/* convert_<T>...(half<N>): the float conversion of the same name on the
+ * widened (exact) argument; NULL when fn is not one */
+static LLVMValueRef from_half(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef call) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  char *end;
+  long l = strtol(name + 2, &end, 10);
+  if (strncmp(name, "_Z", 2) || l <= 8 || strncmp(end, "convert_", 8) || (long)strlen(end) <= l) return NULL;
+  const char *p = end + l, *h = strstr(p, "Dh");
+  if (!h || strcmp(h, "Dh") || (h != p && (strncmp(p, "Dv", 2) || h[-1] != '_'))) return NULL;
+  char fname[96];
+  snprintf(fname, sizeof fname, "%.*s%.*sf", (int)(end - name + l), name, (int)(h - p), p);
+  LLVMValueRef x = LLVMGetOperand(call, 0);
+  LLVMTypeRef xt = LLVMTypeOf(x), ft = LLVMFloatTypeInContext(LLVMGetModuleContext(m));
+  if (LLVMGetTypeKind(xt) == LLVMVectorTypeKind) ft = LLVMVectorType(ft, LLVMGetVectorSize(xt));
+  LLVMTypeRef fty = LLVMFunctionType(LLVMTypeOf(call), &ft, 1, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(m, fname);
+  if (!f) f = LLVMAddFunction(m, fname, fty);
+  LLVMValueRef a = LLVMBuildFPExt(b, x, ft, "");
+  return LLVMBuildCall2(b, fty, f, &a, 1, "");
+}
+
+/* convert_half<N>[_rt?](x) of float, integers or double: in the mode
+ * (default to nearest even); NULL when fn is not one */
+static LLVMValueRef to_half(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef call, int uns) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  char *end;
+  long l = strtol(name + 2, &end, 10);
+  if (strncmp(name, "_Z", 2) || l < 12 || strncmp(end, "convert_half", 12) || LLVMCountParams(fn) != 1) return NULL;
+  const char *q = end + 12;
+  while (*q >= '0' && *q <= '9') q++;
+  int rm = 0;
+  static const char *const modes[] = {"_rte", "_rtz", "_rtp", "_rtn"};
+  for (int i = 0; i < 4; i++)
+    if (!strncmp(q, modes[i], 4)) rm = i, q += 4;
+  if (q != end + l) return NULL;
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMValueRef x = LLVMGetOperand(call, 0);
+  LLVMTypeRef xt = LLVMTypeOf(x), rt = LLVMTypeOf(call);
+  unsigned n = LLVMGetTypeKind(xt) == LLVMVectorTypeKind ? LLVMGetVectorSize(xt) : 0;
+  LLVMTypeRef et = n ? LLVMGetElementType(xt) : xt, i16 = LLVMInt16TypeInContext(c), i32 = LLVMInt32TypeInContext(c);
+  LLVMValueRef r = LLVMGetUndef(rt);
+  for (unsigned e = 0; e < (n ? n : 1); e++) {
+    LLVMValueRef at = LLVMConstInt(i32, e, 0), v = n ? LLVMBuildExtractElement(b, x, at, "") : x, bits;
+    if (LLVMGetTypeKind(et) == LLVMDoubleTypeKind) { /* one rounding from double */
+      LLVMTypeRef i64 = LLVMInt64TypeInContext(c), ps[2] = {i64, i32}, fty = LLVMFunctionType(i32, ps, 2, 0);
+      LLVMValueRef d = LLVMGetNamedFunction(m, "__cy_dtoh");
+      if (!d) d = LLVMAddFunction(m, "__cy_dtoh", fty);
+      LLVMValueRef args[2] = {LLVMBuildBitCast(b, v, i64, ""), LLVMConstInt(i32, (unsigned)rm, 0)};
+      bits = LLVMBuildTrunc(b, LLVMBuildCall2(b, fty, d, args, 2, ""), i16, "");
+    } else {
+      LLVMTypeRef f32 = LLVMFloatTypeInContext(c);
+      /* integers: exact in float below 2^24, and beyond half's range above */
+      if (LLVMGetTypeKind(et) == LLVMIntegerTypeKind)
+        v = uns ? LLVMBuildUIToFP(b, v, f32, "") : LLVMBuildSIToFP(b, v, f32, "");
+      else if (LLVMGetTypeKind(et) == LLVMHalfTypeKind)
+        v = LLVMBuildFPExt(b, v, f32, "");
+      bits = cc_float_to_half_bits(b, v, rm);
+    }
+    LLVMValueRef h = LLVMBuildBitCast(b, bits, LLVMHalfTypeInContext(c), "");
+    r = n ? LLVMBuildInsertElement(b, r, h, at, "") : h;
+  }
+  return r;
+}
+
+/* vloadN/vstoreN of half: those of ushort (libclc has no half forms), the
+ * values reinterpreted; NULL when fn is not one */
+static LLVMValueRef half_as_ushort(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef call) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  char *end;
+  long l = strtol(name + 2, &end, 10);
+  int store = l > 6 && !strncmp(end, "vstore", 6);
+  if (strncmp(name, "_Z", 2) || l < 6 || (!store && strncmp(end, "vload", 5)) || !strstr(end + l, "Dh") ||
+      end[store ? 6 : 5] < '0' || end[store ? 6 : 5] > '9' || len >= 96)
+    return NULL;
+  char uname[96];
+  size_t n = 0;
+  for (const char *p = name; *p && n < sizeof uname - 1; p++) {
+    if (p >= end + l && p[0] == 'D' && p[1] == 'h') {
+      uname[n++] = 't';
+      p++;
+    } else {
+      uname[n++] = *p;
+    }
+  }
+  uname[n] = 0;
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef i16 = LLVMInt16TypeInContext(c);
+  unsigned np = LLVMGetNumArgOperands(call);
+  LLVMValueRef args[4];
+  LLVMTypeRef ps[4];
+  for (unsigned i = 0; i < np && i < 4; i++) {
+    args[i] = LLVMGetOperand(call, i);
+    LLVMTypeRef t = LLVMTypeOf(args[i]);
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMGetTypeKind(LLVMGetElementType(t)) == LLVMHalfTypeKind)
+      args[i] = LLVMBuildBitCast(b, args[i], LLVMVectorType(i16, LLVMGetVectorSize(t)), "");
+    ps[i] = LLVMTypeOf(args[i]);
+  }
+  LLVMTypeRef rt = LLVMTypeOf(call), urt = rt;
+  if (LLVMGetTypeKind(rt) == LLVMVectorTypeKind) urt = LLVMVectorType(i16, LLVMGetVectorSize(rt));
+  LLVMTypeRef fty = LLVMFunctionType(urt, ps, np, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(m, uname);
+  if (!f) f = LLVMAddFunction(m, uname, fty);
+  LLVMValueRef r = LLVMBuildCall2(b, fty, f, args, np, "");
+  return urt == rt ? r : LLVMBuildBitCast(b, r, rt, "");
+}
+
+/* the unsigned source types of a conversion's mangled parameter */
+static int unsigned_param(LLVMValueRef fn) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len), *p = name + len - 1;
+  return *p == 'h' || *p == 't' || *p == 'j' || *p == 'm';
+}
+
+void cc_map_f16_builtins(LLVMModuleRef m) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+    if (!LLVMGetFirstBasicBlock(fn)) {
+      LLVMUseRef u;
+      while ((u = LLVMGetFirstUse(fn))) {
+        LLVMValueRef call = LLVMGetUser(u), r = NULL;
+        if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != fn) break;
+        LLVMPositionBuilderBefore(b, call);
+        if (LLVMCountParams(fn) == 1) r = to_half(m, b, fn, call, unsigned_param(fn));
+        if (!r && LLVMCountParams(fn) == 1) r = from_half(m, b, fn, call);
+        if (!r) r = half_as_ushort(m, b, fn, call);
+        if (!r) break;
+        LLVMReplaceAllUsesWith(call, r);
+        LLVMInstructionEraseFromParent(call);
+      }
+    }
+    const char *base;
+    long blen;
+    unsigned width, n = LLVMCountParams(fn);
+    if (n > 4 || !half_builtin(fn, &base, &blen, &width)) continue;
+    LLVMUseRef u;
+    while ((u = LLVMGetFirstUse(fn))) {
+      LLVMValueRef call = LLVMGetUser(u), args[4], r;
+      if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != fn) break;
+      LLVMPositionBuilderBefore(b, call);
+      LLVMTypeRef rt = LLVMTypeOf(call);
+      if (!width) {
+        for (unsigned i = 0; i < n; i++) args[i] = LLVMGetOperand(call, i);
+        r = scalar_call(m, b, base, blen, args, n, rt);
+      } else {
+        r = LLVMGetUndef(rt);
+        LLVMTypeRef et = LLVMGetElementType(rt);
+        int rel = LLVMGetTypeKind(et) == LLVMIntegerTypeKind; /* a relational function: lanes -1 or 0 */
+        for (unsigned e = 0; e < width; e++) {
+          LLVMValueRef at = LLVMConstInt(i32, e, 0);
+          for (unsigned i = 0; i < n; i++) args[i] = LLVMBuildExtractElement(b, LLVMGetOperand(call, i), at, "");
+          LLVMValueRef x = scalar_call(m, b, base, blen, args, n, rel ? i32 : et);
+          if (rel) x = LLVMBuildSExt(b, LLVMBuildICmp(b, LLVMIntNE, x, LLVMConstInt(i32, 0, 0), ""), et, "");
+          r = LLVMBuildInsertElement(b, r, x, at, "");
+        }
+      }
+      LLVMReplaceAllUsesWith(call, r);
+      LLVMInstructionEraseFromParent(call);
+    }
+  }
+  LLVMDisposeBuilder(b);
+}
