@@ -9,12 +9,15 @@
 /* The extensions OpenCL 1.2 requires of every device (spec table 4.3),
  * all backed by the hardware: 32-bit AMOs on global and local memory, and
  * byte/half stores; the 64-bit atomics, which the compiler builds from
- * 32-bit AMOs and a lock table (docs/compiler.md, "64-bit atomics"); and
- * cl_khr_fp64, IEEE double in software (docs/compiler.md, "double"). */
+ * 32-bit AMOs and a lock table (docs/compiler.md, "64-bit atomics");
+ * cl_khr_fp64, IEEE double in software (docs/compiler.md, "double"); and
+ * cl_khr_fp16, half computed in float and rounded once (docs/compiler.md,
+ * "half"). */
 static const char *const cy_device_extensions[] = {
     "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
     "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
-    "cl_khr_byte_addressable_store", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics", "cl_khr_fp64"};
+    "cl_khr_byte_addressable_store", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics", "cl_khr_fp64",
+    "cl_khr_fp16"};
 enum { CY_NEXT = sizeof cy_device_extensions / sizeof *cy_device_extensions };
 
 #define CY_CL_VERSION "0.1"
@@ -169,9 +172,9 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
-  case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: CY_INFO(cl_uint, 1);
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
-  case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: CY_INFO(cl_uint, 0);
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: CY_INFO(cl_uint, 1);
   case CL_DEVICE_MAX_CLOCK_FREQUENCY: CY_INFO(cl_uint, 0); /* a functional simulator has no clock */
   case CL_DEVICE_ADDRESS_BITS: CY_INFO(cl_uint, 32);
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE: CY_INFO(cl_ulong, CY_MAX_ALLOC);
@@ -203,7 +206,10 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_DOUBLE_FP_CONFIG:
     CY_INFO(cl_device_fp_config, CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                                      CL_FP_ROUND_TO_INF | CL_FP_FMA);
-  case CL_DEVICE_HALF_FP_CONFIG: CY_INFO(cl_device_fp_config, 0);
+  /* half in float, rounded once to nearest even: subnormals, INF/NaN, a
+   * correctly rounded fma (cc_lower_f16.c) */
+  case CL_DEVICE_HALF_FP_CONFIG:
+    CY_INFO(cl_device_fp_config, CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA);
   case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: CY_INFO(cl_device_mem_cache_type, CL_NONE);
   case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: CY_INFO(cl_uint, 0);
   case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: CY_INFO(cl_ulong, 0);

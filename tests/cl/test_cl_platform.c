@@ -62,14 +62,19 @@ static void test_device(cl_device_id d) {
   EXPECT(b == CL_FALSE);
   CHECK(clGetDeviceInfo(d, CL_DEVICE_COMPILER_AVAILABLE, sizeof b, &b, NULL));
   EXPECT(b == VT_HAVE_CC_BOOL); /* the compiler is there when the build found LLVM 19 */
-  /* cl_khr_fp64 (software double) with the configuration OpenCL 1.2 asks of it; no cl_khr_fp16 */
+  /* cl_khr_fp64 (software double) with the configuration OpenCL 1.2 asks of
+   * it; cl_khr_fp16 (half in float, rounded once) */
   char ext[512];
   cl_device_fp_config fp;
   CHECK(clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL));
-  EXPECT(strstr(ext, "cl_khr_fp64") != NULL && strstr(ext, "cl_khr_fp16") == NULL);
+  EXPECT(strstr(ext, "cl_khr_fp64") != NULL && strstr(ext, "cl_khr_fp16") != NULL);
   CHECK(clGetDeviceInfo(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL));
   EXPECT(fp == (CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM));
   CHECK(clGetDeviceInfo(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, sizeof bits, &bits, NULL));
+  EXPECT(bits == 1);
+  CHECK(clGetDeviceInfo(d, CL_DEVICE_HALF_FP_CONFIG, sizeof fp, &fp, NULL));
+  EXPECT(fp == (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA));
+  CHECK(clGetDeviceInfo(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, sizeof bits, &bits, NULL));
   EXPECT(bits == 1);
   EXPECT_ERR(clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, 2, &cu, NULL), CL_INVALID_VALUE);
   EXPECT_ERR(clGetDeviceInfo(NULL, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL), CL_INVALID_DEVICE);
