@@ -1,0 +1,38 @@
+/* IEEE 754 binary formats of up to 32 bits in software (binary16, bfloat16,
+ * binary32), exactly as RISC-V specifies the arithmetic: all five rounding
+ * modes, tininess after rounding, the fflags, and the canonical NaN (the
+ * quiet NaN with only the top fraction bit set) for every NaN result. The
+ * RVV float instructions at SEW 16 use it (exec_vfp16.c); binary32 has its
+ * own faster path (fp32.h), against which the tests check this one. */
+#ifndef VT_FPN_H
+#define VT_FPN_H
+
+#include <stdint.h>
+
+typedef struct {
+  uint8_t ebits, mbits; /* exponent and fraction bits: 5/10, 8/7, 8/23 */
+} fpn_fmt;
+
+#define FPN_F16 ((fpn_fmt){5, 10})
+#define FPN_BF16 ((fpn_fmt){8, 7})
+#define FPN_F32 ((fpn_fmt){8, 23})
+
+/* `rm` is a resolved rounding mode (FP_RNE..FP_RMM of fp32.h); `flags`
+ * accumulates (|=) FFLAG_*. Values are the format's bits in the low bits. */
+uint32_t fpn_add(fpn_fmt f, uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
+uint32_t fpn_sub(fpn_fmt f, uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
+uint32_t fpn_mul(fpn_fmt f, uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
+uint32_t fpn_div(fpn_fmt f, uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
+uint32_t fpn_sqrt(fpn_fmt f, uint32_t a, unsigned rm, uint32_t *flags);
+/* a*b + c with one rounding; negate_product / negate_addend as fp32_fma */
+uint32_t fpn_fma(fpn_fmt f, uint32_t a, uint32_t b, uint32_t c, int negate_product, int negate_addend,
+                 unsigned rm, uint32_t *flags);
+/* RISC-V fmin/fmax, feq (quiet), flt/fle (signaling), fclass */
+uint32_t fpn_min(fpn_fmt f, uint32_t a, uint32_t b, uint32_t *flags);
+uint32_t fpn_max(fpn_fmt f, uint32_t a, uint32_t b, uint32_t *flags);
+int fpn_eq(fpn_fmt f, uint32_t a, uint32_t b, uint32_t *flags);
+int fpn_lt(fpn_fmt f, uint32_t a, uint32_t b, uint32_t *flags);
+int fpn_le(fpn_fmt f, uint32_t a, uint32_t b, uint32_t *flags);
+uint32_t fpn_classify(fpn_fmt f, uint32_t a);
+
+#endif
