@@ -10,6 +10,11 @@
 #       (configs/verilog-rtl.cfg) on every recorded case and prints its error
 #       per run, then the mean and worst over the fitted and the held-out
 #       runs separately; exits 1 when a bound is broken. Needs no Verilator.
+#   bench/rtl-suite.sh fit --try KEY=V1,V2,...  [--try ...] [--rounds N]
+#       [--set KEY=VALUE]...   fits the model to the fitted runs only:
+#       coordinate descent over the values given, minimising the fitted
+#       runs' mean |error| plus a quarter of their worst; prints each trial
+#       and the best settings (the held-out runs are never looked at)
 # Options for both: --ventus PATH (default build/ventus), --corpora DIR
 # (default ../shared/corpora; corpus runs are skipped with a notice where it
 # is absent), --work DIR (exported cases; default build/rtl-suite).
@@ -20,9 +25,9 @@ csv=$root/bench/rtl/rtl-cycles.csv
 ventus=$root/build/ventus
 corpora=$root/../shared/corpora
 work=$root/build/rtl-suite
-bmean="" bworst="" svg="" sets=() only=() force=""
+bmean="" bworst="" svg="" sets=() only=() force="" tries=() rounds=2
 
-usage() { sed -n '2,16s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,21s/^# \{0,1\}//p' "$0"; }
 cmd=${1:-}
 [ -n "$cmd" ] || { usage >&2; exit 2; }
 shift
@@ -38,10 +43,12 @@ while (($#)); do
   --bound-worst) bworst=$2; shift 2 ;;
   --svg) svg=$2; shift 2 ;;
   --set) sets+=(-c "$2"); shift 2 ;;
+  --try) tries+=("$2"); shift 2 ;;
+  --rounds) rounds=$2; shift 2 ;;
   *) echo "rtl-suite: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-case $cmd in record | compare) ;; -h | --help) usage; exit 0 ;; *) usage >&2; exit 2 ;; esac
+case $cmd in record | compare | fit) ;; -h | --help) usage; exit 0 ;; *) usage >&2; exit 2 ;; esac
 [ -x "$ventus" ] || { echo "rtl-suite: $ventus not found (build the project first)" >&2; exit 4; }
 
 # held_out KERNEL: the fixed rule of suite.txt
@@ -99,6 +106,53 @@ case_path() {
 
 # The suite's runs as "ID KERNEL PARAMS SOURCE ARGS..." lines
 runs() { grep -Ev '^[[:space:]]*(#|$)' "$suite"; }
+
+if [ "$cmd" = fit ]; then
+  ((${#tries[@]})) || { echo "rtl-suite: fit needs at least one --try KEY=V1,V2,..." >&2; exit 2; }
+  [[ $rounds =~ ^[1-9][0-9]?$ ]] || { echo "rtl-suite: --rounds $rounds: expected 1..99" >&2; exit 2; }
+  declare -A best=()
+  for t in "${tries[@]}"; do
+    [[ $t =~ ^[a-z0-9_]+=[0-9]+(,[0-9]+)*$ ]] || { echo "rtl-suite: --try $t: expected KEY=V1,V2,..." >&2; exit 2; }
+    best[${t%%=*}]=""
+  done
+  # score SETTINGS...: the fitted runs' mean + worst/4 (lower is better)
+  score() {
+    local a=() k line
+    for k in "$@"; do a+=(--set "$k"); done
+    line=$("$0" compare --ventus "$ventus" --corpora "$corpora" --work "$work" "${a[@]}" 2>/dev/null |
+      grep '^fitted:') || return 1
+    awk '{ m = $6; w = $8; sub(/%,?/, "", m); sub(/%/, "", w); printf "%.2f %s %s\n", m + w / 4, m, w }' <<<"$line"
+  }
+  current() {
+    local k
+    for k in "${!best[@]}"; do [ -z "${best[$k]}" ] || echo "$k=${best[$k]}"; done
+    for k in "${sets[@]}"; do [ "$k" = -c ] || echo "$k"; done
+  }
+  mapfile -t cur < <(current)
+  read -r bs bm bw < <(score "${cur[@]}") || { echo "rtl-suite: the model did not run" >&2; exit 4; }
+  echo "start: score $bs (fitted mean $bm%, worst $bw%)"
+  for ((r = 1; r <= rounds; r++)); do
+    for t in "${tries[@]}"; do
+      k=${t%%=*}
+      IFS=, read -r -a vals <<<"${t#*=}"
+      for v in "${vals[@]}"; do
+        [ "$v" = "${best[$k]}" ] && continue
+        old=${best[$k]}
+        best[$k]=$v
+        mapfile -t cur < <(current)
+        if read -r s m w < <(score "${cur[@]}") && awk -v a="$s" -v b="$bs" 'BEGIN { exit !(a < b) }'; then
+          bs=$s bm=$m bw=$w
+          echo "round $r: $k=$v: score $s (mean $m%, worst $w%) kept"
+        else
+          best[$k]=$old
+          echo "round $r: $k=$v: score ${s:-?}"
+        fi
+      done
+    done
+  done
+  echo "best: score $bs (fitted mean $bm%, worst $bw%) with: $(current | tr '\n' ' ')"
+  exit 0
+fi
 
 if [ "$cmd" = record ]; then
   rtl=$root/tools/rtl/ventus-rtl

@@ -97,7 +97,7 @@ static const cfg_key keys[] = {
     K32(lds_through_l1d, 0),  K32(idle_lanes_access, 0), K32(isa, 0),
     K32(timing_quantum, 0),   K32(dma_bytes_per_cycle, 0), K32(dma_queue, 0),
     K32(fetch_miss_next, 0),  K32(l2_flush_walk, 0),
-    K32(l2_cold_launch, 0),
+    K32(l2_cold_launch, 0),   K32(warps_last_first, 0),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -320,6 +320,7 @@ int vt_config_check(const vt_config *c, vt_error *e) {
     return vt_fail(e, VT_ERR_CONFIG, "fetch_policy must be 0 (greedy) or 1 (fixed priority, the Verilog RTL)");
   if (c->fetch_miss_next > 1) return vt_fail(e, VT_ERR_CONFIG, "fetch_miss_next must be 0 or 1");
   if (c->l2_cold_launch > 1) return vt_fail(e, VT_ERR_CONFIG, "l2_cold_launch must be 0 or 1");
+  if (c->warps_last_first > 1) return vt_fail(e, VT_ERR_CONFIG, "warps_last_first must be 0 or 1");
   const uint32_t *cyc[] = {&c->lat_fetch,  &c->lat_l2,     &c->dram_bytes_per_cycle,
                            &c->lat_flush,  &c->lat_launch, &c->timing_quantum, &c->l2_flush_walk};
   const char *cycn[] = {"lat_fetch",  "lat_l2",         "dram_bytes_per_cycle", "lat_flush",

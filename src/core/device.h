@@ -81,6 +81,7 @@ typedef struct vt_config {
   uint32_t lat_flush;         /* cycles of the end-of-launch L1 invalidate and L2 flush handshake (0) */
   uint32_t l2_flush_walk;     /* cycles the end-of-launch flush spends on each L2 line, dirty or not (0) */
   uint32_t l2_cold_launch;    /* 1: every launch starts with an empty L2, as after a reset (0: it keeps its lines) */
+  uint32_t warps_last_first;  /* 1: a group's last warp takes its lowest free slot, as the RTL dispatches (0) */
   uint32_t lat_launch;        /* cycles from the launch request to the first warp's fetch (0) */
   uint32_t timing_quantum;    /* cycles the SMs run between two L2 exchanges (0 = lat_l2;
                                  docs/timing.md "Parallel timing") */

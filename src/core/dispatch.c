@@ -201,12 +201,16 @@ int wg_place(vt_device *d, vt_worker *k, uint32_t best, uint64_t id, vt_error *e
   wg->nwarps = l->num_warps;
   wg->ended = wg->arrived = wg->bar_gen = 0;
   memset(wg->mbar, 0, (l->num_warps + 3) / 4 * sizeof *wg->mbar);
-  uint32_t wid = 0;
-  for (uint32_t s = 0; s < c->warps_per_sm && wid < l->num_warps; s++) {
+  /* warps_last_first: the RTL's cu_handler.v dispatches a group's warps
+   * from the last down and cta2warp.v gives each the lowest free slot */
+  uint32_t j = 0;
+  for (uint32_t s = 0; s < c->warps_per_sm && j < l->num_warps; s++) {
     vt_warp *w = &sm->warps[s];
     if (w->active) continue;
+    uint32_t wid = c->warps_last_first ? l->num_warps - 1 - j : j;
     warp_reset(d, k, w, wg, wid);
-    wg->warps[wid++] = w;
+    wg->warps[wid] = w;
+    j++;
   }
   sm->free_warps -= l->num_warps;
   sm->free_wgs--;

@@ -249,7 +249,9 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
   int rc = tp_exec(t, smi, s, &c, e);
   if (rc < 0) return -1;
   ss->issued++;
-  if (t->ilog) fprintf(t->ilog, "%llu %u %u 0x%08x\n", (unsigned long long)now, smi, s, v->pc);
+  /* a barrier's re-check at its release is the core's, not an issue of the
+   * RTL's (its warp waits at the scheduler): logged once, when it arrives */
+  if (t->ilog && !w->bar_since) fprintf(t->ilog, "%llu %u %u 0x%08x\n", (unsigned long long)now, smi, s, v->pc);
   if (t->frontend) {
     w->ib_head = (w->ib_head + 1) % IB_MAX;
     w->ib_n--;
