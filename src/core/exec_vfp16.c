@@ -1,7 +1,7 @@
 /* RVV floating point at SEW 16 (revision 2025): IEEE binary16 (RISC-V
  * Zvfh's half precision) in software (fpn.c) for the arithmetic, the fused
  * multiply-adds, min/max, sign injection, compares, classify, square root,
- * merge and the moves; rounding by frm, the flags into fflags. The scalar
+ * the conversions to and from 16-bit integers, merge and the moves; rounding by frm, the flags into fflags. The scalar
  * operand of a .vf form is the low 16 bits of x[rs1] (Zhinx's place for a
  * half), an element the low 16 bits of its lane's register (written
  * zero-extended, as every SEW 16 element). Compares write 0 or 1. */
@@ -12,6 +12,7 @@
 enum {
   H_ADD, H_SUB, H_RSUB, H_MUL, H_DIV, H_RDIV, H_MIN, H_MAX, H_SGNJ, H_SGNJN, H_SGNJX,
   H_EQ, H_NE, H_LT, H_LE, H_GT, H_GE, H_SQRT, H_CLASS, H_MOV,
+  H_F2U, H_F2I, H_U2F, H_I2F, H_F2U_RTZ, H_F2I_RTZ, /* to and from 16-bit integers */
   H_FMA, /* the fused forms: fma fields of the entry */
 };
 enum { HF_VV, HF_VF, HF_UN, HF_MERGE, HF_SPLAT };
@@ -40,6 +41,10 @@ static const hop hops[ISA_COUNT] = {
     F2(vfmsub, 1, 1, 0, 1),  /* +(b*d) - a */
     F2(vfnmsub, 1, 1, 1, 0), /* -(b*d) + a */
     [ISA_vfsqrt_v] = {1, H_SQRT, HF_UN, 0, 0, 0, 0}, [ISA_vfclass_v] = {1, H_CLASS, HF_UN, 0, 0, 0, 0},
+    [ISA_vfcvt_xu_f_v] = {1, H_F2U, HF_UN, 0, 0, 0, 0}, [ISA_vfcvt_x_f_v] = {1, H_F2I, HF_UN, 0, 0, 0, 0},
+    [ISA_vfcvt_f_xu_v] = {1, H_U2F, HF_UN, 0, 0, 0, 0}, [ISA_vfcvt_f_x_v] = {1, H_I2F, HF_UN, 0, 0, 0, 0},
+    [ISA_vfcvt_rtz_xu_f_v] = {1, H_F2U_RTZ, HF_UN, 0, 0, 0, 0},
+    [ISA_vfcvt_rtz_x_f_v] = {1, H_F2I_RTZ, HF_UN, 0, 0, 0, 0},
     [ISA_vfmerge_vfm] = {1, H_MOV, HF_MERGE, 0, 0, 0, 0}, [ISA_vfmv_v_f] = {1, H_MOV, HF_SPLAT, 0, 0, 0, 0},
     [ISA_vfmv_s_f] = {1, H_MOV, HF_SPLAT, 0, 0, 0, 0}, /* Ventus: a broadcast */
 };
@@ -70,6 +75,12 @@ static uint32_t h_op(const hop *o, uint32_t a, uint32_t b, uint32_t d, unsigned 
   case H_GE: return (uint32_t)fpn_le(f, b, a, fl);
   case H_SQRT: return fpn_sqrt(f, a, rm, fl);
   case H_CLASS: return fpn_classify(f, a);
+  case H_F2U: return fpn_to_int(f, a, 16, 0, rm, fl);
+  case H_F2I: return fpn_to_int(f, a, 16, 1, rm, fl);
+  case H_U2F: return fpn_from_int(f, a, 16, 0, rm, fl);
+  case H_I2F: return fpn_from_int(f, a, 16, 1, rm, fl);
+  case H_F2U_RTZ: return fpn_to_int(f, a, 16, 0, FP_RTZ, fl);
+  case H_F2I_RTZ: return fpn_to_int(f, a, 16, 1, FP_RTZ, fl);
   case H_FMA: return fpn_fma(f, b, o->mul_d ? d : a, o->add_a ? a : d, o->np, o->na, rm, fl);
   default: return b; /* H_MOV */
   }

@@ -304,3 +304,38 @@ uint32_t fpn_classify(fpn_fmt f, uint32_t a) {
   default: return e ? (x.sign ? 1u << 1 : 1u << 6) : (x.sign ? 1u << 2 : 1u << 5);
   }
 }
+
+uint32_t fpn_to_int(fpn_fmt f, uint32_t a, unsigned bits, int is_signed, unsigned rm, uint32_t *flags) {
+  unp x = unpack(f, a);
+  uint32_t sign = is_nan(&x) ? 0 : x.sign; /* a NaN saturates as +overflow */
+  uint64_t top = 1ull << (bits - 1), z = 0;
+  uint64_t limit = is_signed ? (sign ? top : top - 1) : (sign ? 0 : 2 * top - 1);
+  int big = is_nan(&x) || x.cls == C_INF, inexact = 0;
+  if (x.cls == C_FIN) {
+    if (x.exp >= 0) {
+      big = x.exp + msb64(x.sig) >= 40;
+      if (!big) z = x.sig << x.exp;
+    } else { /* round off the -exp fraction bits */
+      int d = -x.exp;
+      uint64_t q = d < 64 ? x.sig >> d : 0;
+      int half = d <= 64 ? (int)(x.sig >> (d - 1) & 1) : 0;
+      int below = d >= 2 && (d > 64 || (x.sig & ((1ull << (d - 1)) - 1)) != 0);
+      inexact = half || below;
+      z = q + (uint64_t)round_up(rm, sign, q, half, below);
+    }
+  }
+  if (big || z > limit) {
+    *flags |= FFLAG_NV;
+    return (uint32_t)(sign ? (is_signed ? 0 - top : 0) : limit);
+  }
+  if (inexact) *flags |= FFLAG_NX;
+  return sign ? 0u - (uint32_t)z : (uint32_t)z;
+}
+
+uint32_t fpn_from_int(fpn_fmt f, uint32_t v, unsigned bits, int is_signed, unsigned rm, uint32_t *flags) {
+  uint64_t m = bits >= 32 ? 0xffffffffull : (1ull << bits) - 1, u = v & m;
+  uint32_t sign = is_signed && (u >> (bits - 1) & 1);
+  if (sign) u = (0 - u) & m; /* the magnitude; the most negative is its own */
+  if (!u) return 0;
+  return round_pack(f, sign, 0, u, 0, rm, flags);
+}

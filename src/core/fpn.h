@@ -34,5 +34,10 @@ int fpn_eq(fpn_fmt f, uint32_t a, uint32_t b, uint32_t *flags);
 int fpn_lt(fpn_fmt f, uint32_t a, uint32_t b, uint32_t *flags);
 int fpn_le(fpn_fmt f, uint32_t a, uint32_t b, uint32_t *flags);
 uint32_t fpn_classify(fpn_fmt f, uint32_t a);
+/* Conversions to and from `bits`-bit integers (8..32; signed or not), as
+ * RISC-V's fcvt: rounding in rm, saturating with NV (a NaN as +overflow),
+ * NX when inexact. Integers are two's complement in the low `bits` bits. */
+uint32_t fpn_to_int(fpn_fmt f, uint32_t a, unsigned bits, int is_signed, unsigned rm, uint32_t *flags);
+uint32_t fpn_from_int(fpn_fmt f, uint32_t v, unsigned bits, int is_signed, unsigned rm, uint32_t *flags);
 
 #endif

@@ -68,6 +68,67 @@ static void test_fp32_crosscheck(void **state) {
     assert_int_equal(fpn_le(f, a, b, &g2), fp32_le(a, b, &g1));
     assert_int_equal(g1, g2);
     assert_int_equal(fpn_classify(f, a), fp32_classify(a));
+    /* conversions to and from 32-bit integers */
+    uint32_t h1 = 0, h2 = 0, iv = n & 1 ? test_rng32(&r) : (uint32_t)((int32_t)test_rng32(&r) >> (test_rng32(&r) % 32));
+    assert_int_equal(fpn_to_int(f, a, 32, 1, rm, &h2), (uint32_t)fp32_to_i32(a, rm, &h1));
+    assert_int_equal(fpn_to_int(f, a, 32, 0, rm, &h2), fp32_to_u32(a, rm, &h1));
+    assert_int_equal(fpn_from_int(f, iv, 32, 1, rm, &h2), fp32_from_i32((int32_t)iv, rm, &h1));
+    assert_int_equal(fpn_from_int(f, iv, 32, 0, rm, &h2), fp32_from_u32(iv, rm, &h1));
+    if (h1 != h2) fail_msg("conversions of 0x%08x / 0x%08x rm %u: flags %x, fp32 %x", a, iv, rm, h2, h1);
+  }
+}
+
+/* binary16 <-> 16-bit integers against the host: the exact double of an
+ * integer converted by _Float16 under fesetround; nearbyint of the exact
+ * double of a half in that mode, then the range */
+static void test_f16_int_host(void **state) {
+  (void)state;
+  volatile double one = 1.0, three = 3.0, up, nearest = one / three;
+  fesetround(FE_UPWARD);
+  up = one / three;
+  fesetround(FE_TONEAREST);
+  int directed = up != nearest;
+  test_rng r = {0x1616ull};
+  for (int n = 0; n < 200000; n++) {
+    unsigned rm = directed ? (unsigned)(test_rng32(&r) % 4) : 0;
+    int sgn = (int)(test_rng32(&r) & 1);
+    uint16_t a = (uint16_t)rnd_fp(&r, 5, 10), iv = (uint16_t)test_rng32(&r);
+    uint32_t hf = 0, sf = 0;
+    /* from an integer */
+    double di = sgn ? (double)(int16_t)iv : (double)iv;
+    fesetround(f16_host_mode[rm]);
+    feclearexcept(FE_ALL_EXCEPT);
+    volatile _Float16 h = (_Float16)di;
+    int ex = fetestexcept(FE_INEXACT | FE_OVERFLOW);
+    fesetround(FE_TONEAREST);
+    hf = (ex & FE_INEXACT ? FFLAG_NX : 0) | (ex & FE_OVERFLOW ? FFLAG_OF : 0);
+    uint32_t got = fpn_from_int(FPN_F16, iv, 16, sgn, rm, &sf);
+    if (got != h_bits(h) || sf != hf)
+      fail_msg("from %s 0x%04x rm %u: 0x%04x flags %x, host 0x%04x flags %x", sgn ? "int16" : "uint16", iv, rm, got,
+               sf, h_bits(h), hf);
+    /* to an integer */
+    hf = sf = 0;
+    double d = (double)h_val(a), lo = sgn ? -32768.0 : 0.0, hi = sgn ? 32767.0 : 65535.0;
+    uint32_t want;
+    if (h_nan(a)) {
+      want = sgn ? 0x7fff : 0xffff;
+      hf = FFLAG_NV;
+    } else {
+      fesetround(f16_host_mode[rm]);
+      double ri = nearbyint(d);
+      fesetround(FE_TONEAREST);
+      if (ri < lo || ri > hi) {
+        want = ri < lo ? (sgn ? 0x8000 : 0) : (sgn ? 0x7fff : 0xffff);
+        hf = FFLAG_NV;
+      } else {
+        want = (uint32_t)(int32_t)ri & 0xffff;
+        hf = ri != d ? FFLAG_NX : 0;
+      }
+    }
+    got = fpn_to_int(FPN_F16, a, 16, sgn, rm, &sf) & 0xffff;
+    if (got != want || sf != hf)
+      fail_msg("0x%04x to %s rm %u: 0x%04x flags %x, host 0x%04x flags %x", a, sgn ? "int16" : "uint16", rm, got, sf,
+               want, hf);
   }
 }
 
@@ -110,6 +171,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fp32_crosscheck),
       cmocka_unit_test(test_f16_host),
+      cmocka_unit_test(test_f16_int_host),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -56,7 +56,38 @@ static const struct {
     {"vmfne", 3},   {"vmflt", 3},   {"vmfle", 3},   {"vmfgt", 2},    {"vmfge", 2},    {"vfmacc", 3},
     {"vfnmacc", 3}, {"vfmsac", 3},  {"vfnmsac", 3}, {"vfmadd", 3},   {"vfnmadd", 3},  {"vfmsub", 3},
     {"vfnmsub", 3}, {"vfsqrt.v", 0}, {"vfclass.v", 0}, {"vfmerge.vfm", 0}, {"vfmv.v.f", 0}, {"vfmv.s.f", 0},
+    {"vfcvt.xu.f.v", 0}, {"vfcvt.x.f.v", 0}, {"vfcvt.f.xu.v", 0}, {"vfcvt.f.x.v", 0}, {"vfcvt.rtz.xu.f.v", 0},
+    {"vfcvt.rtz.x.f.v", 0},
 };
+
+/* binary16 to a 16-bit integer as the host rounds (nearbyint of the exact double), saturating */
+static uint32_t ref_to_int(uint16_t a, int sgn, unsigned rm, uint32_t *fl) {
+  if (h_nan(a)) {
+    *fl |= FFLAG_NV;
+    return sgn ? 0x7fff : 0xffff;
+  }
+  double d = hd(a), lo = sgn ? -32768.0 : 0.0, hi = sgn ? 32767.0 : 65535.0;
+  fesetround(f16_host_mode[rm]);
+  double ri = nearbyint(d);
+  fesetround(FE_TONEAREST);
+  if (ri < lo || ri > hi) {
+    *fl |= FFLAG_NV;
+    return ri < lo ? (sgn ? 0x8000u : 0) : (sgn ? 0x7fffu : 0xffffu);
+  }
+  if (ri != d) *fl |= FFLAG_NX;
+  return (uint32_t)(int32_t)ri & 0xffffu;
+}
+/* a 16-bit integer to binary16: its exact double through _Float16 in the mode */
+static uint32_t ref_from_int(uint16_t v, int sgn, unsigned rm, uint32_t *fl) {
+  double d = sgn ? (double)(int16_t)v : (double)v;
+  fesetround(f16_host_mode[rm]);
+  feclearexcept(FE_ALL_EXCEPT);
+  volatile _Float16 h = (_Float16)d;
+  int ex = fetestexcept(FE_INEXACT | FE_OVERFLOW);
+  fesetround(FE_TONEAREST);
+  *fl |= (ex & FE_INEXACT ? FFLAG_NX : 0) | (ex & FE_OVERFLOW ? FFLAG_OF : 0);
+  return h_bits(h);
+}
 
 static int is(const char *mn, const char *s) { return !strcmp(mn, s); }
 static int in_list(const char *mn, const char *const *l) {
@@ -91,6 +122,12 @@ static uint32_t ref(const char *mn, uint16_t a, uint16_t b, uint16_t d, unsigned
   else if (is(mn, "vmfgt")) v = ref_cmp(b, a, 1, &f);
   else if (is(mn, "vmfge")) v = ref_cmp(b, a, 2, &f);
   else if (is(mn, "vfclass.v")) v = ref_class(a);
+  else if (is(mn, "vfcvt.xu.f.v")) v = ref_to_int(a, 0, rm, &f);
+  else if (is(mn, "vfcvt.x.f.v")) v = ref_to_int(a, 1, rm, &f);
+  else if (is(mn, "vfcvt.rtz.xu.f.v")) v = ref_to_int(a, 0, 1, &f);
+  else if (is(mn, "vfcvt.rtz.x.f.v")) v = ref_to_int(a, 1, 1, &f);
+  else if (is(mn, "vfcvt.f.xu.v")) v = ref_from_int(a, 0, rm, &f);
+  else if (is(mn, "vfcvt.f.x.v")) v = ref_from_int(a, 1, rm, &f);
   else if (is(mn, "vfmv.v.f") || is(mn, "vfmv.s.f")) v = b;
   else { /* the fused forms: ±(b * m) ± add, negations exact on the sign bit */
     int mul_d = in_list(mn, mul_vd), np = mn[2] == 'n', na = in_list(mn, neg_add);
@@ -135,18 +172,19 @@ static void test_fp16_ops(void **state) {
             d[i] = rnd_h(&r);
           } while (is_fma(mn) && !fma_ok(mn, a[i], b[i], d[i]));
         char line[160], src[1400];
+        int unary = is(mn, "vfsqrt.v") || is(mn, "vfclass.v") || !strncmp(mn, "vfcvt", 5);
         const char *sfx = f == 0 ? "vv" : "vf";
         int fma = is_fma(mn);
         if (!ops[k].forms) {
           if (is(mn, "vfmerge.vfm")) snprintf(line, sizeof line, "vfmerge.vfm v6, v2, a0, v0");
-          else if (mn[2] == 'm') snprintf(line, sizeof line, "%s v6, a0", mn);
+          else if (!unary) snprintf(line, sizeof line, "%s v6, a0", mn);
           else snprintf(line, sizeof line, "%s v6, v2%s", mn, masked ? ", v0.t" : "");
         } else if (fma) {
           snprintf(line, sizeof line, "%s.%s v6, %s, v2%s", mn, sfx, f ? "a0" : "v4", masked ? ", v0.t" : "");
         } else {
           snprintf(line, sizeof line, "%s.%s v6, v2, %s%s", mn, sfx, f ? "a0" : "v4", masked ? ", v0.t" : "");
         }
-        if (!ops[k].forms && masked && !is(mn, "vfsqrt.v") && !is(mn, "vfclass.v")) continue;
+        if (!ops[k].forms && masked && !unary) continue;
         char body[240];
         snprintf(body, sizeof body, "csrwi frm, %u\ncsrwi fflags, 0\n%s\ncsrr a1, fflags", rm, line);
         vt_device *dv = ext_dev(2025);
