@@ -33,8 +33,8 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
                  vt_error *e);
 
 /* After clang failed: e says why in one line (cc_front_diag.c): VT_ERR_USAGE
- * for a build option it rejected, else VT_ERR_ASM (`double` data named
- * with its line); clang is the front end's name, what the source's. */
+ * for a build option it rejected, else VT_ERR_ASM; clang is the front
+ * end's name, what the source's. */
 int cc_front_failure(const char *log, const char *clang, const char *what, vt_error *e);
 
 #endif
