@@ -144,7 +144,6 @@ void cc_lower_f16(LLVMModuleRef m) {
   LLVMContextRef c = LLVMGetModuleContext(m);
   hw w = {m, LLVMCreateBuilderInContext(c), LLVMInt16TypeInContext(c), LLVMInt32TypeInContext(c),
           LLVMInt64TypeInContext(c), LLVMHalfTypeInContext(c), LLVMFloatTypeInContext(c), LLVMDoubleTypeInContext(c)};
-  int any = 0;
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef in = LLVMGetFirstInstruction(bb), next; in; in = next) {
@@ -154,8 +153,7 @@ void cc_lower_f16(LLVMModuleRef m) {
         if (!r) continue;
         LLVMReplaceAllUsesWith(in, r);
         LLVMInstructionEraseFromParent(in);
-        any = 1;
       }
   LLVMDisposeBuilder(w.b);
-  if (any) cc_lower_half(m); /* the fpext/fptrunc made here, as integer IR */
+  cc_lower_half(m); /* the fpext/fptrunc made here and by cc_printf.c, as integer IR */
 }

@@ -29,8 +29,9 @@ static int is_printf(LLVMValueRef in) {
   return len == 6 && !strcmp(name, "printf");
 }
 
-/* a double argument made from a float (fpext) or a double constant becomes
- * that float: the call is rebuilt with the float arguments */
+/* a double argument made from a float or a half (fpext) or a double
+ * constant becomes that float: the call is rebuilt with the float
+ * arguments (a double value itself is refused by the selection) */
 int cc_printf_lower(LLVMModuleRef m) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
@@ -49,6 +50,12 @@ int cc_printf_lower(LLVMModuleRef m) {
           if (LLVMGetTypeKind(LLVMTypeOf(a)) != LLVMDoubleTypeKind) continue;
           if (LLVMIsAFPExtInst(a) && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(a, 0))) == LLVMFloatTypeKind) {
             args[i] = LLVMGetOperand(a, 0);
+            changed = 1;
+          } else if (LLVMIsAFPExtInst(a) && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(a, 0))) == LLVMHalfTypeKind) {
+            /* a half promoted to double: printed as the float it widens to
+             * exactly (cc_lower_f16.c lowers the widening) */
+            LLVMPositionBuilderBefore(b, in);
+            args[i] = LLVMBuildFPExt(b, LLVMGetOperand(a, 0), f32, "");
             changed = 1;
           } else if (LLVMIsAConstantFP(a)) {
             LLVMBool lost;

@@ -117,6 +117,19 @@ expect 1 "error: a pipe argument (argument 0)" "a pipe argument" "$ventus" cc -c
 printf '#pragma OPENCL EXTENSION cl_khr_fp16 : enable\nkernel void k(global half *a) { half h = a[1]; a[0] = h * h; }\n' \
   >"$tmp/half.cl"
 expect 0 "" "half arithmetic (cl_khr_fp16, done in float)" "$ventus" cc -o "$tmp/o.elf" "$tmp/half.cl"
+# printf of a half in a source that uses double too: clang promotes it to
+# double, the record carries the float it widens to
+printf '%s\n' '#pragma OPENCL EXTENSION cl_khr_fp16 : enable' \
+  'kernel void k(global half *a, global double *d) { half h = a[0] * (half)2.0f; d[0] = 1.0; printf("h=%f\n", h); }' \
+  >"$tmp/hpf.cl"
+if "$ventus" cc -o "$tmp/hpf.elf" "$tmp/hpf.cl" 2>"$tmp/err" &&
+  "$ventus" run -q "$tmp/hpf.elf" --kernel k --global 1 --local 1 --threads 1 --arg buf:u32:1:fill=0x3e00 \
+    --arg buf:u32:2 >"$tmp/out" 2>&1 &&
+  [ "$(cat "$tmp/out")" = "h=3.000000" ]; then
+  ok "printf of a half promoted to double"
+else
+  bad "printf of a half promoted to double: $(head -2 "$tmp/err" "$tmp/out" | cat -v)"
+fi
 printf 'kernel void k(global int *a) { __asm__ volatile ("ecall"); a[0] = 1; }\n' >"$tmp/asm.cl"
 expect 1 "asm.cl:1: error: inline assembly (an asm statement) is not supported (kernel k)" "inline assembly" \
   "$ventus" cc -o "$tmp/o.elf" "$tmp/asm.cl"
