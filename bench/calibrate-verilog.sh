@@ -30,8 +30,12 @@ ventus=${1:-$here/build/ventus}
 corpora=${2:-$here/../shared/corpora}
 csv=$corpora/timing/ventus-gpgpu-verilog/readme_cycles_with_instr_counts.csv
 [ -r "$csv" ] || { echo "calibrate-verilog: $csv not found" >&2; exit 4; }
-echo "| case | warp-instr | RTL cycles | ours | error |"
-echo "| --- | --- | --- | --- | --- |"
+# the same case on the RTL as simulated here (bench/rtl/rtl-cycles.csv,
+# tools/rtl): a README figure more than 10% from it is marked as one the
+# published sources do not reproduce
+here_csv=$here/bench/rtl/rtl-cycles.csv
+echo "| case | warp-instr | RTL cycles | ours | error | RTL simulated here |"
+echo "| --- | --- | --- | --- | --- | --- |"
 # fields: kernel, corpus dir, warp-instr, README cycles, the RTL's
 # NUM_THREAD (= NUM_LANE, edited per case; 1w32t runs 16-thread warps on
 # 32 lanes), in the corpus
@@ -45,7 +49,11 @@ awk -F, 'NR > 1 && $14 == "yes" { print $1, $3, $8, $11, $4 }' "$csv" | {
       echo "calibrate-verilog: $k/$dir failed: $out" >&2; exit 4; }
     ours=$(printf '%s\n' "$out" | sed -n 's/.* in \([0-9]*\) cycles.*/\1/p')
     err=$(awk -v o="$ours" -v r="$rtl" 'BEGIN { printf "%+.1f", (o - r) * 100 / r }')
-    echo "| $k/$dir | $instr | $rtl | $ours | $err% |"
+    sim=$(awk -F, -v id="$k.$dir" -v r="$rtl" '$1 == id {
+      d = (r - $7) * 100 / $7
+      printf "%d%s", $7, (d > 10 || d < -10) ? sprintf(" (README %+.0f%%: not reproduced)", d) : ""
+    }' "$here_csv" 2>/dev/null)
+    echo "| $k/$dir | $instr | $rtl | $ours | $err% | ${sim:-—} |"
     [ -z "$svg" ] || echo "$k/$dir $rtl $ours $err" >>"$svg.rows"
     a=${err#[+-]}
     worst=$(awk -v a="$a" -v w="$worst" 'BEGIN { print (a + 0 > w + 0) ? a : w }')
