@@ -9,8 +9,8 @@
  * rounds it once). A scalar relational function keeps the float one's
  * int result, a vector one makes each lane -1 or 0 of it. convert_<T>(half) is the float conversion of the widened
  * value; convert_half[_rt?](x) rounds once in its mode (from double with
- * the software double library's conversion). vloadN/vstoreN of half are
- * those of ushort. Before libclc is linked,
+ * the software double library's conversion). vloadN/vstoreN, shuffle and
+ * shuffle2 of half are those of ushort. Before libclc is linked,
  * which then brings the float bodies in. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,16 +144,17 @@ static LLVMValueRef to_half(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn, 
   return r;
 }
 
-/* vloadN/vstoreN of half: those of ushort (libclc has no half forms), the
- * values reinterpreted; NULL when fn is not one */
+/* vloadN/vstoreN, shuffle and shuffle2 of half: those of ushort (libclc
+ * has no half forms), the values reinterpreted; NULL when fn is not one */
 static LLVMValueRef half_as_ushort(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef call) {
   size_t len;
   const char *name = LLVMGetValueName2(fn, &len);
   char *end;
   long l = strtol(name + 2, &end, 10);
   int store = l > 6 && !strncmp(end, "vstore", 6);
-  if (strncmp(name, "_Z", 2) || l < 6 || (!store && strncmp(end, "vload", 5)) || !strstr(end + l, "Dh") ||
-      end[store ? 6 : 5] < '0' || end[store ? 6 : 5] > '9' || len >= 96)
+  int shuffle = l == 7 && !strncmp(end, "shuffle", 7) ? 1 : l == 8 && !strncmp(end, "shuffle2", 8) ? 2 : 0;
+  if (strncmp(name, "_Z", 2) || len >= 96 || !strstr(end + l, "Dh")) return NULL;
+  if (!shuffle && (l < 6 || (!store && strncmp(end, "vload", 5)) || end[store ? 6 : 5] < '0' || end[store ? 6 : 5] > '9'))
     return NULL;
   char uname[96];
   size_t n = 0;
@@ -166,6 +167,13 @@ static LLVMValueRef half_as_ushort(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueR
     }
   }
   uname[n] = 0;
+  if (shuffle) { /* the ushort mask repeats the value type when as wide: a substitution */
+    unsigned nv = LLVMGetVectorSize(LLVMTypeOf(LLVMGetOperand(call, 0)));
+    unsigned nm = LLVMGetVectorSize(LLVMTypeOf(LLVMGetOperand(call, shuffle == 2 ? 2 : 1)));
+    char mask[16] = "S_";
+    if (nm != nv) snprintf(mask, sizeof mask, "Dv%u_t", nm);
+    snprintf(uname, sizeof uname, "_Z%ld%.*sDv%u_t%s%s", l, (int)l, end, nv, shuffle == 2 ? "S_" : "", mask);
+  }
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMTypeRef i16 = LLVMInt16TypeInContext(c);
   unsigned np = LLVMGetNumArgOperands(call);

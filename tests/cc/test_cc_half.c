@@ -275,6 +275,34 @@ static void test_hbuiltin(void **state) {
   }
 }
 
+static void test_hshuffle(void **state) {
+  rig *r = *state;
+  if (!cc_rig_have_libclc()) skip();
+  enum { N = 128 };
+  static uint16_t a[4 * (N + 1)], m[4 * N], o[4 * N], o8[8 * N];
+  uint64_t s = 5150;
+  for (int i = 0; i < 4 * (N + 1); i++) a[i] = (uint16_t)rnd64(&s);
+  for (int i = 0; i < 4 * N; i++) m[i] = (uint16_t)rnd64(&s);
+  uint32_t A = cc_rig_buf(r->c, a, sizeof a), M = cc_rig_buf(r->c, m, sizeof m), O = cc_rig_buf(r->c, NULL, sizeof o);
+  uint32_t O8 = cc_rig_buf(r->c, NULL, sizeof o8);
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {32}};
+  cc_rig_launch(r->c, r->prog, "hshuffle", &nd, (uint32_t[]){A, M, O, O8}, 4);
+  cc_rig_get(r->c, O, o, sizeof o);
+  cc_rig_get(r->c, O8, o8, sizeof o8);
+  for (int i = 0; i < N; i++) {
+    for (int k = 0; k < 4; k++) {
+      uint16_t w = a[4 * i + (m[4 * i + k] & 7)]; /* shuffle2: the 8 elements of a[i], a[i + 1] */
+      if (o[4 * i + k] != w) fail_msg("shuffle2 of half4: item %d lane %d is 0x%04x, expected 0x%04x", i, k, o[4 * i + k], w);
+    }
+    /* as_ushort8 of the four uint masks: low then high halves (each 0 here) */
+    for (int k = 0; k < 8; k++) {
+      uint16_t mk = k & 1 ? 0 : m[4 * i + k / 2];
+      uint16_t w = a[4 * i + (mk & 3)];
+      if (o8[8 * i + k] != w) fail_msg("shuffle of half4 to 8: item %d lane %d is 0x%04x, expected 0x%04x", i, k, o8[8 * i + k], w);
+    }
+  }
+}
+
 static void test_hvec(void **state) {
   rig *r = *state;
   if (!cc_rig_have_libclc()) skip();
@@ -302,6 +330,7 @@ static void test_hvec(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_harith), cmocka_unit_test(test_hvec), cmocka_unit_test(test_hconv),
-                                     cmocka_unit_test(test_hbuiltin)};
+                                     cmocka_unit_test(test_hbuiltin),
+                                     cmocka_unit_test(test_hshuffle)};
   return cmocka_run_group_tests(tests, group_setup, cc_suite_teardown);
 }

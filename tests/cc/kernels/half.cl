@@ -76,3 +76,10 @@ __kernel void hbuiltin(__global const half *a, __global const half4 *v, __global
   rel[i] = isnan(x) | isinf(x) << 1 | isnormal(x) << 2 | isgreater(x, (half)1.0f) << 3;
   vrel[i] = isless(v[i], v[i].wzyx);
 }
+
+/* shuffle and shuffle2 of half vectors with per-item masks (those of ushort) */
+__kernel void hshuffle(__global const half4 *a, __global const ushort4 *m, __global half4 *o, __global half8 *o8) {
+  int i = get_global_id(0);
+  o[i] = shuffle2(a[i], a[i + 1], m[i]);
+  o8[i] = shuffle(a[i], as_ushort8((uint4)(m[i].x, m[i].y, m[i].z, m[i].w)));
+}
