@@ -1,10 +1,13 @@
-/* RVV floating point at SEW 16 (revision 2025): IEEE binary16 (RISC-V
- * Zvfh's half precision) in software (fpn.c) for the arithmetic, the fused
- * multiply-adds, min/max, sign injection, compares, classify, square root,
- * the conversions to and from 16-bit integers, merge and the moves; rounding by frm, the flags into fflags. The scalar
- * operand of a .vf form is the low 16 bits of x[rs1] (Zhinx's place for a
- * half), an element the low 16 bits of its lane's register (written
- * zero-extended, as every SEW 16 element). Compares write 0 or 1. */
+/* RVV floating point at SEW 16 and 64 (revision 2025): IEEE binary16
+ * (RISC-V Zvfh's half precision) and binary64 in software (fpn.c) for the
+ * arithmetic, the fused multiply-adds, min/max, sign injection, compares,
+ * classify, square root, the conversions to and from SEW-bit integers,
+ * merge and the moves; rounding by frm, the flags into fflags. The scalar
+ * operand of a .vf form is the low 16 bits of x[rs1] at SEW 16 (Zhinx's
+ * place for a half) and the pair {x[rs1+1], x[rs1]} at SEW 64 (Zdinx's on
+ * RV32; x0 reads 0); an element is the low 16 bits of its lane's register
+ * (written zero-extended) or the pair {v[n+1], v[n]}. Compares write 0 or
+ * 1 to the single register vd, as every Ventus compare. */
 #include "exec_vsew.h"
 #include "fp32.h"
 #include "fpn.h"
@@ -51,59 +54,74 @@ static const hop hops[ISA_COUNT] = {
 #undef B2
 #undef F2
 
-int vfp16_handles(isa_id id) { return hops[id].valid; }
+int vfp_sew_handles(isa_id id, unsigned sew) { return hops[id].valid && (sew == 16 || (sew == 64 && FPN_HAVE_64)); }
 
-static uint32_t h_op(const hop *o, uint32_t a, uint32_t b, uint32_t d, unsigned rm, uint32_t *fl) {
-  const fpn_fmt f = FPN_F16;
+/* the fpn operation at SEW 16 (binary16) or 64 (binary64) */
+#if FPN_HAVE_64
+#define CALL(name, ...) (sew == 64 ? fpn64_##name(FPN_F64, __VA_ARGS__) : fpn_##name(FPN_F16, __VA_ARGS__))
+#else
+#define CALL(name, ...) fpn_##name(FPN_F16, __VA_ARGS__)
+#endif
+
+static uint64_t h_op(const hop *o, uint64_t a, uint64_t b, uint64_t d, unsigned sew, unsigned rm, uint32_t *fl) {
+  uint64_t sb = 1ull << (sew - 1), mag = sb - 1;
   switch (o->op) {
-  case H_ADD: return fpn_add(f, a, b, rm, fl);
-  case H_SUB: return fpn_sub(f, a, b, rm, fl);
-  case H_RSUB: return fpn_sub(f, b, a, rm, fl);
-  case H_MUL: return fpn_mul(f, a, b, rm, fl);
-  case H_DIV: return fpn_div(f, a, b, rm, fl);
-  case H_RDIV: return fpn_div(f, b, a, rm, fl);
-  case H_MIN: return fpn_min(f, a, b, fl);
-  case H_MAX: return fpn_max(f, a, b, fl);
-  case H_SGNJ: return (a & 0x7fffu) | (b & 0x8000u);
-  case H_SGNJN: return (a & 0x7fffu) | (~b & 0x8000u);
-  case H_SGNJX: return a ^ (b & 0x8000u);
-  case H_EQ: return (uint32_t)fpn_eq(f, a, b, fl);
-  case H_NE: return (uint32_t)!fpn_eq(f, a, b, fl);
-  case H_LT: return (uint32_t)fpn_lt(f, a, b, fl);
-  case H_LE: return (uint32_t)fpn_le(f, a, b, fl);
-  case H_GT: return (uint32_t)fpn_lt(f, b, a, fl);
-  case H_GE: return (uint32_t)fpn_le(f, b, a, fl);
-  case H_SQRT: return fpn_sqrt(f, a, rm, fl);
-  case H_CLASS: return fpn_classify(f, a);
-  case H_F2U: return fpn_to_int(f, a, 16, 0, rm, fl);
-  case H_F2I: return fpn_to_int(f, a, 16, 1, rm, fl);
-  case H_U2F: return fpn_from_int(f, a, 16, 0, rm, fl);
-  case H_I2F: return fpn_from_int(f, a, 16, 1, rm, fl);
-  case H_F2U_RTZ: return fpn_to_int(f, a, 16, 0, FP_RTZ, fl);
-  case H_F2I_RTZ: return fpn_to_int(f, a, 16, 1, FP_RTZ, fl);
-  case H_FMA: return fpn_fma(f, b, o->mul_d ? d : a, o->add_a ? a : d, o->np, o->na, rm, fl);
+  case H_ADD: return CALL(add, a, b, rm, fl);
+  case H_SUB: return CALL(sub, a, b, rm, fl);
+  case H_RSUB: return CALL(sub, b, a, rm, fl);
+  case H_MUL: return CALL(mul, a, b, rm, fl);
+  case H_DIV: return CALL(div, a, b, rm, fl);
+  case H_RDIV: return CALL(div, b, a, rm, fl);
+  case H_MIN: return CALL(min, a, b, fl);
+  case H_MAX: return CALL(max, a, b, fl);
+  case H_SGNJ: return (a & mag) | (b & sb);
+  case H_SGNJN: return (a & mag) | (~b & sb);
+  case H_SGNJX: return a ^ (b & sb);
+  case H_EQ: return (uint64_t)CALL(eq, a, b, fl);
+  case H_NE: return (uint64_t)!CALL(eq, a, b, fl);
+  case H_LT: return (uint64_t)CALL(lt, a, b, fl);
+  case H_LE: return (uint64_t)CALL(le, a, b, fl);
+  case H_GT: return (uint64_t)CALL(lt, b, a, fl);
+  case H_GE: return (uint64_t)CALL(le, b, a, fl);
+  case H_SQRT: return CALL(sqrt, a, rm, fl);
+  case H_CLASS: return CALL(classify, a);
+  case H_F2U: return CALL(to_int, a, sew, 0, rm, fl);
+  case H_F2I: return CALL(to_int, a, sew, 1, rm, fl);
+  case H_U2F: return CALL(from_int, a, sew, 0, rm, fl);
+  case H_I2F: return CALL(from_int, a, sew, 1, rm, fl);
+  case H_F2U_RTZ: return CALL(to_int, a, sew, 0, FP_RTZ, fl);
+  case H_F2I_RTZ: return CALL(to_int, a, sew, 1, FP_RTZ, fl);
+  case H_FMA: return CALL(fma, b, o->mul_d ? d : a, o->add_a ? a : d, o->np, o->na, rm, fl);
   default: return b; /* H_MOV */
   }
 }
+#undef CALL
 
-int exec_vfp16(vt_exec *x, const isa_inst *in) {
+int exec_vfp_sew(vt_exec *x, const isa_inst *in) {
   const hop *o = &hops[in->id];
   vt_warp *w = x->w;
-  unsigned rm = 0;
+  unsigned sew = vsew_of(w), rm = 0;
+  int cmp = o->op >= H_EQ && o->op <= H_GE;
+  if (!cmp) NEED_SEW_REG(in->rd, sew);
+  if (o->form != HF_SPLAT) NEED_SEW_REG(in->rs2, sew);
+  if (o->form == HF_VV) NEED_SEW_REG(in->rs1, sew);
+  if (sew == 64 && o->form != HF_VV && o->form != HF_UN) NEED_PAIR('x', in->rs1);
   if (o->op != H_MOV && fp_rm(x, 7, &rm)) return -1;
-  uint32_t em = x->emask, sel = 0, b0 = w->x[in->rs1] & 0xffffu, r[VT_MAX_LANES], fl = 0;
+  uint32_t em = x->emask, sel = 0, fl = 0;
+  uint64_t b0 = sew == 64 ? get_xpair(x, in->rs1) : w->x[in->rs1] & 0xffffu, r[VT_MAX_LANES];
   if (o->form == HF_MERGE) { /* every SIMT-active lane below vl, as vmerge */
     em = w->mask & lanes_mask(w->vl);
     x->emask = em;
     sel = w->v[0][0];
   }
   FOR_LANES(em, i) {
-    uint32_t a = w->v[in->rs2][i] & 0xffffu, d = w->v[in->rd][i] & 0xffffu;
-    uint32_t b = o->form == HF_VV ? w->v[in->rs1][i] & 0xffffu : b0;
+    uint64_t a = vel_get(x, in->rs2, i, sew), d = o->op == H_FMA ? vel_get(x, in->rd, i, sew) : 0;
+    uint64_t b = o->form == HF_VV ? vel_get(x, in->rs1, i, sew) : b0;
     if (o->form == HF_MERGE) r[i] = sel >> i & 1 ? b : a;
-    else r[i] = h_op(o, a, b, d, rm, &fl) & 0xffffu;
+    else r[i] = h_op(o, a, b, d, sew, rm, &fl);
   }
-  FOR_LANES(em, i) w->v[in->rd][i] = r[i];
+  if (cmp) FOR_LANES(em, i) w->v[in->rd][i] = (uint32_t)r[i];
+  else FOR_LANES(em, i) vel_set(x, in->rd, i, sew, r[i]);
   if (fl) {
     x->fflags |= fl;
     fp_commit_flags(x);

@@ -218,6 +218,6 @@ int exec_vsew(vt_exec *x, const isa_inst *in) {
   }
   if (is_index32(id))
     return vsew_indexed(x, in, 32, id == ISA_vsuxei32_v || id == ISA_vsoxei32_v);
-  if (sew == 16 && vfp16_handles(id)) return exec_vfp16(x, in);
-  return vsew_unsupported(x, in, sew, "not implemented at this SEW (RVV floating point: SEW 16 and 32)");
+  if (vfp_sew_handles(id, sew)) return exec_vfp_sew(x, in);
+  return vsew_unsupported(x, in, sew, "not implemented at this SEW (RVV floating point: SEW 16, 32 and 64)");
 }

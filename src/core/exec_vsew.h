@@ -101,9 +101,10 @@ int vsew_unmodifiable(isa_id id, unsigned sew);
 /* SEW-generic parts in other files: the widening entries at SEW 8 and 16
  * (exec_vsew_wide.c), indexed accesses with data at SEW (exec_vmem_sew.c) */
 int vsew_widen(vt_exec *x, const isa_inst *in, unsigned sew);
-/* RVV float at SEW 16, binary16 (exec_vfp16.c): which entries, and their handler */
-int vfp16_handles(isa_id id);
-int exec_vfp16(vt_exec *x, const isa_inst *in);
+/* RVV float at SEW 16 and 64, binary16 and binary64 (exec_vfp_sew.c):
+ * which entries at which SEW, and their handler */
+int vfp_sew_handles(isa_id id, unsigned sew);
+int exec_vfp_sew(vt_exec *x, const isa_inst *in);
 int vsew_indexed(vt_exec *x, const isa_inst *in, unsigned ieew, int store);
 
 #endif

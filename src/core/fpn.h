@@ -1,9 +1,10 @@
-/* IEEE 754 binary formats of up to 32 bits in software (binary16, bfloat16,
- * binary32), exactly as RISC-V specifies the arithmetic: all five rounding
- * modes, tininess after rounding, the fflags, and the canonical NaN (the
- * quiet NaN with only the top fraction bit set) for every NaN result. The
- * RVV float instructions at SEW 16 use it (exec_vfp16.c); binary32 has its
- * own faster path (fp32.h), against which the tests check this one. */
+/* IEEE 754 binary formats in software (binary16, bfloat16, binary32, and
+ * binary64 where the compiler has a 128-bit integer), exactly as RISC-V
+ * specifies the arithmetic: all five rounding modes, tininess after
+ * rounding, the fflags, and the canonical NaN (the quiet NaN with only the
+ * top fraction bit set) for every NaN result. The RVV float instructions
+ * at SEW 16 and 64 use it (exec_vfp_sew.c); binary32 has its own faster
+ * path (fp32.h), against which the tests check this one. */
 #ifndef VT_FPN_H
 #define VT_FPN_H
 
@@ -16,6 +17,7 @@ typedef struct {
 #define FPN_F16 ((fpn_fmt){5, 10})
 #define FPN_BF16 ((fpn_fmt){8, 7})
 #define FPN_F32 ((fpn_fmt){8, 23})
+#define FPN_F64 ((fpn_fmt){11, 52})
 
 /* `rm` is a resolved rounding mode (FP_RNE..FP_RMM of fp32.h); `flags`
  * accumulates (|=) FFLAG_*. Values are the format's bits in the low bits. */
@@ -39,5 +41,29 @@ uint32_t fpn_classify(fpn_fmt f, uint32_t a);
  * NX when inexact. Integers are two's complement in the low `bits` bits. */
 uint32_t fpn_to_int(fpn_fmt f, uint32_t a, unsigned bits, int is_signed, unsigned rm, uint32_t *flags);
 uint32_t fpn_from_int(fpn_fmt f, uint32_t v, unsigned bits, int is_signed, unsigned rm, uint32_t *flags);
+
+/* The same for any format up to binary64 on 64-bit values (and 64-bit
+ * integers): with a 128-bit integer type only (gcc and clang on 64-bit
+ * hosts); FPN_HAVE_64 says whether they exist. */
+#if defined(__SIZEOF_INT128__)
+#define FPN_HAVE_64 1
+uint64_t fpn64_add(fpn_fmt f, uint64_t a, uint64_t b, unsigned rm, uint32_t *flags);
+uint64_t fpn64_sub(fpn_fmt f, uint64_t a, uint64_t b, unsigned rm, uint32_t *flags);
+uint64_t fpn64_mul(fpn_fmt f, uint64_t a, uint64_t b, unsigned rm, uint32_t *flags);
+uint64_t fpn64_div(fpn_fmt f, uint64_t a, uint64_t b, unsigned rm, uint32_t *flags);
+uint64_t fpn64_sqrt(fpn_fmt f, uint64_t a, unsigned rm, uint32_t *flags);
+uint64_t fpn64_fma(fpn_fmt f, uint64_t a, uint64_t b, uint64_t c, int negate_product, int negate_addend,
+                   unsigned rm, uint32_t *flags);
+uint64_t fpn64_min(fpn_fmt f, uint64_t a, uint64_t b, uint32_t *flags);
+uint64_t fpn64_max(fpn_fmt f, uint64_t a, uint64_t b, uint32_t *flags);
+int fpn64_eq(fpn_fmt f, uint64_t a, uint64_t b, uint32_t *flags);
+int fpn64_lt(fpn_fmt f, uint64_t a, uint64_t b, uint32_t *flags);
+int fpn64_le(fpn_fmt f, uint64_t a, uint64_t b, uint32_t *flags);
+uint32_t fpn64_classify(fpn_fmt f, uint64_t a);
+uint64_t fpn64_to_int(fpn_fmt f, uint64_t a, unsigned bits, int is_signed, unsigned rm, uint32_t *flags);
+uint64_t fpn64_from_int(fpn_fmt f, uint64_t v, unsigned bits, int is_signed, unsigned rm, uint32_t *flags);
+#else
+#define FPN_HAVE_64 0
+#endif
 
 #endif

@@ -37,6 +37,18 @@ static uint32_t rnd_fp(test_rng *r, int ebits, int mbits) {
   return (uint32_t)(v >> 63) << (ebits + mbits) | e << mbits | m;
 }
 
+#if FPN_HAVE_64
+/* random binary64 bits, one time in two from edge exponents and fractions */
+static uint64_t rnd_f64(test_rng *r) {
+  uint64_t v = test_rng64(r);
+  if (v & 1) return test_rng64(r);
+  static const uint32_t es[] = {0, 1, 2, 0x7fe, 0x7fd, 0x7ff, 0x3ff, 0x3fe, 0x3cb, 0x434, 0x001, 0x036};
+  uint64_t e = es[(v >> 1) % 12], m = test_rng64(r) & ((1ull << 52) - 1);
+  if (v >> 40 & 1) m = v >> 41 & 1 ? (1ull << 52) - 1 : v >> 42 & 1;
+  return (v >> 63) << 63 | e << 52 | m;
+}
+#endif
+
 static void test_fp32_crosscheck(void **state) {
   (void)state;
   test_rng r = {0xf32f32ull};
@@ -45,6 +57,7 @@ static void test_fp32_crosscheck(void **state) {
     uint32_t a = rnd_fp(&r, 8, 23), b = rnd_fp(&r, 8, 23), c = rnd_fp(&r, 8, 23);
     unsigned rm = (unsigned)(test_rng32(&r) % 5), op = (unsigned)(test_rng32(&r) % 6);
     uint32_t f1 = 0, f2 = 0, want, got;
+    int np = 0, na = 0;
     switch (op) {
     case 0: want = fp32_add_soft(a, b, rm, &f1); got = fpn_add(f, a, b, rm, &f2); break;
     case 1: want = fp32_sub_soft(a, b, rm, &f1); got = fpn_sub(f, a, b, rm, &f2); break;
@@ -52,7 +65,8 @@ static void test_fp32_crosscheck(void **state) {
     case 3: want = fp32_div_soft(a, b, rm, &f1); got = fpn_div(f, a, b, rm, &f2); break;
     case 4: want = fp32_sqrt_soft(a, rm, &f1); got = fpn_sqrt(f, a, rm, &f2); break;
     default: {
-      int np = (int)(test_rng32(&r) & 1), na = (int)(test_rng32(&r) & 1);
+      np = (int)(test_rng32(&r) & 1);
+      na = (int)(test_rng32(&r) & 1);
       want = fp32_fma(a, b, c, np, na, rm, &f1);
       got = fpn_fma(f, a, b, c, np, na, rm, &f2);
     }
@@ -60,6 +74,22 @@ static void test_fp32_crosscheck(void **state) {
     if (got != want || f1 != f2)
       fail_msg("op %u rm %u a 0x%08x b 0x%08x c 0x%08x: 0x%08x flags %x, fp32 0x%08x flags %x", op, rm, a, b, c,
                got, f2, want, f1);
+#if FPN_HAVE_64
+    /* the 128-bit instance at binary32 too */
+    uint32_t f3 = 0;
+    uint64_t g;
+    switch (op) {
+    case 0: g = fpn64_add(f, a, b, rm, &f3); break;
+    case 1: g = fpn64_sub(f, a, b, rm, &f3); break;
+    case 2: g = fpn64_mul(f, a, b, rm, &f3); break;
+    case 3: g = fpn64_div(f, a, b, rm, &f3); break;
+    case 4: g = fpn64_sqrt(f, a, rm, &f3); break;
+    default: g = fpn64_fma(f, a, b, c, np, na, rm, &f3); break;
+    }
+    if (g != want || f3 != f1)
+      fail_msg("fpn64 op %u rm %u a 0x%08x b 0x%08x: 0x%08llx flags %x, fp32 0x%08x flags %x", op, rm, a, b,
+               (unsigned long long)g, f3, want, f1);
+#endif
     uint32_t g1 = 0, g2 = 0;
     assert_int_equal(fpn_min(f, a, b, &g2), fp32_min(a, b, &g1));
     assert_int_equal(fpn_max(f, a, b, &g2), fp32_max(a, b, &g1));
@@ -167,11 +197,117 @@ static void test_f16_host(void **state) {
   print_message("%u binary16 results agree with the host\n", checked);
 }
 
+#if FPN_HAVE_64
+static const int f64_mode[4] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+static uint64_t dbits(double d) {
+  uint64_t v;
+  memcpy(&v, &d, 8);
+  return v;
+}
+static double dval(uint64_t v) {
+  double d;
+  memcpy(&d, &v, 8);
+  return d;
+}
+static uint32_t host_flags(void) {
+  int ex = fetestexcept(FE_ALL_EXCEPT);
+  return (ex & FE_INEXACT ? FFLAG_NX : 0) | (ex & FE_UNDERFLOW ? FFLAG_UF : 0) | (ex & FE_OVERFLOW ? FFLAG_OF : 0) |
+         (ex & FE_DIVBYZERO ? FFLAG_DZ : 0) | (ex & FE_INVALID ? FFLAG_NV : 0);
+}
+
+/* binary64 against the host's IEEE double in the four modes it has (the
+ * hardware's add, sub, mul, div, sqrt, the C library's fma), flags from
+ * fetestexcept, NaN results as RISC-V's canonical NaN; conversions to and
+ * from 64-bit integers through the host's int64 conversion and nearbyint */
+static void test_f64_host(void **state) {
+  (void)state;
+  volatile double one = 1.0, three = 3.0, up, nearest = one / three;
+  fesetround(FE_UPWARD);
+  up = one / three;
+  fesetround(FE_TONEAREST);
+  int directed = up != nearest;
+  test_rng r = {0x6464ull};
+  const fpn_fmt f = FPN_F64;
+  for (int n = 0; n < 300000; n++) {
+    uint64_t a = rnd_f64(&r), b = rnd_f64(&r), c = rnd_f64(&r);
+    unsigned rm = directed ? (unsigned)(test_rng32(&r) % 4) : 0, op = (unsigned)(test_rng32(&r) % 6);
+    volatile double x = dval(a), y = dval(b), z = dval(c), d;
+    fesetround(f64_mode[rm]);
+    feclearexcept(FE_ALL_EXCEPT);
+    switch (op) {
+    case 0: d = x + y; break;
+    case 1: d = x - y; break;
+    case 2: d = x * y; break;
+    case 3: d = x / y; break;
+    case 4: d = sqrt(x); break;
+    default: d = fma(x, y, z); break;
+    }
+    uint32_t hf = host_flags(), sf = 0;
+    fesetround(FE_TONEAREST);
+    uint64_t want = dbits(d), got;
+    if (isnan(d)) want = 0x7ff8000000000000ull;
+    switch (op) {
+    case 0: got = fpn64_add(f, a, b, rm, &sf); break;
+    case 1: got = fpn64_sub(f, a, b, rm, &sf); break;
+    case 2: got = fpn64_mul(f, a, b, rm, &sf); break;
+    case 3: got = fpn64_div(f, a, b, rm, &sf); break;
+    case 4: got = fpn64_sqrt(f, a, rm, &sf); break;
+    default: got = fpn64_fma(f, a, b, c, 0, 0, rm, &sf); break;
+    }
+    if (op == 5 && isnan(z) && ((isinf(x) && y == 0) || (x == 0 && isinf(y)))) hf |= FFLAG_NV; /* RISC-V's rule */
+    if (got != want || sf != hf)
+      fail_msg("op %u rm %u a 0x%016llx b 0x%016llx c 0x%016llx: 0x%016llx flags %x, host 0x%016llx flags %x", op,
+               rm, (unsigned long long)a, (unsigned long long)b, (unsigned long long)c, (unsigned long long)got, sf,
+               (unsigned long long)want, hf);
+    /* conversions */
+    int sgn = (int)(test_rng32(&r) & 1);
+    uint64_t iv = test_rng64(&r) >> (test_rng32(&r) % 64);
+    if (sgn && (test_rng32(&r) & 1)) iv = 0 - iv;
+    fesetround(f64_mode[rm]);
+    feclearexcept(FE_ALL_EXCEPT);
+    volatile double di = sgn ? (double)(int64_t)iv : (double)iv;
+    hf = host_flags();
+    fesetround(FE_TONEAREST);
+    sf = 0;
+    got = fpn64_from_int(f, iv, 64, sgn, rm, &sf);
+    if (got != dbits(di) || sf != hf)
+      fail_msg("from %s 0x%016llx rm %u: 0x%016llx flags %x, host 0x%016llx flags %x", sgn ? "int64" : "uint64",
+               (unsigned long long)iv, rm, (unsigned long long)got, sf, (unsigned long long)dbits(di), hf);
+    double lo = sgn ? -0x1p63 : 0.0, hi = sgn ? 0x1p63 : 0x1p64; /* valid: lo <= v < hi */
+    uint64_t wi;
+    hf = 0;
+    if (isnan(x)) {
+      wi = sgn ? INT64_MAX : UINT64_MAX;
+      hf = FFLAG_NV;
+    } else {
+      fesetround(f64_mode[rm]);
+      double ri = nearbyint(x);
+      fesetround(FE_TONEAREST);
+      if (ri < lo || ri >= hi) {
+        wi = ri < lo ? (sgn ? (uint64_t)INT64_MIN : 0) : (sgn ? (uint64_t)INT64_MAX : UINT64_MAX);
+        hf = FFLAG_NV;
+      } else {
+        wi = sgn ? (uint64_t)(int64_t)ri : (uint64_t)ri;
+        hf = ri != x ? FFLAG_NX : 0;
+      }
+    }
+    sf = 0;
+    got = fpn64_to_int(f, a, 64, sgn, rm, &sf);
+    if (got != wi || sf != hf)
+      fail_msg("0x%016llx to %s rm %u: 0x%016llx flags %x, host 0x%016llx flags %x", (unsigned long long)a,
+               sgn ? "int64" : "uint64", rm, (unsigned long long)got, sf, (unsigned long long)wi, hf);
+  }
+}
+#endif
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fp32_crosscheck),
       cmocka_unit_test(test_f16_host),
       cmocka_unit_test(test_f16_int_host),
+#if FPN_HAVE_64
+      cmocka_unit_test(test_f64_host),
+#endif
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
