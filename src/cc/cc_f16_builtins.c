@@ -33,15 +33,18 @@ static int half_builtin(LLVMValueRef fn, const char **base, long *blen, unsigned
   const char *p = end + l;
   unsigned n = LLVMCountParams(fn);
   *width = 0;
-  if (!strncmp(p, "Dv", 2)) {
-    *width = (unsigned)strtoul(p + 2, (char **)&p, 10);
-    if (strncmp(p, "_Dh", 3)) return 0;
-    p += 3;
-    for (unsigned k = 1; k < n; k++, p += 2)
-      if (strncmp(p, "S_", 2)) return 0;
-  } else {
-    for (unsigned k = 0; k < n; k++, p += 2)
-      if (strncmp(p, "Dh", 2)) return 0;
+  for (unsigned k = 0; k < n; k++) { /* half, a half vector, or it again (S_): mixed forms too */
+    if (!strncmp(p, "Dh", 2) || (*width && !strncmp(p, "S_", 2))) {
+      p += 2;
+    } else if (!strncmp(p, "Dv", 2)) {
+      char *q;
+      unsigned w = (unsigned)strtoul(p + 2, &q, 10);
+      if (strncmp(q, "_Dh", 3) || (*width && w != *width)) return 0;
+      *width = w;
+      p = q + 3;
+    } else {
+      return 0;
+    }
   }
   if (*p || !n) return 0;
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
@@ -239,7 +242,10 @@ void cc_map_f16_builtins(LLVMModuleRef m) {
         int rel = LLVMGetTypeKind(et) == LLVMIntegerTypeKind; /* a relational function: lanes -1 or 0 */
         for (unsigned e = 0; e < width; e++) {
           LLVMValueRef at = LLVMConstInt(i32, e, 0);
-          for (unsigned i = 0; i < n; i++) args[i] = LLVMBuildExtractElement(b, LLVMGetOperand(call, i), at, "");
+          for (unsigned i = 0; i < n; i++) { /* a scalar of a mixed form (fmin(half4, half)) for every element */
+            LLVMValueRef op = LLVMGetOperand(call, i);
+            args[i] = LLVMGetTypeKind(LLVMTypeOf(op)) == LLVMVectorTypeKind ? LLVMBuildExtractElement(b, op, at, "") : op;
+          }
           LLVMValueRef x = scalar_call(m, b, base, blen, args, n, rel ? i32 : et);
           if (rel) x = LLVMBuildSExt(b, LLVMBuildICmp(b, LLVMIntNE, x, LLVMConstInt(i32, 0, 0), ""), et, "");
           r = LLVMBuildInsertElement(b, r, x, at, "");

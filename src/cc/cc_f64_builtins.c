@@ -18,7 +18,8 @@ static const char *const map[][2] = {
     {"ceil", "llvm.ceil"},   {"trunc", "llvm.trunc"}, {"rint", "llvm.rint"},   {"round", "llvm.round"}};
 
 /* the intrinsic for fn's mangled name when every parameter is the same
- * double or double vector (`d`, or `Dv<N>_d` then `S_`), else NULL */
+ * double or double vector (`d`, or `Dv<N>_d` then `S_`; fmin and fmax
+ * also with a scalar `d` after the vector), else NULL */
 static const char *intrinsic_for(LLVMValueRef fn) {
   size_t len;
   const char *name = LLVMGetValueName2(fn, &len);
@@ -39,8 +40,11 @@ static const char *intrinsic_for(LLVMValueRef fn) {
       p = strchr(p, '_');
       if (!p || strncmp(p, "_d", 2)) return NULL;
       p += 2;
-      for (unsigned k = 1; k < n; k++, p += 2)
-        if (strncmp(p, "S_", 2)) return NULL;
+      for (unsigned k = 1; k < n; k++) { /* fmin(double4, double): the scalar is splat */
+        if (!strncmp(p, "S_", 2)) p += 2;
+        else if (*p == 'd' && l == 4 && end[0] == 'f') p++;
+        else return NULL;
+      }
     }
     return *p ? NULL : map[i][1];
   }
@@ -123,8 +127,16 @@ void cc_map_f64_builtins(LLVMModuleRef m) {
       if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != fn) break;
       LLVMValueRef args[3];
       unsigned n = LLVMCountParams(fn);
-      for (unsigned i = 0; i < n && i < 3; i++) args[i] = LLVMGetOperand(call, i);
       LLVMPositionBuilderBefore(b, call);
+      for (unsigned i = 0; i < n && i < 3; i++) {
+        args[i] = LLVMGetOperand(call, i);
+        if (LLVMTypeOf(args[i]) != t) { /* a scalar of a mixed form, splat */
+          LLVMValueRef v = LLVMGetUndef(t);
+          for (unsigned e = 0; e < LLVMGetVectorSize(t); e++)
+            v = LLVMBuildInsertElement(b, v, args[i], LLVMConstInt(LLVMInt32TypeInContext(LLVMGetModuleContext(m)), e, 0), "");
+          args[i] = v;
+        }
+      }
       LLVMValueRef r = LLVMBuildCall2(b, fty, in, args, n, "");
       LLVMReplaceAllUsesWith(call, r);
       LLVMInstructionEraseFromParent(call);

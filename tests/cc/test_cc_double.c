@@ -433,6 +433,27 @@ static void test_dmisc(void **state) {
   check_d(o, w, N, "dmisc", in, NULL, 1);
 }
 
+static void test_dmixed(void **state) {
+  rig *r = *state;
+  enum { N = 64 };
+  static double v[4 * N], sc[N], o[4 * N], w[4 * N];
+  uint64_t s = 3;
+  for (int i = 0; i < 4 * N; i++) v[i] = d_of(pick(&s, NE * NE + i, 0));
+  for (int i = 0; i < N; i++) sc[i] = i < NE ? d_of(edges[i]) : (double)(int32_t)(rnd64(&s) >> 48) / 64;
+  for (int i = 0; i < 4 * N; i++) {
+    double x = v[i], y = sc[i / 4];
+    double mx = isnan(x) ? y : isnan(y) ? x : x > y ? x : y, mn = isnan(x) ? 0.5 : x < 0.5 ? x : 0.5;
+    w[i] = mx - mn;
+  }
+  uint32_t V = cc_rig_buf(r->c, v, sizeof v), S = cc_rig_buf(r->c, sc, sizeof sc), O = cc_rig_buf(r->c, NULL, sizeof o);
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {32}};
+  cc_rig_launch(r->c, r->prog, "dmixed", &nd, (uint32_t[]){V, S, O}, 3);
+  cc_rig_get(r->c, O, o, sizeof o);
+  for (int i = 0; i < 4 * N; i++) /* fmax(-0, +0) may give either: the difference of zeros only by sign */
+    if (!same_d(o[i], w[i]) && !(o[i] == 0 && w[i] == 0))
+      fail_msg("dmixed: [%d] (v = %a, s = %a) is %a, expected %a", i, v[i], sc[i / 4], o[i], w[i]);
+}
+
 /* error of g against the exact value r (long double), in units of the last
  * place of r as a double */
 static double ulp_err(double g, long double r) {
@@ -494,6 +515,7 @@ int main(void) {
                                      cmocka_unit_test(test_dmath),
                                      cmocka_unit_test(test_dconvm), cmocka_unit_test(test_dvload),
                                      cmocka_unit_test(test_dhalf),
-                                     cmocka_unit_test(test_dmisc)};
+                                     cmocka_unit_test(test_dmisc),
+                                     cmocka_unit_test(test_dmixed)};
   return cmocka_run_group_tests(tests, group_setup, cc_suite_teardown);
 }

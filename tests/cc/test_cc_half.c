@@ -303,6 +303,33 @@ static void test_hshuffle(void **state) {
   }
 }
 
+static void test_hmixed(void **state) {
+  rig *r = *state;
+  if (!cc_rig_have_libclc()) skip();
+  enum { N = 256 };
+  static uint16_t v[4 * N], sc[N], o[12 * N];
+  uint64_t s = 8;
+  for (int i = 0; i < 4 * N; i++) v[i] = (uint16_t)rnd64(&s);
+  for (int i = 0; i < N; i++) sc[i] = d2h((double)(int32_t)(rnd64(&s) >> 52) / 16); /* finite, -128..128 */
+  uint32_t V = cc_rig_buf(r->c, v, sizeof v), S = cc_rig_buf(r->c, sc, sizeof sc), O = cc_rig_buf(r->c, NULL, sizeof o);
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {32}};
+  cc_rig_launch(r->c, r->prog, "hmixed", &nd, (uint32_t[]){V, S, O}, 3);
+  cc_rig_get(r->c, O, o, sizeof o);
+  for (int i = 0; i < N; i++)
+    for (int k = 0; k < 4; k++) {
+      uint16_t x = v[4 * i + k], y = sc[i];
+      double dx = h2d(x), dy = h2d(y);
+      uint16_t w[3] = {isnan(dx) ? y : dx < dy ? x : dy < dx ? y : x, d2h(dx < dy ? 0.0 : 1.0), 0};
+      w[2] = isnan(dx) ? x : d2h(dx < -1 ? -1 : dx > dy ? dy : dx);
+      for (int j = 0; j < 3; j++) {
+        uint16_t g = o[12 * i + 4 * j + k];
+        if (j == 0 && dx == dy && dx == 0 && (g & 0x7fff) == 0) continue; /* fmin(-0, +0): either */
+        if (j == 2 && (isnan(dx) || dy < -1)) continue; /* clamp of NaN or with min > max: unspecified */
+        if (!same_h(g, w[j])) fail_msg("hmixed: item %d lane %d form %d (x = %a, s = %a): 0x%04x, expected 0x%04x", i, k, j, dx, dy, g, w[j]);
+      }
+    }
+}
+
 static void test_hvec(void **state) {
   rig *r = *state;
   if (!cc_rig_have_libclc()) skip();
@@ -331,6 +358,7 @@ static void test_hvec(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_harith), cmocka_unit_test(test_hvec), cmocka_unit_test(test_hconv),
                                      cmocka_unit_test(test_hbuiltin),
-                                     cmocka_unit_test(test_hshuffle)};
+                                     cmocka_unit_test(test_hshuffle),
+                                     cmocka_unit_test(test_hmixed)};
   return cmocka_run_group_tests(tests, group_setup, cc_suite_teardown);
 }

@@ -193,3 +193,9 @@ __kernel void dmisc(__global double *o, double sa, int sb, double sc, __global c
   }
   o[i] = dfn(sh[0], in[i]);
 }
+
+/* the mixed vector forms fmin(double4, double) and fmax(double4, double) */
+__kernel void dmixed(__global const double4 *v, __global const double *s, __global double4 *o) {
+  int i = get_global_id(0);
+  o[i] = fmax(v[i], s[i]) - fmin(v[i], 0.5);
+}

@@ -83,3 +83,11 @@ __kernel void hshuffle(__global const half4 *a, __global const ushort4 *m, __glo
   o[i] = shuffle2(a[i], a[i + 1], m[i]);
   o8[i] = shuffle(a[i], as_ushort8((uint4)(m[i].x, m[i].y, m[i].z, m[i].w)));
 }
+
+/* the mixed vector forms: fmin(half4, half), step(half, half4), clamp(half4, half, half) */
+__kernel void hmixed(__global const half4 *v, __global const half *s, __global half4 *o) {
+  int i = get_global_id(0);
+  o[3 * i] = fmin(v[i], s[i]);
+  o[3 * i + 1] = step(s[i], v[i]);
+  o[3 * i + 2] = clamp(v[i], (half)-1.0f, s[i]);
+}
