@@ -203,7 +203,8 @@ int vsew_aware(isa_id id) {
 int vsew_unmodifiable(isa_id id, unsigned sew) {
   uint32_t f = isa_table[id].flags;
   if (!(f & IF_VEC) || (f & IF_CUSTOMV)) return 0;
-  return sew != 32 || (id >= ISA_vnsrl_wv && id <= ISA_vnclip_wi);
+  return sew != 32 || (id >= ISA_vnsrl_wv && id <= ISA_vnclip_wi) ||
+         (id >= ISA_vfwcvt_xu_f_v && id <= ISA_vfncvt_rtz_x_f_w); /* 64-bit or integer operands */
 }
 
 int exec_vsew(vt_exec *x, const isa_inst *in) {

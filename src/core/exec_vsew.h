@@ -94,8 +94,8 @@ int vsew_unsupported(vt_exec *x, const isa_inst *in, unsigned sew, const char *w
 int vsew_aware(isa_id id);
 int exec_vsew(vt_exec *x, const isa_inst *in);
 /* PREFIX ABS/NEG (32-bit two's complement or sign bit) do not apply: a
- * standard RVV instruction at SEW != 32, or a narrowing one (a 64-bit vs2
- * at SEW 32) */
+ * standard RVV instruction at SEW != 32, a narrowing one (a 64-bit vs2 at
+ * SEW 32), or a widening or narrowing float conversion */
 int vsew_unmodifiable(isa_id id, unsigned sew);
 
 /* SEW-generic parts in other files: the widening entries at SEW 8 and 16

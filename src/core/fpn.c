@@ -20,7 +20,8 @@ static int round_up(unsigned rm, uint32_t sign, uint64_t q, int half, int below)
   case FP_RTZ: return 0;
   case FP_RDN: return sign && (half || below);
   case FP_RUP: return !sign && (half || below);
-  default: return half; /* FP_RMM */
+  case FP_RMM: return half;
+  default: return 0; /* FPN_ROD: round_pack sets the lowest bit */
   }
 }
 

@@ -19,6 +19,10 @@ typedef struct {
 #define FPN_F32 ((fpn_fmt){8, 23})
 #define FPN_F64 ((fpn_fmt){11, 52})
 
+/* round to odd (truncate, then set the lowest bit when inexact): a mode of
+ * fpn_convert only, for RVV's vfncvt.rod.f.f.w */
+#define FPN_ROD 5u
+
 /* `rm` is a resolved rounding mode (FP_RNE..FP_RMM of fp32.h); `flags`
  * accumulates (|=) FFLAG_*. Values are the format's bits in the low bits. */
 uint32_t fpn_add(fpn_fmt f, uint32_t a, uint32_t b, unsigned rm, uint32_t *flags);
@@ -41,6 +45,9 @@ uint32_t fpn_classify(fpn_fmt f, uint32_t a);
  * NX when inexact. Integers are two's complement in the low `bits` bits. */
 uint32_t fpn_to_int(fpn_fmt f, uint32_t a, unsigned bits, int is_signed, unsigned rm, uint32_t *flags);
 uint32_t fpn_from_int(fpn_fmt f, uint32_t v, unsigned bits, int is_signed, unsigned rm, uint32_t *flags);
+/* a value of format `from` rounded to format `to` (NaNs: the canonical one,
+ * NV for a signaling one) */
+uint32_t fpn_convert(fpn_fmt from, fpn_fmt to, uint32_t a, unsigned rm, uint32_t *flags);
 
 /* The same for any format up to binary64 on 64-bit values (and 64-bit
  * integers): with a 128-bit integer type only (gcc and clang on 64-bit
@@ -62,6 +69,7 @@ int fpn64_le(fpn_fmt f, uint64_t a, uint64_t b, uint32_t *flags);
 uint32_t fpn64_classify(fpn_fmt f, uint64_t a);
 uint64_t fpn64_to_int(fpn_fmt f, uint64_t a, unsigned bits, int is_signed, unsigned rm, uint32_t *flags);
 uint64_t fpn64_from_int(fpn_fmt f, uint64_t v, unsigned bits, int is_signed, unsigned rm, uint32_t *flags);
+uint64_t fpn64_convert(fpn_fmt from, fpn_fmt to, uint64_t a, unsigned rm, uint32_t *flags);
 #else
 #define FPN_HAVE_64 0
 #endif

@@ -89,6 +89,7 @@ static V FPN_P(round_pack)(fpn_fmt f, uint32_t sign, int32_t exp, S sig, int sti
     if (!(lead == emin - 1 && qq >> p)) *flags |= FFLAG_UF;
   }
   q += (S)round_up(rm, sign, (uint64_t)q, half, below);
+  if (rm == FPN_ROD && inexact) q |= 1;
   if (q >> p) { /* the carry made it one bit longer */
     q >>= 1;
     lsb++;
@@ -344,6 +345,14 @@ V FPN_P(from_int)(fpn_fmt f, V v, unsigned bits, int is_signed, unsigned rm, uin
   if (sign) u = (0 - u) & m; /* the magnitude; the most negative is its own */
   if (!u) return 0;
   return ROUND_PACK(f, sign, 0, u, 0, rm, flags);
+}
+
+V FPN_P(convert)(fpn_fmt from, fpn_fmt to, V a, unsigned rm, uint32_t *flags) {
+  UNP x = FPN_P(unpack)(from, a);
+  if (ISNAN(&x)) return FPN_P(nan_result)(to, &x, NULL, flags);
+  if (x.cls == C_INF) return INF(to, x.sign);
+  if (x.cls == C_ZERO) return x.sign * SIGN_BIT(to);
+  return ROUND_PACK(to, x.sign, x.exp, x.sig, 0, rm, flags);
 }
 
 #undef V

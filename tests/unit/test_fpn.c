@@ -192,6 +192,20 @@ static void test_f16_host(void **state) {
     if (got != want || sf != hf)
       fail_msg("op %u rm %u a 0x%04x b 0x%04x c 0x%04x: 0x%04x flags %x, host 0x%04x flags %x", op, rm, a, b, c,
                got, sf, want, hf);
+#if FPN_HAVE_64
+    /* the 128-bit instance at binary16 too, and the conversions to binary32 and back */
+    uint32_t f4 = 0, f5 = 0, f6 = 0;
+    uint64_t g = op == 0 ? fpn64_add(FPN_F16, a, b, rm, &f4) : op == 1 ? fpn64_sub(FPN_F16, a, b, rm, &f4)
+                 : op == 2 ? fpn64_mul(FPN_F16, a, b, rm, &f4) : op == 3 ? fpn64_div(FPN_F16, a, b, rm, &f4)
+                 : op == 4 ? fpn64_sqrt(FPN_F16, a, rm, &f4) : fpn64_fma(FPN_F16, a, b, c, 0, 0, rm, &f4);
+    if (g != got || f4 != sf) fail_msg("fpn64 at binary16: op %u rm %u a 0x%04x b 0x%04x", op, rm, a, b);
+    uint32_t w32 = fpn_convert(FPN_F16, FPN_F32, a, rm, &f5);
+    volatile float fw = (float)h_val(a);
+    uint32_t fwb;
+    memcpy(&fwb, (const void *)&fw, 4);
+    if (!h_nan(a)) assert_int_equal(w32, fwb); /* widening is exact */
+    assert_int_equal(fpn_convert(FPN_F32, FPN_F16, w32, rm, &f6), h_nan(a) ? 0x7e00u : a);
+#endif
     checked++;
   }
   print_message("%u binary16 results agree with the host\n", checked);
