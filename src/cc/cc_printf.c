@@ -13,8 +13,13 @@
  *
  * The host skips slots whose first word is still 0 (inactive lanes) and
  * reads the format from the program image. Without a print buffer the call
- * does nothing. C's promotion of float arguments to double is undone in
- * the IR first (cc_printf_lower): the device has no double. */
+ * does nothing. C's promotion of float (and half) arguments to double is
+ * undone in the IR first (cc_printf_lower); a long or double argument takes
+ * two words, low first, and its conversion gets the length modifier l in
+ * the format the host reads (a copy of the string where it changes; an l
+ * before a conversion of a 32-bit argument goes), so the host knows to
+ * read two words. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cc_internal.h"
@@ -29,9 +34,67 @@ static int is_printf(LLVMValueRef in) {
   return len == 6 && !strcmp(name, "printf");
 }
 
-/* a double argument made from a float or a half (fpext) or a double
- * constant becomes that float: the call is rebuilt with the float
- * arguments (a double value itself is refused by the selection) */
+static int wide(LLVMTypeRef t) {
+  if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) t = LLVMGetElementType(t);
+  return LLVMGetTypeKind(t) == LLVMDoubleTypeKind || (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 64);
+}
+
+/* fmt with an l before each conversion of a 64-bit argument and none before
+ * the others (args[1..n-1], in order, a conversion each), into out (cap
+ * bytes); 1 when it differs, 0 when not, -1 when it does not fit */
+static int fix_lengths(const char *fmt, size_t flen, LLVMValueRef *args, unsigned n, char *out, size_t cap) {
+  size_t o = 0;
+  unsigned arg = 1;
+  int changed = 0;
+#define PUT(ch) do { if (o + 1 >= cap) return -1; out[o++] = (ch); } while (0)
+  for (size_t i = 0; i < flen;) {
+    if (fmt[i] != '%') {
+      PUT(fmt[i++]);
+      continue;
+    }
+    PUT(fmt[i++]);
+    if (i < flen && fmt[i] == '%') {
+      PUT(fmt[i++]);
+      continue;
+    }
+    while (i < flen && (strchr("-+ #0.", fmt[i]) || (fmt[i] >= '0' && fmt[i] <= '9'))) PUT(fmt[i++]);
+    if (i < flen && fmt[i] == 'v') {
+      PUT(fmt[i++]);
+      while (i < flen && fmt[i] >= '0' && fmt[i] <= '9') PUT(fmt[i++]);
+    }
+    int had_l = i < flen && fmt[i] == 'l';
+    if (i < flen && fmt[i] == 'h') { /* hh, h, hl: kept as they are */
+      PUT(fmt[i++]);
+      if (i < flen && (fmt[i] == 'h' || fmt[i] == 'l')) PUT(fmt[i++]);
+      had_l = -1;
+    } else if (had_l) {
+      i++;
+    }
+    char c = i < flen ? fmt[i] : 0;
+    if (had_l >= 0 && c && strchr("diouxXfFeEgGaA", c) && arg < n) {
+      int want = wide(LLVMTypeOf(args[arg]));
+      if (want) PUT('l');
+      changed |= want != had_l;
+    } else if (had_l > 0) {
+      PUT('l');
+    }
+    if (c && strchr("diouxXfFeEgGaAcsp", c)) arg++;
+  }
+#undef PUT
+  out[o] = 0;
+  return changed;
+}
+
+/* the format string global of a call, or NULL */
+static LLVMValueRef format_global(LLVMValueRef call) {
+  LLVMValueRef g = LLVMGetOperand(call, 0);
+  while (g && LLVMIsAConstantExpr(g)) g = LLVMGetOperand(g, 0);
+  return g && LLVMIsAGlobalVariable(g) && LLVMGetInitializer(g) && LLVMIsConstantString(LLVMGetInitializer(g)) ? g : NULL;
+}
+
+/* a double argument made from a float or a half (fpext) becomes that
+ * float, and the format's l modifiers follow the arguments' widths: the
+ * call is rebuilt with the new arguments and format */
 int cc_printf_lower(LLVMModuleRef m) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
@@ -57,9 +120,23 @@ int cc_printf_lower(LLVMModuleRef m) {
             LLVMPositionBuilderBefore(b, in);
             args[i] = LLVMBuildFPExt(b, LLVMGetOperand(a, 0), f32, "");
             changed = 1;
-          } else if (LLVMIsAConstantFP(a)) {
-            LLVMBool lost;
-            args[i] = LLVMConstReal(f32, LLVMConstRealGetDouble(a, &lost));
+          }
+        }
+        LLVMValueRef g = format_global(in);
+        if (g) {
+          size_t flen;
+          const char *fmt = LLVMGetAsString(LLVMGetInitializer(g), &flen);
+          char fixed[1024];
+          while (flen && !fmt[flen - 1]) flen--;
+          if (fix_lengths(fmt, flen, args, n, fixed, sizeof fixed) == 1) {
+            LLVMValueRef init = LLVMConstStringInContext(ctx, fixed, (unsigned)strlen(fixed), 0);
+            LLVMValueRef ng = LLVMAddGlobalInAddressSpace(m, LLVMTypeOf(init), ".cy.printf.fmt",
+                                                          LLVMGetPointerAddressSpace(LLVMTypeOf(g)));
+            LLVMSetInitializer(ng, init);
+            LLVMSetGlobalConstant(ng, 1);
+            LLVMSetLinkage(ng, LLVMPrivateLinkage);
+            LLVMSetUnnamedAddress(ng, LLVMGlobalUnnamedAddr);
+            args[0] = ng;
             changed = 1;
           }
         }
@@ -77,13 +154,29 @@ int cc_printf_lower(LLVMModuleRef m) {
 /* the registers of one argument, a word each (vector elements in order) */
 static int arg_words(cc_fn *f, LLVMValueRef call, LLVMValueRef a, int *w, int *nw) {
   LLVMTypeRef t = LLVMTypeOf(a);
+  if (cc_is_i64(t) || (LLVMGetTypeKind(t) == LLVMVectorTypeKind && cc_is_i64(LLVMGetElementType(t)))) {
+    /* a long or double, or a vector of them: two words each, low first */
+    int words = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? 2 * (int)LLVMGetVectorSize(t) : 2, p[2];
+    if (*nw + words > MAX_WORDS) return cc_unsupported(f, call, "a printf call with more than %d argument words", MAX_WORDS - 1);
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind) {
+      if (cc_i64_pair(f, a, 1, p)) return -1;
+      w[(*nw)++] = p[0];
+      w[(*nw)++] = p[1];
+      return 0;
+    }
+    int *g = cc_group_of(f, a, 1);
+    if (!g) return -1;
+    for (int i = 0; i < words; i++) w[(*nw)++] = g[i];
+    free(g);
+    return 0;
+  }
   if (LLVMGetTypeKind(t) != LLVMVectorTypeKind) {
-    if (!cc_int_width(t)) return cc_unsupported(f, call, "a printf argument of a 64-bit or aggregate type");
+    if (!cc_int_width(t)) return cc_unsupported(f, call, "a printf argument of an aggregate type");
     if (*nw >= MAX_WORDS) return cc_unsupported(f, call, "a printf call with more than %d argument words", MAX_WORDS - 1);
     return (w[(*nw)++] = cc_vec(f, a)) < 0 ? -1 : 0;
   }
   int n = (int)LLVMGetVectorSize(t), k = cc_val_num(f, a);
-  if (!cc_int_width(LLVMGetElementType(t))) return cc_unsupported(f, call, "a printf argument vector of 64-bit elements");
+  if (!cc_int_width(LLVMGetElementType(t))) return cc_unsupported(f, call, "a printf argument vector of this element type");
   if (*nw + n > MAX_WORDS) return cc_unsupported(f, call, "a printf call with more than %d argument words", MAX_WORDS - 1);
   for (int i = 0; i < n; i++) {
     int r;

@@ -1,8 +1,10 @@
 /* Host side of the compiler's printf (print_records.h). Conversions follow
  * OpenCL 1.2 §6.12.13: flags, width and precision as in C, an optional
  * vector size vN (elements separated by commas) and the length modifiers
- * hh, h, hl (l takes the 32-bit word the device wrote: it has no 64-bit
- * arguments); %s reads the string from the program image. */
+ * hh, h, hl and l; an l conversion takes two words, low first: a long, or
+ * a double (the compiler writes l before a floating conversion of a
+ * double and takes it away where the argument is 32 bits wide, see
+ * src/cc/cc_printf.c); %s reads the string from the program image. */
 #include <stdio.h>
 #include <string.h>
 
@@ -43,11 +45,26 @@ static int image_str(const vt_elf_file *elf, uint32_t a, char *dst, size_t cap) 
   return -1;
 }
 
-/* one value of conversion c with the C spec in spec (ending in c) */
-static void convert(sink *k, const vt_elf_file *elf, char *spec, char c, const char *len, uint32_t w) {
+/* one value of conversion c with the C spec in spec (ending in c); w64 the
+ * two words of an l conversion */
+static void convert(sink *k, const vt_elf_file *elf, char *spec, char c, const char *len, int wide, uint32_t w,
+                    uint64_t w64) {
   char buf[512];
   int n;
   float x;
+  if (wide) { /* 64 bits: a long as the host's long long, or a double */
+    char spec64[72];
+    size_t sl = strlen(spec);
+    double d;
+    memcpy(&d, &w64, 8);
+    snprintf(spec64, sizeof spec64, "%.*sll%c", (int)(sl - 1), spec, c);
+    if (c == 'd' || c == 'i') n = snprintf(buf, sizeof buf, spec64, (long long)(int64_t)w64);
+    else if (strchr("ouxX", c)) n = snprintf(buf, sizeof buf, spec64, (unsigned long long)w64);
+    else if (strchr("fFeEgGaA", c)) n = snprintf(buf, sizeof buf, spec, d);
+    else n = 0;
+    if (n > 0) put(k, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+    return;
+  }
   switch (c) {
   case 'd':
   case 'i':
@@ -120,13 +137,17 @@ static void record(sink *k, const vt_elf_file *elf, const char *fmt, const uint8
     p++;
     spec[s++] = c;
     spec[s] = 0;
+    int wide = !strcmp(len, "l") && c != 'c' && c != 's' && c != 'p';
     for (int e = 0; e < (vn ? vn : 1); e++) {
-      if (used >= nw) {
+      if (used + (size_t)wide >= nw) {
         put(k, "(missing argument)", 18);
         break;
       }
       if (e) put(k, ",", 1);
-      convert(k, elf, spec, c, len, rd32(w + 4 * used++));
+      uint32_t lo = rd32(w + 4 * used++);
+      uint64_t w64 = lo;
+      if (wide) w64 |= (uint64_t)rd32(w + 4 * used++) << 32;
+      convert(k, elf, spec, c, len, wide, lo, w64);
     }
   }
 }

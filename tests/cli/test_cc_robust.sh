@@ -130,6 +130,25 @@ if "$ventus" cc -o "$tmp/hpf.elf" "$tmp/hpf.cl" 2>"$tmp/err" &&
 else
   bad "printf of a half promoted to double: $(head -2 "$tmp/err" "$tmp/out" | cat -v)"
 fi
+# printf of doubles, longs and a double vector: two words each, the format's
+# l modifiers made to follow the arguments (%lf of a float loses its l)
+cat >"$tmp/dpf.cl" <<'CL'
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+kernel void k(global double *a, global long *l) {
+  double d = a[0] / 3.0;
+  float f = (float)d;
+  double2 v = (double2)(d, -d * 1e300);
+  printf("d=%.17g f=%f l=%ld lx=%lx i=%d v=%.3v2le lf=%lf %s\n", d, f, l[0], l[0], 7, v, f, "ok");
+}
+CL
+if "$ventus" cc -w -o "$tmp/dpf.elf" "$tmp/dpf.cl" 2>"$tmp/err" &&
+  "$ventus" run -q "$tmp/dpf.elf" --kernel k --global 1 --local 1 --threads 1 --arg buf:u32:2:fill=0x3ff00000 \
+    --arg buf:u32:2:fill=0xfffffff0 >"$tmp/out" 2>&1 &&
+  [ "$(cat "$tmp/out")" = "d=0.3333334127285828 f=0.333333 l=-64424509456 lx=fffffff0fffffff0 i=7 v=3.333e-01,-3.333e+299 lf=0.333333 ok" ]; then
+  ok "printf of doubles, longs and a double vector"
+else
+  bad "printf of doubles, longs and a double vector: $(head -2 "$tmp/err" "$tmp/out" | cat -v)"
+fi
 printf 'kernel void k(global int *a) { __asm__ volatile ("ecall"); a[0] = 1; }\n' >"$tmp/asm.cl"
 expect 1 "asm.cl:1: error: inline assembly (an asm statement) is not supported (kernel k)" "inline assembly" \
   "$ventus" cc -o "$tmp/o.elf" "$tmp/asm.cl"

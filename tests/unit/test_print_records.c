@@ -79,6 +79,39 @@ static void conversions(void **state) {
   assert_string_equal(run(b, sizeof b), want);
 }
 
+/* l conversions take two words, low first: longs and doubles, also in vectors */
+static void wide_words(void **state) {
+  (void)state;
+  uint32_t fmt = str_at(0, "l=%ld u=%lu x=%lx g=%.17lg v=%v2lf e=%.2le end\n"); /* as the compiler writes it */
+  uint8_t b[4 + 14 * 4] = {0};
+  put(b, 0, 14 * 4);
+  size_t w = 1;
+  double d = 1.0 / 3, v0 = -2.5, v1 = 1e30, e = 6.02214076e23;
+  uint64_t u[4];
+  memcpy(&u[0], &d, 8);
+  memcpy(&u[1], &v0, 8);
+  memcpy(&u[2], &v1, 8);
+  memcpy(&u[3], &e, 8);
+  put(b, w++, fmt);
+  put(b, w++, 0x00000001u); /* -0xffffffff as a long */
+  put(b, w++, 0xffffffffu);
+  put(b, w++, 0xffffffffu); /* 2^64 - 1 */
+  put(b, w++, 0xffffffffu);
+  put(b, w++, 0x89abcdefu);
+  put(b, w++, 0x01234567u);
+  put(b, w++, (uint32_t)u[0]);
+  put(b, w++, (uint32_t)(u[0] >> 32));
+  put(b, w++, (uint32_t)u[1]);
+  put(b, w++, (uint32_t)(u[1] >> 32));
+  put(b, w++, (uint32_t)u[2]);
+  put(b, w++, (uint32_t)(u[2] >> 32));
+  put(b, w++, (uint32_t)u[3]);
+  char want[512];
+  snprintf(want, sizeof want, "l=%lld u=%llu x=%llx g=%.17g v=%f,%f e=(missing argument) end\n", -0xffffffffLL,
+           18446744073709551615ULL, 0x0123456789abcdefULL, d, v0, v1);
+  assert_string_equal(run(b, sizeof b), want);
+}
+
 static void malformed(void **state) {
   (void)state;
   uint8_t b[64] = {0};
@@ -104,6 +137,6 @@ static void malformed(void **state) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(conversions), cmocka_unit_test(malformed)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(conversions), cmocka_unit_test(wide_words), cmocka_unit_test(malformed)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
