@@ -318,7 +318,7 @@ int vt_config_check(const vt_config *c, vt_error *e) {
   if (c->dma_queue < 1 || c->dma_queue > 64) return vt_fail(e, VT_ERR_CONFIG, "dma_queue must be 1..64");
   if (c->fetch_policy > 1)
     return vt_fail(e, VT_ERR_CONFIG, "fetch_policy must be 0 (greedy) or 1 (fixed priority, the Verilog RTL)");
-  if (c->fetch_miss_next > 1) return vt_fail(e, VT_ERR_CONFIG, "fetch_miss_next must be 0 or 1");
+  if (c->fetch_miss_next > 4) return vt_fail(e, VT_ERR_CONFIG, "fetch_miss_next must be 0..4");
   if (c->l2_cold_launch > 1) return vt_fail(e, VT_ERR_CONFIG, "l2_cold_launch must be 0 or 1");
   if (c->warps_last_first > 1) return vt_fail(e, VT_ERR_CONFIG, "warps_last_first must be 0 or 1");
   const uint32_t *cyc[] = {&c->lat_fetch,  &c->lat_l2,     &c->dram_bytes_per_cycle,

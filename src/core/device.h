@@ -91,8 +91,8 @@ typedef struct vt_config {
   uint32_t dma_bytes_per_cycle; /* the per-SM copy engine's rate for cp_dma* (16) */
   uint32_t dma_queue;         /* copies the engine holds before an issuing warp stalls (8) */
   uint32_t fetch_policy;      /* 0 greedy (seed 004), 1 fixed priority with replay (the Verilog RTL) */
-  uint32_t fetch_miss_next;   /* fetch_policy 1: 1 = a replay after an I-cache miss also requests the
-                                 next block, as the RTL's speculative pc does (0) */
+  uint32_t fetch_miss_next;   /* fetch_policy 1: N = the replays after an I-cache miss also request
+                                 the next N blocks, as the RTL's speculative pc does (0) */
   uint32_t isa;               /* ISA revision: 0 = upstream baseline, 2025 = the seed
                                * manual's extensions (docs/isa-extensions.md) */
 } vt_config;

@@ -93,20 +93,24 @@ static int unlocked(const sm_t *sm, uint32_t s, warp_t *w, uint64_t now, uint64_
   return 1;
 }
 
-/* fetch_miss_next: the replay of a warp waiting for an I-cache fill also
- * requests the block after the missed one. In the RTL the warp's pc has
- * advanced to that block before the miss comes back from the I-cache's
- * second stage, and the I-cache's first stage sends its miss to the MSHRs
- * even though the rollback then drops its response (instruction_cache.v:
- * cacheMiss_st1 is not gated by shouldFlushCoreRsp_st1). So a miss brings
- * its successor too, as the Chisel RTL's bfs log shows (I-cache requests
- * in pairs, one cycle apart). A block already present or in flight, or no
- * free MSHR, asks nothing. */
+/* fetch_miss_next N: each replay of a warp waiting for an I-cache fill
+ * also requests the first of the N blocks after the missed one that is
+ * neither present nor in flight. In the RTL the warp's pc advances a block
+ * every cycle it holds the port, so before the miss comes back from the
+ * I-cache's second stage it has asked for the next two blocks, and the
+ * first stage sends their misses to the MSHRs even though the rollback
+ * drops the responses (instruction_cache.v: cacheMiss_st1 is not gated by
+ * shouldFlushCoreRsp_st1): the Verilog RTL's fetch requests come in threes,
+ * B, B+1, B+2 on consecutive cycles (tools/rtl, docs/timing.md), the
+ * Chisel RTL's bfs log shows pairs. No free MSHR asks nothing. */
 static void fetch_next_block(vt_timing *t, uint32_t smi, const warp_t *w, uint64_t now) {
   sm_t *sm = &t->sms[smi];
-  uint32_t block = t->cfg.num_fetch * 4, k, victim;
-  uint32_t pc = (w->fpc & ~(block - 1)) + block;
-  if (cache_find(&sm->l1i, pc) >= 0 || cache_mshr_free(&sm->l1i, now, &k) > now) return;
+  uint32_t block = t->cfg.num_fetch * 4, k, victim, i;
+  uint32_t pc = w->fpc & ~(block - 1);
+  for (i = 1; i <= t->cfg.fetch_miss_next; i++)
+    if (cache_find(&sm->l1i, pc + i * block) < 0) break;
+  if (i > t->cfg.fetch_miss_next || cache_mshr_free(&sm->l1i, now, &k) > now) return;
+  pc += i * block;
   t->st.sm[smi].l1i_misses++;
   uint64_t r = tp_access(t, smi, now, pc & ~((1u << sm->l1i.line_shift) - 1), 0);
   cache_alloc(&sm->l1i, pc, r, &victim);

@@ -145,8 +145,8 @@ expect 4 "lds_through_l1d must be 0 or 1" "lds_through_l1d=2 refused" \
   "$ventus" run --timing -c lds_through_l1d=2 "${v[@]}"
 expect 4 "idle_lanes_access must be 0 or 1" "idle_lanes_access=2 refused" \
   "$ventus" run --timing -c idle_lanes_access=2 "${v[@]}"
-expect 4 "fetch_miss_next must be 0 or 1" "fetch_miss_next=2 refused" \
-  "$ventus" run --timing -c fetch_miss_next=2 "${v[@]}"
+expect 4 "fetch_miss_next must be 0..4" "fetch_miss_next=5 refused" \
+  "$ventus" run --timing -c fetch_miss_next=5 "${v[@]}"
 expect 4 "l2_mshrs must be 1..1024" "l2_mshrs=0 refused" "$ventus" run --timing -c l2_mshrs=0 "${v[@]}"
 expect 4 "ibuffer_depth must be num_fetch..64" "ibuffer_depth=1 refused" \
   "$ventus" run --timing -c ibuffer_depth=1 "${v[@]}"

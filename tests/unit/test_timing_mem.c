@@ -158,6 +158,17 @@ static void test_fetch_misses(void **state) {
   assert_int_equal(st.sm0.fetch_replays, 48);
   assert_int_equal(st.sm0.l1i_misses, 4);
   assert_int_equal(st.sm0.l1i_hits, 3);
+  /* fetch_miss_next 2: the replays at 1 and 2 request lines 1 and 2
+   * (back at 24 and 25); adds 0..3 issue at 26, 27, 30, 31 as above and
+   * endprg, fetched at 31 (a hit), at 34: 39 cycles, 3 misses and 3 hits,
+   * replays 1..22, 24, 25, 28, 29 */
+  c.fetch_miss_next = 2;
+  st = fetch_run(&c, &p);
+  assert_int_equal(st.cycles, 39);
+  assert_int_equal(st.sm0.fetch_replays, 26);
+  assert_int_equal(st.sm0.l1i_misses, 3);
+  assert_int_equal(st.sm0.l1i_hits, 3);
+  c.fetch_miss_next = 1;
   /* with one I-cache MSHR, held by the awaited line, the next line is never
    * requested early: the same 85 cycles and 3 misses as without */
   c.l1i_mshrs = 1;
