@@ -206,7 +206,10 @@ static void sample_rev2025(listing *l, const uint32_t *ops, size_t nops, int ei6
       for (int i = 0; i < n; i++) {
         uint32_t r = (seed * 7 + (uint32_t)i * 5) % 8;
         switch ((isa_opk)o[i].kind) {
-        case OPK_RD: case OPK_RS1: case OPK_RS2: v[i] = o[i].pair ? 2 * (r + 4) : 5 + r; break;
+        case OPK_RD: case OPK_RS1: case OPK_RS2:
+          /* a vector float scalar: x10, spelled fa0 for LLVM (+v has no Zfinx) */
+          v[i] = (isa_table[id].flags & IF_FP) ? 10 : o[i].pair ? 2 * (r + 4) : 5 + r;
+          break;
         case OPK_VD: v[i] = 16 + 2 * (seed % 4); break;   /* v16..v23 */
         case OPK_VS1: case OPK_VS2: v[i] = 2 * r; break; /* v0..v14 */
         case OPK_VS3: v[i] = 2 + 2 * r; break;
@@ -224,7 +227,13 @@ static void sample_rev2025(listing *l, const uint32_t *ops, size_t nops, int ei6
       isa_inst in;
       assert_int_equal(isa_decode_rev(w, 0, ISA_REV_2025, &in), id);
       assert_true(l->n < MAXL);
-      isa_disasm(&in, l->text[l->n++], sizeof l->text[0]);
+      char *t = l->text[l->n++];
+      isa_disasm(&in, t, sizeof l->text[0]);
+      char *p = strstr(t, "a0");
+      if ((isa_table[id].flags & IF_FP) && p && p > t && p[-1] == ' ' && strlen(t) + 2 < sizeof l->text[0]) {
+        memmove(p + 1, p, strlen(p) + 1);
+        *p = 'f';
+      }
     }
   }
 }
