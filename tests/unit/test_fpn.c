@@ -26,7 +26,7 @@
 /* random bits, one time in two from a set of edge exponents and fractions */
 static uint32_t rnd_fp(test_rng *r, int ebits, int mbits) {
   uint64_t v = test_rng64(r);
-  if (v & 1) return (uint32_t)(v >> 8) & ((1u << (1 + ebits + mbits)) - 1);
+  if (v & 1) return (uint32_t)(v >> 8) & ((uint32_t)((1ull << (1 + ebits + mbits)) - 1));
   uint32_t emax = (1u << ebits) - 1;
   static const int eoff[] = {0, 1, 2, -1, -2, -3, 24, 11};
   int k = (int)(v >> 1 & 7);
