@@ -117,7 +117,7 @@ static void test_f16_int_host(void **state) {
   fesetround(FE_UPWARD);
   up = one / three;
   fesetround(FE_TONEAREST);
-  int directed = up != nearest;
+  int directed = up != nearest, flags_ok = host_flags_work();
   test_rng r = {0x1616ull};
   for (int n = 0; n < 200000; n++) {
     unsigned rm = directed ? (unsigned)(test_rng32(&r) % 4) : 0;
@@ -133,7 +133,7 @@ static void test_f16_int_host(void **state) {
     fesetround(FE_TONEAREST);
     hf = (ex & FE_INEXACT ? FFLAG_NX : 0) | (ex & FE_OVERFLOW ? FFLAG_OF : 0);
     uint32_t got = fpn_from_int(FPN_F16, iv, 16, sgn, rm, &sf);
-    if (got != h_bits(h) || sf != hf)
+    if (got != h_bits(h) || (flags_ok && sf != hf))
       fail_msg("from %s 0x%04x rm %u: 0x%04x flags %x, host 0x%04x flags %x", sgn ? "int16" : "uint16", iv, rm, got,
                sf, h_bits(h), hf);
     /* to an integer */
@@ -156,7 +156,7 @@ static void test_f16_int_host(void **state) {
       }
     }
     got = fpn_to_int(FPN_F16, a, 16, sgn, rm, &sf) & 0xffff;
-    if (got != want || sf != hf)
+    if (got != want || sf != hf) /* flags of this reference: computed, not the host's */
       fail_msg("0x%04x to %s rm %u: 0x%04x flags %x, host 0x%04x flags %x", a, sgn ? "int16" : "uint16", rm, got, sf,
                want, hf);
   }
@@ -171,13 +171,15 @@ static void test_f16_host(void **state) {
   fesetround(FE_TONEAREST);
   int directed = up != nearest;
   if (!directed) print_message("NOTE: the host ignores fesetround (valgrind?): round to nearest only\n");
+  int flags_ok = host_flags_work(), fma_ok = host_fma_works();
+  if (!fma_ok) print_message("NOTE: the host's fma is not fused (valgrind?): fma left out\n");
   test_rng r = {0x16f16ull};
   unsigned checked = 0;
   for (int n = 0; n < 400000; n++) {
     uint16_t a = (uint16_t)rnd_fp(&r, 5, 10), b = (uint16_t)rnd_fp(&r, 5, 10), c = (uint16_t)rnd_fp(&r, 5, 10);
     unsigned rm = directed ? (unsigned)(test_rng32(&r) % 4) : 0, op = (unsigned)(test_rng32(&r) % 6);
     /* the host's double fma rounds the sum once more unless it is exact; keep those exact */
-    if (op == 5 && !f16_fma_exact(a, b, c)) continue;
+    if (op == 5 && (!fma_ok || !f16_fma_exact(a, b, c))) continue;
     uint32_t hf, sf = 0, got;
     uint32_t want = host_f16(op, a, b, c, rm, &hf);
     switch (op) {
@@ -189,7 +191,7 @@ static void test_f16_host(void **state) {
     default: got = fpn_fma(FPN_F16, a, b, c, 0, 0, rm, &sf); break;
     }
     /* the host's invalid flag: x86 raises it for a signaling NaN converted to double too */
-    if (got != want || sf != hf)
+    if (got != want || (flags_ok && sf != hf))
       fail_msg("op %u rm %u a 0x%04x b 0x%04x c 0x%04x: 0x%04x flags %x, host 0x%04x flags %x", op, rm, a, b, c,
                got, sf, want, hf);
 #if FPN_HAVE_64
@@ -239,12 +241,12 @@ static void test_f64_host(void **state) {
   fesetround(FE_UPWARD);
   up = one / three;
   fesetround(FE_TONEAREST);
-  int directed = up != nearest;
+  int directed = up != nearest, flags_ok = host_flags_work(), fma_ok = host_fma_works();
   test_rng r = {0x6464ull};
   const fpn_fmt f = FPN_F64;
   for (int n = 0; n < 300000; n++) {
     uint64_t a = rnd_f64(&r), b = rnd_f64(&r), c = rnd_f64(&r);
-    unsigned rm = directed ? (unsigned)(test_rng32(&r) % 4) : 0, op = (unsigned)(test_rng32(&r) % 6);
+    unsigned rm = directed ? (unsigned)(test_rng32(&r) % 4) : 0, op = (unsigned)(test_rng32(&r) % (fma_ok ? 6 : 5));
     volatile double x = dval(a), y = dval(b), z = dval(c), d;
     fesetround(f64_mode[rm]);
     feclearexcept(FE_ALL_EXCEPT);
@@ -269,7 +271,7 @@ static void test_f64_host(void **state) {
     default: got = fpn64_fma(f, a, b, c, 0, 0, rm, &sf); break;
     }
     if (op == 5 && isnan(z) && ((isinf(x) && y == 0) || (x == 0 && isinf(y)))) hf |= FFLAG_NV; /* RISC-V's rule */
-    if (got != want || sf != hf)
+    if (got != want || (flags_ok && sf != hf))
       fail_msg("op %u rm %u a 0x%016llx b 0x%016llx c 0x%016llx: 0x%016llx flags %x, host 0x%016llx flags %x", op,
                rm, (unsigned long long)a, (unsigned long long)b, (unsigned long long)c, (unsigned long long)got, sf,
                (unsigned long long)want, hf);
@@ -284,7 +286,7 @@ static void test_f64_host(void **state) {
     fesetround(FE_TONEAREST);
     sf = 0;
     got = fpn64_from_int(f, iv, 64, sgn, rm, &sf);
-    if (got != dbits(di) || sf != hf)
+    if (got != dbits(di) || (flags_ok && sf != hf))
       fail_msg("from %s 0x%016llx rm %u: 0x%016llx flags %x, host 0x%016llx flags %x", sgn ? "int64" : "uint64",
                (unsigned long long)iv, rm, (unsigned long long)got, sf, (unsigned long long)dbits(di), hf);
     double lo = sgn ? -0x1p63 : 0.0, hi = sgn ? 0x1p63 : 0x1p64; /* valid: lo <= v < hi */

@@ -84,9 +84,11 @@ static uint64_t ref(int kind, uint64_t a, unsigned sw, unsigned dw, unsigned rm,
     out = to_fw(fval(a, sw), dw);
     uint32_t f = flags_now();
     fesetround(FE_TONEAREST);
-    if (kind == K_F2F_ROD && (f & FFLAG_NX) && !fnan(out, dw) && ((out << 1) >> (dw == 64 ? 53 : dw == 32 ? 24 : 11)) !=
-                                                                      (dw == 64 ? 0x7ffull : dw == 32 ? 0xffull : 0x1full))
-      out |= 1; /* round to odd: the truncation, lowest bit set when inexact (not an infinity) */
+    /* round to odd: the truncation, lowest bit set when inexact (the value
+     * back in double differs; an infinity stays) */
+    if (kind == K_F2F_ROD && !fnan(out, dw) && fval(out, dw) != fval(a, sw) &&
+        ((out << 1) >> (dw == 64 ? 53 : dw == 32 ? 24 : 11)) != (dw == 64 ? 0x7ffull : dw == 32 ? 0xffull : 0x1full))
+      out |= 1;
     *fl |= f;
     return out;
   }
@@ -142,6 +144,7 @@ static void test_conversions(void **state) {
   fesetround(FE_TONEAREST);
   int directed = up != nearest;
   if (!directed) print_message("NOTE: the host ignores fesetround (valgrind?): round to nearest only\n");
+  int flags_ok = host_flags_work(); /* valgrind: no host flags, fflags not checked */
   unsigned runs = 0, illegal = 0;
   for (unsigned sew = 8; sew <= 32; sew *= 2)
     for (size_t k = 0; k < sizeof ents / sizeof ents[0]; k++) {
@@ -187,7 +190,7 @@ static void test_conversions(void **state) {
             fail_msg("%s e%u rm %u lane %u: 0x%llx, expected 0x%llx (source 0x%llx)", line, sew, rm, i,
                      (unsigned long long)got, (unsigned long long)want, (unsigned long long)a[i]);
         }
-        if (rd32(d, VXOUT) != fl) fail_msg("%s e%u rm %u: fflags 0x%x, expected 0x%x", line, sew, rm, rd32(d, VXOUT), fl);
+        if (flags_ok && rd32(d, VXOUT) != fl) fail_msg("%s e%u rm %u: fflags 0x%x, expected 0x%x", line, sew, rm, rd32(d, VXOUT), fl);
         vt_device_destroy(d);
         runs++;
       }

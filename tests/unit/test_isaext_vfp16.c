@@ -155,11 +155,15 @@ static void test_fp16_ops(void **state) {
   fesetround(FE_TONEAREST);
   int directed = up != nearest;
   if (!directed) print_message("NOTE: the host ignores fesetround (valgrind?): round to nearest only\n");
+  int flags_ok = host_flags_work(); /* valgrind: no host flags, fflags not checked */
+  int fused = host_fma_works();
+  if (!fused) print_message("NOTE: the host's fma is not fused (valgrind?): the fused forms left out\n");
   unsigned runs = 0;
   for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
     for (int f = 0; f < 3; f++) {
       const char *mn = ops[k].mn;
       if (ops[k].forms ? !(ops[k].forms & (1 << f)) || f == 2 : f != 0) continue;
+      if (!fused && is_fma(mn)) continue;
       for (unsigned rep = 0; rep < 8; rep++) {
         unsigned rm = directed ? rep % 4 : 0;
         int masked = rep >= 4;
@@ -214,7 +218,7 @@ static void test_fp16_ops(void **state) {
             fail_msg("%s rm %u lane %u: 0x%08x, expected 0x%08x (a 0x%04x b 0x%04x d 0x%04x)", line, rm, i, got,
                      want, a[i], b[i], d[i]);
         }
-        if (rd32(dv, VXOUT) != fl) fail_msg("%s rm %u: fflags 0x%x, expected 0x%x", line, rm, rd32(dv, VXOUT), fl);
+        if (flags_ok && rd32(dv, VXOUT) != fl) fail_msg("%s rm %u: fflags 0x%x, expected 0x%x", line, rm, rd32(dv, VXOUT), fl);
         vt_device_destroy(dv);
         runs++;
       }

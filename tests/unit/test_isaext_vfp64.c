@@ -8,7 +8,7 @@
 #include <fenv.h>
 #include <math.h>
 
-#include "fp32.h"
+#include "f16_ref.h"
 #include "isaext_vsew.h"
 
 #if defined(__SIZEOF_INT128__)
@@ -180,6 +180,9 @@ static void test_fp64_ops(void **state) {
   fesetround(FE_TONEAREST);
   int directed = up != nearest;
   if (!directed) print_message("NOTE: the host ignores fesetround (valgrind?): round to nearest only\n");
+  int flags_ok = host_flags_work(); /* valgrind: no host flags, fflags not checked */
+  int fused = host_fma_works();
+  if (!fused) print_message("NOTE: the host's fma is not fused (valgrind?): the fused forms left out\n");
   unsigned runs = 0;
   for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
     for (int f = 0; f < 2; f++) {
@@ -187,6 +190,7 @@ static void test_fp64_ops(void **state) {
       if (ops[k].forms ? !(ops[k].forms & (1 << f)) : f != 0) continue;
       int unary = is(mn, "vfsqrt.v") || is(mn, "vfclass.v") || !strncmp(mn, "vfcvt", 5);
       int fma = in_list(mn, fmas), merge = is(mn, "vfmerge.vfm"), splat = !ops[k].forms && !unary && !merge;
+      if (!fused && in_list(mn, fmas)) continue;
       for (unsigned rep = 0; rep < 8; rep++) {
         unsigned rm = directed ? rep % 4 : 0;
         int masked = rep >= 4 && (ops[k].forms || unary);
@@ -231,7 +235,7 @@ static void test_fp64_ops(void **state) {
                      rm, i, (unsigned long long)got, (unsigned long long)want, (unsigned long long)a[i],
                      (unsigned long long)b[i], (unsigned long long)d[i]);
         }
-        if (rd32(dv_, VXOUT) != fl) fail_msg("%s rm %u: fflags 0x%x, expected 0x%x", line, rm, rd32(dv_, VXOUT), fl);
+        if (flags_ok && rd32(dv_, VXOUT) != fl) fail_msg("%s rm %u: fflags 0x%x, expected 0x%x", line, rm, rd32(dv_, VXOUT), fl);
         vt_device_destroy(dv_);
         runs++;
       }

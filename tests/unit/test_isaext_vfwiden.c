@@ -130,10 +130,13 @@ static void test_widening_fp(void **state) {
   fesetround(FE_TONEAREST);
   int directed = up != nearest;
   if (!directed) print_message("NOTE: the host ignores fesetround (valgrind?): round to nearest only\n");
+  int flags_ok = host_flags_work(); /* valgrind: no host flags, fflags not checked */
+  int fused = host_fma_works();
+  if (!fused) print_message("NOTE: the host's fma is not fused (valgrind?): the fused forms left out\n");
   unsigned runs = 0;
   for (unsigned sew = 16; sew <= 32; sew *= 2)
     for (size_t k = 0; k < sizeof ents / sizeof ents[0]; k++)
-      for (unsigned rep = 0; rep < 8; rep++) {
+      for (unsigned rep = 0; rep < 8 && (fused || ents[k].op < O_MACC); rep++) {
         unsigned dw = 2 * sew, rm = directed ? rep % 4 : 0, w2 = ents[k].wide2 ? dw : sew;
         int masked = rep >= 4, acc = ents[k].op >= O_MACC;
         uint32_t nt = masked ? 8 : 32, mask = masked ? test_rng32(&r) : ~0u;
@@ -167,7 +170,7 @@ static void test_widening_fp(void **state) {
                      (unsigned long long)got, (unsigned long long)want, (unsigned long long)a[i],
                      (unsigned long long)b[i], (unsigned long long)d[i]);
         }
-        if (rd32(dv, VXOUT) != fl) fail_msg("%s e%u rm %u: fflags 0x%x, expected 0x%x", line, sew, rm, rd32(dv, VXOUT), fl);
+        if (flags_ok && rd32(dv, VXOUT) != fl) fail_msg("%s e%u rm %u: fflags 0x%x, expected 0x%x", line, sew, rm, rd32(dv, VXOUT), fl);
         vt_device_destroy(dv);
         runs++;
       }
