@@ -7,7 +7,9 @@
  * place for a half) and the pair {x[rs1+1], x[rs1]} at SEW 64 (Zdinx's on
  * RV32; x0 reads 0); an element is the low 16 bits of its lane's register
  * (written zero-extended) or the pair {v[n+1], v[n]}. Compares write 0 or
- * 1 to the single register vd, as every Ventus compare. */
+ * 1 to the single register vd, as every Ventus compare; vfmv.f.s writes x
+ * registers as Zhinx and Zdinx do (a half sign-extended, a double in a
+ * pair). */
 #include "exec_vsew.h"
 #include "fp32.h"
 #include "fpn.h"
@@ -18,7 +20,7 @@ enum {
   H_F2U, H_F2I, H_U2F, H_I2F, H_F2U_RTZ, H_F2I_RTZ, /* to and from 16-bit integers */
   H_FMA, /* the fused forms: fma fields of the entry */
 };
-enum { HF_VV, HF_VF, HF_UN, HF_MERGE, HF_SPLAT };
+enum { HF_VV, HF_VF, HF_UN, HF_MERGE, HF_SPLAT, HF_TOX };
 
 typedef struct {
   uint8_t valid, op, form;
@@ -50,6 +52,7 @@ static const hop hops[ISA_COUNT] = {
     [ISA_vfcvt_rtz_x_f_v] = {1, H_F2I_RTZ, HF_UN, 0, 0, 0, 0},
     [ISA_vfmerge_vfm] = {1, H_MOV, HF_MERGE, 0, 0, 0, 0}, [ISA_vfmv_v_f] = {1, H_MOV, HF_SPLAT, 0, 0, 0, 0},
     [ISA_vfmv_s_f] = {1, H_MOV, HF_SPLAT, 0, 0, 0, 0}, /* Ventus: a broadcast */
+    [ISA_vfmv_f_s] = {1, H_MOV, HF_TOX, 0, 0, 0, 0},
 };
 #undef B2
 #undef F2
@@ -102,6 +105,16 @@ int exec_vfp_sew(vt_exec *x, const isa_inst *in) {
   vt_warp *w = x->w;
   unsigned sew = vsew_of(w), rm = 0;
   int cmp = o->op >= H_EQ && o->op <= H_GE;
+  if (o->form == HF_TOX) { /* vfmv.f.s: the last active lane (exec_last_lane) to x registers, as Zhinx and
+                            * Zdinx keep a float: a half sign-extended, a double in the pair {x[rd+1], x[rd]} */
+    NEED_SEW_REG(in->rs2, sew);
+    if (sew == 64) NEED_PAIR('x', in->rd);
+    if (!x->emask) return 0;
+    uint64_t v = vel_get(x, in->rs2, 31 - (uint32_t)__builtin_clz(x->emask), sew);
+    if (sew == 64) set_xpair(x, in->rd, v);
+    else set_x(x, in->rd, (uint32_t)sew_sext(v, 16));
+    return 0;
+  }
   if (!cmp) NEED_SEW_REG(in->rd, sew);
   if (o->form != HF_SPLAT) NEED_SEW_REG(in->rs2, sew);
   if (o->form == HF_VV) NEED_SEW_REG(in->rs1, sew);

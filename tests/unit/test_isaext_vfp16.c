@@ -245,10 +245,24 @@ static void test_rmm(void **state) {
   vt_device_destroy(d);
 }
 
+/* vfmv.f.s at SEW 16: the last active lane's half, sign-extended in x[rd] (Zhinx) */
+static void test_fmv_f_s(void **state) {
+  (void)state;
+  const char *src = "li s0, 0x90000000\nli t4, 4\nvsetvli x0, t4, e16, m1, ta, ma\n"
+                    "vid.v v1\nli a0, 0xbc00\nvadd.vx v2, v1, a0\n" /* lanes 0xbc00..0xbc03 */
+                    "vfmv.f.s a1, v2\nsw a1, 0(s0)\n"
+                    "li a0, 0x3c00\nvmv.v.x v3, a0\nvfmv.f.s a2, v3\nsw a2, 4(s0)\nendprg x0, x0, x0\n";
+  vt_device *d = vsew_run(src, 4, NULL, NULL);
+  assert_int_equal(rd32(d, DATA_BASE), 0xffffbc03u);
+  assert_int_equal(rd32(d, DATA_BASE + 4), 0x3c00u);
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fp16_ops),
       cmocka_unit_test(test_rmm),
+      cmocka_unit_test(test_fmv_f_s),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -258,9 +258,24 @@ static void test_fp64_pairs(void **state) {
   }
 }
 
+/* vfmv.f.s at SEW 64: the last active lane's double in the pair {x[rd+1], x[rd]} (Zdinx) */
+static void test_fmv_f_s(void **state) {
+  (void)state;
+  const char *src = "li s0, 0x90000000\nli t4, 4\nvsetvli x0, t4, e64, m1, ta, ma\n"
+                    "li a0, 0x12345678\nli a1, 0xc0090000\nvmv.v.x v2, a0\n" /* a pair v2, v3 */
+                    "vsetvli x0, t4, e32, m1, ta, ma\nvmv.v.x v3, a1\nvid.v v4\nvadd.vv v2, v2, v4\n"
+                    "vsetvli x0, t4, e64, m1, ta, ma\nvfmv.f.s a2, v2\nsw a2, 0(s0)\nsw a3, 4(s0)\n"
+                    "endprg x0, x0, x0\n";
+  vt_device *d = vsew_run(src, 4, NULL, NULL);
+  assert_int_equal(rd32(d, DATA_BASE), 0x1234567bu); /* lane 3 */
+  assert_int_equal(rd32(d, DATA_BASE + 4), 0xc0090000u);
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fp64_ops),
+      cmocka_unit_test(test_fmv_f_s),
       cmocka_unit_test(test_fp64_pairs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -230,8 +230,8 @@ static void test_unsupported(void **state) {
   } cases[] = {
       {"li t4, 8\nvsetvli x0, t4, e8, m1, ta, ma\nvfadd.vv v2, v4, v6\nendprg x0, x0, x0\n",
        "vfadd.vv at SEW = 8"},
-      {"li t4, 8\nvsetvli x0, t4, e16, m1, ta, ma\nvfmv.f.s a1, v4\nendprg x0, x0, x0\n",
-       "vfmv.f.s at SEW = 16"},
+      {"li t4, 8\nvsetvli x0, t4, e8, m1, ta, ma\nvfmv.f.s a1, v4\nendprg x0, x0, x0\n",
+       "vfmv.f.s at SEW = 8"},
       {"li t4, 8\nvsetvli x0, t4, e64, m1, ta, ma\nvwadd.vv v4, v2, v3\nendprg x0, x0, x0\n",
        "vwadd.vv at SEW = 64"},
       {"li t4, 8\nvsetvli x0, t4, e64, m1, ta, ma\nvnsrl.wi v4, v2, 3\nendprg x0, x0, x0\n",
