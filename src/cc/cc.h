@@ -13,6 +13,11 @@ typedef struct {
   int ncflags;
   int opt;         /* 0..3 */
   int allow_empty; /* a program without kernels is not an error (OpenCL allows it) */
+  /* the budget (docs/compiler.md "Bounded compilation"): 0 = the default
+   * (CHENGYING_CC_MAX_SECONDS / CHENGYING_CC_MAX_INSNS, else 120 s and
+   * 1,000,000 operations per function), < 0 = none */
+  double max_seconds; /* wall-clock seconds for the whole compilation */
+  long max_insns;     /* LLVM instructions per function after optimisation */
 } cc_options;
 
 /* Compiles OpenCL C to Ventus assembly text (*asm_out, malloc'd; it holds

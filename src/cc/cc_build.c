@@ -29,11 +29,29 @@ static int known_option(const char *o, int *opt) {
   return -1;
 }
 
+/* -ventus-max-compile-seconds=N / -ventus-max-compile-insns=N (N >= 0,
+ * 0 = none): the budget (cc_budget.h) into o; 1 if w is not one of them */
+static int budget_option(const char *w, cc_options *o, vt_error *e) {
+  static const char sec[] = "-ventus-max-compile-seconds=", ins[] = "-ventus-max-compile-insns=";
+  int is_sec = !strncmp(w, sec, sizeof sec - 1);
+  if (!is_sec && strncmp(w, ins, sizeof ins - 1)) return 1;
+  const char *v = w + (is_sec ? sizeof sec : sizeof ins) - 1;
+  char *end;
+  double d = strtod(v, &end);
+  if (!*v || *end || !(d >= 0) || d > 1e15)
+    return vt_fail(e, VT_ERR_USAGE, "build option %.*s needs a number of %s (0 = none), not '%s'",
+                   (int)(v - w - 1), w, is_sec ? "seconds" : "operations", v);
+  if (is_sec) o->max_seconds = d ? d : -1;
+  else o->max_insns = d ? (long)d : -1;
+  return 0;
+}
+
 /* Splits and checks OpenCL build options into clang flags (pointing into
- * *buf, both malloc'd) and an optimisation level; extra (may be NULL) is
- * one more flag appended, e.g. the -I of clCompileProgram's headers. */
+ * *buf, both malloc'd), an optimisation level and the budget (in *o);
+ * extra (may be NULL) is one more flag appended, e.g. the -I of
+ * clCompileProgram's headers. */
 static int parse_options(const char *options, const char *extra, char **buf, const char ***flags, int *nf, int *opt,
-                         vt_error *e) {
+                         cc_options *o, vt_error *e) {
   size_t ol = options ? strlen(options) : 0;
   *buf = malloc(ol + 1);
   *flags = calloc(ol / 2 + 3, sizeof **flags);
@@ -51,6 +69,9 @@ static int parse_options(const char *options, const char *extra, char **buf, con
       (*flags)[(*nf)++] = v - 2;
       continue;
     }
+    int bo = budget_option(w, o, e);
+    if (bo < 0) return -1;
+    if (!bo) continue;
     int k = known_option(w, opt);
     if (k < 0) return vt_fail(e, VT_ERR_USAGE, "unknown build option '%s'", w);
     if (k) (*flags)[(*nf)++] = w;
@@ -102,8 +123,11 @@ int cc_build(const char *source, const char *options, uint8_t **elf, size_t *elf
   char *buf = NULL, *text = NULL, *clog = NULL;
   const char **flags = NULL;
   int nf, opt, rc = -1;
-  if (!parse_options(options, NULL, &buf, &flags, &nf, &opt, e)) {
-    cc_options o = {flags, nf, opt, 1};
+  cc_options o = {.allow_empty = 1};
+  if (!parse_options(options, NULL, &buf, &flags, &nf, &opt, &o, e)) {
+    o.cflags = flags;
+    o.ncflags = nf;
+    o.opt = opt;
     if (!cc_compile(NULL, source, &o, &text, &clog, e) && !image_of(text, elf, elf_size, e)) rc = 0;
   }
   *log = make_log(clog, rc, e);
@@ -122,8 +146,11 @@ int cc_compile_object(const char *source, const char *options, const char *incdi
   const char **flags = NULL;
   int nf, opt, rc = -1;
   if (incdir) snprintf(inc, sizeof inc, "-I%s", incdir);
-  if (!parse_options(options, incdir ? inc : NULL, &buf, &flags, &nf, &opt, e)) {
-    cc_options o = {flags, nf, opt, 1};
+  cc_options o = {.allow_empty = 1};
+  if (!parse_options(options, incdir ? inc : NULL, &buf, &flags, &nf, &opt, &o, e)) {
+    o.cflags = flags;
+    o.ncflags = nf;
+    o.opt = opt;
     size_t n = 0;
     if (!cc_run_clang(NULL, source, &o, &bc, &n, &clog, e)) {
       *obj = (uint8_t *)bc;
@@ -145,8 +172,11 @@ int cc_link_objects(const uint8_t *const *objs, const size_t *sizes, int n, cons
   char *buf = NULL, *text = NULL;
   const char **flags = NULL;
   int nf, opt, rc = -1;
-  if (!parse_options(options, NULL, &buf, &flags, &nf, &opt, e)) {
-    cc_options o = {flags, nf, opt, 1};
+  cc_options o = {.allow_empty = 1};
+  if (!parse_options(options, NULL, &buf, &flags, &nf, &opt, &o, e)) {
+    o.cflags = flags;
+    o.ncflags = nf;
+    o.opt = opt;
     if (library) rc = cc_link_bitcode((const char *const *)objs, sizes, n, out, out_size, e);
     else if (!cc_compile_bitcode((const char *const *)objs, sizes, n, &o, "linked program", &text, e) &&
              !image_of(text, out, out_size, e))

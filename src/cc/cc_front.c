@@ -5,6 +5,7 @@
  * collected unchanged. (Why a program and not libclang: docs/compiler.md.) */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cc_budget.h"
 #include "cc_front.h"
 #include "vt_file.h"
 
@@ -45,8 +47,10 @@ static int write_all(int fd, const char *p, size_t n) {
 }
 
 /* runs clang with its stderr collected in *log (up to 1 MiB, the rest
- * drained; *len bytes) and its wait status in *st */
-static int spawn(const char *clang, const char *const *argv, char **log, size_t *len, int *st, vt_error *e) {
+ * drained; *len bytes) and its wait status in *st; past b's deadline it is
+ * killed and *late set */
+static int spawn(const char *clang, const char *const *argv, const cc_budget *b, char **log, size_t *len, int *st,
+                 int *late, vt_error *e) {
   int pfd[2];
   if (pipe(pfd)) return vt_fail(e, VT_ERR_IO, "cannot run %s: %s", clang, VT_STRERROR(errno));
   posix_spawn_file_actions_t fa;
@@ -67,6 +71,16 @@ static int spawn(const char *clang, const char *const *argv, char **log, size_t 
   char buf[4096];
   *len = 0;
   for (;;) {
+    double left = cc_budget_left(b);
+    struct pollfd pf = {pfd[0], POLLIN, 0};
+    int pr = left <= 0 ? 0 : poll(&pf, 1, left > 3.6e6 ? 3600000 : (int)(left * 1000) + 1);
+    if (pr < 0 && errno == EINTR) continue;
+    if (pr == 0 && cc_budget_left(b) <= 0) { /* the budget is spent: clang ends here, not at its leisure */
+      kill(pid, SIGKILL);
+      *late = 1;
+      break;
+    }
+    if (pr == 0) continue;
     ssize_t r = read(pfd[0], buf, sizeof buf);
     if (r < 0 && errno == EINTR) continue;
     if (r <= 0) break;
@@ -92,6 +106,13 @@ static int spawn(const char *clang, const char *const *argv, char **log, size_t 
 
 int cc_run_clang(const char *path, const char *text, const cc_options *o, char **bc, size_t *bclen, char **log,
                  vt_error *e) {
+  cc_budget b;
+  cc_budget_start(&b, o);
+  return cc_run_clang_by(path, text, o, &b, bc, bclen, log, e);
+}
+
+int cc_run_clang_by(const char *path, const char *text, const cc_options *o, const cc_budget *b, char **bc,
+                    size_t *bclen, char **log, vt_error *e) {
   char src[4096] = "", out[4096], hdr[4096] = "";
   int rc = -1;
   const char **argv = NULL;
@@ -171,10 +192,10 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
   argv[n++] = out;
   argv[n++] = text ? src : path;
   argv[n] = NULL;
-  int st;
+  int st, late = 0;
   size_t len;
-  if (spawn(clang, argv, log, &len, &st, e)) goto done;
-  if ((!WIFEXITED(st) || WEXITSTATUS(st)) && cc_front_wants_prelude(*log)) {
+  if (spawn(clang, argv, b, log, &len, &st, &late, e)) goto done;
+  if (!late && (!WIFEXITED(st) || WEXITSTATUS(st)) && cc_front_wants_prelude(*log)) {
     /* an OpenCL C 2.0 builtin called in 1.x (ctz): again with its declarations */
     int hfd = make_temp(hdr, sizeof hdr, ".h", e);
     if (hfd < 0) goto done;
@@ -189,14 +210,21 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
     argv[tail + 1] = hdr;
     free(*log);
     *log = NULL;
-    if (spawn(clang, argv, log, &len, &st, e)) goto done;
+    if (spawn(clang, argv, b, log, &len, &st, &late, e)) goto done;
   }
-  if ((!WIFEXITED(st) || WEXITSTATUS(st)) && !uses_double && cc_front_wants_double(*log)) {
+  if (!late && (!WIFEXITED(st) || WEXITSTATUS(st)) && !uses_double && cc_front_wants_double(*log)) {
     /* double from a header: again with cl_khr_fp64 */
     argv[ext] = fp64;
     free(*log);
     *log = NULL;
-    if (spawn(clang, argv, log, &len, &st, e)) goto done;
+    if (spawn(clang, argv, b, log, &len, &st, &late, e)) goto done;
+  }
+  if (late) {
+    vt_fail(e, VT_ERR_CONFIG,
+            "%s: the OpenCL C front end '%s' ran past the compile-time budget of %g s and was stopped (" CC_BUDGET_HOW_SECONDS
+            ")",
+            text ? CC_SOURCE_NAME : path, clang, b->seconds);
+    goto done;
   }
   if (!WIFEXITED(st) || WEXITSTATUS(st)) {
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127)

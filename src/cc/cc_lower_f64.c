@@ -214,7 +214,7 @@ static void shape_library(LLVMModuleRef u) {
  * expects (one return, no switch, no critical edges), linked into m */
 static int link_library(LLVMModuleRef m, vt_error *e) {
   static const char *const flags[] = {"-g0"}; /* no line tables: refusals never point into it */
-  cc_options o = {flags, 1, 2, 1};
+  cc_options o = {.cflags = flags, .ncflags = 1, .opt = 2, .allow_empty = 1};
   char *bc = NULL, *log = NULL;
   size_t len = 0;
   if (cc_run_clang(NULL, cc_softfp64_cl, &o, &bc, &len, &log, e)) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "asm.h"
+#include "cc_budget.h"
 #include "cc.h"
 #include "cc_front.h"
 #include "cc_internal.h"
@@ -313,6 +314,7 @@ typedef struct {
   cc_callees callees;
   cc_text *t;
   vt_error *e;
+  const cc_budget *b;
 } module_ctx;
 
 static int compile_fn(module_ctx *mc, LLVMValueRef fn, int is_func);
@@ -358,6 +360,10 @@ static int compile_fn(module_ctx *mc, LLVMValueRef fn, int is_func) {
     return vt_fail(mc->e, VT_ERR_ASM, "kernel %s: more than %u MiB of __local data (the most any device holds)", fname,
                    CC_LOCAL_MAX >> 20);
   if (compile_callees(mc, fn)) return -1;
+  /* what the back end takes is bounded in size, and stops at the deadline */
+  char what[CC_KERNEL_NAME_MAX + 32];
+  snprintf(what, sizeof what, "%s %s", is_func ? "function" : "kernel", fname);
+  if (cc_budget_check(mc->b, what, mc->e) || cc_budget_size(mc->b, fn, what, mc->e)) return -1;
   memset(&f, 0, sizeof f);
   f.mod = mc->m;
   f.td = mc->td;
@@ -369,8 +375,9 @@ static int compile_fn(module_ctx *mc, LLVMValueRef fn, int is_func) {
   f.gsyms = mc->gsyms;
   f.is_func = is_func;
   f.callees = &mc->callees;
-  int rc = cc_build_cfg(&f) || cc_uniformity(&f) || cc_select(&f) || cc_regalloc(&f) || cc_frames(&f) ||
-                   cc_emit_kernel(&f, mc->t)
+  int rc = cc_build_cfg(&f) || cc_uniformity(&f) || cc_budget_check(mc->b, what, mc->e) || cc_select(&f) ||
+                   cc_budget_check(mc->b, what, mc->e) || cc_regalloc(&f) || cc_budget_check(mc->b, what, mc->e) ||
+                   cc_frames(&f) || cc_emit_kernel(&f, mc->t)
                ? -1
                : 0;
   /* the kernel's resources cover its deepest chain of calls */
@@ -390,19 +397,24 @@ static int compile_fn(module_ctx *mc, LLVMValueRef fn, int is_func) {
   return rc;
 }
 
+static int compile_by(const char *const *bcs, const size_t *lens, int n, const cc_options *o, const char *origin,
+                      const cc_budget *b, char **asm_out, vt_error *e);
+
 int cc_compile(const char *path, const char *text, const cc_options *o, char **asm_out, char **log, vt_error *e) {
   char *bc = NULL;
   size_t bclen = 0;
   *asm_out = NULL;
-  if (cc_run_clang(path, text, o, &bc, &bclen, log, e)) return -1;
+  cc_budget b; /* one budget for the front end and the back end */
+  cc_budget_start(&b, o);
+  if (cc_run_clang_by(path, text, o, &b, &bc, &bclen, log, e)) return -1;
   const char *bcs[1] = {bc};
-  int rc = cc_compile_bitcode(bcs, &bclen, 1, o, text ? CC_SOURCE_NAME : path, asm_out, e);
+  int rc = compile_by(bcs, &bclen, 1, o, text ? CC_SOURCE_NAME : path, &b, asm_out, e);
   free(bc);
   return rc;
 }
 
 static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, const cc_options *o, const char *origin,
-                           char **asm_out, vt_error *e) {
+                           const cc_budget *b, char **asm_out, vt_error *e) {
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef m = NULL;
   LLVMTargetDataRef td = NULL;
@@ -428,6 +440,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
     LLVMDisposeErrorMessage(msg);
     goto done;
   }
+  if (cc_budget_check(b, origin, e)) goto done; /* LLVM's passes cannot be stopped: checked after them */
   cc_lower_fpclass(m);
   cc_scalarize_intrinsics(m);
   cc_lower_f16(m);
@@ -453,7 +466,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   }
   cc_printf(&t, "# compiled by ventus cc (chengying) from %s\n", origin);
   int nk = 0;
-  module_ctx mc = {m, td, &lds, lds_bytes, &gsyms, {NULL, 0}, &t, e};
+  module_ctx mc = {m, td, &lds, lds_bytes, &gsyms, {NULL, 0}, &t, e, b};
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
     if (!is_kernel(fn)) continue;
     nk++;
@@ -492,20 +505,28 @@ typedef struct {
   int n;
   const cc_options *o;
   const char *origin;
+  const cc_budget *b;
   char **asm_out;
   vt_error *e;
 } compile_args;
 
 static int compile_guarded(void *arg) {
   compile_args *a = arg;
-  return compile_bitcode(a->bcs, a->lens, a->n, a->o, a->origin, a->asm_out, a->e);
+  return compile_bitcode(a->bcs, a->lens, a->n, a->o, a->origin, a->b, a->asm_out, a->e);
+}
+
+static int compile_by(const char *const *bcs, const size_t *lens, int n, const cc_options *o, const char *origin,
+                      const cc_budget *b, char **asm_out, vt_error *e) {
+  *asm_out = NULL;
+  compile_args a = {bcs, lens, n, o, origin, b, asm_out, e};
+  return cc_guarded(compile_guarded, &a, e);
 }
 
 int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const cc_options *o, const char *origin,
                        char **asm_out, vt_error *e) {
-  *asm_out = NULL;
-  compile_args a = {bcs, lens, n, o, origin, asm_out, e};
-  return cc_guarded(compile_guarded, &a, e);
+  cc_budget b;
+  cc_budget_start(&b, o);
+  return compile_by(bcs, lens, n, o, origin, &b, asm_out, e);
 }
 
 int cc_link_file(const char *asm_text, int relocatable, const char *out_path, vt_error *e) {

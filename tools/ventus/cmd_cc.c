@@ -28,10 +28,16 @@ static void usage(FILE *f) {
           "  -cl-std=VERSION  OpenCL C version: CL1.0, CL1.1, CL1.2 (default), CL2.0, CL3.0\n"
           "  -O0 .. -O3       optimisation level of clang's optimiser (default -O2)\n"
           "  -cl-*, -W*, -w   other OpenCL build options and warning flags, given to clang\n"
+          "  --max-compile-seconds=N  stop a compilation that takes longer than N seconds\n"
+          "                   (front end and back end together; default 120, 0 = none)\n"
+          "  --max-compile-insns=N    refuse a kernel or function of more than N LLVM\n"
+          "                   operations after inlining and optimisation (default 1000000,\n"
+          "                   0 = none)\n"
           "  -h, --help       this text\n"
           "Diagnostics are clang's, unchanged. A construct the back end does not support\n"
           "is one error naming the source line. CHENGYING_CLANG names the clang to run\n"
-          "(default clang-19).\n"
+          "(default clang-19); CHENGYING_CC_MAX_SECONDS and CHENGYING_CC_MAX_INSNS set\n"
+          "the two budgets' defaults.\n"
           "Exit status: 0 compiled, 1 the program has errors, 2 usage, 4 input or other error.\n");
 }
 
@@ -50,6 +56,7 @@ int cmd_cc(int argc, char **argv) {
   char **owned = calloc((size_t)argc + 1, sizeof *owned);
   const char *out = NULL, *in = NULL;
   int ncf = 0, nown = 0, asm_only = 0, obj = 0, opt = 2, rc = 2;
+  double max_seconds = 0, max_insns = 0; /* 0: the default, < 0: none (cc.h) */
   if (!cflags || !owned) {
     rc = 4;
     goto done;
@@ -79,6 +86,15 @@ int cmd_cc(int argc, char **argv) {
       }
     } else if ((a[1] == 'D' || a[1] == 'I') && a[0] == '-' && a[2]) {
       cflags[ncf++] = a;
+    } else if (!strncmp(a, "--max-compile-seconds=", 22) || !strncmp(a, "--max-compile-insns=", 20)) {
+      const char *v = strchr(a, '=') + 1;
+      char *end;
+      double d = strtod(v, &end);
+      if (!*v || *end || !(d >= 0) || d > 1e15) {
+        fprintf(stderr, "ventus cc: %.*s needs a number (0 = none), not '%s'\n", (int)(v - a - 1), a, v);
+        goto done;
+      }
+      *(a[14] == 's' ? &max_seconds : &max_insns) = d ? d : -1;
     } else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
       opt = a[2] - '0';
     } else if (!strncmp(a, "-cl-", 4) || (a[0] == '-' && a[1] == 'W') || !strcmp(a, "-w")) {
@@ -131,7 +147,7 @@ int cmd_cc(int argc, char **argv) {
     fprintf(stderr, "ventus cc: output file '%s' is the input file '%s'\n", out, in);
     goto done;
   }
-  cc_options o = {cflags, ncf, opt, 0};
+  cc_options o = {cflags, ncf, opt, 0, max_seconds, (long)max_insns};
   char *text = NULL, *log = NULL;
   vt_error e = {0};
   cc_api cc;
