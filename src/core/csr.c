@@ -191,7 +191,9 @@ HANDLER(csrrci) { return zicsr(x, in, 2, in->rs1 & 31u, (in->rs1 & 31) != 0); }
  * rejects vector instructions until a supported vsetvl* (docs/isa.md §7). */
 static int vtype_supported(uint32_t vtype, int rev2025) {
   unsigned sew = (vtype >> 3) & 7;
-  return (vtype & ~0xffu) == 0 && (vtype & 7) == 0 && (sew == 2 || (rev2025 && sew <= 3));
+  /* revision 2025: bit 8 (altfmt, as RVV's Zvfbfa) makes SEW 16's float format bfloat16 */
+  int altfmt_ok = !(vtype & 0x100u) || (rev2025 && sew == 1);
+  return (vtype & ~0x1ffu) == 0 && altfmt_ok && (vtype & 7) == 0 && (sew == 2 || (rev2025 && sew <= 3));
 }
 
 static int setvl(vt_exec *x, const isa_inst *in, uint32_t avl, uint32_t vtype) {

@@ -10,9 +10,10 @@
 
 enum { K_F2U, K_F2I, K_U2F, K_I2F, K_F2F, K_F2U_RTZ, K_F2I_RTZ, K_F2F_ROD };
 
-static int fmt_of(unsigned bits, fpn_fmt *f) {
+/* the float format of `bits` bits; 16 bits: bfloat16 under vtype.altfmt */
+static int fmt_of(unsigned bits, int altfmt, fpn_fmt *f) {
   switch (bits) {
-  case 16: *f = FPN_F16; return 1;
+  case 16: *f = altfmt ? FPN_BF16 : FPN_F16; return 1;
   case 32: *f = FPN_F32; return 1;
   case 64: *f = FPN_F64; return 1;
   default: return 0;
@@ -26,7 +27,8 @@ static int wide_cvt(vt_exec *x, const isa_inst *in, int widen, int kind) {
   int from_float = kind != K_U2F && kind != K_I2F;
   int to_float = kind == K_U2F || kind == K_I2F || kind == K_F2F || kind == K_F2F_ROD;
   fpn_fmt fs = FPN_F32, fd = FPN_F32;
-  if ((from_float && !fmt_of(sw, &fs)) || (to_float && !fmt_of(dw, &fd)))
+  int alt = vtype_altfmt(x->w);
+  if ((from_float && !fmt_of(sw, alt, &fs)) || (to_float && !fmt_of(dw, alt, &fd)))
     return vsew_unsupported(x, in, sew, "there is no 8-bit float format");
   NEED_SEW_REG(in->rd, dw);
   NEED_SEW_REG(in->rs2, sw);

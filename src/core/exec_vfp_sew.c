@@ -1,5 +1,6 @@
 /* RVV floating point at SEW 16 and 64 (revision 2025): IEEE binary16
- * (RISC-V Zvfh's half precision) and binary64 in software (fpn.c) for the
+ * (RISC-V Zvfh's half precision; bfloat16 under vtype.altfmt, as Zvfbfa)
+ * and binary64 in software (fpn.c) for the
  * arithmetic, the fused multiply-adds, min/max, sign injection, compares,
  * classify, square root, the conversions to and from SEW-bit integers,
  * merge and the moves; rounding by frm, the flags into fflags. The scalar
@@ -61,12 +62,14 @@ int vfp_sew_handles(isa_id id, unsigned sew) { return hops[id].valid && (sew == 
 
 /* the fpn operation at SEW 16 (binary16) or 64 (binary64) */
 #if FPN_HAVE_64
-#define CALL(name, ...) (sew == 64 ? fpn64_##name(FPN_F64, __VA_ARGS__) : fpn_##name(FPN_F16, __VA_ARGS__))
+#define CALL(name, ...) (sew == 64 ? fpn64_##name(FPN_F64, __VA_ARGS__) : fpn_##name(h, __VA_ARGS__))
 #else
-#define CALL(name, ...) fpn_##name(FPN_F16, __VA_ARGS__)
+#define CALL(name, ...) fpn_##name(h, __VA_ARGS__)
 #endif
 
-static uint64_t h_op(const hop *o, uint64_t a, uint64_t b, uint64_t d, unsigned sew, unsigned rm, uint32_t *fl) {
+/* h: the 16-bit format (binary16, or bfloat16 under vtype.altfmt) */
+static uint64_t h_op(const hop *o, uint64_t a, uint64_t b, uint64_t d, unsigned sew, fpn_fmt h, unsigned rm,
+                     uint32_t *fl) {
   uint64_t sb = 1ull << (sew - 1), mag = sb - 1;
   switch (o->op) {
   case H_ADD: return CALL(add, a, b, rm, fl);
@@ -131,7 +134,7 @@ int exec_vfp_sew(vt_exec *x, const isa_inst *in) {
     uint64_t a = vel_get(x, in->rs2, i, sew), d = o->op == H_FMA ? vel_get(x, in->rd, i, sew) : 0;
     uint64_t b = o->form == HF_VV ? vel_get(x, in->rs1, i, sew) : b0;
     if (o->form == HF_MERGE) r[i] = sel >> i & 1 ? b : a;
-    else r[i] = h_op(o, a, b, d, sew, rm, &fl);
+    else r[i] = h_op(o, a, b, d, sew, vtype_altfmt(w) ? FPN_BF16 : FPN_F16, rm, &fl);
   }
   if (cmp) FOR_LANES(em, i) w->v[in->rd][i] = (uint32_t)r[i];
   else FOR_LANES(em, i) vel_set(x, in->rd, i, sew, r[i]);

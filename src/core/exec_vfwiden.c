@@ -22,7 +22,7 @@ static int fwiden(vt_exec *x, const isa_inst *in, int form, int op) {
   uint32_t em = x->emask, fl = 0;
   uint64_t r[VT_MAX_LANES];
 #if FPN_HAVE_64
-  fpn_fmt fs = sew == 16 ? FPN_F16 : FPN_F32, fd = sew == 16 ? FPN_F32 : FPN_F64;
+  fpn_fmt fs = sew == 16 ? (vtype_altfmt(x->w) ? FPN_BF16 : FPN_F16) : FPN_F32, fd = sew == 16 ? FPN_F32 : FPN_F64;
   int wide2 = form == W_WV || form == W_WF, vec1 = form == W_VV || form == W_WV;
   uint32_t sfl = 0; /* the scalar's widening signals only where an active lane uses it */
   uint64_t s = fpn64_convert(fs, fd, x->w->x[in->rs1] & (uint32_t)sew_mask(sew), FP_RNE, &sfl);

@@ -12,6 +12,10 @@
 /* SEW in bits from vtype (vsetvl* lets only 8..64 through in 2025) */
 static inline unsigned vsew_of(const vt_warp *w) { return 8u << ((w->vtype >> 3) & 3); }
 
+/* vtype.altfmt (bit 8, revision 2025 at SEW 16): the 16-bit float format
+ * is bfloat16 instead of binary16 */
+static inline int vtype_altfmt(const vt_warp *w) { return (w->vtype >> 8) & 1; }
+
 static inline uint64_t sew_mask(unsigned sew) { return sew >= 64 ? ~0ull : (1ull << sew) - 1; }
 
 /* the low sew bits of v, sign-extended to 64 */
