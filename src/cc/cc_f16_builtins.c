@@ -9,8 +9,11 @@
  * rounds it once). A scalar relational function keeps the float one's
  * int result, a vector one makes each lane -1 or 0 of it. convert_<T>(half) is the float conversion of the widened
  * value; convert_half[_rt?](x) rounds once in its mode (from double with
- * the software double library's conversion). vloadN/vstoreN, shuffle and
- * shuffle2 of half are those of ushort. Before libclc is linked,
+ * the software double library's conversion). vloadN/vstoreN, shuffle,
+ * shuffle2 and select of half are those of ushort; the geometric functions
+ * the float ones on whole vectors; frexp, modf, ... with pointer or int
+ * parameters the float ones (a half result through a pointer via a
+ * private float). Before libclc is linked,
  * which then brings the float bodies in. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,8 +150,9 @@ static LLVMValueRef to_half(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn, 
   return r;
 }
 
-/* vloadN/vstoreN, shuffle and shuffle2 of half: those of ushort (libclc
- * has no half forms), the values reinterpreted; NULL when fn is not one */
+/* vloadN/vstoreN, shuffle, shuffle2 and select of half: those of ushort
+ * (libclc has no half forms), the values reinterpreted; NULL when fn is not
+ * one */
 static LLVMValueRef half_as_ushort(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef call) {
   size_t len;
   const char *name = LLVMGetValueName2(fn, &len);
@@ -156,8 +160,10 @@ static LLVMValueRef half_as_ushort(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueR
   long l = strtol(name + 2, &end, 10);
   int store = l > 6 && !strncmp(end, "vstore", 6);
   int shuffle = l == 7 && !strncmp(end, "shuffle", 7) ? 1 : l == 8 && !strncmp(end, "shuffle2", 8) ? 2 : 0;
+  int select = l == 6 && !strncmp(end, "select", 6);
   if (strncmp(name, "_Z", 2) || len >= 96 || !strstr(end + l, "Dh")) return NULL;
-  if (!shuffle && (l < 6 || (!store && strncmp(end, "vload", 5)) || end[store ? 6 : 5] < '0' || end[store ? 6 : 5] > '9'))
+  if (!shuffle && !select &&
+      (l < 6 || (!store && strncmp(end, "vload", 5)) || end[store ? 6 : 5] < '0' || end[store ? 6 : 5] > '9'))
     return NULL;
   char uname[96];
   size_t n = 0;
@@ -187,10 +193,13 @@ static LLVMValueRef half_as_ushort(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueR
     LLVMTypeRef t = LLVMTypeOf(args[i]);
     if (LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMGetTypeKind(LLVMGetElementType(t)) == LLVMHalfTypeKind)
       args[i] = LLVMBuildBitCast(b, args[i], LLVMVectorType(i16, LLVMGetVectorSize(t)), "");
+    else if (LLVMGetTypeKind(t) == LLVMHalfTypeKind)
+      args[i] = LLVMBuildBitCast(b, args[i], i16, "");
     ps[i] = LLVMTypeOf(args[i]);
   }
   LLVMTypeRef rt = LLVMTypeOf(call), urt = rt;
   if (LLVMGetTypeKind(rt) == LLVMVectorTypeKind) urt = LLVMVectorType(i16, LLVMGetVectorSize(rt));
+  else if (LLVMGetTypeKind(rt) == LLVMHalfTypeKind) urt = i16;
   LLVMTypeRef fty = LLVMFunctionType(urt, ps, np, 0);
   LLVMValueRef f = LLVMGetNamedFunction(m, uname);
   if (!f) f = LLVMAddFunction(m, uname, fty);
@@ -203,6 +212,133 @@ static int unsigned_param(LLVMValueRef fn) {
   size_t len;
   const char *name = LLVMGetValueName2(fn, &len), *p = name + len - 1;
   return *p == 'h' || *p == 't' || *p == 'j' || *p == 'm';
+}
+
+/* the geometric functions, which combine a vector's elements */
+static int geometric(const char *base, long blen) {
+  static const char *const g[] = {"dot", "length", "distance", "normalize", "cross", "fast_length", "fast_distance",
+                                  "fast_normalize"};
+  for (size_t i = 0; i < sizeof g / sizeof *g; i++)
+    if ((long)strlen(g[i]) == blen && !strncmp(base, g[i], (size_t)blen)) return 1;
+  return 0;
+}
+
+/* the float function of the same name on whole float vectors (the
+ * mangled parameters with f for Dh), its result rounded to half */
+static LLVMValueRef whole_vector_call(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef fn, LLVMTypeRef rt) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef f32 = LLVMFloatTypeInContext(c), ps[4];
+  LLVMValueRef args[4];
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  char fname[96];
+  size_t o = 0;
+  for (size_t i = 0; i < len && o < sizeof fname - 1; i++) {
+    if (name[i] == 'D' && name[i + 1] == 'h') {
+      fname[o++] = 'f';
+      i++;
+    } else {
+      fname[o++] = name[i];
+    }
+  }
+  fname[o] = 0;
+  unsigned n = LLVMGetNumArgOperands(call);
+  for (unsigned i = 0; i < n && i < 4; i++) {
+    LLVMValueRef a = LLVMGetOperand(call, i);
+    LLVMTypeRef t = LLVMTypeOf(a);
+    ps[i] = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMVectorType(f32, LLVMGetVectorSize(t)) : f32;
+    args[i] = LLVMBuildFPExt(b, a, ps[i], "");
+  }
+  LLVMTypeRef frt = LLVMGetTypeKind(rt) == LLVMVectorTypeKind ? LLVMVectorType(f32, LLVMGetVectorSize(rt)) : f32;
+  LLVMTypeRef fty = LLVMFunctionType(frt, ps, n, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(m, fname);
+  if (!f) f = LLVMAddFunction(m, fname, fty);
+  return LLVMBuildFPTrunc(b, LLVMBuildCall2(b, fty, f, args, n, ""), rt, "");
+}
+
+/* nan(ushort<N>) of half: a quiet NaN carrying the low 9 bits of the code */
+static LLVMValueRef half_nan(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef call) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  LLVMTypeRef rt = LLVMTypeOf(call);
+  LLVMTypeRef et = LLVMGetTypeKind(rt) == LLVMVectorTypeKind ? LLVMGetElementType(rt) : rt;
+  if (strncmp(name, "_Z3nan", 6) || LLVMGetTypeKind(et) != LLVMHalfTypeKind || LLVMCountParams(fn) != 1) return NULL;
+  LLVMValueRef x = LLVMGetOperand(call, 0);
+  LLVMTypeRef xt = LLVMTypeOf(x);
+  unsigned n = LLVMGetTypeKind(xt) == LLVMVectorTypeKind ? LLVMGetVectorSize(xt) : 0;
+  LLVMTypeRef i16 = LLVMGetTypeKind(xt) == LLVMVectorTypeKind ? LLVMGetElementType(xt) : xt;
+  LLVMValueRef km[16], kq[16];
+  for (unsigned i = 0; i < (n ? n : 1) && i < 16; i++) {
+    km[i] = LLVMConstInt(i16, 0x1ff, 0);
+    kq[i] = LLVMConstInt(i16, 0x7e00, 0);
+  }
+  LLVMValueRef mask = n ? LLVMConstVector(km, n) : km[0], q = n ? LLVMConstVector(kq, n) : kq[0];
+  return LLVMBuildBitCast(b, LLVMBuildOr(b, LLVMBuildAnd(b, x, mask, ""), q, ""), rt, "");
+}
+
+/* a scalar half builtin with int or pointer parameters (frexp, modf,
+ * fract, sincos, remquo, lgamma_r, ldexp, pown, rootn): the float one, a
+ * half through a pointer via a private float; NULL when fn is not one */
+static LLVMValueRef half_ptr_call(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef call) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  char *end;
+  long l = strtol(name + 2, &end, 10);
+  LLVMTypeRef rt = LLVMTypeOf(call);
+  if (strncmp(name, "_Z", 2) || l <= 0 || (long)strlen(end) <= l || LLVMGetTypeKind(rt) != LLVMHalfTypeKind) return NULL;
+  static const char *const ok[] = {"frexp", "modf", "fract", "sincos", "remquo", "lgamma_r", "ldexp", "pown", "rootn"};
+  int known = 0;
+  for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) known |= (long)strlen(ok[i]) == l && !strncmp(end, ok[i], (size_t)l);
+  if (!known) return NULL;
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef f32 = LLVMFloatTypeInContext(c), ps[4];
+  LLVMValueRef args[4], tmp[4] = {NULL, NULL, NULL, NULL}, hp[4];
+  char fname[96];
+  int o = snprintf(fname, sizeof fname, "_Z%ld%.*s", l, (int)l, end);
+  const char *p = end + l;
+  unsigned n = LLVMGetNumArgOperands(call);
+  LLVMBuilderRef eb = LLVMCreateBuilderInContext(c); /* allocas at the function's entry */
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)));
+  LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(entry));
+  for (unsigned i = 0; i < n && i < 4; i++) {
+    LLVMValueRef a = LLVMGetOperand(call, i);
+    const char *t = p;
+    if (*p == 'P') { /* P [U3AS<d>] [K] then Dh or i */
+      p++;
+      if (!strncmp(p, "U3AS", 4)) p += 5;
+      if (*p == 'K') p++;
+    }
+    int half = !strncmp(p, "Dh", 2);
+    if (!half && *p != 'i') {
+      LLVMDisposeBuilder(eb);
+      return NULL;
+    }
+    p += half ? 2 : 1;
+    if (*t == 'P' && half) { /* through a private float */
+      tmp[i] = LLVMBuildAlloca(eb, f32, "");
+      hp[i] = a;
+      args[i] = tmp[i];
+      ps[i] = LLVMTypeOf(tmp[i]);
+      o += snprintf(fname + o, sizeof fname - (size_t)o, "Pf");
+    } else if (half) {
+      args[i] = LLVMBuildFPExt(b, a, f32, "");
+      ps[i] = f32;
+      o += snprintf(fname + o, sizeof fname - (size_t)o, "f");
+    } else {
+      args[i] = a;
+      ps[i] = LLVMTypeOf(a);
+      o += snprintf(fname + o, sizeof fname - (size_t)o, "%.*s", (int)(p - t), t);
+    }
+  }
+  LLVMDisposeBuilder(eb);
+  if (*p || o >= (int)sizeof fname) return NULL;
+  LLVMTypeRef fty = LLVMFunctionType(f32, ps, n, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(m, fname);
+  if (!f) f = LLVMAddFunction(m, fname, fty);
+  LLVMValueRef r = LLVMBuildFPTrunc(b, LLVMBuildCall2(b, fty, f, args, n, ""), rt, "");
+  for (unsigned i = 0; i < n && i < 4; i++)
+    if (tmp[i]) LLVMBuildStore(b, LLVMBuildFPTrunc(b, LLVMBuildLoad2(b, f32, tmp[i], ""), rt, ""), hp[i]);
+  return r;
 }
 
 void cc_map_f16_builtins(LLVMModuleRef m) {
@@ -218,6 +354,8 @@ void cc_map_f16_builtins(LLVMModuleRef m) {
         if (LLVMCountParams(fn) == 1) r = to_half(m, b, fn, call, unsigned_param(fn));
         if (!r && LLVMCountParams(fn) == 1) r = from_half(m, b, fn, call);
         if (!r) r = half_as_ushort(m, b, fn, call);
+        if (!r) r = half_nan(b, fn, call);
+        if (!r) r = half_ptr_call(m, b, fn, call);
         if (!r) break;
         LLVMReplaceAllUsesWith(call, r);
         LLVMInstructionEraseFromParent(call);
@@ -236,6 +374,8 @@ void cc_map_f16_builtins(LLVMModuleRef m) {
       if (!width) {
         for (unsigned i = 0; i < n; i++) args[i] = LLVMGetOperand(call, i);
         r = scalar_call(m, b, base, blen, args, n, rt);
+      } else if (geometric(base, blen)) {
+        r = whole_vector_call(m, b, call, fn, rt);
       } else {
         r = LLVMGetUndef(rt);
         LLVMTypeRef et = LLVMGetElementType(rt);

@@ -330,6 +330,57 @@ static void test_hmixed(void **state) {
     }
 }
 
+static void test_hmore(void **state) {
+  rig *r = *state;
+  if (!cc_rig_have_libclc()) skip();
+  enum { N = 256 };
+  static uint16_t v[4 * (N + 1)], x[N], u[N], o[12 * N], om[N];
+  static int32_t oi[2 * N];
+  uint64_t s = 4711;
+  for (int i = 0; i < 4 * (N + 1); i++) v[i] = d2h((double)(int32_t)(rnd64(&s) >> 54) / 32); /* -16..16 */
+  for (int i = 0; i < N; i++) {
+    x[i] = d2h((double)(int32_t)(rnd64(&s) >> 44) / 1024); /* -512..512 */
+    u[i] = (uint16_t)rnd64(&s);
+  }
+  uint32_t V = cc_rig_buf(r->c, v, sizeof v), X = cc_rig_buf(r->c, x, sizeof x), U = cc_rig_buf(r->c, u, sizeof u);
+  uint32_t O = cc_rig_buf(r->c, NULL, sizeof o), OI = cc_rig_buf(r->c, NULL, sizeof oi), OM = cc_rig_buf(r->c, NULL, sizeof om);
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {32}};
+  cc_rig_launch(r->c, r->prog, "hmore", &nd, (uint32_t[]){V, X, U, O, OI, OM}, 6);
+  cc_rig_get(r->c, O, o, sizeof o);
+  cc_rig_get(r->c, OI, oi, sizeof oi);
+  cc_rig_get(r->c, OM, om, sizeof om);
+  for (int i = 0; i < N; i++) {
+    double a[4], b[4], dot = 0, len = 0, xi = h2d(x[i]);
+    for (int k = 0; k < 4; k++) {
+      a[k] = h2d(v[4 * i + k]);
+      b[k] = h2d(v[4 * (i + 1) + k]);
+      dot += a[k] * b[k];
+      len += a[k] * a[k];
+    }
+    len = sqrt(len);
+    /* computed in float and rounded once: within 2 half ulps of the exact value */
+    double approx[4] = {dot, len, len ? a[0] / len : 0, len ? a[3] / len : 0};
+    static const char *const an[4] = {"dot", "length", "normalize.x", "normalize.w"};
+    for (int k = 0; k < 4; k++)
+      if (ulps(o[12 * i + k], approx[k]) > 2 && !(approx[k] == 0 && fabs(h2d(o[12 * i + k])) < 0x1p-20))
+        fail_msg("%s of half4 (item %d) is %a, exact %a", an[k], i, h2d(o[12 * i + k]), approx[k]);
+    uint16_t ws = a[1] < b[1] ? v[4 * (i + 1) + 1] : v[4 * i + 1];
+    if (o[12 * i + 4] != ws) fail_msg("select of half4 (item %d): 0x%04x, expected 0x%04x", i, o[12 * i + 4], ws);
+    if (o[12 * i + 5] != (uint16_t)(0x7e00 | (u[i] & 0x1ff))) fail_msg("nan(0x%04x) of half is 0x%04x", u[i], o[12 * i + 5]);
+    int e;
+    double fm = frexp(xi, &e), ip, fp = modf(xi, &ip), ld = ldexp(xi, -3);
+    int q;
+    double rq = remquo(xi, 1.75, &q);
+    if (o[12 * i + 6] != d2h(fm) || (xi != 0 && oi[2 * i] != e)) fail_msg("frexp(half %a): %a, %d", xi, h2d(o[12 * i + 6]), oi[2 * i]);
+    if (o[12 * i + 7] != d2h(fp) || om[i] != d2h(ip)) fail_msg("modf(half %a): %a, %a", xi, h2d(o[12 * i + 7]), h2d(om[i]));
+    if (o[12 * i + 8] != d2h(rq) || (oi[2 * i + 1] & 7) != (q & 7))
+      fail_msg("remquo(half %a, 1.75): %a, %d, expected %a, %d", xi, h2d(o[12 * i + 8]), oi[2 * i + 1], rq, q);
+    if (o[12 * i + 9] != d2h(ld)) fail_msg("ldexp(half %a, -3): %a", xi, h2d(o[12 * i + 9]));
+    if (ulps(o[12 * i + 10], sin(xi)) > 2 || ulps(o[12 * i + 11], cos(xi)) > 2)
+      fail_msg("sincos(half %a): %a, %a", xi, h2d(o[12 * i + 10]), h2d(o[12 * i + 11]));
+  }
+}
+
 static void test_hvec(void **state) {
   rig *r = *state;
   if (!cc_rig_have_libclc()) skip();
@@ -359,6 +410,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_harith), cmocka_unit_test(test_hvec), cmocka_unit_test(test_hconv),
                                      cmocka_unit_test(test_hbuiltin),
                                      cmocka_unit_test(test_hshuffle),
-                                     cmocka_unit_test(test_hmixed)};
+                                     cmocka_unit_test(test_hmixed),
+                                     cmocka_unit_test(test_hmore)};
   return cmocka_run_group_tests(tests, group_setup, cc_suite_teardown);
 }

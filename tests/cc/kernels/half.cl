@@ -91,3 +91,30 @@ __kernel void hmixed(__global const half4 *v, __global const half *s, __global h
   o[3 * i + 1] = step(s[i], v[i]);
   o[3 * i + 2] = clamp(v[i], (half)-1.0f, s[i]);
 }
+
+/* more half builtins through float: geometric ones on whole vectors,
+ * select (as ushort), nan, and those with pointer or int parameters */
+__kernel void hmore(__global const half4 *v, __global const half *x, __global const ushort *u, __global half *o,
+                    __global int *oi, __global half *om) {
+  int i = get_global_id(0);
+  half4 a = v[i], b = v[i + 1];
+  __global half *p = o + 12 * i;
+  p[0] = dot(a, b);
+  p[1] = length(a);
+  half4 nv = normalize(a);
+  p[2] = nv.x;
+  p[3] = nv.w;
+  half4 s = select(a, b, isless(a, b));
+  p[4] = s.y;
+  p[5] = nan(u[i]);
+  int e, q;
+  p[6] = frexp(x[i], &e);
+  oi[2 * i] = e;
+  p[7] = modf(x[i], om + i);
+  p[8] = remquo(x[i], (half)1.75f, &q);
+  oi[2 * i + 1] = q;
+  p[9] = ldexp(x[i], -3);
+  half c;
+  p[10] = sincos(x[i], &c);
+  p[11] = c;
+}
