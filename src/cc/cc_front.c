@@ -108,10 +108,10 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
                  vt_error *e) {
   cc_budget b;
   cc_budget_start(&b, o);
-  return cc_run_clang_by(path, text, o, &b, bc, bclen, log, e);
+  return cc_run_clang_by(path, text, o, &b, 0, bc, bclen, log, e);
 }
 
-int cc_run_clang_by(const char *path, const char *text, const cc_options *o, const cc_budget *b, char **bc,
+int cc_run_clang_by(const char *path, const char *text, const cc_options *o, const cc_budget *b, int raw, char **bc,
                     size_t *bclen, char **log, vt_error *e) {
   char src[4096] = "", out[4096], hdr[4096] = "";
   int rc = -1;
@@ -160,6 +160,9 @@ int cc_run_clang_by(const char *path, const char *text, const cc_options *o, con
   if (!o->opt) { /* -O0 would mark every function optnone: our passes must still run */
     argv[n++] = "-Xclang";
     argv[n++] = "-disable-O0-optnone";
+  } else if (raw) { /* the IR of -On, but its passes run in our process (cc_optimise.c) */
+    argv[n++] = "-Xclang";
+    argv[n++] = "-disable-llvm-passes";
   }
   /* one work-item per lane: LLVM's own vectorisers would only build
    * vectors that the back end has to split again */

@@ -32,10 +32,11 @@ int cc_front_wants_double(const char *log);
 int cc_run_clang(const char *path, const char *text, const cc_options *o, char **bc, size_t *bclen, char **log,
                  vt_error *e);
 /* the same within a budget already started (cc_budget.h): clang is killed
- * at its deadline, VT_ERR_CONFIG */
+ * at its deadline, VT_ERR_CONFIG; with raw, clang runs none of LLVM's
+ * passes (cc_optimise runs them, bounded) */
 struct cc_budget_s;
-int cc_run_clang_by(const char *path, const char *text, const cc_options *o, const struct cc_budget_s *b, char **bc,
-                    size_t *bclen, char **log, vt_error *e);
+int cc_run_clang_by(const char *path, const char *text, const cc_options *o, const struct cc_budget_s *b, int raw,
+                    char **bc, size_t *bclen, char **log, vt_error *e);
 
 /* After clang failed: e says why in one line (cc_front_diag.c): VT_ERR_USAGE
  * for a build option it rejected, else VT_ERR_ASM; clang is the front

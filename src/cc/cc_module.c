@@ -398,7 +398,7 @@ static int compile_fn(module_ctx *mc, LLVMValueRef fn, int is_func) {
 }
 
 static int compile_by(const char *const *bcs, const size_t *lens, int n, const cc_options *o, const char *origin,
-                      const cc_budget *b, char **asm_out, vt_error *e);
+                      const cc_budget *b, int raw, char **asm_out, vt_error *e);
 
 int cc_compile(const char *path, const char *text, const cc_options *o, char **asm_out, char **log, vt_error *e) {
   char *bc = NULL;
@@ -406,15 +406,18 @@ int cc_compile(const char *path, const char *text, const cc_options *o, char **a
   *asm_out = NULL;
   cc_budget b; /* one budget for the front end and the back end */
   cc_budget_start(&b, o);
-  if (cc_run_clang_by(path, text, o, &b, &bc, &bclen, log, e)) return -1;
+  /* at -O2 clang's optimiser runs here, where it is bounded (cc_optimise.c) */
+  int raw = o->opt == 2;
+  if (cc_run_clang_by(path, text, o, &b, raw, &bc, &bclen, log, e)) return -1;
   const char *bcs[1] = {bc};
-  int rc = compile_by(bcs, &bclen, 1, o, text ? CC_SOURCE_NAME : path, &b, asm_out, e);
+  int rc = compile_by(bcs, &bclen, 1, o, text ? CC_SOURCE_NAME : path, &b, raw, asm_out, e);
   free(bc);
   return rc;
 }
 
+/* raw: the bitcode is clang's unoptimised IR (cc_optimise first) */
 static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, const cc_options *o, const char *origin,
-                           const cc_budget *b, char **asm_out, vt_error *e) {
+                           const cc_budget *b, int raw, char **asm_out, vt_error *e) {
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef m = NULL;
   LLVMTargetDataRef td = NULL;
@@ -422,6 +425,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   cc_text t = {0};
   int rc = -1;
   if (cc_read_linked(ctx, bcs, lens, n, &m, e)) goto done;
+  if (raw && (cc_optimise(m, e) || cc_budget_check(b, origin, e))) goto done;
   cc_scalarize_builtins(m);
   cc_lower_vstore_half(m);
   cc_map_f64_builtins(m);
@@ -506,19 +510,20 @@ typedef struct {
   const cc_options *o;
   const char *origin;
   const cc_budget *b;
+  int raw;
   char **asm_out;
   vt_error *e;
 } compile_args;
 
 static int compile_guarded(void *arg) {
   compile_args *a = arg;
-  return compile_bitcode(a->bcs, a->lens, a->n, a->o, a->origin, a->b, a->asm_out, a->e);
+  return compile_bitcode(a->bcs, a->lens, a->n, a->o, a->origin, a->b, a->raw, a->asm_out, a->e);
 }
 
 static int compile_by(const char *const *bcs, const size_t *lens, int n, const cc_options *o, const char *origin,
-                      const cc_budget *b, char **asm_out, vt_error *e) {
+                      const cc_budget *b, int raw, char **asm_out, vt_error *e) {
   *asm_out = NULL;
-  compile_args a = {bcs, lens, n, o, origin, b, asm_out, e};
+  compile_args a = {bcs, lens, n, o, origin, b, raw, asm_out, e};
   return cc_guarded(compile_guarded, &a, e);
 }
 
@@ -526,7 +531,7 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
                        char **asm_out, vt_error *e) {
   cc_budget b;
   cc_budget_start(&b, o);
-  return compile_by(bcs, lens, n, o, origin, &b, asm_out, e);
+  return compile_by(bcs, lens, n, o, origin, &b, 0, asm_out, e);
 }
 
 int cc_link_file(const char *asm_text, int relocatable, const char *out_path, vt_error *e) {

@@ -4,10 +4,13 @@
  * released objects answer CL_INVALID_<OBJECT> instead of crashing (D8);
  * and, with the compiler, a damaged math library fails the build without
  * ending the host (D1), every build option reaches clang (D3), 64 KiB of
- * __local data and 255-character kernel names build and run (D6, D7). */
+ * __local data and 255-character kernel names build and run (D6, D7);
+ * the compile-time and size budgets end a build with a log naming the
+ * kernel and the limit (issue 22 item 4). */
 #include "cl_test.h"
 
 #include <stdint.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -167,6 +170,40 @@ static void damaged_libclc(void) {
   rmdir(dir);
 }
 
+/* the budget, as build options: a kernel too large, a front end that does
+ * not end, a value that is not a number */
+static void budget(void) {
+  const char *src = "kernel void k(global int *a) { a[get_global_id(0)] = get_global_id(0) * 3; }";
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  CHECK(err);
+  EXPECT_ERR(clBuildProgram(p, 1, &dev, "-ventus-max-compile-insns=3", NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+  char *log = build_log(p);
+  EXPECT(strstr(log, "kernel k: ") && strstr(log, "more than the size budget of 3 ("));
+  free(log);
+  EXPECT_ERR(clBuildProgram(p, 1, &dev, "-ventus-max-compile-seconds=soon", NULL, NULL), CL_INVALID_BUILD_OPTIONS);
+  char dir[] = "/tmp/cl-budget-XXXXXX", path[64];
+  if (!mkdtemp(dir)) exit(1);
+  snprintf(path, sizeof path, "%s/slow-clang", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) exit(1);
+  fputs("#!/bin/sh\nexec sleep 30\n", f);
+  fclose(f);
+  chmod(path, 0755);
+  setenv("CHENGYING_CLANG", path, 1);
+  time_t t0 = time(NULL);
+  EXPECT_ERR(clBuildProgram(p, 1, &dev, "-ventus-max-compile-seconds=1", NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+  EXPECT(time(NULL) - t0 < 20);
+  log = build_log(p);
+  EXPECT(strstr(log, "ran past the compile-time budget of 1 s and was stopped") != NULL);
+  free(log);
+  unsetenv("CHENGYING_CLANG");
+  unlink(path);
+  rmdir(dir);
+  CHECK(clReleaseProgram(p));
+  EXPECT(run_one(src, "-ventus-max-compile-seconds=60 -ventus-max-compile-insns=0", "k", 9) == 27);
+}
+
 static void compiled(void) {
   /* D3: X is the 101st option */
   char opts[2048] = "";
@@ -204,6 +241,7 @@ int main(void) {
   if (have && !system("command -v clang-19 >/dev/null 2>&1")) {
     damaged_libclc();
     compiled();
+    budget();
   } else {
     printf("(compiler part left out: no OpenCL C compiler or no clang-19)\n");
   }
