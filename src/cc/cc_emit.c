@@ -65,7 +65,25 @@ static int prefix_bytes(const cc_fn *f, const cc_minst *m, int n) {
   return 0;
 }
 
-static int max_bytes(const cc_fn *f, const cc_minst *m, int epilogue) {
+/* A `j` reaches +-1 MiB. In a function whose code may be longer (a
+ * 40,000-case switch), each `j` is counted as 8 bytes and one whose target
+ * may lie further than this becomes auipc + jalr through t1, the scratch
+ * register that @rpc uses too (never allocated, dead between instructions). */
+#define CC_JAL_REACH (1048576 - 1024)
+
+/* the jump to label, near or through t1 */
+static void emit_jump(cc_fn *f, cc_text *t, const char *label, int far) {
+  if (!far) {
+    cc_printf(t, "        j       %s\n", label);
+    return;
+  }
+  int n = f->nlabel++;
+  cc_printf(t, ".Lfar_%s_%d:\n        auipc   t1, %%pcrel_hi(%s)\n", f->name, n, label);
+  cc_printf(t, "        jalr    zero, %%pcrel_lo(.Lfar_%s_%d)(t1)\n", f->name, n);
+}
+
+static int max_bytes(const cc_fn *f, const cc_minst *m, int epilogue, int big) {
+  if (!strcmp(m->fmt, "j %0")) return big ? 8 : 4;
   if (!strncmp(m->fmt, "@rpc", 4)) return 8;
   if (!strcmp(m->fmt, "@keep") || !strcmp(m->fmt, "@label %0")) return 0;
   if (!strcmp(m->fmt, "@call %0")) return 40;
@@ -75,7 +93,7 @@ static int max_bytes(const cc_fn *f, const cc_minst *m, int epilogue) {
   int n = 4;
   for (const char *p = m->fmt; *p; p++) n += *p == '\n' ? 4 : 0;
   n += prefix_bytes(f, m, n);
-  return inverse_branch(m->fmt) ? n + 4 : is_vbranch(m->fmt) ? n + 8 : n;
+  return inverse_branch(m->fmt) ? n + (big ? 8 : 4) : is_vbranch(m->fmt) ? n + (big ? 16 : 8) : n;
 }
 
 int cc_emit_kernel(cc_fn *f, cc_text *t) {
@@ -89,9 +107,15 @@ int cc_emit_kernel(cc_fn *f, cc_text *t) {
   int epilogue = text_bytes(&scratch, 0), *boff = calloc((size_t)f->nbb + 1, sizeof *boff);
   free(scratch.p);
   if (!boff) return vt_fail(f->e, VT_ERR_NOMEM, "out of memory while compiling kernel %s", f->name);
-  for (int b = 0, p = pos; b < f->nbb; b++) {
-    boff[b] = p;
-    for (int i = 0; i < f->mb[b].n; i++) p += max_bytes(f, &f->mb[b].v[i], epilogue);
+  int big = 0; /* may the code be longer than a `j` reaches? then sized again with long jumps */
+  for (int pass = 0; pass < 2; pass++) {
+    int p = pos;
+    for (int b = 0; b < f->nbb; b++) {
+      boff[b] = p;
+      for (int i = 0; i < f->mb[b].n; i++) p += max_bytes(f, &f->mb[b].v[i], epilogue, big);
+    }
+    if (big || p - pos < CC_JAL_REACH) break;
+    big = 1;
   }
   for (int b = 0; b < f->nbb; b++) {
     cc_printf(t, "%s:\n", cc_fn_label(f, b, lab, sizeof lab));
@@ -99,7 +123,7 @@ int cc_emit_kernel(cc_fn *f, cc_text *t) {
     for (int i = 0; i < f->mb[b].n; i++) {
       cc_minst *m = &f->mb[b].v[i];
       int here = pos, far = -1;
-      pos += max_bytes(f, m, epilogue);
+      pos += max_bytes(f, m, epilogue, big);
       const char *inv = inverse_branch(m->fmt);
       int vb = is_vbranch(m->fmt);
       for (int o = 0; (inv || vb) && o < m->nops; o++)
@@ -118,8 +142,14 @@ int cc_emit_kernel(cc_fn *f, cc_text *t) {
             cc_puts(t, c);
           }
         }
-        if (vb) cc_printf(t, "\n        j       2f\n1:\n        j       %s\n2:\n", cc_fn_label(f, m->op[far].v, lab, sizeof lab));
-        else cc_printf(t, "\n        j       %s\n1:\n", cc_fn_label(f, m->op[far].v, lab, sizeof lab));
+        int farj = big && abs(boff[m->op[far].v] - here) > CC_JAL_REACH;
+        cc_puts(t, vb ? "\n        j       2f\n1:\n" : "\n");
+        emit_jump(f, t, cc_fn_label(f, m->op[far].v, lab, sizeof lab), farj);
+        cc_puts(t, vb ? "2:\n" : "1:\n");
+        continue;
+      }
+      if (big && !strcmp(m->fmt, "j %0") && abs(boff[m->op[0].v] - here) > CC_JAL_REACH) {
+        emit_jump(f, t, cc_fn_label(f, m->op[0].v, lab, sizeof lab), 1);
         continue;
       }
       if (!strncmp(m->fmt, "@rpc", 4)) {

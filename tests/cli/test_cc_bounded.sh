@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bounded compilation (issue 22 item 4, docs/robustness.md): large kernels
-# (bench/cc/gen-large.py: a 10,000-case switch, 20,000 statements in one
+# (bench/cc/gen-large.py: a 10,000- and a 40,000-case switch (more than
+# 1 MiB of code: far jumps), 20,000 statements in one
 # block, 12 nested loops, a 200,000-element __constant table) compile and
 # give the results Python computes for them; the compile-time budget stops
 # a front end that runs past it, the size budget refuses a kernel too large,
@@ -42,6 +43,8 @@ large() {
 }
 # fill=X sets a[2] = X too: the nest's trip count, so nest runs with X = 2
 large switch 10000 2
+# past a jump's 1 MiB reach: the jumps to the switch's end go through auipc + jalr
+large switch 40000 39999
 large straight 20000 5
 large nest 12 2
 large init 200000 2
