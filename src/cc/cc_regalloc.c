@@ -58,9 +58,36 @@ typedef struct {
   int nvslot;
 } spill_state;
 
-/* one round of allocation: 0 done, 1 *victim must be spilled first, -1 error */
+/* one round of allocation: 0 done, 1 *victim must be spilled first, -1 error.
+ * Liveness is solved only for the vregs some block uses before defining
+ * them (every live-in and live-out set lies within those): a value made and
+ * used inside one block, most of them, needs no bit in any set, so the sets
+ * stay small in a function of 80,000 blocks and as many vregs (a 40,000-case
+ * switch: dense sets of blocks x vregs bits were 800 MB each and most of
+ * the compile time). */
 static int alloc_round(cc_fn *f, spill_state *ss, int *victim) {
-  int nb = f->nbb, nv = f->nvreg, words = (nv + 63) / 64, rc = -1;
+  int nb = f->nbb, nv = f->nvreg, rc = -1, ng = 0;
+  int *gidx = malloc(sizeof(int) * ((size_t)nv + 1)), *glist = malloc(sizeof(int) * ((size_t)nv + 1));
+  int *ldef = malloc(sizeof(int) * ((size_t)nv + 1));
+  if (!gidx || !glist || !ldef) {
+    free(gidx);
+    free(glist);
+    free(ldef);
+    return oom(f);
+  }
+  for (int r = 0; r < nv; r++) gidx[r] = ldef[r] = -1;
+  for (int b = 0; b < nb; b++) /* upward-exposed uses: the "global" vregs */
+    for (int i = 0; i < f->mb[b].n; i++) {
+      cc_minst *m = &f->mb[b].v[i];
+      for (int o = m->ndefs; o < m->nops; o++)
+        if (m->op[o].kind == CC_OP_REG && ldef[m->op[o].v] != b && gidx[m->op[o].v] < 0) {
+          gidx[m->op[o].v] = ng;
+          glist[ng++] = m->op[o].v;
+        }
+      for (int o = 0; o < m->ndefs; o++) ldef[m->op[o].v] = b;
+    }
+  free(ldef);
+  int words = (ng + 63) / 64;
   uint64_t *use = calloc((size_t)nb * (size_t)words + 1, 8), *def = calloc((size_t)nb * (size_t)words + 1, 8);
   uint64_t *in = calloc((size_t)nb * (size_t)words + 1, 8), *out = calloc((size_t)nb * (size_t)words + 1, 8);
   int *bstart = calloc((size_t)nb + 1, sizeof(int)), *bend = calloc((size_t)nb + 1, sizeof(int));
@@ -73,8 +100,8 @@ static int alloc_round(cc_fn *f, spill_state *ss, int *victim) {
     oom(f);
     goto done;
   }
-#define BIT(set, b, r) ((set)[(size_t)(b) * (size_t)words + (size_t)(r) / 64] >> ((r) % 64) & 1)
-#define SET(set, b, r) ((set)[(size_t)(b) * (size_t)words + (size_t)(r) / 64] |= 1ull << ((r) % 64))
+#define BIT(set, b, g) ((set)[(size_t)(b) * (size_t)words + (size_t)(g) / 64] >> ((g) % 64) & 1)
+#define SET(set, b, g) ((set)[(size_t)(b) * (size_t)words + (size_t)(g) / 64] |= 1ull << ((g) % 64))
   int pos = 0;
   for (int r = 0; r < nv; r++) iv[r] = (ival){1 << 30, -1};
   for (int b = 0; b < nb; b++) {
@@ -83,12 +110,13 @@ static int alloc_round(cc_fn *f, spill_state *ss, int *victim) {
       cc_minst *m = &f->mb[b].v[i];
       for (int o = m->ndefs; o < m->nops; o++)
         if (m->op[o].kind == CC_OP_REG) {
-          int r = m->op[o].v;
-          if (!BIT(def, b, r)) SET(use, b, r);
+          int r = m->op[o].v, g = gidx[r];
+          if (g >= 0 && !BIT(def, b, g)) SET(use, b, g);
           use_pos(iv, r, pos);
         }
       for (int o = 0; o < m->ndefs; o++) {
-        SET(def, b, m->op[o].v);
+        int g = gidx[m->op[o].v];
+        if (g >= 0) SET(def, b, g);
         use_pos(iv, m->op[o].v, pos);
       }
     }
@@ -109,9 +137,9 @@ static int alloc_round(cc_fn *f, spill_state *ss, int *victim) {
     }
   }
   for (int b = 0; b < nb; b++)
-    for (int r = 0; r < nv; r++) {
-      if (BIT(in, b, r)) use_pos(iv, r, bstart[b]);
-      if (BIT(out, b, r)) use_pos(iv, r, bend[b]);
+    for (int g = 0; g < ng; g++) {
+      if (BIT(in, b, g)) use_pos(iv, glist[g], bstart[b]);
+      if (BIT(out, b, g)) use_pos(iv, glist[g], bend[b]);
     }
   /* scalars live into a divergent region stay live across all of it */
   for (int b = 0; b < nb; b++) {
@@ -124,10 +152,10 @@ static int alloc_round(cc_fn *f, spill_state *ss, int *victim) {
         if (bstart[x] < lo) lo = bstart[x];
         if (bend[x] > hi) hi = bend[x];
       }
-    for (int r = 0; r < nv; r++)
-      if (f->rclass[r] == CC_S && BIT(out, b, r)) {
-        use_pos(iv, r, lo);
-        use_pos(iv, r, hi);
+    for (int g = 0; g < ng; g++)
+      if (f->rclass[glist[g]] == CC_S && BIT(out, b, g)) {
+        use_pos(iv, glist[g], lo);
+        use_pos(iv, glist[g], hi);
       }
   }
   /* linear scan: intervals by start, each takes the lowest free register */
@@ -191,6 +219,8 @@ done:
   free(iv);
   free(order);
   free(mark);
+  free(gidx);
+  free(glist);
   return rc;
 }
 
