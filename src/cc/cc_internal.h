@@ -113,6 +113,7 @@ typedef struct {
   int atomics;          /* bytes of atomics scratch at sp: 0, 512, 768 with 64-bit atomics */
   int nsslot;           /* uniform spill slots (regalloc) */
   cc_callees *callees;  /* module-wide */
+  const struct cc_budget_s *budget; /* the compilation's deadline, checked by long passes (cc_budget.h) */
   uint32_t sp_frame;    /* own warp-stack bytes: atomics scratch, spills, ra and saved registers */
   uint32_t tp_frame;    /* own private bytes: variables, spills, saved vector registers */
   uint32_t callee_sp, callee_tp; /* deepest callee chain */

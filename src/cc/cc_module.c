@@ -375,6 +375,7 @@ static int compile_fn(module_ctx *mc, LLVMValueRef fn, int is_func) {
   f.gsyms = mc->gsyms;
   f.is_func = is_func;
   f.callees = &mc->callees;
+  f.budget = mc->b;
   int rc = cc_build_cfg(&f) || cc_uniformity(&f) || cc_budget_check(mc->b, what, mc->e) || cc_select(&f) ||
                    cc_budget_check(mc->b, what, mc->e) || cc_regalloc(&f) || cc_budget_check(mc->b, what, mc->e) ||
                    cc_frames(&f) || cc_emit_kernel(&f, mc->t)

@@ -13,9 +13,11 @@
  * active lanes. A vector register may therefore be shared between values of
  * both sides, but a scalar one may not: a scalar live into a divergent
  * region stays allocated over the whole region. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cc_budget.h"
 #include "cc_internal.h"
 
 /* allocatable registers: x5-x7 (t0-t2) are scratch of the emitter, x8 (s0)
@@ -368,11 +370,16 @@ int cc_regalloc(cc_fn *f) {
   spill_state ss = {.tpv = -1};
   int rc, victim = -1;
   if (grow_nospill(f, &ss)) return -1;
-  while ((rc = alloc_round(f, &ss, &victim)) == 1)
-    if (spill(f, &ss, victim)) {
+  /* a round per spilled value: thousands of rounds where thousands of
+   * values are live at once, so the deadline is checked at each */
+  while ((rc = alloc_round(f, &ss, &victim)) == 1) {
+    char what[CC_KERNEL_NAME_MAX + 32];
+    snprintf(what, sizeof what, "%s %s", f->is_func ? "function" : "kernel", f->name);
+    if (spill(f, &ss, victim) || (f->budget && cc_budget_check(f->budget, what, f->e))) {
       rc = -1;
       break;
     }
+  }
   free(ss.nospill);
   return rc;
 }
