@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cc.h"
+#include "cc_budget.h"
 #include "cc_front.h"
 #include "cc_internal.h"
 #include "vt_file.h"
@@ -152,7 +153,10 @@ int cc_compile_object(const char *source, const char *options, const char *incdi
     o.ncflags = nf;
     o.opt = opt;
     size_t n = 0;
-    if (!cc_run_clang(NULL, source, &o, &bc, &n, &clog, e)) {
+    cc_budget b;
+    cc_budget_start(&b, &o);
+    /* at -O2 unoptimised: clang's passes run at link time, bounded (cc_optimise.c) */
+    if (!cc_run_clang_by(NULL, source, &o, &b, o.opt == 2, &bc, &n, &clog, e)) {
       *obj = (uint8_t *)bc;
       *obj_size = n;
       rc = 0;

@@ -532,7 +532,8 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
                        char **asm_out, vt_error *e) {
   cc_budget b;
   cc_budget_start(&b, o);
-  return compile_by(bcs, lens, n, o, origin, &b, 0, asm_out, e);
+  /* at -O2 the units are clang's unoptimised IR (cc_compile_object) */
+  return compile_by(bcs, lens, n, o, origin, &b, o->opt == 2, asm_out, e);
 }
 
 int cc_link_file(const char *asm_text, int relocatable, const char *out_path, vt_error *e) {

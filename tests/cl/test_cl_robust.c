@@ -202,6 +202,35 @@ static void budget(void) {
   rmdir(dir);
   CHECK(clReleaseProgram(p));
   EXPECT(run_one(src, "-ventus-max-compile-seconds=60 -ventus-max-compile-insns=0", "k", 9) == 27);
+  /* a 2000-case switch, compiled and linked apart: its -O2 passes run at
+   * link time, where a block of so many predecessors skips SimplifyCFG */
+  size_t cap = 2000 * 48 + 256, len = 0;
+  char *big = malloc(cap);
+  if (!big) exit(1);
+  len += (size_t)snprintf(big, cap, "kernel void sw(global int *a) { int i = get_global_id(0); switch (i * 61) {");
+  for (int c = 0; c < 2000; c++) len += (size_t)snprintf(big + len, cap - len, "case %d: a[i] = %d; break;", c, c * 7 + 3);
+  snprintf(big + len, cap - len, "default: a[i] = -1; } }");
+  const char *bs = big;
+  cl_program obj = clCreateProgramWithSource(ctx, 1, &bs, NULL, &err);
+  CHECK(err);
+  CHECK(clCompileProgram(obj, 1, &dev, "", 0, NULL, NULL, NULL, NULL));
+  cl_program exe = clLinkProgram(ctx, 1, &dev, "", 1, &obj, NULL, NULL, &err);
+  CHECK(err);
+  cl_kernel k = clCreateKernel(exe, "sw", &err);
+  CHECK(err);
+  int a[32] = {0};
+  cl_mem m = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof a, a, &err);
+  CHECK(err);
+  CHECK(clSetKernelArg(k, 0, sizeof m, &m));
+  size_t g = 32, l = 32;
+  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+  CHECK(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof a, a, 0, NULL, NULL));
+  EXPECT(a[5] == 305 * 7 + 3 && a[31] == 1891 * 7 + 3 && a[0] == 3);
+  CHECK(clReleaseMemObject(m));
+  CHECK(clReleaseKernel(k));
+  CHECK(clReleaseProgram(exe));
+  CHECK(clReleaseProgram(obj));
+  free(big);
 }
 
 static void compiled(void) {
