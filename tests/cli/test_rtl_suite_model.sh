@@ -9,16 +9,16 @@
 #   usage: bash test_rtl_suite_model.sh <ventus binary> <source dir>
 set -u
 . "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
-# docs/timing.md, "The RTL reference suite": regression bounds just above
-# today's figures (fitted 9.9% / 22.2%, held out 10.0% / 18.8%; 12% mean over
-# the runs a clone without the corpus can run); the goal is 10% / 20%
-MEAN=13
-WORST=25
+# docs/timing.md, "The RTL reference suite": the issue's goal, a mean within
+# 10% and a worst within 20% (today fitted 7.6% / 19.2%, held out 3.6% /
+# 8.6%)
+MEAN=10
+WORST=20
 # kernels whose results the RTL computes differently from the reference ISS
-# (docs/timing.md, "What the check found"): divergent branches under a
-# partial mask; any other run must end with the simulator's memory, or
-# differ only by one unit in the last place (ulp:N)
-KNOWN_DIFFER="ex_diverge b_jacobi cl_stencil cl_search cl_pathfinder"
+# beyond rounding (docs/timing.md, "What the check found"): none since the
+# masked-write fix (tools/rtl/patches/fixes); any run must end with the
+# simulator's memory, or differ only by one unit in the last place (ulp:N)
+KNOWN_DIFFER=""
 csv=$src/bench/rtl/rtl-cycles.csv
 
 # every recorded run ended with the RTL's memory equal to the simulator's,
@@ -26,10 +26,10 @@ csv=$src/bench/rtl/rtl-cycles.csv
 n=$(tail -n +2 "$csv" | wc -l)
 [ "$n" -ge 40 ] && ok "$n recorded RTL runs" || bad "only $n recorded RTL runs (the suite asks for 40)"
 odd=$(tail -n +2 "$csv" | awk -F, -v k=" $KNOWN_DIFFER " '$12 != "equal" && $12 !~ /^ulp:/ && index(k, " " $2 " ") == 0 { print $1 }')
-[ -z "$odd" ] && ok "every recorded run: the RTL's memory is the simulator's, to rounding, but for $KNOWN_DIFFER" ||
+[ -z "$odd" ] && ok "every recorded run: the RTL's memory is the simulator's, to rounding${KNOWN_DIFFER:+, but for $KNOWN_DIFFER}" ||
   bad "recorded runs whose RTL memory differs: $odd"
 neq=$(tail -n +2 "$csv" | awk -F, '$12 == "equal"' | wc -l)
-[ "$neq" -ge 25 ] && ok "$neq runs with memory equal" || bad "only $neq runs with memory equal"
+[ "$neq" -ge 40 ] && ok "$neq runs with memory equal" || bad "only $neq runs with memory equal"
 
 # the split follows the written rule (MD5 of the kernel name, mod 3)
 wrong=$(tail -n +2 "$csv" | while IFS=, read -r id k split _; do

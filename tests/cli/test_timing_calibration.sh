@@ -13,9 +13,13 @@ set -u
 # warps of 8 threads on the same RTL) is within 6%: the RTL sources rule
 # out a cause the model could derive from NUM_THREAD (docs/timing.md,
 # "What the RTL sources rule out"), and the RTL simulated from those
-# sources runs 4x8 in 1744 cycles, fewer than 4w16t (see below)
+# sources runs 4x8 in 1670 cycles, fewer than 4w16t (see below). vecadd/4w32t
+# is another README figure the RTL built from its sources does not
+# reproduce (2610 cycles simulated, the README 17% under it): the model is
+# held to the simulated figure by the RTL suite (test_rtl_suite_model.sh)
+# and to the README's within 30%
 BOUND=20
-ALLOW="vecadd/4x8=40"
+ALLOW="vecadd/4x8=40 vecadd/4w32t=30"
 corp=$src/../shared/corpora
 if [ ! -d "$corp/timing" ]; then
   echo "SKIP: ../shared/corpora not found: the calibration test did not run"
@@ -49,9 +53,10 @@ else
   bad "the unseen Chisel bfs run: '$(grep '^unseen' "$tmp/table")', expected within 10% of 2672"
 fi
 # the three vecadd cases against the Verilog RTL as simulated here from its
-# sources (docs/timing.md, "The RTL itself, simulated here"), where 4x8 is
+# sources by tools/rtl (bench/rtl/rtl-cycles.csv; docs/timing.md, "The RTL
+# in the loop"), where 4x8 is
 # the cheapest of the three as its data volume says: within 15% each
-for c in 4x8:1744 4w16t:2087 4w32t:2843; do
+for c in 4x8:1670 4w16t:1980 4w32t:2610; do
   k=${c%%:*} want=${c##*:}
   o=$(awk -F'|' -v k="vecadd/$k" '{ n = $2; gsub(/ /, "", n) } n == k { gsub(/ /, "", $5); print $5 }' "$tmp/table")
   if [ -n "$o" ] && [ $(((o - want) * 100)) -le $((want * 15)) ] && [ $(((want - o) * 100)) -le $((want * 15)) ]; then
