@@ -186,59 +186,101 @@ static int is_div_source(LLVMValueRef in) {
   }
 }
 
+/* Scratch of mark_region, allocated once per function: per-block stamps and
+ * counters reset through the list of blocks a search touched, so that each
+ * divergent branch costs the size of its region, not of the function (a
+ * per-lane switch of 20,000 cases is as many divergent branches). */
+typedef struct {
+  int *work, *seen, stamp, *touched, ntouched;
+  uint8_t *cnt, *inr;
+} region_scratch;
+
+static int cmp_int(const void *a, const void *b) {
+  return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
 /* Marks what divergent branch b implies: the blocks between b and its
- * post-dominator (its region), and the blocks that paths from two of its
- * successors both reach (their phis merge values of different work-items).
- * Each successor is searched separately; the post-dominator is reached but
- * not passed. */
-static int mark_region(cc_fn *f, int b, uint8_t *inr) {
-  int n = f->nbb, rc = 0;
-  int *work = malloc(sizeof(int) * (size_t)(n + 1) * 2);
-  uint8_t *seen = calloc((size_t)n + 1, 1), *cnt = calloc((size_t)n + 1, 1);
-  if (!work || !seen || !cnt) {
-    rc = vt_fail(f->e, VT_ERR_NOMEM, "out of memory while compiling kernel %s", f->name);
-    goto done;
-  }
+ * post-dominator (its region: *out, sorted, malloc'd, *nout blocks), and
+ * the blocks that paths from two of its successors both reach (their phis
+ * merge values of different work-items). Each successor is searched
+ * separately; the post-dominator is reached but not passed. */
+static int mark_region(cc_fn *f, int b, region_scratch *sc, int **out, int *nout) {
+  int n = f->nbb;
+  sc->ntouched = 0;
   for (int s = 0; s < f->nsucc[b]; s++) {
     int dup = 0;
     for (int t = 0; t < s; t++) dup |= f->succ[b][t] == f->succ[b][s];
     if (dup) continue;
-    memset(seen, 0, (size_t)n);
-    int nw = 0;
-    work[nw++] = f->succ[b][s];
+    int nw = 0, stamp = ++sc->stamp;
+    sc->work[nw++] = f->succ[b][s];
     while (nw) {
-      int x = work[--nw];
-      if (seen[x]) continue;
-      seen[x] = 1;
-      if (cnt[x] < 255) cnt[x]++;
+      int x = sc->work[--nw];
+      if (sc->seen[x] == stamp) continue;
+      sc->seen[x] = stamp;
+      if (!sc->cnt[x]) sc->touched[sc->ntouched++] = x;
+      if (sc->cnt[x] < 255) sc->cnt[x]++;
       if (x == f->ipdom[b]) continue;
-      inr[x] = 1;
+      sc->inr[x] = 1;
       f->inreg[x] = 1;
-      for (int k = 0; k < f->nsucc[x] && nw < 2 * n; k++) work[nw++] = f->succ[x][k];
+      for (int k = 0; k < f->nsucc[x] && nw < 2 * n; k++) sc->work[nw++] = f->succ[x][k];
     }
   }
-  for (int x = 0; x < n; x++)
-    if (cnt[x] >= 2) f->phidiv[x] = 1;
-done:
-  free(work);
-  free(seen);
-  free(cnt);
-  return rc;
+  int *list = malloc(sizeof(int) * ((size_t)sc->ntouched + 1)), nl = 0;
+  for (int i = 0; i < sc->ntouched; i++) {
+    int x = sc->touched[i];
+    if (sc->cnt[x] >= 2) f->phidiv[x] = 1;
+    if (sc->inr[x] && list) list[nl++] = x;
+    sc->cnt[x] = 0;
+    sc->inr[x] = 0;
+  }
+  if (!list) return vt_fail(f->e, VT_ERR_NOMEM, "out of memory while compiling kernel %s", f->name);
+  qsort(list, (size_t)nl, sizeof *list, cmp_int);
+  *out = list;
+  *nout = nl;
+  return 0;
 }
 
-/* The regions of the divergent branches found so far: a row of flags (one
- * per block) for each such branch only, and their list, so that a function
- * of many blocks and few divergent branches costs neither nb x nb bytes nor
- * a scan of every block per instruction. */
+/* The regions of the divergent branches found so far: each as the sorted
+ * list of its blocks, and for each block the regions it lies in, so that
+ * a function of many blocks costs neither blocks x branches bytes nor a
+ * scan of every region per instruction. */
 typedef struct {
-  uint8_t **row; /* [nb]: NULL unless the block ends in a divergent branch */
-  int *list, n;
+  int **blocks, *len, n; /* per region, in the order found */
+  int **of, *nof, *capof; /* per block: the regions it lies in */
 } div_regions;
 
-static void regions_free(div_regions *g) {
-  for (int i = 0; g->row && i < g->n; i++) free(g->row[g->list[i]]);
-  free(g->row);
-  free(g->list);
+static void regions_free(div_regions *g, int nb) {
+  for (int i = 0; g->blocks && i < g->n; i++) free(g->blocks[i]);
+  for (int x = 0; g->of && x < nb; x++) free(g->of[x]);
+  free(g->blocks);
+  free(g->len);
+  free(g->of);
+  free(g->nof);
+  free(g->capof);
+}
+
+static int in_region(const div_regions *g, int i, int x) {
+  return bsearch(&x, g->blocks[i], (size_t)g->len[i], sizeof x, cmp_int) != NULL;
+}
+
+/* adds the region of divergent branch b (g has room for one more) */
+static int add_region(cc_fn *f, div_regions *g, region_scratch *sc, int b) {
+  int i = g->n, *list = NULL, nl = 0;
+  if (mark_region(f, b, sc, &list, &nl)) return -1;
+  g->blocks[i] = list;
+  g->len[i] = nl;
+  g->n++;
+  for (int k = 0; k < nl; k++) {
+    int x = list[k];
+    if (g->nof[x] == g->capof[x]) {
+      int cap = g->capof[x] ? 2 * g->capof[x] : 4, *p = realloc(g->of[x], sizeof(int) * (size_t)cap);
+      if (!p) return vt_fail(f->e, VT_ERR_NOMEM, "out of memory while compiling kernel %s", f->name);
+      g->of[x] = p;
+      g->capof[x] = cap;
+    }
+    g->of[x][g->nof[x]++] = i;
+  }
+  return 0;
 }
 
 int cc_uniformity(cc_fn *f) {
@@ -255,10 +297,16 @@ int cc_uniformity(cc_fn *f) {
   f->vreg = alloc_ints(n, -1);
   f->grp = calloc((size_t)n + 1, sizeof *f->grp);
   f->phidiv = calloc((size_t)nb + 1, 1);
-  div_regions regions = {calloc((size_t)nb + 1, sizeof *regions.row), malloc(((size_t)nb + 1) * sizeof(int)), 0};
-  if (!f->div || !f->folded || !f->vreg || !f->grp || !f->phidiv || !regions.row || !regions.list) {
-    regions_free(&regions);
-    goto oom;
+  div_regions regions = {calloc((size_t)nb + 1, sizeof(int *)), calloc((size_t)nb + 1, sizeof(int)), 0,
+                         calloc((size_t)nb + 1, sizeof(int *)), calloc((size_t)nb + 1, sizeof(int)),
+                         calloc((size_t)nb + 1, sizeof(int))};
+  region_scratch sc = {malloc(sizeof(int) * ((size_t)nb + 1) * 2), calloc((size_t)nb + 1, sizeof(int)), 0,
+                       malloc(sizeof(int) * ((size_t)nb + 1)), 0, calloc((size_t)nb + 1, 1), calloc((size_t)nb + 1, 1)};
+  int rc = -1;
+  if (!f->div || !f->folded || !f->vreg || !f->grp || !f->phidiv || !regions.blocks || !regions.len || !regions.of ||
+      !regions.nof || !regions.capof || !sc.work || !sc.seen || !sc.touched || !sc.cnt || !sc.inr) {
+    vt_fail(f->e, VT_ERR_NOMEM, "out of memory while compiling kernel %s", f->name);
+    goto done;
   }
   /* a struct by value is a copy in the work-item's private frame */
   for (unsigned i = 0, np = LLVMCountParams(f->fn); i < np; i++)
@@ -278,13 +326,12 @@ int cc_uniformity(cc_fn *f) {
         }
         /* used outside a divergent region it is defined in: work-items left
          * that region (a loop) at different times, each with its own value */
-        for (int i = 0; !d && i < regions.n; i++) {
-          const uint8_t *row = regions.row[regions.list[i]];
-          if (!row[b]) continue;
+        for (int j = 0; !d && j < regions.nof[b]; j++) {
+          int i = regions.of[b][j];
           for (LLVMUseRef u = LLVMGetFirstUse(in); u && !d; u = LLVMGetNextUse(u)) {
             LLVMValueRef user = LLVMGetUser(u);
             int ub = LLVMIsAInstruction(user) ? cc_map_get(&f->blk, LLVMGetInstructionParent(user)) : -1;
-            if (ub >= 0 && !row[ub]) d = 1;
+            if (ub >= 0 && !in_region(&regions, i, ub)) d = 1;
           }
         }
         if (d) {
@@ -298,27 +345,26 @@ int cc_uniformity(cc_fn *f) {
       int kc = cc_map_get(&f->val, LLVMGetCondition(t));
       if (kc < 0 || !f->div[kc]) continue;
       if (f->ipdom[b] < 0) {
-        regions_free(&regions);
-        return cc_unsupported(f, t,
-                              "a branch on a per-work-item condition whose paths never meet again "
-                              "(no common post-dominator)");
+        cc_unsupported(f, t,
+                       "a branch on a per-work-item condition whose paths never meet again "
+                       "(no common post-dominator)");
+        goto done;
       }
       f->divbr[b] = 1;
       f->isjoin[f->ipdom[b]] = 1;
-      if (!(regions.row[b] = calloc((size_t)nb + 1, 1))) {
-        regions_free(&regions);
-        goto oom;
-      }
-      regions.list[regions.n++] = b;
-      if (mark_region(f, b, regions.row[b])) {
-        regions_free(&regions);
-        return -1;
-      }
+      if (add_region(f, &regions, &sc, b)) goto done;
       changed = 1;
     }
   }
-  regions_free(&regions);
-  return 0;
+  rc = 0;
+done:
+  regions_free(&regions, nb);
+  free(sc.work);
+  free(sc.seen);
+  free(sc.touched);
+  free(sc.cnt);
+  free(sc.inr);
+  return rc;
 oom:
   return vt_fail(f->e, VT_ERR_NOMEM, "out of memory while compiling kernel %s", f->name);
 }
