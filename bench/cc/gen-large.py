@@ -4,6 +4,8 @@
 # (and a[2]) and writes a[0]; `expect KIND N X` prints the a[0] it must give
 # for a[1] = X, computed here in Python, independently of the compiler.
 #   gen-large.py switch N     one switch of N cases on a[1]
+#   gen-large.py dswitch N    a per-lane switch of N cases: a[i] from a[i]
+#                             (run with a[] all X, a[0] is as for switch)
 #   gen-large.py straight N   N dependent statements in one block
 #   gen-large.py nest D       D nested loops of 2 trips each, a counter inside
 #   gen-large.py init N       a __constant table of N ints, indexed by a[1]
@@ -21,6 +23,12 @@ def s32(v):
 def switch(n):
     cases = ''.join('case %d: a[0] = %d; break;\n' % (i, i * 7 + 3) for i in range(n))
     return 'kernel void k(global int *a) {\nswitch (a[1]) {\n%sdefault: a[0] = -1;\n}\n}\n' % cases
+
+
+def dswitch(n):
+    cases = ''.join('case %d: a[i] = %d; break;\n' % (j, j * 7 + 3) for j in range(n))
+    return ('kernel void k(global int *a) {\nint i = get_global_id(0);\nswitch (a[i]) {\n%sdefault: a[i] = -1;\n}\n}\n'
+            % cases)
 
 
 def straight(n):
@@ -71,12 +79,13 @@ def init(n):
 def main():
     if sys.argv[1] == 'expect':
         kind, n, x = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-        ref = {'switch': lambda: x * 7 + 3 if 0 <= x < n else -1, 'straight': lambda: straight_ref(n, x),
+        ref = {'switch': lambda: x * 7 + 3 if 0 <= x < n else -1, 'dswitch': lambda: x * 7 + 3 if 0 <= x < n else -1,
+               'straight': lambda: straight_ref(n, x),
                'nest': lambda: nest_ref(n, x), 'init': lambda: table(x)}
         print(ref[kind]())
         return
     kind, n = sys.argv[1], int(sys.argv[2])
-    sys.stdout.write({'switch': switch, 'straight': straight, 'nest': nest, 'init': init}[kind](n))
+    sys.stdout.write({'switch': switch, 'dswitch': dswitch, 'straight': straight, 'nest': nest, 'init': init}[kind](n))
 
 
 main()

@@ -39,17 +39,19 @@ static void use_pos(ival *iv, int r, int pos) {
   if (iv[r].end < pos) iv[r].end = pos;
 }
 
-static void region(cc_fn *f, int b, uint8_t *mark) {
-  int *work = malloc(sizeof(int) * (size_t)(f->nbb * 2 + 2)), nw = 0;
-  if (!work) return;
+/* the blocks of divergent branch b's region into list (their number
+ * returned), marked in mark; work has room for 2 * nbb + 2 entries */
+static int region(cc_fn *f, int b, uint8_t *mark, int *work, int *list) {
+  int nw = 0, nl = 0;
   for (int s = 0; s < f->nsucc[b]; s++) work[nw++] = f->succ[b][s];
   while (nw) {
     int x = work[--nw];
     if (x == f->ipdom[b] || mark[x]) continue;
     mark[x] = 1;
+    list[nl++] = x;
     for (int s = 0; s < f->nsucc[x] && nw < f->nbb * 2; s++) work[nw++] = f->succ[x][s];
   }
-  free(work);
+  return nl;
 }
 
 typedef struct {
@@ -96,9 +98,10 @@ static int alloc_round(cc_fn *f, spill_state *ss, int *victim) {
   ival *iv = malloc(sizeof *iv * ((size_t)nv + 1));
   int *order = malloc(sizeof(int) * ((size_t)nv + 1));
   uint8_t *mark = calloc((size_t)nb + 1, 1);
+  int *work = malloc(sizeof(int) * ((size_t)nb * 2 + 2)), *rlist = malloc(sizeof(int) * ((size_t)nb + 1));
   free(f->phys);
   f->phys = malloc(sizeof(int) * ((size_t)nv + 1));
-  if (!use || !def || !in || !out || !bstart || !bend || !iv || !order || !mark || !f->phys) {
+  if (!use || !def || !in || !out || !bstart || !bend || !iv || !order || !mark || !work || !rlist || !f->phys) {
     oom(f);
     goto done;
   }
@@ -146,14 +149,13 @@ static int alloc_round(cc_fn *f, spill_state *ss, int *victim) {
   /* scalars live into a divergent region stay live across all of it */
   for (int b = 0; b < nb; b++) {
     if (!f->divbr[b]) continue;
-    memset(mark, 0, (size_t)nb);
-    region(f, b, mark);
-    int lo = bstart[b], hi = bend[b];
-    for (int x = 0; x < nb; x++)
-      if (mark[x]) {
-        if (bstart[x] < lo) lo = bstart[x];
-        if (bend[x] > hi) hi = bend[x];
-      }
+    int nl = region(f, b, mark, work, rlist), lo = bstart[b], hi = bend[b];
+    for (int k = 0; k < nl; k++) { /* the marks are cleared for the next region as they are read */
+      int x = rlist[k];
+      mark[x] = 0;
+      if (bstart[x] < lo) lo = bstart[x];
+      if (bend[x] > hi) hi = bend[x];
+    }
     for (int g = 0; g < ng; g++)
       if (f->rclass[glist[g]] == CC_S && BIT(out, b, g)) {
         use_pos(iv, glist[g], lo);
@@ -221,6 +223,8 @@ done:
   free(iv);
   free(order);
   free(mark);
+  free(work);
+  free(rlist);
   free(gidx);
   free(glist);
   return rc;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Bounded compilation (issue 22 item 4, docs/robustness.md): large kernels
 # (bench/cc/gen-large.py: a 10,000- and a 40,000-case switch (more than
-# 1 MiB of code: far jumps), 20,000 statements in one
+# 1 MiB of code: far jumps), a per-lane 20,000-case switch, 20,000
+# statements in one
 # block, 12 nested loops, a 200,000-element __constant table) compile and
 # give the results Python computes for them; the compile-time budget stops
 # a front end that runs past it and a back end (between its passes and its
@@ -46,6 +47,15 @@ large() {
 large switch 10000 2
 # past a jump's 1 MiB reach: the jumps to the switch's end go through auipc + jalr
 large switch 40000 39999
+# a per-lane switch: lower-switch's compare tree is 20,000 divergent branches
+large dswitch 20000 19999
+want=$(for i in $(seq 0 15); do printf '%d ' $((i * 7 + 3)); done)
+if "$ventus" run -q "$tmp/dswitch.elf" --kernel k --global 32 --local 32 --arg buf:i32:32:iota --show 0:16 \
+  >"$tmp/out" 2>&1 && grep -q "^arg0 i32\[32\]: ${want}\.\.\." "$tmp/out"; then
+  ok "dswitch 20000: 32 lanes each take their own case"
+else
+  bad "dswitch 20000 over 32 lanes: expected ${want}: $(head -2 "$tmp/out")"
+fi
 large straight 20000 5
 large nest 12 2
 large init 200000 2
