@@ -168,14 +168,21 @@ static int alloc_round(cc_fn *f, spill_state *ss, int *victim) {
     f->phys[r] = -1;
     if (iv[r].end >= 0) order[n++] = r;
   }
-  for (int i = 1; i < n; i++) { /* insertion sort: vregs are mostly created in order */
-    int x = order[i], j = i;
-    while (j > 0 && iv[order[j - 1]].start > iv[x].start) {
-      order[j] = order[j - 1];
-      j--;
-    }
-    order[j] = x;
+  /* stable counting sort by start (positions 0..pos): an insertion sort
+   * was quadratic once spilling appends temporaries that start early */
+  int *cnt = calloc((size_t)pos + 2, sizeof(int)), *sorted = malloc(sizeof(int) * ((size_t)n + 1));
+  if (!cnt || !sorted) {
+    free(cnt);
+    free(sorted);
+    oom(f);
+    goto done;
   }
+  for (int i = 0; i < n; i++) cnt[iv[order[i]].start + 1]++;
+  for (int p = 0; p <= pos; p++) cnt[p + 1] += cnt[p];
+  for (int i = 0; i < n; i++) sorted[cnt[iv[order[i]].start]++] = order[i];
+  memcpy(order, sorted, sizeof(int) * (size_t)n);
+  free(cnt);
+  free(sorted);
   int sbusy[NSGPR], vbusy[NVGPR], sown[NSGPR], vown[NVGPR];
   for (int i = 0; i < NSGPR; i++) sbusy[i] = -1;
   for (int i = 0; i < NVGPR; i++) vbusy[i] = -1;
