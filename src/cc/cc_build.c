@@ -155,8 +155,8 @@ int cc_compile_object(const char *source, const char *options, const char *incdi
     size_t n = 0;
     cc_budget b;
     cc_budget_start(&b, &o);
-    /* at -O2 unoptimised: clang's passes run at link time, bounded (cc_optimise.c) */
-    if (!cc_run_clang_by(NULL, source, &o, &b, o.opt == 2, &bc, &n, &clog, e)) {
+    /* at -O2/-O3 unoptimised: clang's passes run at link time, bounded (cc_optimise.c) */
+    if (!cc_run_clang_by(NULL, source, &o, &b, cc_front_raw(o.opt), &bc, &n, &clog, e)) {
       *obj = (uint8_t *)bc;
       *obj_size = n;
       rc = 0;

@@ -35,6 +35,9 @@ int cc_run_clang(const char *path, const char *text, const cc_options *o, char *
  * at its deadline, VT_ERR_CONFIG; with raw, clang runs none of LLVM's
  * passes (cc_optimise runs them, bounded) */
 struct cc_budget_s;
+/* the optimisation levels whose passes run in our process (cc_optimise.c):
+ * clang is then run raw */
+int cc_front_raw(int opt);
 int cc_run_clang_by(const char *path, const char *text, const cc_options *o, const struct cc_budget_s *b, int raw,
                     char **bc, size_t *bclen, char **log, vt_error *e);
 

@@ -186,8 +186,9 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
 int cc_read_linked(LLVMContextRef ctx, const char *const *bcs, const size_t *lens, int n, LLVMModuleRef *out,
                    vt_error *e);
 int cc_link_bitcode(const char *const *bcs, const size_t *lens, int n, uint8_t **out, size_t *out_size, vt_error *e);
-/* cc_optimise.c: clang's -O2 passes on its unoptimised IR, bounded */
-int cc_optimise(LLVMModuleRef m, vt_error *e);
+/* cc_optimise.c: clang's -O<opt> passes on its unoptimised IR, bounded,
+ * for the levels where cc_front_raw(opt) (cc_front.h) */
+int cc_optimise(LLVMModuleRef m, int opt, vt_error *e);
 
 /* cc_printf.c: printf as print-buffer records */
 int cc_printf_lower(LLVMModuleRef m);

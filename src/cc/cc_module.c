@@ -407,8 +407,8 @@ int cc_compile(const char *path, const char *text, const cc_options *o, char **a
   *asm_out = NULL;
   cc_budget b; /* one budget for the front end and the back end */
   cc_budget_start(&b, o);
-  /* at -O2 clang's optimiser runs here, where it is bounded (cc_optimise.c) */
-  int raw = o->opt == 2;
+  /* at -O2 and -O3 clang's optimiser runs here, where it is bounded (cc_optimise.c) */
+  int raw = cc_front_raw(o->opt);
   if (cc_run_clang_by(path, text, o, &b, raw, &bc, &bclen, log, e)) return -1;
   const char *bcs[1] = {bc};
   int rc = compile_by(bcs, &bclen, 1, o, text ? CC_SOURCE_NAME : path, &b, raw, asm_out, e);
@@ -426,7 +426,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   cc_text t = {0};
   int rc = -1;
   if (cc_read_linked(ctx, bcs, lens, n, &m, e)) goto done;
-  if (raw && (cc_optimise(m, e) || cc_budget_check(b, origin, e))) goto done;
+  if (raw && (cc_optimise(m, o->opt, e) || cc_budget_check(b, origin, e))) goto done;
   cc_scalarize_builtins(m);
   cc_lower_vstore_half(m);
   cc_map_f64_builtins(m);
@@ -532,8 +532,8 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
                        char **asm_out, vt_error *e) {
   cc_budget b;
   cc_budget_start(&b, o);
-  /* at -O2 the units are clang's unoptimised IR (cc_compile_object) */
-  return compile_by(bcs, lens, n, o, origin, &b, o->opt == 2, asm_out, e);
+  /* at -O2 and -O3 the units are clang's unoptimised IR (cc_compile_object) */
+  return compile_by(bcs, lens, n, o, origin, &b, cc_front_raw(o->opt), asm_out, e);
 }
 
 int cc_link_file(const char *asm_text, int relocatable, const char *out_path, vt_error *e) {
