@@ -253,7 +253,7 @@ static inline void trace_vreg(vt_exec *x, unsigned reg) {
 }
 static inline void trace_mem(vt_exec *x, uint32_t addr, uint32_t val, unsigned size, int store) {
   vt_commit *c = x->c;
-  if (c && c->nmem < VT_MAX_LANES) {
+  if (c && c->nmem < VT_MAX_MEM) {
     c->mem[c->nmem].addr = addr;
     c->mem[c->nmem].val = val;
     c->mem[c->nmem].size = (uint8_t)size;

@@ -192,6 +192,7 @@ typedef struct vt_warp_view {
   const isa_inst *in;    /* decoded next instruction (valid until the next step) */
   isa_unit unit;
   uint32_t flags;        /* IF_* */
+  uint32_t vtype;        /* the warp's vtype (its SEW: the timing model's element width) */
 } vt_warp_view;
 /* Fills *v; decoding the next instruction may fault (-1, error with context). */
 int vt_step_peek(vt_device *d, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e);
@@ -229,6 +230,9 @@ void vt_step_threads_end(vt_device *d, uint32_t n, const double *cpu);
 
 /* ---- observation -------------------------------------------------------- */
 #define VT_MAX_LANES 32
+/* word accesses one instruction records: 4 per lane, for ISA 2025's
+ * 128-bit PREFIX_MEMORY accesses (64-bit elements take 2) */
+#define VT_MAX_MEM (4 * VT_MAX_LANES)
 
 /* One SIMT stack entry (docs/isa.md §4). */
 typedef struct vt_simt_entry {
@@ -264,8 +268,8 @@ typedef struct vt_commit {
   int ndma;           /* source ranges read, in order, contiguous ones merged */
   struct { uint32_t addr, len; } dma[VT_MAX_LANES];
   uint64_t dma_more;  /* source bytes read beyond those ranges (not line-modelled) */
-  int nmem;           /* memory accesses in lane order */
-  struct { uint32_t addr; uint32_t val; uint8_t size; uint8_t store; } mem[VT_MAX_LANES];
+  int nmem;           /* memory accesses in lane order (a lane's words in order) */
+  struct { uint32_t addr; uint32_t val; uint8_t size; uint8_t store; } mem[VT_MAX_MEM];
   int has_simt;       /* vbranch/join/setrpc: SIMT state after the instruction */
   uint32_t simt_mask, simt_npc, simt_depth;
   /* The stack after the instruction, bottom first (simt_depth entries; the

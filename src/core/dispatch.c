@@ -460,6 +460,7 @@ static int step_peek(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, vt_
   v->in = &ic->in;
   v->unit = (isa_unit)ic->unit;
   v->flags = ic->flags;
+  v->vtype = w->vtype;
   /* a waiting warp is released by a new generation, or (ISS rule) when the
    * warps that ended make up the missing arrivals: its re-check completes it */
   uint32_t have = wg->arrived + (d->cfg.barrier_counts_ended ? wg->ended : 0);

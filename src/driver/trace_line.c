@@ -170,6 +170,7 @@ size_t vt_trace_bound(vt_trace_cache *k, const vt_commit *c) {
     n += csr_info(k, c->csr[i].csr, &tmp)->len;
   }
   if (c->has_simt && c->simt_stack) n += (size_t)c->simt_depth * STACK_LINE;
+  if (c->nmem > VT_MAX_LANES) n += (size_t)(c->nmem - VT_MAX_LANES) * 26; /* ISA 2025 wide accesses */
   return n;
 }
 

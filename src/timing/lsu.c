@@ -21,7 +21,7 @@ static int is_shared(const vt_config *cf, uint32_t a) {
  * looked for among the earlier ones only when its bank has one already,
  * so a conflict-free access costs one pass over the lanes. */
 static uint32_t lds_passes(const vt_commit *c, const vt_config *cf) {
-  uint32_t words[VT_MAX_LANES], n = 0, worst = 0;
+  uint32_t words[VT_MAX_MEM], n = 0, worst = 0;
   uint8_t per_bank[64] = {0}; /* lds_banks is 1..64 (config.c) */
   for (int i = 0; i < c->nmem; i++) {
     uint32_t a = c->mem[i].addr;
@@ -43,7 +43,7 @@ void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, 
   sm_t *sm = &t->sms[smi];
   vt_sm_timing *ss = &t->st.sm[smi];
   vt_cache *l1 = &sm->l1d;
-  uint32_t lines[VT_MAX_LANES * 4], n = 0, lanes = 0;
+  uint32_t lines[VT_MAX_MEM * 2 + VT_MAX_LANES * 2], n = 0, lanes = 0; /* both ends of each access, idle lanes too */
   /* idle lanes continue the stride of the last two accesses */
   int total = c->nmem + (c->nmem ? (int)idle : 0);
   uint32_t stride = c->nmem > 1 ? c->mem[c->nmem - 1].addr - c->mem[c->nmem - 2].addr : 0;
