@@ -14,19 +14,24 @@ void fe_reset_warp(warp_t *w, uint32_t pc) {
   w->flock = 0;
   w->unlock_at = 0;
   w->ib_head = w->ib_n = 0;
+  w->half = 0;
 }
 
 static void lower(uint64_t *wake, uint64_t t) {
   if (t < *wake) *wake = t;
 }
 
-/* Is the word at pc a control op? An unreadable word is not: the core
- * faults on it when it executes. */
-static int is_control(vt_device *d, uint32_t pc) {
+/* Is the instruction at pc a control op? An unreadable word is not: the
+ * core faults on it when it executes. *len: its length in bytes (8 for the
+ * first word of a 64-bit instruction of revision 2025, which is never a
+ * control op). */
+static int is_control(vt_device *d, isa_rev rev, uint32_t pc, uint32_t *len) {
   uint32_t word;
   vt_error e;
+  *len = 4;
   if (vt_mem_read(d, pc, &word, 4, &e)) return 0;
-  isa_id id = isa_lookup(word);
+  if ((*len = isa_insn_len(word, rev)) == 8) return 0;
+  isa_id id = isa_lookup_rev(word, rev);
   return id != ISA_INVALID && (isa_table[id].flags & CONTROL_FLAGS);
 }
 
@@ -41,15 +46,28 @@ static int fetch_one(vt_timing *t, uint32_t smi, uint32_t slot, warp_t *w, uint6
   long i = cache_find(&sm->l1i, pc);
   if (i >= 0 && sm->l1i.ready[i] <= now) {
     ss->l1i_hits++;
+    /* the block's words are the fetch's slots: a 64-bit instruction takes
+     * two, and one that starts in the block's last slot takes the first
+     * slot of the next fetch too (its entry waits in w->half) */
+    isa_rev rev = t->cfg.isa == 2025 ? ISA_REV_2025 : ISA_REV_BASE;
     uint32_t block = cf->num_fetch * 4;
-    uint32_t n = (block - (pc & (block - 1))) / 4, room = cf->ibuffer_depth - w->ib_n;
-    if (n > room) n = room;
-    for (uint32_t j = 0; j < n; j++) {
+    uint32_t slots = (block - (pc & (block - 1))) / 4, j = 0;
+    while (j < slots && w->ib_n < cf->ibuffer_depth) {
+      uint32_t len = 4, at = w->half ? w->half_pc : pc;
+      int ctl = w->half ? 0 : is_control(t->d, rev, pc, &len);
+      if (len == 8 && j + 2 > slots) { /* the second word is in the next block */
+        w->half = 1;
+        w->half_pc = pc;
+        pc += 4;
+        break;
+      }
       ib_entry *en = &w->ib[(w->ib_head + w->ib_n++) % IB_MAX];
-      en->pc = pc;
+      en->pc = at;
       en->ready = now + cf->lat_fetch;
-      pc += 4;
-      if (is_control(t->d, en->pc)) {
+      pc += w->half ? 4 : len;
+      j += w->half ? 1 : len / 4;
+      w->half = 0;
+      if (ctl) {
         w->flock = 1;
         w->unlock_at = NEVER;
         break;

@@ -32,9 +32,11 @@ static void build_ops(vt_timing *t) {
       r->file[r->n] = isa_opk_is_vreg(k) ? 1 : 0;
       r->dest[r->n] = k == OPK_RD || k == OPK_VD || k == OPK_FRD;
       r->pair[r->n] = o[i].pair;
+      r->freg[r->n] = isa_opk_is_freg(k) != 0;
       r->n++;
     }
   }
+  wide_build(t);
 }
 
 static uint32_t reg_of(const isa_inst *in, uint8_t field) {
@@ -60,14 +62,19 @@ static uint8_t span_of(const isa_inst *in, uint32_t flags, const reg_ops *r, int
   return 1;
 }
 
-int reg_uses(const vt_timing *t, const isa_inst *in, uint32_t flags, reg_use *u) {
+int reg_uses(const vt_timing *t, const isa_inst *in, uint32_t flags, uint32_t nt, uint32_t vtype, reg_use *u) {
   const reg_ops *r = &t->ops[in->id];
+  uint8_t wide = t->wide[in->id].kind; /* always WIDE_NONE in the baseline */
+  if (wide >= WIDE_MMA) return wide_mma_uses(t, in, nt, u);
+  /* SEW 64: a prefix's own widths rule (span_of) */
+  int sew64 = wide == WIDE_SEW && wide_sew(vtype) == 64 && !in->pfx;
   int n = 0;
   for (int i = 0; i < r->n; i++) {
     uint32_t reg = reg_of(in, r->field[i]);
     if (r->file[i] == 0 && reg == 0 && r->dest[i]) continue; /* x0 is never written */
-    uint8_t span = span_of(in, flags, r, i, reg);
-    if (reg + span > NREG) span = (uint8_t)(NREG - reg);
+    uint16_t span = span_of(in, flags, r, i, reg);
+    if (sew64 && span == 1) span = wide_sew64_span(t, in, i, reg);
+    if (reg + span > NREG) span = (uint16_t)(NREG - reg);
     u[n++] = (reg_use){r->file[i], r->dest[i], span, reg};
   }
   if ((flags & IF_VEC) && !in->vm && !(flags & IF_CUSTOMV)) u[n++] = (reg_use){1, 0, 1, 0}; /* the mask, v0 */
@@ -199,7 +206,7 @@ static int blocked(const vt_timing *t, const sm_t *sm, warp_t *w, const vt_warp_
     return 1;
   }
   const reg_use *u = b->u;
-  int n = b->nu = reg_uses(t, v->in, v->flags, b->u);
+  int n = b->nu = reg_uses(t, v->in, v->flags, v->threads, v->vtype, b->u);
   uint64_t when = 0;
   int mem = 0;
   for (int i = 0; i < n; i++)
@@ -257,7 +264,9 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
     w->ib_n--;
   }
   uint32_t lanes = cf->num_lanes ? cf->num_lanes : v->threads;
-  uint32_t fold = (flags & IF_VEC) ? div_up(v->threads, lanes) : 1;
+  /* SEW 64 (ISA 2025): each lane's element is a register pair, two passes' worth */
+  uint32_t per = t->wide[in.id].kind ? wide_passes(t, v) : 1;
+  uint32_t fold = (flags & IF_VEC) ? div_up(v->threads, lanes) * per : 1;
   /* operands first: bank conflicts delay the dispatch to the unit */
   uint32_t wait = unit == UNIT_CTRL ? 0 : oc_collect(t, smi, s, u, nu, now); /* endprg, barrier: no operands */
   uint64_t start = now + wait;
@@ -273,7 +282,21 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
   case UNIT_SFU: {
     uint32_t sfu = cf->num_sfu ? cf->num_sfu : (lanes / 4 ? lanes / 4 : 1);
     lat = cf->lat_sfu;
-    occupy = (flags & IF_VEC) ? div_up(v->threads, sfu) : 1;
+    occupy = (flags & IF_VEC) ? div_up(v->threads, sfu) * per : 1;
+    break;
+  }
+  case UNIT_TENSOR: {
+    lat = cf->lat_alu;
+    /* a warp-group MMA64 first reads its local-memory operands through the
+     * shared memory's banks, one pass per lds_banks words, on the LSU's port */
+    uint32_t bytes = t->wide[in.id].kind ? wide_smem_bytes(t, &in) : 0;
+    if (bytes) {
+      uint32_t passes = div_up(bytes, 4 * cf->lds_banks);
+      uint64_t s0 = sm->unit_free[UNIT_LSU] > start ? sm->unit_free[UNIT_LSU] : start;
+      sm->unit_free[UNIT_LSU] = s0 + passes;
+      lat += (uint32_t)(s0 - start) + cf->lat_lsu_l1_hit + passes - 1;
+      ss->shared_accesses++;
+    }
     break;
   }
   case UNIT_LSU: {

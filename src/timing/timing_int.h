@@ -35,6 +35,8 @@ typedef struct {
   uint64_t unlock_at; /* when the issued control op resolves (NEVER: not issued yet) */
   uint32_t ib_head, ib_n;
   ib_entry ib[IB_MAX];
+  int half;           /* ISA 2025: the first word of a 64-bit instruction fetched, its second not yet */
+  uint32_t half_pc;   /* ... and that instruction's pc */
   uint64_t since, issued; /* timeline: cycle it was first seen, instructions issued */
   uint64_t coll_free; /* its collector unit takes the next instruction (collector.c) */
   uint64_t dma_done;  /* the last completion of the copies it issued (dma.c) */
@@ -66,12 +68,26 @@ typedef struct {
   uint8_t file[ISA_MAX_OPNDS];
   uint8_t dest[ISA_MAX_OPNDS];
   uint8_t pair[ISA_MAX_OPNDS];  /* the syntax names a 64-bit pair (ISA 2025 .d forms) */
+  uint8_t freg[ISA_MAX_OPNDS];  /* an f register (a pair for a float scalar at SEW 64) */
 } reg_ops;
+
+/* ISA 2025 entries whose operands are wider than their named registers
+ * (wide.c): MMA/MMA64 register groups, standard RVV ops at SEW 64. */
+enum { WIDE_NONE, WIDE_SEW, WIDE_MMA, WIDE_MMA64, WIDE_MMA64_WG };
+typedef struct {
+  uint8_t kind;
+  uint8_t narrow_vd;   /* WIDE_SEW: vd is a 0/1 result, one register at every SEW */
+  uint8_t bits, cbits; /* MMA: A/B and C/D element bits */
+  uint8_t sp;          /* MMA64: sparse A (K/2 kept elements and 2-bit metadata) */
+  uint8_t m, n;        /* the warp's M (16 for a warp group) and N (the warp group's is in the word) */
+  uint16_t k;          /* the logical K */
+} wide_op;
 
 /* One register an instruction reads or writes, with the registers after it
  * it spans (2 for a pair, up to 4 for a PREFIX_MEMORY access). */
 typedef struct {
-  uint8_t file, dest, span;
+  uint8_t file, dest;
+  uint16_t span; /* MMA groups reach 256 registers */
   uint32_t reg;
 } reg_use;
 
@@ -82,6 +98,7 @@ struct vt_timing {
   sm_t *sms;
   vt_memsys ms;
   reg_ops ops[ISA_COUNT];
+  wide_op wide[ISA_COUNT]; /* all WIDE_NONE unless isa = 2025 */
   vt_timing_stats st;
   FILE *tl;           /* the timeline being written, NULL = none */
   FILE *ilog;         /* the issue log being written, NULL = none */
@@ -96,7 +113,21 @@ struct vt_timing {
  * ISA_MAX_OPNDS + 1: a masked vector op also reads v0); returns the count.
  * x0 as a destination is left out; as a source it is read from its bank like
  * any register, as the RTL does, and never waits (nothing writes it). */
-int reg_uses(const vt_timing *t, const isa_inst *in, uint32_t flags, reg_use *u);
+int reg_uses(const vt_timing *t, const isa_inst *in, uint32_t flags, uint32_t nt, uint32_t vtype, reg_use *u);
+
+/* wide.c (ISA 2025; docs/timing.md "Register groups and element widths"):
+ * wide_build marks the table's wide entries for a 2025 device;
+ * wide_mma_uses gives an MMA's groups for nt threads (D, C, A with the
+ * sparse metadata, B; at most 4); wide_sew64_span the span of operand slot
+ * i of a WIDE_SEW entry at SEW 64; wide_passes the factor of the vector
+ * unit's passes for the element width; wide_smem_bytes the local-memory
+ * bytes a warp-group MMA64 reads (0 for others). */
+void wide_build(vt_timing *t);
+int wide_mma_uses(const vt_timing *t, const isa_inst *in, uint32_t nt, reg_use *u);
+uint16_t wide_sew64_span(const vt_timing *t, const isa_inst *in, int i, uint32_t reg);
+uint32_t wide_passes(const vt_timing *t, const vt_warp_view *v);
+uint32_t wide_smem_bytes(const vt_timing *t, const isa_inst *in);
+static inline unsigned wide_sew(uint32_t vtype) { return 8u << ((vtype >> 3) & 3); }
 
 /* collector.c: the operand collector of warp slot `slot` on SM smi, for an
  * instruction issued at now: the cycles its source reads wait for the

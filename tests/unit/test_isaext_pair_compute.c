@@ -261,7 +261,7 @@ static int span(vt_timing *t, uint32_t word, uint32_t hi, uint32_t prefix, unsig
   if (hi) assert_int_not_equal(isa_decode64_rev(word, hi, ISA_REV_2025, &in), ISA_INVALID);
   else assert_int_not_equal(isa_decode_rev(word, prefix, ISA_REV_2025, &in), ISA_INVALID);
   reg_use u[ISA_MAX_OPNDS + 1];
-  int n = reg_uses(t, &in, isa_table[in.id].flags, u);
+  int n = reg_uses(t, &in, isa_table[in.id].flags, 32, 0x10 /* e32 */, u);
   for (int i = 0; i < n; i++)
     if (u[i].reg == reg && u[i].dest == dest) return u[i].span;
   fail_msg("register %u not used", reg);
