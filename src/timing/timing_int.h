@@ -72,8 +72,9 @@ typedef struct {
 } reg_ops;
 
 /* ISA 2025 entries whose operands are wider than their named registers
- * (wide.c): MMA/MMA64 register groups, standard RVV ops at SEW 64. */
-enum { WIDE_NONE, WIDE_SEW, WIDE_MMA, WIDE_MMA64, WIDE_MMA64_WG };
+ * (wide.c): MMA/MMA64 register groups, standard RVV ops at SEW 64 (and
+ * under PREFIX pair = 1), the 64-bit compute format at its 64-bit sizes. */
+enum { WIDE_NONE, WIDE_SEW, WIDE_C64, WIDE_MMA, WIDE_MMA64, WIDE_MMA64_WG };
 typedef struct {
   uint8_t kind;
   uint8_t narrow_vd;   /* WIDE_SEW: vd is a 0/1 result, one register at every SEW */

@@ -50,6 +50,9 @@ void wide_build(vt_timing *t) {
       o->bits = bits_of[dt];
       o->cbits = dt == 1 && !((ii->match_hi >> 6) & 1) ? 16 : 32;
       o->sp = ((ii->match_hi >> 4) & 3) == 1;
+    } else if ((ii->flags & IF_LONG) && (ii->match & 0x7f) == 0x3f) { /* the 64-bit compute format */
+      o->kind = WIDE_C64;
+      continue;
     } else if ((ii->flags & IF_VEC) && !(ii->flags & (IF_CUSTOMV | IF_LOAD | IF_STORE | IF_LONG)) &&
                (ii->unit == UNIT_VALU || ii->unit == UNIT_VFPU || ii->unit == UNIT_MUL ||
                 ii->unit == UNIT_SFU) &&
@@ -113,8 +116,17 @@ uint16_t wide_sew64_span(const vt_timing *t, const isa_inst *in, int i, uint32_t
   return reg && (r->freg[i] || (isa_table[in->id].flags & IF_FP)) ? 2 : 1;
 }
 
+/* A lane moves one 32-bit word per pass, so an op on 64-bit elements
+ * (register pairs) takes two: at SEW 64, under PREFIX pair = 1, and the
+ * compute format with a 64-bit size (code 2 in VSSIZE hi[21:20] or VDSIZE
+ * hi[23:22]) */
 uint32_t wide_passes(const vt_timing *t, const vt_warp_view *v) {
-  return t->wide[v->in->id].kind == WIDE_SEW && wide_sew(v->vtype) == 64 ? 2 : 1;
+  const isa_inst *in = v->in;
+  uint8_t kind = t->wide[in->id].kind;
+  if (kind == WIDE_C64) return ((in->hi >> 20) & 3) == 2 || ((in->hi >> 22) & 3) == 2 ? 2 : 1;
+  if (kind != WIDE_SEW) return 1;
+  if (in->pfx & ISA_PFX_CPAIR) return isa_pair_op_of((isa_id)in->id) ? 2 : 1;
+  return wide_sew(v->vtype) == 64 ? 2 : 1;
 }
 
 uint32_t wide_smem_bytes(const vt_timing *t, const isa_inst *in) {
