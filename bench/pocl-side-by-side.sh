@@ -72,7 +72,10 @@ load=$(uptime | sed 's/.*load average: //')
 OCL_ICD_VENDORS=$build/icd CHENGYING_CONFIG=$tmp/ours.cfg "$bin" --platform chengying "${args[@]}" \
   >"$tmp/ours" 2>"$tmp/ours.err"
 rc_ours=$?
-if [ "$rc_ours" -ge 2 ] || [ ! -s "$tmp/ours" ]; then
+if [ "$rc_ours" = 2 ]; then # its usage error (e.g. --only naming no kernel), in one line
+  echo "pocl-side-by-side.sh: $(head -n 1 "$tmp/ours.err")" >&2
+  exit 2
+elif [ "$rc_ours" -ge 2 ] || [ ! -s "$tmp/ours" ]; then
   echo "pocl-side-by-side.sh: bench_cl_patterns on chengying failed:" >&2
   cat "$tmp/ours.err" >&2
   exit 4

@@ -64,6 +64,8 @@ grep -q -- "--json" "$tmp/out" && grep -q "ours / pocl" "$tmp/out" && ok "the sc
   bad "the script's --help: $(head -n 3 "$tmp/out")"
 expect 2 "unknown option '--bogus'" "pocl-side-by-side.sh --bogus" bash "$script" --bogus
 expect 2 "--reps must be a number" "pocl-side-by-side.sh --reps x" bash "$script" --reps x
+expect 2 "--only 'nope' names no kernel" "pocl-side-by-side.sh --only nope" \
+  bash "$script" --build "$build" --only nope
 expect 4 "no bench/bench_cl_patterns or icd/ in $tmp" "pocl-side-by-side.sh --build without the host" \
   bash "$script" --build "$tmp"
 
