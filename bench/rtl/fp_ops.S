@@ -12,6 +12,9 @@
 # Arguments (argument buffer at a0, one 32-bit word each):
 #     +0 a  +4 b  +8 c  +12 out (5n floats, written)  +16 n
 # docs/timing.md, "What the check found", says what the RTL does with it.
+
+        .include "../../kernels/lib/args.inc"
+
         .text
         .globl  fp_ops
 fp_ops:
@@ -51,26 +54,9 @@ fp_ops:
         lw      ra, 0(sp)
         ret
 
-# Argument metadata for the OpenCL platform (docs/opencl.md).
-        .section .ventus.args.fp_ops, "", @progbits
-        .word   1, 5
-        .word   1, 4, 1
-        .asciz  "a"
-        .asciz  "float*"
-        .balign 4
-        .word   1, 4, 1
-        .asciz  "b"
-        .asciz  "float*"
-        .balign 4
-        .word   1, 4, 1
-        .asciz  "c"
-        .asciz  "float*"
-        .balign 4
-        .word   1, 4, 0
-        .asciz  "out"
-        .asciz  "float*"
-        .balign 4
-        .word   0, 4, 0
-        .asciz  "n"
-        .asciz  "uint"
-        .balign 4
+        vt_args fp_ops, 5
+        vt_arg_global_const fp_ops, a, float*
+        vt_arg_global_const fp_ops, b, float*
+        vt_arg_global_const fp_ops, c, float*
+        vt_arg_global fp_ops, out, float*
+        vt_arg_value fp_ops, n, uint, 4
