@@ -49,6 +49,16 @@ static inline int host_flags_work(void) {
   return ok;
 }
 
+/* Whether the host honours fesetround (valgrind's memcheck does not: the
+ * tests then check round-to-nearest only). */
+static inline int host_rounding_works(void) {
+  volatile double one = 1.0, three = 3.0, up, nearest = one / three;
+  fesetround(FE_UPWARD);
+  up = one / three;
+  fesetround(FE_TONEAREST);
+  return up != nearest;
+}
+
 /* Whether the C library's fma is fused and keeps the sign of a zero
  * (valgrind's emulation is neither): otherwise the tests leave fma out. */
 static inline int host_fma_works(void) {
