@@ -247,9 +247,23 @@ struct _cl_event {
 void cy_ref_init(cy_ref *r);
 /* 1 if the application still holds the object */
 int cy_ref_live(cy_ref *r);
-/* An object whose magic is 0 and whose parts are freed, kept as a
- * tombstone for a while instead of free() (cl_ref.c says why). */
-void cy_bury(void *obj);
+/* ---- the handle registry (cl_handles.c) -------------------------------- */
+typedef enum {
+  CY_HANDLE_CONTEXT,
+  CY_HANDLE_QUEUE,
+  CY_HANDLE_MEM,
+  CY_HANDLE_PROGRAM,
+  CY_HANDLE_KERNEL,
+  CY_HANDLE_EVENT,
+  CY_HANDLE_KINDS
+} cy_handle_kind;
+/* A zeroed object of that kind with its dispatch pointer set; NULL without
+ * memory. */
+void *cy_handle_new(cy_handle_kind kind);
+/* Gives back an object whose parts are freed (its magic becomes 0). */
+void cy_handle_drop(cy_handle_kind kind, void *obj);
+/* 1 when h is an object of that kind's pool, live or not (reads no object). */
+int cy_handle_ours(cy_handle_kind kind, const void *h);
 void cy_inner_retain(cy_ref *r);
 void cy_ref_retain(cy_ref *r); /* the application's (clRetain*) */
 /* Drop a reference; 1 when it was the last of all and the object must be freed. */

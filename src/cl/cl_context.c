@@ -26,7 +26,7 @@ static void ctx_free(cl_context c) {
   free(c->pending);
   cy_build_cache_free(c->cache);
   c->magic = 0;
-  cy_bury(c);
+  cy_handle_drop(CY_HANDLE_CONTEXT, c);
 }
 
 void cy_context_free(cl_context c) { ctx_free(c); }
@@ -146,7 +146,7 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties, 
       err = CL_INVALID_DEVICE;
       goto out;
     }
-  c = calloc(1, sizeof *c);
+  c = cy_handle_new(CY_HANDLE_CONTEXT);
   if (!c) {
     err = CL_OUT_OF_HOST_MEMORY;
     goto out;

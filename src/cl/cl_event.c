@@ -13,7 +13,7 @@ cl_ulong cy_now_ns(void) {
 }
 
 cl_event cy_event_new(cl_context ctx, cl_command_queue q, cl_command_type type) {
-  cl_event ev = calloc(1, sizeof *ev);
+  cl_event ev = cy_handle_new(CY_HANDLE_EVENT);
   if (!ev) return NULL;
   ev->dispatch = &cy_cl_dispatch;
   ev->magic = CY_MAGIC_EVENT;
@@ -38,7 +38,7 @@ static void event_free(cl_event ev) {
   cl_context ctx = ev->ctx;
   cl_command_queue q = ev->queue;
   ev->magic = 0;
-  cy_bury(ev);
+  cy_handle_drop(CY_HANDLE_EVENT, ev);
   if (q) cy_queue_unref(q);
   cy_context_unref(ctx);
 }

@@ -18,17 +18,17 @@ static void kernel_free(cl_kernel k) {
   for (uint32_t i = 0; i < k->nargs; i++) arg_drop(&k->args[i]);
   free(k->args);
   k->magic = 0;
-  cy_bury(k);
+  cy_handle_drop(CY_HANDLE_KERNEL, k);
   atomic_fetch_sub(&p->kernels, 1);
   cy_program_unref(p);
 }
 
 static cl_kernel kernel_new(cl_program p, const cy_kernel_info *info) {
-  cl_kernel k = calloc(1, sizeof *k);
+  cl_kernel k = cy_handle_new(CY_HANDLE_KERNEL);
   if (!k) return NULL;
   k->nargs = info->has_args ? info->nargs : 0;
   if (k->nargs && !(k->args = calloc(k->nargs, sizeof *k->args))) {
-    free(k);
+    cy_handle_drop(CY_HANDLE_KERNEL, k);
     return NULL;
   }
   k->dispatch = &cy_cl_dispatch;

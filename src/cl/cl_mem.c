@@ -44,7 +44,7 @@ static void mem_free(cl_mem m) {
   free(m->cbs);
   cl_mem parent = m->parent;
   m->magic = 0;
-  cy_bury(m);
+  cy_handle_drop(CY_HANDLE_MEM, m);
   if (parent) cy_mem_unref(parent);
   cy_context_unref(ctx);
 }
@@ -60,7 +60,7 @@ static const cl_mem_flags HOSTPTR = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR 
 static int several(cl_mem_flags f) { return (f & (f - 1)) != 0; }
 
 static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size) {
-  cl_mem m = calloc(1, sizeof *m);
+  cl_mem m = cy_handle_new(CY_HANDLE_MEM);
   if (!m) return NULL;
   m->dispatch = &cy_cl_dispatch;
   m->magic = CY_MAGIC_MEM;
@@ -112,7 +112,7 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flags, size_t siz
     pthread_mutex_unlock(&ctx->devlock);
     if (err) cy_context_unref(ctx); /* else the buffer's reference */
     if (err) {
-      free(m);
+      cy_handle_drop(CY_HANDLE_MEM, m);
       m = NULL;
     }
   }
@@ -163,7 +163,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buf, cl_mem_flags flags, cl_buffer_c
   if (buf->host_ptr) m->host_ptr = (char *)buf->host_ptr + r->origin;
   cy_ctx_enter(buf->ctx);
   if (cy_ctx_add_mem(buf->ctx, m)) {
-    free(m);
+    cy_handle_drop(CY_HANDLE_MEM, m);
     m = NULL;
     err = CL_OUT_OF_HOST_MEMORY;
   } else {

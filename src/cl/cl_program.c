@@ -28,7 +28,7 @@ void cy_program_free(cl_program p) {
   for (size_t i = 0; i < p->nkinfo; i++) free(p->kinfo[i].args);
   free(p->kinfo);
   p->magic = 0;
-  cy_bury(p);
+  cy_handle_drop(CY_HANDLE_PROGRAM, p);
   cy_context_unref(ctx);
 }
 
@@ -37,7 +37,7 @@ void cy_program_unref(cl_program p) {
 }
 
 cl_program cy_program_new(cl_context ctx) {
-  cl_program p = calloc(1, sizeof *p);
+  cl_program p = cy_handle_new(CY_HANDLE_PROGRAM);
   if (!p) return NULL;
   p->dispatch = &cy_cl_dispatch;
   p->magic = CY_MAGIC_PROGRAM;

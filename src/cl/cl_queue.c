@@ -17,7 +17,7 @@ static void queue_free(cl_command_queue q) {
   if (q->last) cy_event_unref(q->last);
   free(q->out);
   q->magic = 0;
-  cy_bury(q);
+  cy_handle_drop(CY_HANDLE_QUEUE, q);
   cy_context_unref(ctx);
 }
 
@@ -38,7 +38,7 @@ static cl_command_queue queue_new(cl_context ctx, cl_device_id dev, cl_command_q
     err = CL_INVALID_VALUE;
   else if (props & ~known)
     err = CL_INVALID_QUEUE_PROPERTIES; /* valid, but no device-side queues */
-  else if (!(q = calloc(1, sizeof *q)))
+  else if (!(q = cy_handle_new(CY_HANDLE_QUEUE)))
     err = CL_OUT_OF_HOST_MEMORY;
   else {
     q->dispatch = &cy_cl_dispatch;

@@ -9,6 +9,7 @@
  * kernel and the limit (issue 22 item 4). */
 #include "cl_test.h"
 
+#include <string.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -97,12 +98,42 @@ static void use_after_release(void) {
   EXPECT_ERR(clFinish(cq), CL_INVALID_COMMAND_QUEUE);
   CHECK(clReleaseContext(c));
   EXPECT_ERR(clReleaseContext(c), CL_INVALID_CONTEXT);
-  /* many objects later the platform still works (tombstones are recycled) */
+  /* thousands of objects later a stale handle is still told apart (the
+   * registry reuses a slot only after 4096 more releases of its kind) and
+   * the platform still works */
+  cl_mem stale = clCreateBuffer(ctx, 0, 64, NULL, &err);
+  CHECK(err);
+  CHECK(clReleaseMemObject(stale));
   for (int i = 0; i < 3000; i++) {
     cl_mem t = clCreateBuffer(ctx, 0, 64, NULL, &err);
     CHECK(err);
+    EXPECT(t != stale);
     CHECK(clReleaseMemObject(t));
   }
+  EXPECT_ERR(clGetMemObjectInfo(stale, CL_MEM_SIZE, sizeof sz, &sz, NULL), CL_INVALID_MEM_OBJECT);
+  EXPECT_ERR(clReleaseMemObject(stale), CL_INVALID_MEM_OBJECT);
+}
+
+/* Handles are checked against the registry, not by their contents: a live
+ * object of another kind, and a byte-for-byte copy of a live buffer (which
+ * the loader dispatches to us, its first word being our dispatch table), are
+ * refused. */
+static void handles_by_registry(void) {
+  cl_int err;
+  cl_mem b = clCreateBuffer(ctx, 0, 256, NULL, &err);
+  CHECK(err);
+  size_t sz = 0;
+  CHECK(clGetMemObjectInfo(b, CL_MEM_SIZE, sizeof sz, &sz, NULL));
+  EXPECT(sz == 256);
+  EXPECT_ERR(clRetainKernel((cl_kernel)(void *)b), CL_INVALID_KERNEL);
+  EXPECT_ERR(clReleaseEvent((cl_event)(void *)b), CL_INVALID_EVENT);
+  EXPECT_ERR(clFinish((cl_command_queue)(void *)ctx), CL_INVALID_COMMAND_QUEUE);
+  _Alignas(64) static unsigned char forged[4096];
+  memcpy(forged, (const void *)b, 64); /* dispatch, magic and counts */
+  EXPECT_ERR(clGetMemObjectInfo((cl_mem)(void *)forged, CL_MEM_SIZE, sizeof sz, &sz, NULL),
+             CL_INVALID_MEM_OBJECT);
+  EXPECT_ERR(clReleaseMemObject((cl_mem)(void *)forged), CL_INVALID_MEM_OBJECT);
+  CHECK(clReleaseMemObject(b));
 }
 
 static char *build_log(cl_program p) {
@@ -265,6 +296,7 @@ int main(void) {
   CHECK(err);
   watchdog();
   use_after_release();
+  handles_by_registry();
   cl_bool have = CL_FALSE;
   CHECK(clGetDeviceInfo(dev, CL_DEVICE_COMPILER_AVAILABLE, sizeof have, &have, NULL));
   if (have && !system("command -v clang-19 >/dev/null 2>&1")) {
