@@ -260,7 +260,10 @@ cat_case F09 4 "set warps_per_sm to at least 32" "$ventus" run ok.elf --kernel k
 kernel smc 'la t0, k\nsw zero, 0(t0)\nret\n'
 cat_case F10 3 "memory is code (read/execute; writable_code = 1 allows stores)" "$ventus" run smc.elf --kernel k --global 1
 kernel vill 'li t0, 4\nvsetvli t0, t0, e8, m1, ta, ma\nvadd.vv v1, v1, v1\nret\n'
-cat_case F11 3 "illegal instruction" "$ventus" run vill.elf --kernel k --global 1
+cat_case F11 3 "vector instruction while vtype.vill is set (the last vsetvl* asked for an unsupported SEW/LMUL; only e32, m1 is implemented)" "$ventus" run vill.elf --kernel k --global 1
+# revision 2025 has every element width, still at LMUL 1 only
+kernel vill2 'li t0, 4\nvsetvli t0, t0, e16, m2, ta, ma\nvadd.vv v2, v2, v2\nret\n'
+cat_case F11 3 "only e8, e16, e32, e64 with m1 is implemented" "$ventus" run vill2.elf --kernel k --global 1 --isa 2025
 kernel ovr 'lw t0, 0(a0)\nsw zero, 8(t0)\nret\n'
 cat_case F12 3 "address is in the padding after a buffer's requested size (strict_bounds = 1)" "$ventus" run ovr.elf --kernel k --global 1 --arg buf:u32:2 -c strict_bounds=1
 cat_case F13 0 "" "$ventus" run ovr.elf --kernel k --global 1 --arg buf:u32:2
