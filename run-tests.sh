@@ -33,6 +33,11 @@ vt_install_deps verilator || echo "verilator not installed: cli_test_rtl_harness
 # optional: ventus sweep keeps its results in SQLite (libsqlite3-dev);
 # without it the command is not built and cli_test_sweep is skipped
 vt_install_deps libsqlite3-dev || echo "libsqlite3-dev not installed: ventus sweep and cli_test_sweep will be skipped"
+# optional: a one-node Slurm cluster for ventus sweep --slurm, started and
+# stopped by the test itself on private ports (the packages' own services
+# are not used); without them cli_test_sweep_slurm skips
+vt_install_deps munge slurmctld slurmd slurm-client ||
+  echo "munge/slurmctld/slurmd/slurm-client not installed: cli_test_sweep_slurm will be skipped"
 
 passed=0
 failed=0
