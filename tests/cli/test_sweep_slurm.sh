@@ -209,6 +209,34 @@ expect 4 "bad.ini:4:" "a malformed description: one error naming its line" "$ven
 [ "$(squeue -h -o %i | wc -l)" = "$before" ] && [ ! -d "$tmp/bad.db.work" ] && ok "... and nothing submitted" ||
   bad "a malformed description left a job or files"
 
+# ---- the issue's goal: the 120-run corpus sweep of test_sweep.sh (5 cases x
+# 4 axes) through the cluster gives the local store (while the never-ending
+# job holds the other CPU) ----------------------------------------------------
+corp=$src/../shared/corpora/verilog-tc
+if [ -d "$corp" ]; then
+  {
+    printf '[sweep]\nname = corpus\nconfig = %s/configs/verilog-rtl.cfg\ntimeout = 120\n' "$src"
+    for c in bfs/4x8 gaussian/4x4 matadd/4w4t vecadd/4x8 vecadd/4w16t; do
+      printf '[kernel %s]\ncase = %s/%s\n' "${c//\//_}" "$corp" "$c"
+    done
+    printf '[axes]\nnum_sm = 1, 2\nwarps_per_sm = 4, 8\nlat_dram = 30, 100\nl1d_sets = 16..64*2\n'
+  } >"$tmp/corpus.ini"
+  "$ventus" sweep "$tmp/corpus.ini" --slurm --chunk 10 >"$tmp/out" 2>&1 || bad "corpus submit: $(head -1 "$tmp/out")"
+  "$ventus" sweep "$tmp/corpus.ini" --store "$tmp/corpus-local.db" -j 1 --quiet --csv "$tmp/corpus-local.csv" \
+    >"$tmp/out" 2>&1 || bad "corpus local: $(head -1 "$tmp/out")"
+  wait_runs "$tmp/corpus.ini" 300 && "$ventus" sweep "$tmp/corpus.ini" --collect --csv "$tmp/corpus.csv" >/dev/null 2>&1
+  rows "$tmp/corpus.csv" >"$tmp/corpus.rows" 2>/dev/null
+  rows "$tmp/corpus-local.csv" >"$tmp/corpus-local.rows"
+  if [ "$(wc -l <"$tmp/corpus.rows")" = 120 ] && [ "$(grep -c ' ok ' "$tmp/corpus.rows")" = 120 ] &&
+    cmp -s "$tmp/corpus.rows" "$tmp/corpus-local.rows"; then
+    ok "the 120-run corpus sweep (12 array tasks of 10) = the same sweep run locally, row for row"
+  else
+    bad "corpus through the cluster: $(wc -l <"$tmp/corpus.rows") rows; $(diff "$tmp/corpus-local.rows" "$tmp/corpus.rows" | head -3 | tr '\n' ';')"
+  fi
+else
+  echo "note: $corp not found: the corpus sweep through the cluster is skipped"
+fi
+
 # ---- the job killed at its time limit -------------------------------------
 state=""
 for _ in $(seq 240); do
