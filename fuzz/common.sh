@@ -1,5 +1,7 @@
 # Sourced by fuzz/smoke.sh and fuzz/long.sh: the fuzz build and its targets.
-FUZZ_TARGETS="decode asm elf testvec config trace exec sweep"
+# kmeta and clapi need the OpenCL headers, clc also LLVM 19 (a build without
+# them has no binary for the target: smoke.sh counts it as skipped)
+FUZZ_TARGETS="decode asm elf testvec config trace exec sweep kmeta clapi clc"
 FUZZ_CC=${FUZZ_CC:-clang-19}
 
 # fuzz_have_toolchain: clang-19 with libFuzzer (installs the Debian packages
@@ -42,7 +44,7 @@ fuzz_dict() {
     cat "$dir/fuzz/seeds/asm.dict" fuzz/dict/asm_directives.dict >"$dir/fuzz/asm-all.dict"
     echo "-dict=$dir/fuzz/asm-all.dict"
     ;;
-  config | trace | testvec) echo "-dict=fuzz/dict/$t.dict" ;;
+  config | trace | testvec | clc) echo "-dict=fuzz/dict/$t.dict" ;;
   esac
 }
 
