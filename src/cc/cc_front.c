@@ -170,9 +170,9 @@ int cc_run_clang_by(const char *path, const char *text, const cc_options *o, con
   argv[n++] = "-fno-slp-vectorize";
   argv[n++] = "-cl-kernel-arg-info";
   /* the device's OpenCL version (clang leaves __OPENCL_VERSION__ to the
-   * platform), and no images: clang's spir target would claim them */
+   * platform); __IMAGE_SUPPORT__ is clang's spir target's, and true
+   * (images in software, cc_lower_image.c) */
   argv[n++] = "-D__OPENCL_VERSION__=120";
-  argv[n++] = "-U__IMAGE_SUPPORT__";
   /* without double in the source, as for a device without fp64: clang
    * then demotes unsuffixed constants (0.5, M_PI) to float (cc_front_fp64.c) */
   static const char no_fp64[] = "-cl-ext=-cl_khr_fp64,-__opencl_c_fp64", fp64[] = "-cl-ext=+cl_khr_fp64,+__opencl_c_fp64";

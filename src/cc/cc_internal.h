@@ -262,6 +262,10 @@ LLVMValueRef cc_float_to_half_bits(LLVMBuilderRef b, LLVMValueRef x, int rm);
 /* cc_lower_f64.c: double operations as calls of the software library,
  * which is linked in when used (after the optimiser) */
 int cc_lower_f64(LLVMModuleRef m, vt_error *e);
+/* cc_lower_image.c: image and sampler values as descriptor addresses and
+ * CLK_* bits, the image builtins as calls of src/cc/lib/images.cl (linked
+ * when the module uses images); first, on the module as read */
+int cc_lower_images(LLVMModuleRef m, vt_error *e);
 /* cc_f64_builtins.c: sqrt, fabs, fma, ... of double as LLVM intrinsics (before libclc) */
 void cc_map_f64_builtins(LLVMModuleRef m);
 

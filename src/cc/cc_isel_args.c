@@ -82,7 +82,8 @@ int cc_load_value_arg(cc_fn *f, LLVMValueRef a, unsigned ai, uint32_t off) {
                        : strstr(ty, "spirv.Event")   ? "an event argument"
                                                      : "an argument of an opaque OpenCL type";
     LLVMDisposeMessage(ty);
-    return cc_unsupported(f, NULL, "%s (argument %u): the device has no images, samplers or pipes", what, ai);
+    /* images and samplers are lowered before (cc_lower_image.c) */
+    return cc_unsupported(f, NULL, "%s (argument %u): the device has no pipes, device queues or events", what, ai);
   }
   return cc_unsupported(f, NULL, "a kernel argument of a 64-bit or aggregate type (argument %u)", ai);
 }

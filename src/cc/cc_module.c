@@ -160,11 +160,12 @@ static void emit_attributes(LLVMContextRef ctx, cc_fn *f, cc_text *t) {
 
 static void emit_metadata(LLVMContextRef ctx, LLVMTargetDataRef td, cc_fn *f, cc_text *t) {
   LLVMValueRef as = fn_md(ctx, f->fn, "kernel_arg_addr_space"), ty = fn_md(ctx, f->fn, "kernel_arg_type"),
-               tq = fn_md(ctx, f->fn, "kernel_arg_type_qual"), nm = fn_md(ctx, f->fn, "kernel_arg_name");
+               tq = fn_md(ctx, f->fn, "kernel_arg_type_qual"), nm = fn_md(ctx, f->fn, "kernel_arg_name"),
+               acc = fn_md(ctx, f->fn, "kernel_arg_access_qual");
   unsigned n = LLVMCountParams(f->fn), i = 0;
   cc_printf(t, "\n        .section .ventus.args.%s, \"\", @progbits\n        .word   1, %u\n", f->name, n);
   for (LLVMValueRef a = LLVMGetFirstParam(f->fn); a; a = LLVMGetNextParam(a), i++) {
-    char sp[32], type[128], qual[128], name[128];
+    char sp[32], type[128], qual[128], name[128], access[32];
     md_str(as, i, sp, sizeof sp);
     md_str(ty, i, type, sizeof type);
     md_str(tq, i, qual, sizeof qual);
@@ -176,6 +177,9 @@ static void emit_metadata(LLVMContextRef ctx, LLVMTargetDataRef td, cc_fn *f, cc
     if (!ptr || space > 3) space = 0;
     unsigned size = cc_arg_size(td, f->fn, a, i);
     unsigned q = (strstr(qual, "const") ? 1 : 0) | (strstr(qual, "restrict") ? 2 : 0) | (strstr(qual, "volatile") ? 4 : 0);
+    /* an image's access qualifier in bits 3..5 (docs/opencl.md §5.1) */
+    md_str(acc, i, access, sizeof access);
+    q |= !strcmp(access, "read_only") ? 8 : !strcmp(access, "write_only") ? 16 : !strcmp(access, "read_write") ? 32 : 0;
     if (!*name) snprintf(name, sizeof name, "arg%u", i);
     if (!*type) snprintf(type, sizeof type, "%s", ptr ? "void*" : "uint");
     cc_printf(t, "        .word   %d, %u, %u\n        .asciz  ", space, size, q);
@@ -425,7 +429,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   cc_map lds = {0}, gsyms = {0};
   cc_text t = {0};
   int rc = -1;
-  if (cc_read_linked(ctx, bcs, lens, n, &m, e)) goto done;
+  if (cc_read_linked(ctx, bcs, lens, n, &m, e) || cc_lower_images(m, e)) goto done;
   if (raw && (cc_optimise(m, o->opt, e) || cc_budget_check(b, origin, e))) goto done;
   cc_scalarize_builtins(m);
   cc_lower_vstore_half(m);

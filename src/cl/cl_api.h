@@ -53,6 +53,7 @@ enum {
   CY_MAGIC_PROGRAM,
   CY_MAGIC_KERNEL,
   CY_MAGIC_EVENT,
+  CY_MAGIC_SAMPLER,
 };
 
 typedef struct {
@@ -142,6 +143,23 @@ typedef struct {
   int owned;      /* ptr was allocated for the map (not CL_MEM_USE_HOST_PTR) */
 } cy_map;
 
+/* An image (cl_image.c): a 64-byte descriptor at the cl_mem's device
+ * address, which kernels get (src/cc/lib/images.cl reads it; layout in
+ * docs/opencl.md §Images), and the texels after it, or in the buffer of a
+ * 1D buffer image. */
+typedef struct {
+  cl_mem_object_type type;
+  cl_image_format fmt;
+  size_t w, h, d, arr;  /* 1 for the dimensions an image type lacks */
+  size_t esize, nch;    /* bytes per texel, channels in memory */
+  size_t row, slice;    /* device pitches; slice: a 2D slice or an array layer */
+  size_t hrow, hslice;  /* CL_MEM_USE_HOST_PTR: the host pitches (clGetImageInfo reports the device's) */
+  uint32_t data;        /* device address of texel (0, 0, 0) */
+  cl_mem buffer;        /* 1D buffer image: its buffer (an inner reference) */
+} cy_image;
+
+#define CY_IMAGE_DESC_BYTES 64u
+
 struct _cl_mem {
   const cl_icd_dispatch *dispatch;
   uint32_t magic;
@@ -157,6 +175,18 @@ struct _cl_mem {
   size_t nmaps;
   cy_mem_cb *cbs;
   size_t ncbs;
+  cy_image *img;    /* images; NULL for buffers */
+};
+
+struct _cl_sampler {
+  const cl_icd_dispatch *dispatch;
+  uint32_t magic;
+  cy_ref ref;
+  cl_context ctx;
+  cl_bool norm;
+  cl_addressing_mode addr;
+  cl_filter_mode filter;
+  uint32_t bits; /* what a kernel gets: the CLK_* encoding of OpenCL C */
 };
 
 /* argument metadata of one kernel argument (.ventus.args.<kernel>) */
@@ -255,6 +285,7 @@ typedef enum {
   CY_HANDLE_PROGRAM,
   CY_HANDLE_KERNEL,
   CY_HANDLE_EVENT,
+  CY_HANDLE_SAMPLER,
   CY_HANDLE_KINDS
 } cy_handle_kind;
 /* A zeroed object of that kind with its dispatch pointer set; NULL without
@@ -277,6 +308,7 @@ int cy_is_mem(cl_mem m);
 int cy_is_program(cl_program p);
 int cy_is_kernel(cl_kernel k);
 int cy_is_event(cl_event e);
+int cy_is_sampler(cl_sampler s);
 int cy_is_device(cl_device_id d);
 
 /* Inner references: drop and free when nothing holds the object any more. */
@@ -284,6 +316,17 @@ void cy_context_unref(cl_context c);
 void cy_context_free(cl_context c); /* what the last release does */
 void cy_queue_unref(cl_command_queue q);
 void cy_mem_unref(cl_mem m);
+/* cl_mem.c: a zeroed memory object; its device memory (bytes, filled by
+ * fill with devlock held when fill is not NULL) and its place in the
+ * context's list, or the error (then the object is the caller's to drop) */
+cl_mem cy_mem_new(cl_context ctx, cl_mem_flags flags, size_t size);
+cl_int cy_mem_alloc(cl_context ctx, cl_mem m, size_t bytes, cl_int (*fill)(cl_mem, void *), void *arg);
+/* cl_image.c: what an image's release frees besides the buffer parts */
+void cy_image_free(cl_mem m);
+/* 1 when a kernel argument of this metadata type name is an image */
+int cy_is_image_type(const char *type);
+/* the cl_mem_object_type a kernel argument type names, 0 if none */
+cl_mem_object_type cy_image_type_of(const char *type);
 void cy_program_unref(cl_program p);
 void cy_event_unref(cl_event e);
 

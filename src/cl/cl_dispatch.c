@@ -10,45 +10,6 @@ cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue, cl_
   return CL_INVALID_OPERATION;
 }
 
-cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, size_t image_width, size_t image_height, size_t image_row_pitch, void *host_ptr, cl_int *errcode_ret) {
-  if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
-  return NULL;
-}
-
-cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, size_t image_width, size_t image_height, size_t image_depth, size_t image_row_pitch, size_t image_slice_pitch, void *host_ptr, cl_int *errcode_ret) {
-  if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
-  return NULL;
-}
-
-cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  return CL_INVALID_MEM_OBJECT;
-}
-
-cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool normalized_coords, cl_addressing_mode addressing_mode, cl_filter_mode filter_mode, cl_int *errcode_ret) {
-  if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
-  return NULL;
-}
-
-cl_int CL_API_CALL clRetainSampler(cl_sampler sampler) {
-  return CL_INVALID_SAMPLER;
-}
-
-cl_int CL_API_CALL clReleaseSampler(cl_sampler sampler) {
-  return CL_INVALID_SAMPLER;
-}
-
-cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  return CL_INVALID_SAMPLER;
-}
-
-cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_read, const size_t *origin, const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  return CL_INVALID_MEM_OBJECT;
-}
-
-cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_write, const size_t *origin, const size_t *region, size_t input_row_pitch, size_t input_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  return CL_INVALID_MEM_OBJECT;
-}
-
 cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image, const size_t *src_origin, const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return CL_INVALID_MEM_OBJECT;
 }
@@ -123,11 +84,6 @@ cl_int CL_API_CALL clReleaseDeviceEXT(cl_device_id device) {
 
 cl_event CL_API_CALL clCreateEventFromGLsyncKHR(cl_context context, cl_GLsync sync, cl_int *errcode_ret) {
   if (errcode_ret) *errcode_ret = CL_INVALID_CONTEXT;
-  return NULL;
-}
-
-cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret) {
-  if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
   return NULL;
 }
 

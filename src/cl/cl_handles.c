@@ -50,9 +50,11 @@ static pool pools[CY_HANDLE_KINDS] = {
     [CY_HANDLE_PROGRAM] = {PTHREAD_MUTEX_INITIALIZER, sizeof(struct _cl_program), {{0}}, 0, 0, 0, 0, 0},
     [CY_HANDLE_KERNEL] = {PTHREAD_MUTEX_INITIALIZER, sizeof(struct _cl_kernel), {{0}}, 0, 0, 0, 0, 0},
     [CY_HANDLE_EVENT] = {PTHREAD_MUTEX_INITIALIZER, sizeof(struct _cl_event), {{0}}, 0, 0, 0, 0, 0},
+    [CY_HANDLE_SAMPLER] = {PTHREAD_MUTEX_INITIALIZER, sizeof(struct _cl_sampler), {{0}}, 0, 0, 0, 0, 0},
 };
 
-_Static_assert(sizeof(struct _cl_event) >= 24 && sizeof(struct _cl_mem) >= 24, "a slot holds its free link");
+_Static_assert(sizeof(struct _cl_event) >= 24 && sizeof(struct _cl_mem) >= 24 && sizeof(struct _cl_sampler) >= 24,
+               "a slot holds its free link");
 
 static size_t slot_bytes(const pool *p) { return (p->slot + 15) & ~(size_t)15; }
 

@@ -100,11 +100,26 @@ static cl_int set_declared(cl_kernel k, const cy_arg_meta *m, cy_arg *a, size_t 
     if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
     cl_mem mem = value ? *(const cl_mem *)value : NULL;
     if (mem && !cy_ctx_has_mem(ctx, mem)) return CL_INVALID_MEM_OBJECT;
+    cl_mem_object_type it = cy_image_type_of(m->type);
+    /* an image argument takes an image (never NULL) of its type, a buffer argument no image */
+    if (it ? !mem || !mem->img : mem && mem->img) return CL_INVALID_MEM_OBJECT;
+    if (it && (mem->img->type != it || (m->acc == CL_KERNEL_ARG_ACCESS_READ_ONLY && (mem->flags & CL_MEM_WRITE_ONLY)) ||
+               (m->acc == CL_KERNEL_ARG_ACCESS_WRITE_ONLY && (mem->flags & CL_MEM_READ_ONLY))))
+      return CL_INVALID_ARG_VALUE;
     a->kind = CY_ARG_MEM;
     a->mem = mem;
     return CL_SUCCESS;
   }
   default:
+    if (!strcmp(m->type, "sampler_t")) { /* the kernel gets the sampler's CLK_* bits */
+      if (size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
+      cl_sampler smp = value ? *(const cl_sampler *)value : NULL;
+      if (!cy_is_sampler(smp) || smp->ctx != ctx) return CL_INVALID_SAMPLER;
+      a->kind = CY_ARG_VALUE;
+      a->size = 4;
+      memcpy(a->val, &smp->bits, 4);
+      return CL_SUCCESS;
+    }
     if (size != m->size) return CL_INVALID_ARG_SIZE;
     if (!value) return CL_INVALID_ARG_VALUE;
     a->kind = CY_ARG_VALUE;

@@ -79,13 +79,16 @@ static cl_int parse_args(cl_program p, cy_kernel_info *k, const vt_elf_section *
       return fail(p, "section %s: argument %u: a pointer has size 4, not %u", s->name, i, size);
     if (!space && (!size || size > 128))
       return fail(p, "section %s: argument %u: by-value size %u (1..128)", s->name, i, size);
-    if (tq & ~7u) return fail(p, "section %s: argument %u: type qualifier bits 0x%x (0..7)", s->name, i, tq);
+    if (tq & ~0x3fu) return fail(p, "section %s: argument %u: qualifier bits 0x%x (0..0x3f)", s->name, i, tq);
+    if (((tq >> 3) & 7) && ((tq >> 3) & 7) != 1 && ((tq >> 3) & 7) != 2 && ((tq >> 3) & 7) != 4)
+      return fail(p, "section %s: argument %u: more than one access qualifier (bits 0x%x)", s->name, i, tq);
     if (take_str(d, s->size, &at, a->name, sizeof a->name) || take_str(d, s->size, &at, a->type, sizeof a->type))
       return fail(p, "section %s: argument %u: name or type not NUL-terminated (or over 63 bytes)", s->name, i);
     at = (at + 3) & ~3u;
     a->aq = aq[space];
     a->size = size;
-    a->acc = CL_KERNEL_ARG_ACCESS_NONE;
+    a->acc = tq & 8 ? CL_KERNEL_ARG_ACCESS_READ_ONLY : tq & 16 ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY
+             : tq & 32 ? CL_KERNEL_ARG_ACCESS_READ_WRITE : CL_KERNEL_ARG_ACCESS_NONE;
     a->tq = (tq & 1 ? CL_KERNEL_ARG_TYPE_CONST : 0) | (tq & 2 ? CL_KERNEL_ARG_TYPE_RESTRICT : 0) |
             (tq & 4 ? CL_KERNEL_ARG_TYPE_VOLATILE : 0);
   }

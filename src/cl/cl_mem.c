@@ -43,6 +43,7 @@ static void mem_free(cl_mem m) {
   free(m->maps);
   free(m->cbs);
   cl_mem parent = m->parent;
+  if (m->img) cy_image_free(m);
   m->magic = 0;
   cy_handle_drop(CY_HANDLE_MEM, m);
   if (parent) cy_mem_unref(parent);
@@ -59,7 +60,7 @@ static const cl_mem_flags HOSTPTR = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR 
 
 static int several(cl_mem_flags f) { return (f & (f - 1)) != 0; }
 
-static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size) {
+cl_mem cy_mem_new(cl_context ctx, cl_mem_flags flags, size_t size) {
   cl_mem m = cy_handle_new(CY_HANDLE_MEM);
   if (!m) return NULL;
   m->dispatch = &cy_cl_dispatch;
@@ -69,6 +70,36 @@ static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size) {
   m->flags = flags;
   m->size = size;
   return m;
+}
+
+cl_int cy_mem_alloc(cl_context ctx, cl_mem m, size_t bytes, cl_int (*fill)(cl_mem, void *), void *arg) {
+  vt_error e;
+  cl_int err = CL_SUCCESS;
+  /* the device's memory: waits while the device thread runs a command
+   * (not holding the context's lock, which must not wait for it) */
+  cy_inner_retain(&ctx->ref);
+  pthread_mutex_lock(&ctx->devlock);
+  cy_free_dead(ctx); /* blocks released meanwhile may be reused */
+  if (vt_heap_alloc(&ctx->heap, ctx->dev, bytes, &m->addr, &e))
+    err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  else if (fill && (err = fill(m, arg))) {
+    vt_heap_free(&ctx->heap, ctx->dev, m->addr, &e);
+  } else {
+    cy_ctx_enter(ctx);
+    if (cy_ctx_add_mem(ctx, m)) {
+      vt_heap_free(&ctx->heap, ctx->dev, m->addr, &e);
+      err = CL_OUT_OF_HOST_MEMORY;
+    }
+    cy_ctx_leave(ctx);
+  }
+  pthread_mutex_unlock(&ctx->devlock);
+  if (err) cy_context_unref(ctx); /* else the object's reference */
+  return err;
+}
+
+static cl_int copy_in(cl_mem m, void *host) {
+  vt_error e;
+  return vt_mem_write(m->ctx->dev, m->addr, host, (uint32_t)m->size, &e) ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
 }
 
 cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host_ptr,
@@ -85,33 +116,12 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flags, size_t siz
     err = CL_INVALID_BUFFER_SIZE;
   else if (!host_ptr != !(flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
     err = CL_INVALID_HOST_PTR;
-  else if (!(m = mem_new(ctx, flags, size)))
+  else if (!(m = cy_mem_new(ctx, flags, size)))
     err = CL_OUT_OF_HOST_MEMORY;
   else {
     if (!(flags & ACCESS)) m->flags |= CL_MEM_READ_WRITE;
     if (flags & CL_MEM_USE_HOST_PTR) m->host_ptr = host_ptr;
-    vt_error e;
-    /* the device's memory: waits while the device thread runs a command
-     * (not holding the context's lock, which must not wait for it) */
-    cy_inner_retain(&ctx->ref);
-    pthread_mutex_lock(&ctx->devlock);
-    cy_free_dead(ctx); /* blocks released meanwhile may be reused */
-    if (vt_heap_alloc(&ctx->heap, ctx->dev, size, &m->addr, &e))
-      err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
-    else if (host_ptr && vt_mem_write(ctx->dev, m->addr, host_ptr, (uint32_t)size, &e)) {
-      vt_heap_free(&ctx->heap, ctx->dev, m->addr, &e);
-      err = CL_OUT_OF_RESOURCES;
-    } else {
-      cy_ctx_enter(ctx);
-      if (cy_ctx_add_mem(ctx, m)) {
-        vt_heap_free(&ctx->heap, ctx->dev, m->addr, &e);
-        err = CL_OUT_OF_HOST_MEMORY;
-      }
-      cy_ctx_leave(ctx);
-    }
-    pthread_mutex_unlock(&ctx->devlock);
-    if (err) cy_context_unref(ctx); /* else the buffer's reference */
-    if (err) {
+    if ((err = cy_mem_alloc(ctx, m, size, host_ptr ? copy_in : NULL, host_ptr))) {
       cy_handle_drop(CY_HANDLE_MEM, m);
       m = NULL;
     }
@@ -125,7 +135,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buf, cl_mem_flags flags, cl_buffer_c
   cl_int err = CL_SUCCESS;
   cl_mem m = NULL;
   const cl_buffer_region *r = info;
-  if (!cy_is_mem(buf) || buf->parent) {
+  if (!cy_is_mem(buf) || buf->parent || buf->img) {
     err = CL_INVALID_MEM_OBJECT;
     goto out;
   }
@@ -153,7 +163,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buf, cl_mem_flags flags, cl_buffer_c
   if (!(f & ACCESS)) f |= pf & ACCESS;
   if (!(f & HOSTACC)) f |= pf & HOSTACC;
   f |= pf & HOSTPTR;
-  if (!(m = mem_new(buf->ctx, f, r->size))) {
+  if (!(m = cy_mem_new(buf->ctx, f, r->size))) {
     err = CL_OUT_OF_HOST_MEMORY;
     goto out;
   }
@@ -206,28 +216,17 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param_name, size_t p
                                       void *param_value, size_t *param_value_size_ret) {
   if (!cy_is_mem(m)) return CL_INVALID_MEM_OBJECT;
   switch (param_name) {
-  case CL_MEM_TYPE: CY_INFO(cl_mem_object_type, CL_MEM_OBJECT_BUFFER);
+  case CL_MEM_TYPE: CY_INFO(cl_mem_object_type, m->img ? m->img->type : CL_MEM_OBJECT_BUFFER);
   case CL_MEM_FLAGS: CY_INFO(cl_mem_flags, m->flags);
   case CL_MEM_SIZE: CY_INFO(size_t, m->size);
   case CL_MEM_HOST_PTR: CY_INFO(void *, m->host_ptr);
   case CL_MEM_MAP_COUNT: CY_INFO(cl_uint, (cl_uint)m->nmaps);
   case CL_MEM_REFERENCE_COUNT: CY_INFO(cl_uint, atomic_load(&m->ref.refs));
   case CL_MEM_CONTEXT: CY_INFO(cl_context, m->ctx);
-  case CL_MEM_ASSOCIATED_MEMOBJECT: CY_INFO(cl_mem, m->parent);
+  case CL_MEM_ASSOCIATED_MEMOBJECT: CY_INFO(cl_mem, m->img ? m->img->buffer : m->parent);
   case CL_MEM_OFFSET: CY_INFO(size_t, m->offset);
   case CL_MEM_USES_SVM_POINTER: CY_INFO(cl_bool, CL_FALSE);
   case CL_MEM_PROPERTIES: return cy_info(param_value_size, param_value, param_value_size_ret, NULL, 0);
   default: return CL_INVALID_VALUE;
   }
-}
-
-cl_int CL_API_CALL clGetSupportedImageFormats(cl_context ctx, cl_mem_flags flags, cl_mem_object_type type,
-                                              cl_uint num_entries, cl_image_format *formats, cl_uint *num) {
-  (void)type;
-  if (!cy_is_context(ctx)) return CL_INVALID_CONTEXT;
-  if (!flags || (flags & ~(ACCESS | HOSTACC | HOSTPTR | CL_MEM_KERNEL_READ_AND_WRITE)) ||
-      (!num_entries && formats))
-    return CL_INVALID_VALUE;
-  if (num) *num = 0; /* no image support: no formats */
-  return CL_SUCCESS;
 }

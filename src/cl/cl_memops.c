@@ -36,9 +36,10 @@ static memcmd *memcmd_new(cl_int (*run)(cl_event, cy_cmd *), cl_mem a, cl_mem b)
   return m;
 }
 
+/* a buffer command on m (images have their own, cl_image_ops.c) */
 static cl_int check(cl_command_queue q, cl_mem m, cl_uint n, const cl_event *list) {
   if (!cy_is_queue(q)) return CL_INVALID_COMMAND_QUEUE;
-  if (!cy_is_mem(m)) return CL_INVALID_MEM_OBJECT;
+  if (!cy_is_mem(m) || m->img) return CL_INVALID_MEM_OBJECT;
   if (m->ctx != q->ctx) return CL_INVALID_CONTEXT;
   return cy_check_waits(q->ctx, n, list);
 }
@@ -113,7 +114,7 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem ds
                                        size_t size, cl_uint n, const cl_event *list, cl_event *event) {
   cl_int rc = check(q, src, n, list);
   if (rc) return rc;
-  if (!cy_is_mem(dst)) return CL_INVALID_MEM_OBJECT;
+  if (!cy_is_mem(dst) || dst->img) return CL_INVALID_MEM_OBJECT;
   if (dst->ctx != q->ctx) return CL_INVALID_CONTEXT;
   if (!size || !in_range(src, soff, size) || !in_range(dst, doff, size)) return CL_INVALID_VALUE;
   if (overlap(src, soff, size, dst, doff, size)) return CL_MEM_COPY_OVERLAP;
@@ -207,7 +208,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
                                            cl_event *event) {
   cl_int rc = check(q, src, n, list);
   if (rc) return rc;
-  if (!cy_is_mem(dst)) return CL_INVALID_MEM_OBJECT;
+  if (!cy_is_mem(dst) || dst->img) return CL_INVALID_MEM_OBJECT;
   if (dst->ctx != q->ctx) return CL_INVALID_CONTEXT;
   if (rect_check(so, region, &srow, &sslice, src->size) || rect_check(dor, region, &drow, &dslice, dst->size))
     return CL_INVALID_VALUE;

@@ -39,5 +39,6 @@ CY_IS(cy_is_mem, cl_mem, CY_HANDLE_MEM, CY_MAGIC_MEM)
 CY_IS(cy_is_program, cl_program, CY_HANDLE_PROGRAM, CY_MAGIC_PROGRAM)
 CY_IS(cy_is_kernel, cl_kernel, CY_HANDLE_KERNEL, CY_MAGIC_KERNEL)
 CY_IS(cy_is_event, cl_event, CY_HANDLE_EVENT, CY_MAGIC_EVENT)
+CY_IS(cy_is_sampler, cl_sampler, CY_HANDLE_SAMPLER, CY_MAGIC_SAMPLER)
 
 int cy_is_device(cl_device_id d) { return d && d == cy_device() && d->usable; }

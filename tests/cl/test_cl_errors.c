@@ -129,8 +129,9 @@ static void test_buffers_flags(void) {
   clEnqueueMapBuffer(q, rw, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, 0, 64, 0, NULL, NULL, &err);
   EXPECT(err == CL_INVALID_VALUE);
   cl_image_format fmt = {CL_RGBA, CL_UNORM_INT8};
-  EXPECT(!clCreateImage2D(ctx, 0, &fmt, 4, 4, 0, NULL, &err) && err == CL_INVALID_OPERATION);
-  EXPECT(!clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err) && err == CL_INVALID_OPERATION);
+  EXPECT(!clCreateImage2D(ctx, 0, NULL, 4, 4, 0, NULL, &err) && err == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  EXPECT(!clCreateImage2D(ctx, 0, &fmt, 0, 4, 0, NULL, &err) && err == CL_INVALID_IMAGE_DESCRIPTOR);
+  EXPECT(!clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_REPEAT, CL_FILTER_NEAREST, &err) && err == CL_INVALID_VALUE);
   EXPECT(!clCreateCommandQueue(ctx, dev, (cl_command_queue_properties)1 << 30, &err) && err == CL_INVALID_VALUE);
   CHECK(clReleaseMemObject(m));
   CHECK(clReleaseMemObject(rw));

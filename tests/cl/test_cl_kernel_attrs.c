@@ -4,7 +4,7 @@
  * reqd_work_group_size enforced at clEnqueueNDRangeKernel, argument
  * information only when -cl-kernel-arg-info asked for it (clBuildProgram,
  * and clCompileProgram through clLinkProgram), and the predefined macros
- * that describe the device (__OPENCL_VERSION__, no __IMAGE_SUPPORT__). */
+ * that describe the device (__OPENCL_VERSION__, __IMAGE_SUPPORT__). */
 #include "cl_test.h"
 
 #include <stdint.h>
@@ -202,19 +202,19 @@ static void test_macros(void) {
   CHECK(clEnqueueTask(q, k, 0, NULL, NULL));
   int v[4];
   CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof v, v, 0, NULL, NULL));
-  /* the device is OpenCL 1.2 (CL_DEVICE_VERSION) without images */
-  if (v[0] != 120 || v[1] != 0 || v[2] != 120 || v[3] != 1) {
+  /* the device is OpenCL 1.2 (CL_DEVICE_VERSION) with images */
+  if (v[0] != 120 || v[1] != 1 || v[2] != 120 || v[3] != 1) {
     fprintf(stderr, "macros: __OPENCL_VERSION__ %d, __IMAGE_SUPPORT__ %d, __OPENCL_C_VERSION__ %d, "
-            "__ENDIAN_LITTLE__ %d; expected 120, 0, 120, 1\n", v[0], v[1], v[2], v[3]);
+            "__ENDIAN_LITTLE__ %d; expected 120, 1, 120, 1\n", v[0], v[1], v[2], v[3]);
     cy_failures++;
   }
   char dv[64] = "", cv[64] = "";
-  cl_bool images = CL_TRUE;
+  cl_bool images = CL_FALSE;
   CHECK(clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof dv, dv, NULL));
   CHECK(clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_VERSION, sizeof cv, cv, NULL));
   CHECK(clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL));
   EXPECT(!strncmp(dv, "OpenCL 1.2 ", 11) && !strncmp(cv, "OpenCL C 1.2 ", 13) && !strstr(cv, "compiler") &&
-         images == CL_FALSE);
+         images == CL_TRUE);
   CHECK(clReleaseMemObject(out));
   CHECK(clReleaseKernel(k));
   CHECK(clReleaseProgram(p));

@@ -108,9 +108,9 @@ else
 fi
 
 # D12: constructs named in words, and a front end that says nothing
-printf 'kernel void k(read_only image2d_t img, sampler_t s, global float4 *o) { o[0] = read_imagef(img, s, (int2)(0,0)); }\n' \
+printf '#pragma OPENCL EXTENSION cl_khr_fp16 : enable\nkernel void k(write_only image2d_t img) { write_imageh(img, (int2)(0,0), (half4)(1)); }\n' \
   >"$tmp/img.cl"
-expect 1 "error: an image argument (argument 0): the device has no images, samplers or pipes" "an image argument" \
+expect 1 "error: read_imageh/write_imageh: images are read and written as float, int or uint, not half" "a half image write" \
   "$ventus" cc -o "$tmp/o.elf" "$tmp/img.cl"
 printf 'kernel void k(write_only pipe int p, global int *a) { write_pipe(p, &a[0]); }\n' >"$tmp/pipe.cl"
 expect 1 "error: a pipe argument (argument 0)" "a pipe argument" "$ventus" cc -cl-std=CL2.0 -o "$tmp/o.elf" "$tmp/pipe.cl"

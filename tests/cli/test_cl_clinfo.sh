@@ -48,7 +48,7 @@ check "Max compute units" "$sm"
 check "Max work group size" "$wg"
 check "Max work item sizes" "${wg}x${wg}x${wg}"
 check "Address bits" "32, Little-Endian"
-check "Image support" No
+check "Image support" Yes
 case "$(field "Local memory size" "$tmp/out")" in
 "$lds "*) ok "Local memory size: $lds bytes" ;;
 *) bad "Local memory size: got '$(field "Local memory size" "$tmp/out")', expected $lds" ;;

@@ -15,19 +15,9 @@ import sys
 
 # entry -> error returned (objects: through errcode_ret, and NULL)
 UNSUPPORTED = {
-    # images and samplers: CL_DEVICE_IMAGE_SUPPORT is false
-    "clCreateImage2D": "CL_INVALID_OPERATION",
-    "clCreateImage3D": "CL_INVALID_OPERATION",
-    "clCreateImage": "CL_INVALID_OPERATION",
+    # image commands not done yet, and the 2.0/3.0 forms with properties
     "clCreateImageWithProperties": "CL_INVALID_OPERATION",
-    "clGetImageInfo": "CL_INVALID_MEM_OBJECT",
-    "clCreateSampler": "CL_INVALID_OPERATION",
     "clCreateSamplerWithProperties": "CL_INVALID_OPERATION",
-    "clRetainSampler": "CL_INVALID_SAMPLER",
-    "clReleaseSampler": "CL_INVALID_SAMPLER",
-    "clGetSamplerInfo": "CL_INVALID_SAMPLER",
-    "clEnqueueReadImage": "CL_INVALID_MEM_OBJECT",
-    "clEnqueueWriteImage": "CL_INVALID_MEM_OBJECT",
     "clEnqueueCopyImage": "CL_INVALID_MEM_OBJECT",
     "clEnqueueCopyImageToBuffer": "CL_INVALID_MEM_OBJECT",
     "clEnqueueCopyBufferToImage": "CL_INVALID_MEM_OBJECT",
