@@ -135,12 +135,13 @@ typedef struct {
   void *data;
 } cy_mem_cb;
 
-/* one outstanding clEnqueueMapBuffer */
+/* one outstanding clEnqueueMapBuffer or clEnqueueMapImage */
 typedef struct {
   void *ptr;      /* what the application got */
   size_t offset, size;
   cl_map_flags flags;
   int owned;      /* ptr was allocated for the map (not CL_MEM_USE_HOST_PTR) */
+  size_t o[3], r[3], row, slice; /* images: the region and the host pitches at ptr */
 } cy_map;
 
 /* An image (cl_image.c): a 64-byte descriptor at the cl_mem's device

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cl_api.h"
+#include "cl_image_cmd.h"
 
 typedef struct {
   cy_cmd base;
@@ -286,7 +287,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buf, cl_bool blo
     rc = CL_INVALID_OPERATION;
     goto out;
   }
-  cy_map mp = {NULL, offset, size, flags, 0};
+  cy_map mp = {NULL, offset, size, flags, 0, {0}, {0}, 0, 0};
   if (buf->host_ptr)
     mp.ptr = (char *)buf->host_ptr + offset;
   else if ((mp.ptr = malloc(size)))
@@ -330,8 +331,8 @@ static void unmap_done(cy_cmd *c) {
 
 cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem mem, void *ptr, cl_uint n,
                                            const cl_event *list, cl_event *event) {
-  cl_int rc = check(q, mem, n, list);
-  if (rc) return rc;
+  cl_int rc = cy_is_mem(mem) && mem->img ? cy_image_check(q, mem) : check(q, mem, n, list);
+  if (rc || (rc = cy_check_waits(q->ctx, n, list))) return rc;
   cy_ctx_enter(q->ctx);
   size_t i = 0;
   while (i < mem->nmaps && mem->maps[i].ptr != ptr) i++;
@@ -342,6 +343,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem mem, void 
   }
   cy_ctx_leave(q->ctx);
   if (!mp.ptr) return CL_INVALID_VALUE;
+  if (mem->img) return cy_image_unmap(q, mem, &mp, n, list, event);
   memcmd *m = memcmd_new(run_unmap, mem, NULL);
   if (!m) {
     if (mp.owned) free(mp.ptr);

@@ -2,7 +2,8 @@
  * limits, the supported formats, creation of every image type with its
  * errors, clGetImageInfo and clGetMemObjectInfo, host reads and writes
  * with pitches and regions, samplers, and buffer commands refusing images
- * (image commands refusing buffers). Kernels on images:
+ * (image commands refusing buffers), image copies (to images and
+ * buffers and back), fill and map. Kernels on images:
  * test_cl_image_kernels. */
 #include "cl_test.h"
 #include "image_ref.h"
@@ -307,6 +308,214 @@ static void test_samplers(void) {
       }
 }
 
+/* image to image copies (across types of the same format), overlap and format errors */
+static void test_copies(void) {
+  cl_int err;
+  cl_image_format f = {CL_RGBA, CL_UNORM_INT8}, g = {CL_RGBA, CL_SIGNED_INT8};
+  enum { W = 6, H = 5 };
+  uint32_t a[W * H], b[W * H], got[W * H];
+  for (int i = 0; i < W * H; i++) a[i] = 0x01020304u * (uint32_t)(i + 1), b[i] = 0xdeadbeef;
+  cl_mem ia = clCreateImage2D(ctx, CL_MEM_COPY_HOST_PTR, &f, W, H, 0, a, &err);
+  CHECK(err);
+  cl_mem ib = clCreateImage2D(ctx, CL_MEM_COPY_HOST_PTR, &f, W, H, 0, b, &err);
+  CHECK(err);
+  size_t so[3] = {1, 2, 0}, dor[3] = {3, 0, 0}, r[3] = {3, 3, 1}, o0[3] = {0, 0, 0}, all[3] = {W, H, 1};
+  CHECK(clEnqueueCopyImage(q, ia, ib, so, dor, r, 0, NULL, NULL));
+  CHECK(clEnqueueReadImage(q, ib, CL_TRUE, o0, all, 0, 0, got, 0, NULL, NULL));
+  int bad = 0;
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++) {
+      int in = x >= 3 && x < 6 && y < 3;
+      bad += got[y * W + x] != (in ? a[(y + 2) * W + (x - 3 + 1)] : b[y * W + x]);
+    }
+  EXPECT(!bad);
+  /* into a slice of a 3D image and out of it into a 2D array's layer */
+  cl_image_desc d3 = {.image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = W, .image_height = H, .image_depth = 3};
+  cl_image_desc d2a = {.image_type = CL_MEM_OBJECT_IMAGE2D_ARRAY, .image_width = W, .image_height = H, .image_array_size = 2};
+  cl_mem i3 = clCreateImage(ctx, 0, &f, &d3, NULL, &err);
+  CHECK(err);
+  cl_mem i2a = clCreateImage(ctx, 0, &f, &d2a, NULL, &err);
+  CHECK(err);
+  size_t z2[3] = {0, 0, 2}, l1[3] = {0, 0, 1};
+  CHECK(clEnqueueCopyImage(q, ia, i3, o0, z2, all, 0, NULL, NULL));
+  CHECK(clEnqueueCopyImage(q, i3, i2a, z2, l1, all, 0, NULL, NULL));
+  CHECK(clEnqueueReadImage(q, i2a, CL_TRUE, l1, all, 0, 0, got, 0, NULL, NULL));
+  EXPECT(!memcmp(got, a, sizeof a));
+  /* a 1D array's layers into a 2D image's rows */
+  cl_image_desc d1a = {.image_type = CL_MEM_OBJECT_IMAGE1D_ARRAY, .image_width = W, .image_array_size = H};
+  cl_mem i1a = clCreateImage(ctx, CL_MEM_COPY_HOST_PTR, &f, &d1a, a, &err);
+  CHECK(err);
+  CHECK(clEnqueueCopyImage(q, i1a, ib, o0, o0, all, 0, NULL, NULL));
+  CHECK(clEnqueueReadImage(q, ib, CL_TRUE, o0, all, 0, 0, got, 0, NULL, NULL));
+  EXPECT(!memcmp(got, a, sizeof a));
+  /* errors */
+  cl_mem ig = clCreateImage2D(ctx, 0, &g, W, H, 0, NULL, &err);
+  CHECK(err);
+  EXPECT_ERR(clEnqueueCopyImage(q, ia, ig, o0, o0, all, 0, NULL, NULL), CL_IMAGE_FORMAT_MISMATCH);
+  size_t o1[3] = {1, 1, 0}, r2[3] = {2, 2, 1};
+  EXPECT_ERR(clEnqueueCopyImage(q, ia, ia, o0, o1, r2, 0, NULL, NULL), CL_MEM_COPY_OVERLAP);
+  size_t far[3] = {W - 1, 0, 0};
+  EXPECT_ERR(clEnqueueCopyImage(q, ia, ib, o0, far, r2, 0, NULL, NULL), CL_INVALID_VALUE);
+  size_t r3[3] = {1, 1, 2};
+  EXPECT_ERR(clEnqueueCopyImage(q, ia, i3, o0, o0, r3, 0, NULL, NULL), CL_INVALID_VALUE); /* depth 2 of a 2D image */
+  cl_mem buf = clCreateBuffer(ctx, 0, 64, NULL, &err);
+  CHECK(err);
+  EXPECT_ERR(clEnqueueCopyImage(q, ia, buf, o0, o0, r2, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
+  CHECK(clReleaseMemObject(buf));
+  cl_mem list[] = {ia, ib, i3, i2a, i1a, ig};
+  for (size_t i = 0; i < 6; i++) CHECK(clReleaseMemObject(list[i]));
+}
+
+/* image <-> buffer: the buffer holds the region packed */
+static void test_buffer_copies(void) {
+  cl_int err;
+  cl_image_format f = {CL_RG, CL_UNSIGNED_INT16};
+  cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = 4, .image_height = 3, .image_depth = 2};
+  uint32_t px[24], got[24], packed[8];
+  for (int i = 0; i < 24; i++) px[i] = 0x10001u * (uint32_t)i;
+  cl_mem im = clCreateImage(ctx, CL_MEM_COPY_HOST_PTR, &f, &d, px, &err);
+  CHECK(err);
+  cl_mem buf = clCreateBuffer(ctx, 0, 256, NULL, &err);
+  CHECK(err);
+  size_t o[3] = {1, 1, 0}, r[3] = {2, 2, 2}, o0[3] = {0, 0, 0}, all[3] = {4, 3, 2};
+  CHECK(clEnqueueCopyImageToBuffer(q, im, buf, o, r, 16, 0, NULL, NULL));
+  CHECK(clEnqueueReadBuffer(q, buf, CL_TRUE, 16, sizeof packed, packed, 0, NULL, NULL));
+  int bad = 0;
+  for (int z = 0; z < 2; z++)
+    for (int y = 0; y < 2; y++)
+      for (int x = 0; x < 2; x++) bad += packed[(z * 2 + y) * 2 + x] != px[z * 12 + (y + 1) * 4 + x + 1];
+  EXPECT(!bad);
+  /* and back into another place */
+  size_t o2[3] = {2, 0, 0};
+  CHECK(clEnqueueCopyBufferToImage(q, buf, im, 16, o2, r, 0, NULL, NULL));
+  CHECK(clEnqueueReadImage(q, im, CL_TRUE, o0, all, 0, 0, got, 0, NULL, NULL));
+  bad = 0;
+  for (int z = 0; z < 2; z++)
+    for (int y = 0; y < 3; y++)
+      for (int x = 0; x < 4; x++) {
+        int in = x >= 2 && y < 2;
+        uint32_t want = in ? packed[(z * 2 + y) * 2 + x - 2] : px[z * 12 + y * 4 + x];
+        bad += got[z * 12 + y * 4 + x] != want;
+      }
+  EXPECT(!bad);
+  EXPECT_ERR(clEnqueueCopyImageToBuffer(q, im, buf, o, r, 256 - 16, 0, NULL, NULL), CL_INVALID_VALUE);
+  EXPECT_ERR(clEnqueueCopyBufferToImage(q, buf, im, 0, o, all, 0, NULL, NULL), CL_INVALID_VALUE);
+  EXPECT_ERR(clEnqueueCopyImageToBuffer(q, im, im, o, r, 0, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
+  EXPECT_ERR(clEnqueueCopyBufferToImage(q, buf, buf, 0, o, r, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
+  CHECK(clReleaseMemObject(im));
+  CHECK(clReleaseMemObject(buf));
+}
+
+/* fill: the colour converted as write_image* would (image_ref.h's encoder) */
+static void test_fill(void) {
+  static const cl_image_format fmts[] = {{CL_RGBA, CL_UNORM_INT8},  {CL_BGRA, CL_UNORM_INT8}, {CL_RGBA, CL_HALF_FLOAT},
+                                         {CL_RA, CL_SNORM_INT16},   {CL_A, CL_UNORM_INT16},   {CL_R, CL_FLOAT},
+                                         {CL_ARGB, CL_SNORM_INT8},  {CL_RG, CL_HALF_FLOAT}};
+  static const float colours[][4] = {{0.5f, 1.5f / 255, 2.5f / 255, -0.25f},
+                                     {1.0f / 3, 70000.0f, 65519.0f, 1e-7f},
+                                     {NAN, -1.0f, 0.99999f, 3e-5f}};
+  cl_int err;
+  for (size_t t = 0; t < sizeof fmts / sizeof *fmts; t++)
+    for (size_t c = 0; c < 3; c++) {
+      cl_mem im = clCreateImage2D(ctx, 0, &fmts[t], 5, 4, 0, NULL, &err);
+      CHECK(err);
+      size_t es = ref_esize(&fmts[t]), tb = ref_type_bytes(fmts[t].image_channel_data_type);
+      uint8_t zero[5 * 4 * 16] = {0}, got[5 * 4 * 16], want[16] = {0};
+      size_t o0[3] = {0, 0, 0}, all[3] = {5, 4, 1}, o[3] = {1, 1, 0}, r[3] = {3, 2, 1};
+      CHECK(clEnqueueWriteImage(q, im, CL_TRUE, o0, all, 0, 0, zero, 0, NULL, NULL));
+      CHECK(clEnqueueFillImage(q, im, colours[c], o, r, 0, NULL, NULL));
+      CHECK(clEnqueueReadImage(q, im, CL_TRUE, o0, all, 0, 0, got, 0, NULL, NULL));
+      int m[4];
+      ref_map(fmts[t].image_channel_order, m);
+      for (int j = 0; j < 4; j++)
+        if (m[j] >= 0) ref_encode(colours[c][j], fmts[t].image_channel_data_type, want + (size_t)m[j] * tb);
+      int bad = 0;
+      for (size_t y = 0; y < 4; y++)
+        for (size_t x = 0; x < 5; x++) {
+          int in = x >= 1 && x < 4 && y >= 1 && y < 3;
+          bad += memcmp(got + (y * 5 + x) * es, in ? want : zero, es) != 0;
+        }
+      if (bad) {
+        fprintf(stderr, "fill order 0x%x type 0x%x colour %zu: %d texels wrong\n", (unsigned)fmts[t].image_channel_order,
+                (unsigned)fmts[t].image_channel_data_type, c, bad);
+        cy_failures++;
+      }
+      CHECK(clReleaseMemObject(im));
+    }
+  /* integer colours saturate */
+  cl_image_format fi = {CL_RGBA, CL_SIGNED_INT8}, fu = {CL_RGBA, CL_UNSIGNED_INT16};
+  cl_int4 ic = {{-300, 300, -5, 127}};
+  cl_uint4 uc = {{70000, 65535, 7, 0}};
+  cl_mem a = clCreateImage2D(ctx, 0, &fi, 2, 2, 0, NULL, &err);
+  CHECK(err);
+  cl_mem b = clCreateImage2D(ctx, 0, &fu, 2, 2, 0, NULL, &err);
+  CHECK(err);
+  size_t o0[3] = {0, 0, 0}, all[3] = {2, 2, 1};
+  CHECK(clEnqueueFillImage(q, a, &ic, o0, all, 0, NULL, NULL));
+  CHECK(clEnqueueFillImage(q, b, &uc, o0, all, 0, NULL, NULL));
+  int8_t ga[16];
+  uint16_t gb[16];
+  CHECK(clEnqueueReadImage(q, a, CL_TRUE, o0, all, 0, 0, ga, 0, NULL, NULL));
+  CHECK(clEnqueueReadImage(q, b, CL_TRUE, o0, all, 0, 0, gb, 0, NULL, NULL));
+  EXPECT(ga[12] == -128 && ga[13] == 127 && ga[14] == -5 && ga[15] == 127);
+  EXPECT(gb[12] == 65535 && gb[13] == 65535 && gb[14] == 7 && gb[15] == 0);
+  size_t big[3] = {3, 2, 1};
+  EXPECT_ERR(clEnqueueFillImage(q, a, &ic, o0, big, 0, NULL, NULL), CL_INVALID_VALUE);
+  EXPECT_ERR(clEnqueueFillImage(q, a, NULL, o0, all, 0, NULL, NULL), CL_INVALID_VALUE);
+  CHECK(clReleaseMemObject(a));
+  CHECK(clReleaseMemObject(b));
+}
+
+/* map and unmap: packed host copies, and a CL_MEM_USE_HOST_PTR image's own memory */
+static void test_map(void) {
+  cl_int err;
+  cl_image_format f = {CL_RGBA, CL_UNSIGNED_INT8};
+  cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE2D_ARRAY, .image_width = 4, .image_height = 3, .image_array_size = 2};
+  uint32_t px[24], got[24];
+  for (int i = 0; i < 24; i++) px[i] = 0x01010101u * (uint32_t)i;
+  cl_mem im = clCreateImage(ctx, CL_MEM_COPY_HOST_PTR, &f, &d, px, &err);
+  CHECK(err);
+  size_t o[3] = {1, 1, 1}, r[3] = {2, 2, 1}, row = 0, slice = 0, o0[3] = {0, 0, 0}, all[3] = {4, 3, 2};
+  uint32_t *p = clEnqueueMapImage(q, im, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, o, r, &row, &slice, 0, NULL, NULL, &err);
+  CHECK(err);
+  EXPECT(row == 8 && slice == 16);
+  EXPECT(p[0] == px[12 + 4 + 1] && p[1] == px[12 + 4 + 2] && p[2] == px[12 + 8 + 1] && p[3] == px[12 + 8 + 2]);
+  cl_uint count;
+  CHECK(clGetMemObjectInfo(im, CL_MEM_MAP_COUNT, sizeof count, &count, NULL));
+  EXPECT(count == 1);
+  p[0] = 0xaabbccdd;
+  p[3] = 0x11223344;
+  CHECK(clEnqueueUnmapMemObject(q, im, p, 0, NULL, NULL));
+  CHECK(clEnqueueReadImage(q, im, CL_TRUE, o0, all, 0, 0, got, 0, NULL, NULL));
+  px[17] = 0xaabbccdd, px[22] = 0x11223344;
+  EXPECT(!memcmp(got, px, sizeof px));
+  EXPECT_ERR(clEnqueueUnmapMemObject(q, im, p, 0, NULL, NULL), CL_INVALID_VALUE); /* unmapped already */
+  clEnqueueMapImage(q, im, CL_TRUE, CL_MAP_READ, o, r, NULL, &slice, 0, NULL, NULL, &err);
+  EXPECT(err == CL_INVALID_VALUE);
+  clEnqueueMapImage(q, im, CL_TRUE, CL_MAP_READ, o, r, &row, NULL, 0, NULL, NULL, &err);
+  EXPECT(err == CL_INVALID_VALUE); /* an array needs the slice pitch */
+  clEnqueueMapImage(q, im, CL_TRUE, CL_MAP_READ, o, all, &row, &slice, 0, NULL, NULL, &err);
+  EXPECT(err == CL_INVALID_VALUE);
+  CHECK(clReleaseMemObject(im));
+  /* CL_MEM_USE_HOST_PTR: the pointer is inside the application's memory, with its pitches */
+  uint8_t host[3 * 32];
+  for (int i = 0; i < (int)sizeof host; i++) host[i] = (uint8_t)i;
+  cl_mem u = clCreateImage2D(ctx, CL_MEM_USE_HOST_PTR, &f, 5, 3, 32, host, &err);
+  CHECK(err);
+  size_t uo[3] = {2, 1, 0}, ur[3] = {3, 2, 1};
+  uint8_t *up = clEnqueueMapImage(q, u, CL_TRUE, CL_MAP_WRITE, uo, ur, &row, &slice, 0, NULL, NULL, &err);
+  CHECK(err);
+  EXPECT(up == host + 32 + 8 && row == 32 && slice == 0);
+  up[0] = 0xee;
+  up[32 + 11] = 0xff;
+  CHECK(clEnqueueUnmapMemObject(q, u, up, 0, NULL, NULL));
+  uint8_t back[5 * 3 * 4];
+  size_t ua[3] = {5, 3, 1};
+  CHECK(clEnqueueReadImage(q, u, CL_TRUE, o0, ua, 0, 0, back, 0, NULL, NULL));
+  EXPECT(back[(1 * 5 + 2) * 4] == 0xee && back[(2 * 5 + 4) * 4 + 3] == 0xff && back[0] == 0);
+  CHECK(clReleaseMemObject(u));
+}
+
 int main(void) {
   cl_int err;
   dev = cy_test_device();
@@ -320,6 +529,10 @@ int main(void) {
   test_info_and_host_io();
   test_host_access_and_kinds();
   test_samplers();
+  test_copies();
+  test_buffer_copies();
+  test_fill();
+  test_map();
   CHECK(clReleaseCommandQueue(q));
   CHECK(clReleaseContext(ctx));
   return cy_test_end("test_cl_images");

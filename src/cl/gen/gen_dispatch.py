@@ -15,14 +15,9 @@ import sys
 
 # entry -> error returned (objects: through errcode_ret, and NULL)
 UNSUPPORTED = {
-    # image commands not done yet, and the 2.0/3.0 forms with properties
+    # images and samplers: the 2.0/3.0 forms with properties
     "clCreateImageWithProperties": "CL_INVALID_OPERATION",
     "clCreateSamplerWithProperties": "CL_INVALID_OPERATION",
-    "clEnqueueCopyImage": "CL_INVALID_MEM_OBJECT",
-    "clEnqueueCopyImageToBuffer": "CL_INVALID_MEM_OBJECT",
-    "clEnqueueCopyBufferToImage": "CL_INVALID_MEM_OBJECT",
-    "clEnqueueMapImage": "CL_INVALID_MEM_OBJECT",
-    "clEnqueueFillImage": "CL_INVALID_MEM_OBJECT",
     # no native kernels (CL_EXEC_NATIVE_KERNEL not in the capabilities)
     "clEnqueueNativeKernel": "CL_INVALID_OPERATION",
     # one device, not partitionable
