@@ -169,6 +169,20 @@ static void constant_as_nvptx(LLVMModuleRef u) {
   LLVMDisposeBuilder(b);
 }
 
+/* fn becomes a declaration. Its values lose their uses first, then its
+ * instructions go, then its blocks: deleting a block whose values a later
+ * block still uses (or that a branch still names) leaves uses of freed
+ * values, which valgrind saw written to. */
+static void drop_body(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in))
+      if (LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(in, LLVMGetPoison(LLVMTypeOf(in)));
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef in; (in = LLVMGetLastInstruction(b));) LLVMInstructionEraseFromParent(in);
+  LLVMBasicBlockRef b;
+  while ((b = LLVMGetFirstBasicBlock(fn))) LLVMDeleteBasicBlock(b);
+}
+
 int cc_link_libclc(LLVMModuleRef u, vt_error *e) {
   LLVMValueRef want[256];
   const char *path = getenv("CHENGYING_LIBCLC");
@@ -213,8 +227,7 @@ int cc_link_libclc(LLVMModuleRef u, vt_error *e) {
   for (LLVMValueRef fn = LLVMGetFirstFunction(lib); fn; fn = LLVMGetNextFunction(fn)) {
     if (!LLVMGetFirstBasicBlock(fn)) continue;
     if (cc_map_get(&keep, fn) < 0) {
-      LLVMBasicBlockRef b;
-      while ((b = LLVMGetFirstBasicBlock(fn))) LLVMDeleteBasicBlock(b);
+      drop_body(fn);
       LLVMSetLinkage(fn, LLVMExternalLinkage);
       continue;
     }
