@@ -6,7 +6,8 @@
  * the kernel_arg_* metadata are kept, so the platform still sees
  * "image2d_t", "sampler_t" and the access qualifiers); allocas, loads and
  * stores of them are retyped (clang's unoptimised IR keeps every argument
- * in an alloca); read_image*, write_image* become calls of the library,
+ * in an alloca); read_image*, write_image* (with cl_khr_fp16's half forms,
+ * through the float ones) become calls of the library,
  * get_image_* loads from the descriptor, __translate_sampler_initializer(v)
  * becomes v. Any other use (a phi, a select, a call of something else) is
  * refused with the function it is in.
@@ -74,7 +75,7 @@ static int refuse(lw *w, LLVMValueRef fn, LLVMValueRef at, const char *what) {
   cc_fn f = {.mod = w->m, .fn = fn, .name = name_of(fn), .e = w->e};
   return cc_unsupported(&f, at, "%s", what);
 }
-#define ONLY ": images and samplers may only be passed to functions and the image builtins"
+#define ONLY ": images and samplers may only be passed to the program's own functions and the image builtins"
 
 static int uses_images(LLVMModuleRef m) {
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
@@ -207,8 +208,8 @@ static LLVMValueRef field(lw *w, LLVMValueRef d, int idx) {
   return LLVMBuildLoad2(w->b, w->i32, LLVMBuildGEP2(w->b, w->i32, d, &i, 1, ""), "");
 }
 
-/* the replacement of an image builtin call, NULL (with *why) if not one */
-static LLVMValueRef lower_builtin(lw *w, LLVMValueRef call, const char **why) {
+/* the replacement of an image builtin call, NULL if not one */
+static LLVMValueRef lower_builtin(lw *w, LLVMValueRef call) {
   char name[64];
   builtin_name(LLVMGetCalledValue(call), name, sizeof name);
   unsigned n = (unsigned)LLVMGetNumArgOperands(call);
@@ -237,14 +238,16 @@ static LLVMValueRef lower_builtin(lw *w, LLVMValueRef call, const char **why) {
   int rd = !strncmp(name, "read_image", 10), wr = !strncmp(name, "write_image", 11);
   if (!rd && !wr) return NULL;
   const char *sfx = name + (rd ? 10 : 11);
-  if (strcmp(sfx, "f") && strcmp(sfx, "i") && strcmp(sfx, "ui")) {
-    *why = "read_imageh/write_imageh: images are read and written as float, int or uint, not half";
-    return NULL;
-  }
+  /* cl_khr_fp16's read_imageh/write_imageh: the float forms, the colour
+   * rounded to half (to nearest even) or widened from it */
+  int half = !strcmp(sfx, "h");
+  if (half) sfx = "f";
+  if (strcmp(sfx, "f") && strcmp(sfx, "i") && strcmp(sfx, "ui")) return NULL;
   char fn[96];
+  LLVMTypeRef f4 = LLVMVectorType(LLVMFloatTypeInContext(w->c), 4);
   if (wr) {
     if (n != 3) return NULL;
-    LLVMValueRef args[3] = {d, widen4(w, a[1]), a[2]};
+    LLVMValueRef args[3] = {d, widen4(w, a[1]), half ? LLVMBuildFPExt(w->b, a[2], f4, "") : a[2]};
     snprintf(fn, sizeof fn, "__cy_img_write%s", sfx);
     return lib_call(w, fn, args, 3);
   }
@@ -257,7 +260,8 @@ static LLVMValueRef lower_builtin(lw *w, LLVMValueRef call, const char **why) {
   /* without a sampler: unnormalised, CLK_ADDRESS_NONE, nearest (all 0) */
   LLVMValueRef args[3] = {d, smp ? get(w, a[1]) : LLVMConstInt(w->i32, 0, 0), widen4(w, coord)};
   snprintf(fn, sizeof fn, "__cy_img_read%s_%s", sfx, fc ? "f" : "i");
-  return lib_call(w, fn, args, 3);
+  LLVMValueRef r = lib_call(w, fn, args, 3);
+  return half && r ? LLVMBuildFPTrunc(w->b, r, rt, "") : r;
 }
 
 static int is_image_value(LLVMValueRef v) { return kind_of(LLVMTypeOf(v)) != 0; }
@@ -315,13 +319,11 @@ static int lower_fn(lw *w, LLVMValueRef fn, LLVMValueRef *olds, LLVMValueRef *ne
         LLVMSetInstructionCallConv(r, LLVMGetFunctionCallConv(news[k]));
         free(args);
       } else {
-        const char *why = NULL;
-        r = lower_builtin(w, in, &why);
+        r = lower_builtin(w, in);
         if (!r) {
           char msg[300];
-          if (why) snprintf(msg, sizeof msg, "%s", why);
-          else snprintf(msg, sizeof msg, "an image or sampler passed to %.120s" ONLY,
-                        callee && LLVMIsAFunction(callee) ? name_of(callee) : "an indirect call");
+          snprintf(msg, sizeof msg, "an image or sampler passed to %.120s" ONLY,
+                   callee && LLVMIsAFunction(callee) ? name_of(callee) : "an indirect call");
           return refuse(w, fn, in, msg);
         }
       }

@@ -4,7 +4,8 @@
  * or not, each addressing mode, nearest and linear), integer and float
  * coordinates, reads without a sampler, read_imagei/ui, write_imagef/i/ui
  * with their rounding and saturation, the get_image_* queries, a constant
- * sampler in the source and images passed through a helper function. */
+ * sampler in the source, images passed through a helper function (also
+ * a noinline one), read_imageh/write_imageh, -cl-opt-disable. */
 #include <math.h>
 
 #include "cl_test.h"
@@ -680,6 +681,88 @@ static void test_args(void) {
   CHECK(clReleaseMemObject(buf));
 }
 
+/* other program forms: cl_khr_fp16's read_imageh/write_imageh, an image
+ * through a noinline function, the whole at -cl-opt-disable (clang's
+ * unoptimised IR keeps images in allocas), and the refusal of an image
+ * passed to a function the program does not define */
+static const char *forms_src =
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    "__attribute__((noinline)) float4 nf(read_only image2d_t im, sampler_t s, int2 c) { return read_imagef(im, s, c); }\n"
+    "kernel void rh(read_only image2d_t im, sampler_t s, global const int4 *c, global float4 *o) {\n"
+    "  int i = get_global_id(0); half4 h = read_imageh(im, s, c[i].xy); o[2 * i] = convert_float4(h);\n"
+    "  o[2 * i + 1] = nf(im, s, c[i].xy); }\n"
+    "kernel void wh(write_only image2d_t im, global const int4 *c, global const float4 *v) {\n"
+    "  int i = get_global_id(0); write_imageh(im, c[i].xy, convert_half4(v[i])); }\n";
+
+static void test_program_forms(void) {
+  cl_int err;
+  ref_image r = {CL_MEM_OBJECT_IMAGE2D, {CL_RGBA, CL_FLOAT}, 4, 3, 1, 1, NULL};
+  uint8_t *data = texels(&r, 31);
+  r.data = data;
+  enum { N = 12 };
+  int c[4 * N];
+  float v[4 * N], out[8 * N], got[4 * N];
+  for (int i = 0; i < N; i++) {
+    c[4 * i] = i % 4, c[4 * i + 1] = i / 4, c[4 * i + 2] = c[4 * i + 3] = 0;
+    for (int j = 0; j < 4; j++) v[4 * i + j] = (float)(i * 4 + j) / 7.0f - 3.0f + (j == 3 ? 70000.0f * (i == 5) : 0);
+  }
+  ref_sampler rs = {0, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST};
+  cl_sampler smp = sampler(&rs);
+  for (int o0 = 0; o0 < 2; o0++) {
+    cl_program p = clCreateProgramWithSource(ctx, 1, &forms_src, NULL, &err);
+    CHECK(err);
+    CHECK(clBuildProgram(p, 1, &dev, o0 ? "-cl-opt-disable" : "", NULL, NULL));
+    cl_mem img = image(&r, NULL), cb = buffer(sizeof c, c), vb = buffer(sizeof v, v), ob = buffer(sizeof out, NULL);
+    cl_kernel k = clCreateKernel(p, "rh", &err);
+    CHECK(err);
+    size_t n = N;
+    CHECK(clSetKernelArg(k, 0, sizeof img, &img));
+    CHECK(clSetKernelArg(k, 1, sizeof smp, &smp));
+    CHECK(clSetKernelArg(k, 2, sizeof cb, &cb));
+    CHECK(clSetKernelArg(k, 3, sizeof ob, &ob));
+    CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+    CHECK(clEnqueueReadBuffer(q, ob, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+      float want[4];
+      ref_texel(&r, c[4 * i], c[4 * i + 1], 0, want);
+      for (int j = 0; j < 4; j++) bad += out[8 * i + j] != (float)(_Float16)want[j] || out[8 * i + 4 + j] != want[j];
+    }
+    CHECK(clReleaseKernel(k));
+    cl_mem wi = clCreateImage2D(ctx, 0, &r.fmt, 4, 3, 0, NULL, &err);
+    CHECK(err);
+    k = clCreateKernel(p, "wh", &err);
+    CHECK(err);
+    CHECK(clSetKernelArg(k, 0, sizeof wi, &wi));
+    CHECK(clSetKernelArg(k, 1, sizeof cb, &cb));
+    CHECK(clSetKernelArg(k, 2, sizeof vb, &vb));
+    CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+    size_t org[3] = {0, 0, 0}, rg[3] = {4, 3, 1};
+    CHECK(clEnqueueReadImage(q, wi, CL_TRUE, org, rg, 0, 0, got, 0, NULL, NULL));
+    for (int i = 0; i < 4 * N; i++) bad += got[i] != (float)(_Float16)v[i];
+    if (bad) {
+      fprintf(stderr, "read_imageh/write_imageh/noinline%s: %d wrong\n", o0 ? " at -cl-opt-disable" : "", bad);
+      cy_failures++;
+    }
+    CHECK(clReleaseKernel(k));
+    CHECK(clReleaseProgram(p));
+    cl_mem l[] = {img, cb, vb, ob, wi};
+    for (int i = 0; i < 5; i++) CHECK(clReleaseMemObject(l[i]));
+  }
+  CHECK(clReleaseSampler(smp));
+  free(data);
+  const char *ext = "float4 ext(read_only image2d_t im);\n"
+                    "kernel void k(read_only image2d_t im, global float4 *o) { o[0] = ext(im); }\n";
+  cl_program p = clCreateProgramWithSource(ctx, 1, &ext, NULL, &err);
+  CHECK(err);
+  EXPECT_ERR(clBuildProgram(p, 1, &dev, "", NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+  char log[2048] = "";
+  CHECK(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+  EXPECT(strstr(log, "<program source>:2: error: an image or sampler passed to ext: images and samplers may only be "
+                     "passed to the program's own functions and the image builtins"));
+  CHECK(clReleaseProgram(p));
+}
+
 int main(void) {
   if (!cy_test_cc_setup(CL_DEVICE_COMPILER_AVAILABLE, &dev, &ctx, &q)) return 0;
   cl_int err;
@@ -698,6 +781,7 @@ int main(void) {
   test_constant_sampler();
   test_writes();
   test_writes_other_types();
+  test_program_forms();
   test_sampling();
   CHECK(clReleaseProgram(prog));
   CHECK(clReleaseCommandQueue(q));

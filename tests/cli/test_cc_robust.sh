@@ -108,10 +108,10 @@ else
 fi
 
 # D12: constructs named in words, and a front end that says nothing
-printf '#pragma OPENCL EXTENSION cl_khr_fp16 : enable\nkernel void k(write_only image2d_t img) { write_imageh(img, (int2)(0,0), (half4)(1)); }\n' \
+printf 'float4 ext(read_only image2d_t im);\nkernel void k(read_only image2d_t im, global float4 *o) { o[0] = ext(im); }\n' \
   >"$tmp/img.cl"
-expect 1 "error: read_imageh/write_imageh: images are read and written as float, int or uint, not half" "a half image write" \
-  "$ventus" cc -o "$tmp/o.elf" "$tmp/img.cl"
+expect 1 "img.cl:2: error: an image or sampler passed to ext: images and samplers may only be passed to the program's own functions and the image builtins (kernel k)" \
+  "an image passed to an undefined function" "$ventus" cc -o "$tmp/o.elf" "$tmp/img.cl"
 printf 'kernel void k(write_only pipe int p, global int *a) { write_pipe(p, &a[0]); }\n' >"$tmp/pipe.cl"
 expect 1 "error: a pipe argument (argument 0)" "a pipe argument" "$ventus" cc -cl-std=CL2.0 -o "$tmp/o.elf" "$tmp/pipe.cl"
 printf '#pragma OPENCL EXTENSION cl_khr_fp16 : enable\nkernel void k(global half *a) { half h = a[1]; a[0] = h * h; }\n' \
