@@ -50,18 +50,19 @@ fuzz_dict() {
 
 # fuzz_stat LOG NAME: a libFuzzer final statistic (-print_final_stats=1)
 fuzz_stat() { sed -nE "s/^stat::$2: +([0-9]+).*/\1/p" "$1" | tail -n 1; }
-# fuzz_covft LOG: "cov ft" of the last status line
+# fuzz_covft LOG: "cov ft" of the last status line (grep -a: a log with
+# bytes of an input in it is still text to us, not "binary file matches")
 fuzz_covft() {
-  grep -E '^#[0-9]+.*cov: [0-9]+ ft: [0-9]+' "$1" | tail -n 1 |
+  grep -aE '^#[0-9]+.*cov: [0-9]+ ft: [0-9]+' "$1" | tail -n 1 |
     sed -E 's/.*cov: ([0-9]+) ft: ([0-9]+).*/\1 \2/'
 }
 # fuzz_failure LOG: what went wrong, one line ("" if nothing): the first
 # sanitizer/libFuzzer error, after the harness's own message when it printed one
 fuzz_failure() {
   local err msg
-  err=$(grep -m1 -E '^(==[0-9]+== ?ERROR: |.*runtime error: )' "$1" | sed -E 's/^==[0-9]+== ?//')
+  err=$(grep -am1 -E '^(==[0-9]+== ?ERROR: |.*runtime error: )' "$1" | sed -E 's/^==[0-9]+== ?//')
   [ -z "$err" ] && return 0
-  msg=$(grep -m1 -B1 -E '^==[0-9]+== ?ERROR: ' "$1" | head -n 1 |
-    grep -vE '^(#[0-9]+|INFO:|MS:|==|\s)' || true)
+  msg=$(grep -am1 -B1 -E '^==[0-9]+== ?ERROR: ' "$1" | head -n 1 |
+    grep -avE '^(#[0-9]+|INFO:|MS:|==|\s)' || true)
   echo "${msg:+$msg: }$err"
 }
