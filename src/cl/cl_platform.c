@@ -12,12 +12,13 @@
  * 32-bit AMOs and a lock table (docs/compiler.md, "64-bit atomics");
  * cl_khr_fp64, IEEE double in software (docs/compiler.md, "double"); and
  * cl_khr_fp16, half computed in float and rounded once (docs/compiler.md,
- * "half"). */
+ * "half"); cl_khr_3d_image_writes, which the software images
+ * (src/cc/lib/images.cl) do like any other write. */
 static const char *const cy_device_extensions[] = {
     "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
     "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
     "cl_khr_byte_addressable_store", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics", "cl_khr_fp64",
-    "cl_khr_fp16"};
+    "cl_khr_fp16", "cl_khr_3d_image_writes"};
 enum { CY_NEXT = sizeof cy_device_extensions / sizeof *cy_device_extensions };
 
 #define CY_CL_VERSION "0.1"

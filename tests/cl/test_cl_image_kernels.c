@@ -58,6 +58,9 @@ static const char *src =
     "  int i = get_global_id(0); write_imagef(im, c[i].xy, v[i]); }\n"
     "kernel void wf2da(write_only image2d_array_t im, global const int4 *c, global const float4 *v) {\n"
     "  int i = get_global_id(0); write_imagef(im, c[i], v[i]); }\n"
+    "#pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable\n"
+    "kernel void wf3d(write_only image3d_t im, global const int4 *c, global const float4 *v) {\n"
+    "  int i = get_global_id(0); write_imagef(im, c[i], v[i]); }\n"
     /* queries */
     "kernel void qs(read_only image2d_t a, read_only image3d_t b, read_only image2d_array_t c,\n"
     "               read_only image1d_t d, read_only image1d_array_t e, write_only image1d_buffer_t f, global int *o) {\n"
@@ -305,7 +308,7 @@ static void test_int_coords(void) {
   ref_image rb = {CL_MEM_OBJECT_IMAGE1D_BUFFER, {CL_RGBA, CL_UNSIGNED_INT8}, 10, 1, 1, 1, NULL};
   uint8_t *db = texels(&rb, 11);
   rb.data = db;
-  cl_mem buf = buffer(64, db), ib = image(&rb, buf);
+  cl_mem buf = buffer(10 * 4, db), ib = image(&rb, buf);
   for (int i = 0; i < 10; i++) c[4 * i] = i;
   CHECK(clEnqueueWriteBuffer(q, cb, CL_TRUE, 0, sizeof c, c, 0, NULL, NULL));
   k = kernel("i1db");
@@ -514,8 +517,8 @@ static void test_writes(void) {
   CHECK(clReleaseMemObject(vb));
 }
 
-/* write_imagef into 1D, 1D buffer, 1D array and 2D array images; writes
- * outside the image are dropped */
+/* write_imagef into 1D, 1D buffer, 1D array, 2D array and 3D images
+ * (cl_khr_3d_image_writes); writes outside the image are dropped */
 static void test_writes_other_types(void) {
   static const struct {
     const char *k;
@@ -524,9 +527,10 @@ static void test_writes_other_types(void) {
   } cases[] = {{"wf1d", CL_MEM_OBJECT_IMAGE1D, 9, 1, 1},
                {"wf1db", CL_MEM_OBJECT_IMAGE1D_BUFFER, 9, 1, 1},
                {"wf1da", CL_MEM_OBJECT_IMAGE1D_ARRAY, 5, 1, 3},
-               {"wf2da", CL_MEM_OBJECT_IMAGE2D_ARRAY, 3, 2, 3}};
+               {"wf2da", CL_MEM_OBJECT_IMAGE2D_ARRAY, 3, 2, 3},
+               {"wf3d", CL_MEM_OBJECT_IMAGE3D, 3, 2, 3}}; /* arr: the depth */
   cl_image_format fmt = {CL_RGBA, CL_FLOAT};
-  for (size_t t = 0; t < 4; t++) {
+  for (size_t t = 0; t < sizeof cases / sizeof *cases; t++) {
     size_t total = cases[t].w * cases[t].h * cases[t].arr;
     int c[4 * 24];
     float v[4 * 24], want[4 * 24], got[4 * 24];
@@ -545,8 +549,9 @@ static void test_writes_other_types(void) {
     cl_int err;
     cl_mem buf = NULL, img;
     cl_image_desc d = {.image_type = cases[t].t, .image_width = cases[t].w};
-    if (cases[t].t == CL_MEM_OBJECT_IMAGE2D_ARRAY) d.image_height = cases[t].h;
-    if (cases[t].arr > 1) d.image_array_size = cases[t].arr;
+    if (cases[t].t == CL_MEM_OBJECT_IMAGE2D_ARRAY || cases[t].t == CL_MEM_OBJECT_IMAGE3D) d.image_height = cases[t].h;
+    if (cases[t].t == CL_MEM_OBJECT_IMAGE3D) d.image_depth = cases[t].arr;
+    else if (cases[t].arr > 1) d.image_array_size = cases[t].arr;
     if (cases[t].t == CL_MEM_OBJECT_IMAGE1D_BUFFER) d.buffer = buf = buffer(cases[t].w * 16, NULL);
     img = clCreateImage(ctx, 0, &fmt, &d, NULL, &err);
     CHECK(err);
@@ -554,7 +559,7 @@ static void test_writes_other_types(void) {
     float zeros[4 * 24] = {0};
     size_t o[3] = {0, 0, 0}, rg[3] = {cases[t].w, 1, 1};
     if (cases[t].t == CL_MEM_OBJECT_IMAGE1D_ARRAY) rg[1] = cases[t].arr;
-    if (cases[t].t == CL_MEM_OBJECT_IMAGE2D_ARRAY) rg[1] = cases[t].h, rg[2] = cases[t].arr;
+    if (cases[t].t == CL_MEM_OBJECT_IMAGE2D_ARRAY || cases[t].t == CL_MEM_OBJECT_IMAGE3D) rg[1] = cases[t].h, rg[2] = cases[t].arr;
     (void)zero;
     CHECK(clEnqueueWriteImage(q, img, CL_TRUE, o, rg, 0, 0, zeros, 0, NULL, NULL));
     cl_mem cb = buffer(sizeof c, c), vb = buffer(sizeof v, v);

@@ -68,6 +68,7 @@ static void test_device(cl_device_id d) {
   cl_device_fp_config fp;
   CHECK(clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL));
   EXPECT(strstr(ext, "cl_khr_fp64") != NULL && strstr(ext, "cl_khr_fp16") != NULL);
+  EXPECT(strstr(ext, "cl_khr_3d_image_writes") != NULL);
   CHECK(clGetDeviceInfo(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL));
   EXPECT(fp == (CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM));
   CHECK(clGetDeviceInfo(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, sizeof bits, &bits, NULL));
