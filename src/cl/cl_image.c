@@ -3,6 +3,7 @@
  * with the descriptor kernels read (src/cc/lib/images.cl, docs/opencl.md
  * §Images), followed by the texels, rows and slices packed; a 1D buffer
  * image's texels are its buffer's. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,10 +189,11 @@ static cl_int check_desc(const cl_image_desc *dsc, void *host_ptr, cy_image *im,
   if (!host_ptr && (*hrow || *hslice)) return CL_INVALID_IMAGE_DESCRIPTOR;
   if (!*hrow) *hrow = tight;
   size_t rows = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : im->h;
-  if (*hrow < tight || *hrow % im->esize) return CL_INVALID_IMAGE_DESCRIPTOR;
+  size_t layers = t == CL_MEM_OBJECT_IMAGE3D ? im->d : im->arr;
+  if (*hrow < tight || *hrow % im->esize || *hrow > SIZE_MAX / rows / layers) return CL_INVALID_IMAGE_DESCRIPTOR;
   if (!has_slice) *hslice = *hrow * rows;
   else if (!*hslice) *hslice = *hrow * rows;
-  else if (*hslice < *hrow * rows || *hslice % *hrow) return CL_INVALID_IMAGE_DESCRIPTOR;
+  else if (*hslice < *hrow * rows || *hslice % *hrow || *hslice > SIZE_MAX / layers) return CL_INVALID_IMAGE_DESCRIPTOR;
   im->row = tight;
   im->slice = tight * rows;
   return CL_SUCCESS;

@@ -2,6 +2,7 @@
  * what the image command files share (cl_image_cmd.h). Each moves rows of
  * texels between the image's packed device rows (cl_image.c) and the host,
  * on the context's device thread like the buffer commands. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,8 +64,10 @@ cl_int cy_image_pitches(const cy_image *im, const size_t *r, size_t *row, size_t
   if (!sliced && *slice) return CL_INVALID_VALUE;
   size_t tight = r[0] * im->esize, rows = cy_image_is_1d_array(im) ? 1 : r[1];
   if (!*row) *row = tight;
-  if (*row < tight) return CL_INVALID_VALUE;
+  if (*row < tight || *row > SIZE_MAX / rows / (sliced ? r[cy_image_is_1d_array(im) ? 1 : 2] : 1))
+    return CL_INVALID_VALUE; /* pitches whose host span does not fit a size_t */
   if (!*slice) *slice = *row * rows;
+  if (sliced && *slice > SIZE_MAX / r[cy_image_is_1d_array(im) ? 1 : 2]) return CL_INVALID_VALUE;
   if (*slice < *row * rows) return CL_INVALID_VALUE;
   return CL_SUCCESS;
 }

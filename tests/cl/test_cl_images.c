@@ -98,6 +98,8 @@ static void test_create_errors(void) {
   EXPECT(!make(&f, &x, CL_MEM_COPY_HOST_PTR, host, &err) && err == CL_INVALID_IMAGE_DESCRIPTOR);
   x = d, x.image_row_pitch = 18; /* not a multiple of the texel */
   EXPECT(!make(&f, &x, CL_MEM_COPY_HOST_PTR, host, &err) && err == CL_INVALID_IMAGE_DESCRIPTOR);
+  x = d, x.image_row_pitch = SIZE_MAX / 2 & ~(size_t)3; /* a span that wraps around */
+  EXPECT(!make(&f, &x, CL_MEM_COPY_HOST_PTR, host, &err) && err == CL_INVALID_IMAGE_DESCRIPTOR);
   EXPECT(!make(&f, &d, CL_MEM_COPY_HOST_PTR, NULL, &err) && err == CL_INVALID_HOST_PTR);
   EXPECT(!make(&f, &d, 0, host, &err) && err == CL_INVALID_HOST_PTR);
   EXPECT(!make(&f, &d, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, NULL, &err) && err == CL_INVALID_VALUE);
@@ -228,6 +230,9 @@ static void test_info_and_host_io(void) {
       EXPECT_ERR(clEnqueueReadImage(q, im, CL_TRUE, o, r, 0, 64, back, 0, NULL, NULL), CL_INVALID_VALUE);
     }
     EXPECT_ERR(clEnqueueReadImage(q, im, CL_TRUE, o, r, 8, 0, back, 0, NULL, NULL), CL_INVALID_VALUE); /* pitch < row */
+    /* a pitch whose span wraps around (a 1D image has one row: any pitch) */
+    if (t != CL_MEM_OBJECT_IMAGE1D)
+      EXPECT_ERR(clEnqueueReadImage(q, im, CL_TRUE, o, r, SIZE_MAX / 2, 0, back, 0, NULL, NULL), CL_INVALID_VALUE);
     EXPECT_ERR(clEnqueueReadImage(q, im, CL_TRUE, o, r, 0, 0, NULL, 0, NULL, NULL), CL_INVALID_VALUE);
     free(patch);
     free(got);
