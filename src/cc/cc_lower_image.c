@@ -12,7 +12,8 @@
  * becomes v. Any other use (a phi, a select, a call of something else) is
  * refused with the function it is in.
  * Runs first, on the module as read, so the library goes through the
- * whole pipeline with the program (inlined, optimised). */
+ * whole pipeline with the program (optimised; its entry points are
+ * noinline, so a program carries one copy of each it calls). */
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Linker.h>
 #include <stdio.h>

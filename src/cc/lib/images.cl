@@ -3,8 +3,8 @@
  * turns every image value into the descriptor's address and every sampler
  * into its CLK_* bits, and each read_image / write_image call into a call
  * of a function here; it links the library (compiled by clang from this
- * text) only into programs that use images, before the optimiser, so these
- * are inlined like the program's own code.
+ * text) only into programs that use images, before the optimiser. The
+ * entry points (__cy_img_*) stay calls, the helpers are inlined into them.
  *
  * Descriptor: 16 words written by the platform (src/cl/cl_image.c, layout
  * in docs/opencl.md §Images). Addressing and filtering follow OpenCL 1.2
@@ -38,6 +38,11 @@
 #define FILTER_LINEAR 0x20
 
 typedef global const uint *desc_t;
+
+/* the entry points stay calls (noinline): a program carries one copy of
+ * each it uses, not one per image builtin call (a sampled read is a few
+ * thousand instructions) */
+#define CY_API __attribute__((noinline))
 
 /* where texel (x, y, z) starts; z is the layer of an array image */
 static global uchar *texel_at(desc_t d, int x, int y, int z) {
@@ -77,33 +82,35 @@ static uint chan_i(global const uchar *p, int k, uint dt) {
   }
 }
 
-/* memory order of the channels -> (r, g, b, a); `one` fills a missing alpha */
+/* memory order of the channels (v.s0 first) -> (r, g, b, a); `one` fills
+ * a missing alpha. Vectors and constant indices, never private arrays: a
+ * variable index would keep them in private memory */
 #define SWIZZLE(T, v, order, one)                                        \
   switch (order) {                                                       \
-  case CLK_R: return (T)(v[0], 0, 0, one);                               \
-  case CLK_A: return (T)(0, 0, 0, v[0]);                                 \
-  case CLK_RG: return (T)(v[0], v[1], 0, one);                           \
-  case CLK_RA: return (T)(v[0], 0, 0, v[1]);                             \
-  case CLK_BGRA: return (T)(v[2], v[1], v[0], v[3]);                     \
-  case CLK_ARGB: return (T)(v[1], v[2], v[3], v[0]);                     \
-  case CLK_INTENSITY: return (T)(v[0], v[0], v[0], v[0]);                \
-  case CLK_LUMINANCE: return (T)(v[0], v[0], v[0], one);                 \
-  default: return (T)(v[0], v[1], v[2], v[3]);                           \
+  case CLK_R: return (T)(v.s0, 0, 0, one);                               \
+  case CLK_A: return (T)(0, 0, 0, v.s0);                                 \
+  case CLK_RG: return (T)(v.s0, v.s1, 0, one);                           \
+  case CLK_RA: return (T)(v.s0, 0, 0, v.s1);                             \
+  case CLK_BGRA: return (T)(v.s2, v.s1, v.s0, v.s3);                     \
+  case CLK_ARGB: return (T)(v.s1, v.s2, v.s3, v.s0);                     \
+  case CLK_INTENSITY: return (T)(v.s0, v.s0, v.s0, v.s0);                \
+  case CLK_LUMINANCE: return (T)(v.s0, v.s0, v.s0, one);                 \
+  default: return v;                                                     \
   }
 
 static float4 texel_f(desc_t d, int x, int y, int z) {
   global const uchar *p = texel_at(d, x, y, z);
   uint dt = d[D_DTYPE], n = d[D_NCH];
-  float v[4] = {0, 0, 0, 0};
-  for (uint k = 0; k < n && k < 4; k++) v[k] = chan_f(p, (int)k, dt);
+  float4 v = (float4)(chan_f(p, 0, dt), n > 1 ? chan_f(p, 1, dt) : 0.0f, n > 2 ? chan_f(p, 2, dt) : 0.0f,
+                      n > 3 ? chan_f(p, 3, dt) : 0.0f);
   SWIZZLE(float4, v, d[D_ORDER], 1.0f)
 }
 
 static uint4 texel_i(desc_t d, int x, int y, int z) {
   global const uchar *p = texel_at(d, x, y, z);
   uint dt = d[D_DTYPE], n = d[D_NCH];
-  uint v[4] = {0, 0, 0, 0};
-  for (uint k = 0; k < n && k < 4; k++) v[k] = chan_i(p, (int)k, dt);
+  uint4 v = (uint4)(chan_i(p, 0, dt), n > 1 ? chan_i(p, 1, dt) : 0u, n > 2 ? chan_i(p, 2, dt) : 0u,
+                    n > 3 ? chan_i(p, 3, dt) : 0u);
   SWIZZLE(uint4, v, d[D_ORDER], 1u)
 }
 
@@ -185,10 +192,9 @@ static int layer_of(desc_t d, float c) { return clamp(to_int(rint(c)), 0, (int)d
 
 /* float coordinates: texel indices (x, y, z) where z doubles as the layer;
  * an axis the image does not have stays 0 */
-float4 __cy_img_readf_f(desc_t d, uint s, float4 c) {
+CY_API float4 __cy_img_readf_f(desc_t d, uint s, float4 c) {
   int nd = dims(d), la = layer_axis(d), w = (int)d[D_W], h = (int)d[D_H], dp = (int)d[D_D];
-  float cc[4] = {c.x, c.y, c.z, c.w};
-  int z0 = la >= 0 ? layer_of(d, cc[la]) : 0;
+  int z0 = la >= 0 ? layer_of(d, la == 1 ? c.y : c.z) : 0;
   if (!(s & FILTER_LINEAR)) {
     int x = nearest(c.x, w, s), y = nd > 1 ? nearest(c.y, h, s) : 0, z = nd > 2 ? nearest(c.z, dp, s) : z0;
     return texel_or_border(d, x, y, z);
@@ -214,12 +220,11 @@ static int icoord(int c, int n, uint s) {
 
 static int4 texel_index(desc_t d, uint s, int4 c) {
   int nd = dims(d), la = layer_axis(d);
-  int cc[4] = {c.x, c.y, c.z, c.w};
-  int z = la >= 0 ? clamp(cc[la], 0, (int)d[D_ARR] - 1) : nd > 2 ? icoord(c.z, (int)d[D_D], s) : 0;
+  int z = la >= 0 ? clamp(la == 1 ? c.y : c.z, 0, (int)d[D_ARR] - 1) : nd > 2 ? icoord(c.z, (int)d[D_D], s) : 0;
   return (int4)(icoord(c.x, (int)d[D_W], s), nd > 1 ? icoord(c.y, (int)d[D_H], s) : 0, z, 0);
 }
 
-float4 __cy_img_readf_i(desc_t d, uint s, int4 c) {
+CY_API float4 __cy_img_readf_i(desc_t d, uint s, int4 c) {
   int4 t = texel_index(d, s, c);
   return texel_or_border(d, t.x, t.y, t.z);
 }
@@ -232,37 +237,33 @@ static uint4 read_bits(desc_t d, int4 t) {
 
 static int4 float_index(desc_t d, uint s, float4 c) {
   int nd = dims(d), la = layer_axis(d);
-  float cc[4] = {c.x, c.y, c.z, c.w};
-  int z = la >= 0 ? layer_of(d, cc[la]) : nd > 2 ? nearest(c.z, (int)d[D_D], s) : 0;
+  int z = la >= 0 ? layer_of(d, la == 1 ? c.y : c.z) : nd > 2 ? nearest(c.z, (int)d[D_D], s) : 0;
   return (int4)(nearest(c.x, (int)d[D_W], s), nd > 1 ? nearest(c.y, (int)d[D_H], s) : 0, z, 0);
 }
 
-int4 __cy_img_readi_i(desc_t d, uint s, int4 c) { return as_int4(read_bits(d, texel_index(d, s, c))); }
-int4 __cy_img_readi_f(desc_t d, uint s, float4 c) { return as_int4(read_bits(d, float_index(d, s, c))); }
-uint4 __cy_img_readui_i(desc_t d, uint s, int4 c) { return read_bits(d, texel_index(d, s, c)); }
-uint4 __cy_img_readui_f(desc_t d, uint s, float4 c) { return read_bits(d, float_index(d, s, c)); }
+CY_API int4 __cy_img_readi_i(desc_t d, uint s, int4 c) { return as_int4(read_bits(d, texel_index(d, s, c))); }
+CY_API int4 __cy_img_readi_f(desc_t d, uint s, float4 c) { return as_int4(read_bits(d, float_index(d, s, c))); }
+CY_API uint4 __cy_img_readui_i(desc_t d, uint s, int4 c) { return read_bits(d, texel_index(d, s, c)); }
+CY_API uint4 __cy_img_readui_f(desc_t d, uint s, float4 c) { return read_bits(d, float_index(d, s, c)); }
 
 /* ---- writes -------------------------------------------------------------- */
 
 /* the texel a write names, or NULL outside the image (dropped) */
 static global uchar *write_at(desc_t d, int4 c) {
   int nd = dims(d), la = layer_axis(d);
-  int cc[4] = {c.x, c.y, c.z, c.w};
-  int x = c.x, y = nd > 1 ? c.y : 0, z = la >= 0 ? cc[la] : nd > 2 ? c.z : 0;
+  int x = c.x, y = nd > 1 ? c.y : 0, z = la >= 0 ? (la == 1 ? c.y : c.z) : nd > 2 ? c.z : 0;
   int zmax = la >= 0 ? (int)d[D_ARR] : (int)d[D_D];
   if (x < 0 || x >= (int)d[D_W] || y < 0 || y >= (int)d[D_H] || z < 0 || z >= zmax) return 0;
   return texel_at(d, x, y, z);
 }
 
 /* (r, g, b, a) -> the memory order of the channels (inverse of SWIZZLE) */
-#define UNSWIZZLE(v, c, order)                                             \
-  switch (order) {                                                         \
-  case CLK_A: v[0] = c.w; break;                                           \
-  case CLK_RA: v[0] = c.x, v[1] = c.w; break;                              \
-  case CLK_BGRA: v[0] = c.z, v[1] = c.y, v[2] = c.x, v[3] = c.w; break;    \
-  case CLK_ARGB: v[0] = c.w, v[1] = c.x, v[2] = c.y, v[3] = c.z; break;    \
-  default: v[0] = c.x, v[1] = c.y, v[2] = c.z, v[3] = c.w; break;          \
-  }
+#define UNSWIZZLE(c, order)                                                 \
+  ((order) == CLK_A      ? c.wwww                                            \
+   : (order) == CLK_RA   ? c.xwww                                            \
+   : (order) == CLK_BGRA ? c.zyxw                                            \
+   : (order) == CLK_ARGB ? c.wxyz                                            \
+                         : c)
 
 /* §8.3.1: round to nearest even, saturate; NaN -> 0 */
 static int sat_rte(float x, float lo, float hi) {
@@ -270,23 +271,42 @@ static int sat_rte(float x, float lo, float hi) {
   return (int)rint(fmin(fmax(x, lo), hi));
 }
 
-void __cy_img_writef(desc_t d, int4 c, float4 col) {
+/* channel k of the texel at p from x as write_imagef converts it */
+static void put_f(global uchar *p, int k, float x, uint dt) {
+  switch (dt) {
+  case CLK_UNORM_INT8: p[k] = (uchar)sat_rte(x * 255.0f, 0.0f, 255.0f); break;
+  case CLK_UNORM_INT16: ((global ushort *)p)[k] = (ushort)sat_rte(x * 65535.0f, 0.0f, 65535.0f); break;
+  case CLK_SNORM_INT8: ((global char *)p)[k] = (char)sat_rte(x * 127.0f, -128.0f, 127.0f); break;
+  case CLK_SNORM_INT16: ((global short *)p)[k] = (short)sat_rte(x * 32767.0f, -32768.0f, 32767.0f); break;
+  case CLK_HALF_FLOAT: vstore_half_rte(x, k, (global half *)p); break;
+  case CLK_FLOAT: ((global float *)p)[k] = x; break;
+  default: break; /* integer formats: write_imagef is undefined on them, nothing is written */
+  }
+}
+
+CY_API void __cy_img_writef(desc_t d, int4 c, float4 col) {
   global uchar *p = write_at(d, c);
   if (!p) return;
   uint dt = d[D_DTYPE], n = d[D_NCH];
-  float v[4];
-  UNSWIZZLE(v, col, d[D_ORDER])
-  for (uint k = 0; k < n && k < 4; k++) {
-    float x = v[k];
-    switch (dt) {
-    case CLK_UNORM_INT8: p[k] = (uchar)sat_rte(x * 255.0f, 0.0f, 255.0f); break;
-    case CLK_UNORM_INT16: ((global ushort *)p)[k] = (ushort)sat_rte(x * 65535.0f, 0.0f, 65535.0f); break;
-    case CLK_SNORM_INT8: ((global char *)p)[k] = (char)sat_rte(x * 127.0f, -128.0f, 127.0f); break;
-    case CLK_SNORM_INT16: ((global short *)p)[k] = (short)sat_rte(x * 32767.0f, -32768.0f, 32767.0f); break;
-    case CLK_HALF_FLOAT: vstore_half_rte(x, k, (global half *)p); break;
-    case CLK_FLOAT: ((global float *)p)[k] = x; break;
-    default: break; /* integer formats: write_imagef is undefined on them, nothing is written */
-    }
+  float4 v = UNSWIZZLE(col, d[D_ORDER]);
+  put_f(p, 0, v.s0, dt);
+  if (n > 1) put_f(p, 1, v.s1, dt);
+  if (n > 2) put_f(p, 2, v.s2, dt);
+  if (n > 3) put_f(p, 3, v.s3, dt);
+}
+
+/* channel k from u, the int (sgn) or uint write_imagei/ui was given */
+static void put_i(global uchar *p, int k, uint u, uint dt, int sgn) {
+  int si = (int)u;
+  /* §8.3.2: convert_<type>_sat of the int (write_imagei) or uint (write_imageui) */
+  switch (dt) {
+  case CLK_SIGNED_INT8: ((global char *)p)[k] = (char)(sgn ? clamp(si, -128, 127) : (int)min(u, 127u)); break;
+  case CLK_SIGNED_INT16: ((global short *)p)[k] = (short)(sgn ? clamp(si, -32768, 32767) : (int)min(u, 32767u)); break;
+  case CLK_SIGNED_INT32: ((global int *)p)[k] = sgn ? si : (int)min(u, 0x7fffffffu); break;
+  case CLK_UNSIGNED_INT8: p[k] = (uchar)(sgn ? (uint)clamp(si, 0, 255) : min(u, 255u)); break;
+  case CLK_UNSIGNED_INT16: ((global ushort *)p)[k] = (ushort)(sgn ? (uint)clamp(si, 0, 65535) : min(u, 65535u)); break;
+  case CLK_UNSIGNED_INT32: ((global uint *)p)[k] = sgn ? (uint)max(si, 0) : u; break;
+  default: break; /* float formats: write_imagei/ui are undefined on them, nothing is written */
   }
 }
 
@@ -294,23 +314,12 @@ static void write_bits(desc_t d, int4 c, uint4 col, int sgn) {
   global uchar *p = write_at(d, c);
   if (!p) return;
   uint dt = d[D_DTYPE], n = d[D_NCH];
-  uint v[4];
-  UNSWIZZLE(v, col, d[D_ORDER])
-  for (uint k = 0; k < n && k < 4; k++) {
-    int si = (int)v[k];
-    uint u = v[k];
-    /* §8.3.2: convert_<type>_sat of the int (write_imagei) or uint (write_imageui) */
-    switch (dt) {
-    case CLK_SIGNED_INT8: ((global char *)p)[k] = (char)(sgn ? clamp(si, -128, 127) : (int)min(u, 127u)); break;
-    case CLK_SIGNED_INT16: ((global short *)p)[k] = (short)(sgn ? clamp(si, -32768, 32767) : (int)min(u, 32767u)); break;
-    case CLK_SIGNED_INT32: ((global int *)p)[k] = sgn ? si : (int)min(u, 0x7fffffffu); break;
-    case CLK_UNSIGNED_INT8: p[k] = (uchar)(sgn ? (uint)clamp(si, 0, 255) : min(u, 255u)); break;
-    case CLK_UNSIGNED_INT16: ((global ushort *)p)[k] = (ushort)(sgn ? (uint)clamp(si, 0, 65535) : min(u, 65535u)); break;
-    case CLK_UNSIGNED_INT32: ((global uint *)p)[k] = sgn ? (uint)max(si, 0) : u; break;
-    default: break; /* float formats: write_imagei/ui are undefined on them, nothing is written */
-    }
-  }
+  uint4 v = UNSWIZZLE(col, d[D_ORDER]);
+  put_i(p, 0, v.s0, dt, sgn);
+  if (n > 1) put_i(p, 1, v.s1, dt, sgn);
+  if (n > 2) put_i(p, 2, v.s2, dt, sgn);
+  if (n > 3) put_i(p, 3, v.s3, dt, sgn);
 }
 
-void __cy_img_writei(desc_t d, int4 c, int4 col) { write_bits(d, c, as_uint4(col), 1); }
-void __cy_img_writeui(desc_t d, int4 c, uint4 col) { write_bits(d, c, col, 0); }
+CY_API void __cy_img_writei(desc_t d, int4 c, int4 col) { write_bits(d, c, as_uint4(col), 1); }
+CY_API void __cy_img_writeui(desc_t d, int4 c, uint4 col) { write_bits(d, c, col, 0); }
