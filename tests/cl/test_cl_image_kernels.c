@@ -32,6 +32,10 @@ static const char *src =
     /* integer coordinates, with and without a sampler */
     "kernel void i2d(read_only image2d_t im, sampler_t s, global const int4 *c, global float4 *o) {\n"
     "  int i = get_global_id(0); o[2 * i] = read_imagef(im, s, c[i].xy); o[2 * i + 1] = read_imagef(im, c[i].xy); }\n"
+    "kernel void i2da(read_only image2d_array_t im, sampler_t s, global const int4 *c, global float4 *o) {\n"
+    "  int i = get_global_id(0); o[i] = read_imagef(im, s, c[i]); }\n"
+    "kernel void i1da(read_only image1d_array_t im, sampler_t s, global const int4 *c, global uint4 *o) {\n"
+    "  int i = get_global_id(0); o[i] = read_imageui(im, s, c[i].xy); }\n"
     "kernel void i3d(read_only image3d_t im, global const int4 *c, global float4 *o) {\n"
     "  int i = get_global_id(0); o[i] = read_imagef(im, c[i]); }\n"
     "kernel void i1db(read_only image1d_buffer_t im, global const int4 *c, global float4 *o) {\n"
@@ -337,6 +341,74 @@ static void test_int_coords(void) {
   free(data);
   free(d3);
   free(db);
+}
+
+/* integer coordinates into arrays: the layer is clamped, x and y follow
+ * the sampler (edge or border) */
+static void test_array_int_coords(void) {
+  enum { N = 30 };
+  int c[4 * N];
+  float of[4 * N];
+  uint32_t ou[4 * N];
+  for (int i = 0; i < N; i++) c[4 * i] = i % 5 - 1, c[4 * i + 1] = (i / 5) % 3 - 1, c[4 * i + 2] = i / 10 * 2 - 1, c[4 * i + 3] = 0;
+  cl_mem cb = buffer(sizeof c, c), ob = buffer(sizeof of, NULL);
+  for (int clamp = 0; clamp < 2; clamp++) {
+    ref_sampler s = {0, clamp ? CL_ADDRESS_CLAMP : CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST};
+    cl_sampler smp = sampler(&s);
+    /* 2D array of 3 x 2, 2 layers */
+    ref_image r = {CL_MEM_OBJECT_IMAGE2D_ARRAY, {CL_RGBA, CL_UNORM_INT16}, 3, 2, 1, 2, NULL};
+    uint8_t *data = texels(&r, 41);
+    r.data = data;
+    cl_mem img = image(&r, NULL);
+    cl_kernel k = kernel("i2da");
+    size_t n = N;
+    CHECK(clSetKernelArg(k, 0, sizeof img, &img));
+    CHECK(clSetKernelArg(k, 1, sizeof smp, &smp));
+    CHECK(clSetKernelArg(k, 2, sizeof cb, &cb));
+    CHECK(clSetKernelArg(k, 3, sizeof ob, &ob));
+    CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+    CHECK(clEnqueueReadBuffer(q, ob, CL_TRUE, 0, sizeof of, of, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+      long x = c[4 * i], y = c[4 * i + 1], l = c[4 * i + 2] < 0 ? 0 : c[4 * i + 2] > 1 ? 1 : c[4 * i + 2];
+      if (!clamp) x = x < 0 ? 0 : x > 2 ? 2 : x, y = y < 0 ? 0 : y > 1 ? 1 : y;
+      float want[4];
+      ref_texel(&r, x, y, l, want);
+      for (int j = 0; j < 4; j++) bad += of[4 * i + j] != want[j];
+    }
+    CHECK(clReleaseKernel(k));
+    CHECK(clReleaseMemObject(img));
+    free(data);
+    /* 1D array of 3, 4 layers; the layer is c.y */
+    ref_image r1 = {CL_MEM_OBJECT_IMAGE1D_ARRAY, {CL_RG, CL_UNSIGNED_INT32}, 3, 1, 1, 4, NULL};
+    data = texels(&r1, 43);
+    r1.data = data;
+    img = image(&r1, NULL);
+    k = kernel("i1da");
+    CHECK(clSetKernelArg(k, 0, sizeof img, &img));
+    CHECK(clSetKernelArg(k, 1, sizeof smp, &smp));
+    CHECK(clSetKernelArg(k, 2, sizeof cb, &cb));
+    CHECK(clSetKernelArg(k, 3, sizeof ob, &ob));
+    CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+    CHECK(clEnqueueReadBuffer(q, ob, CL_TRUE, 0, sizeof ou, ou, 0, NULL, NULL));
+    for (int i = 0; i < N; i++) {
+      long x = c[4 * i], l = c[4 * i + 1] < 0 ? 0 : c[4 * i + 1] > 3 ? 3 : c[4 * i + 1];
+      if (!clamp) x = x < 0 ? 0 : x > 2 ? 2 : x;
+      uint32_t want[4];
+      ref_texel_int(&r1, x, 0, l, want);
+      for (int j = 0; j < 4; j++) bad += ou[4 * i + j] != want[j];
+    }
+    if (bad) {
+      fprintf(stderr, "array images, integer coordinates, %s: %d wrong\n", clamp ? "clamp" : "clamp to edge", bad);
+      cy_failures++;
+    }
+    CHECK(clReleaseKernel(k));
+    CHECK(clReleaseMemObject(img));
+    CHECK(clReleaseSampler(smp));
+    free(data);
+  }
+  CHECK(clReleaseMemObject(cb));
+  CHECK(clReleaseMemObject(ob));
 }
 
 /* read_imagei / read_imageui on integer formats, nearest through float coordinates too */
@@ -823,6 +895,7 @@ int main(void) {
   test_queries();
   test_args();
   test_int_coords();
+  test_array_int_coords();
   test_int_reads();
   test_constant_sampler();
   test_writes();
