@@ -220,6 +220,12 @@ static void test_programs(void) {
   CHECK(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
   EXPECT(!strcmp(log, "section .ventus.args.bad_args: argument 0: a pointer has size 4, not 8"));
   CHECK(clReleaseProgram(p));
+
+  p = binary("bad_access", &rc);
+  EXPECT(rc == CL_BUILD_PROGRAM_FAILURE);
+  CHECK(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+  EXPECT(!strcmp(log, "section .ventus.args.bad_access: argument 0: more than one access qualifier (bits 0x18)"));
+  CHECK(clReleaseProgram(p));
 }
 
 /* a store to address 0: the event fails, the context callback names the place */
