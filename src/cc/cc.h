@@ -18,6 +18,9 @@ typedef struct {
    * 1,000,000 operations per function), < 0 = none */
   double max_seconds; /* wall-clock seconds for the whole compilation */
   long max_insns;     /* LLVM instructions per function after optimisation */
+  /* the device's ISA revision (docs/isa-extensions.md): 0 the baseline,
+   * 2025 revision 2025, whose SEW-64 vector floats compute double natively */
+  int isa;
 } cc_options;
 
 /* Compiles OpenCL C to Ventus assembly text (*asm_out, malloc'd; it holds
@@ -30,8 +33,9 @@ typedef struct {
 int cc_compile(const char *path, const char *text, const cc_options *o, char **asm_out, char **log, vt_error *e);
 
 /* Assembles compiled text after the start-up code (kernels/lib/start.S)
- * into an executable, or alone into a relocatable object, at out_path. */
-int cc_link_file(const char *asm_text, int relocatable, const char *out_path, vt_error *e);
+ * into an executable, or alone into a relocatable object, at out_path;
+ * isa: the revision it was compiled for (cc_options.isa). */
+int cc_link_file(const char *asm_text, int relocatable, int isa, const char *out_path, vt_error *e);
 
 /* For clBuildProgram: OpenCL build options (-D, -I, -cl-*, -w, -W*,
  * -cl-opt-disable; anything else is VT_ERR_USAGE), the source, and the

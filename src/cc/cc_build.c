@@ -90,7 +90,7 @@ static int image_of(const char *text, uint8_t **elf, size_t *elf_size, vt_error 
   if (fd < 0) return vt_fail(e, VT_ERR_IO, "cannot create a temporary file for the program");
   close(fd);
   int rc = -1;
-  if (!cc_link_file(text, 0, path, e)) {
+  if (!cc_link_file(text, 0, 0, path, e)) {
     size_t n;
     char *img = vt_read_file(path, &n, e);
     if (img) {

@@ -17,7 +17,7 @@ static void opnd(cc_fn *f, cc_text *t, const cc_opnd *o) {
   switch (o->kind) {
   case CC_OP_REG: {
     int p = f->phys[o->v];
-    if (f->rclass[o->v] == CC_V) cc_printf(t, "v%d", p);
+    if (f->rclass[o->v] != CC_S) cc_printf(t, "v%d", p);
     else cc_printf(t, "x%d", p);
     break;
   }
@@ -179,6 +179,9 @@ int cc_emit_kernel(cc_fn *f, cc_text *t) {
         if (*p == '%' && p[1] >= '0' && p[1] <= '3') {
           opnd(f, t, &m->op[p[1] - '0']);
           p++;
+        } else if (*p == '%' && p[1] == 'h' && p[2] >= '0' && p[2] <= '3') { /* a pair's high register */
+          cc_printf(t, "v%d", f->phys[m->op[p[2] - '0'].v] + 1);
+          p += 2;
         } else {
           char c[2] = {*p, 0};
           cc_puts(t, c);

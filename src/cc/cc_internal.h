@@ -16,7 +16,11 @@
 #include "vt_error.h"
 
 enum { CC_OP_NONE, CC_OP_REG, CC_OP_IMM, CC_OP_LABEL, CC_OP_SYM, CC_OP_LOCAL /* a label inside a block */, CC_OP_FN /* a device function */ };
-enum { CC_S = 0, CC_V = 1 }; /* register classes: scalar (sGPR), vector (vGPR) */
+/* register classes: scalar (sGPR), vector (vGPR), and an even-aligned pair
+ * of vector registers {v[n+1], v[n]} for a SEW-64 element (a template names
+ * its high register %h0..%h3); pairs live inside one operation and are
+ * never spilled */
+enum { CC_S = 0, CC_V = 1, CC_VP = 2 };
 
 typedef struct {
   uint8_t kind;
@@ -260,8 +264,16 @@ void cc_lower_fpclass(LLVMModuleRef m);
 /* float (or a float vector) to half bits (i16) in rounding mode rm: 0 rte, 1 rtz, 2 rtp, 3 rtn */
 LLVMValueRef cc_float_to_half_bits(LLVMBuilderRef b, LLVMValueRef x, int rm);
 /* cc_lower_f64.c: double operations as calls of the software library,
- * which is linked in when used (after the optimiser) */
-int cc_lower_f64(LLVMModuleRef m, vt_error *e);
+ * which is linked in when used (after the optimiser); for isa 2025 those
+ * the vector unit has as calls of __cy_v64_* primitives, selected by
+ * cc_select_f64v */
+int cc_lower_f64(LLVMModuleRef m, int isa, vt_error *e);
+/* cc_emit_rev.c: the finished text (malloc'd) with the baseline's private
+ * loads and stores named as revision 2025's (vlw.v -> vlw_private.v); -1 out of memory */
+int cc_text_rev2025(char **text);
+/* cc_isel_f64v.c: a __cy_v64_* primitive as SEW-64 vector instructions
+ * (-1 not one, 0 selected, -2 error) */
+int cc_select_f64v(cc_fn *f, LLVMValueRef call, const char *name);
 /* cc_lower_image.c: image and sampler values as descriptor addresses and
  * CLK_* bits, the image builtins as calls of src/cc/lib/images.cl (linked
  * when the module uses images); first, on the module as read */

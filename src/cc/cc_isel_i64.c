@@ -19,7 +19,8 @@ typedef struct {
 static int oom(cc_fn *f) { return vt_fail(f->e, VT_ERR_NOMEM, "out of memory while compiling kernel %s", f->name); }
 
 /* double too: its operations are library calls on the bits (cc_lower_f64.c),
- * what is left of it is moved as a pair of words like a long */
+ * or on revision 2025 primitives on them (cc_isel_f64v.c); what is left of
+ * it is moved as a pair of words like a long */
 int cc_is_i64(LLVMTypeRef t) {
   return (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 64) || LLVMGetTypeKind(t) == LLVMDoubleTypeKind;
 }
@@ -421,6 +422,7 @@ static int sel_call64(cc_fn *f, LLVMValueRef in, int vec) {
             {"_Z3minll", 1, 0},      {"_Z3maxll", 1, 1},      {"_Z3minmm", 0, 0},      {"_Z3maxmm", 0, 1}};
   int at = cc_select_atomic_call(f, in, name); /* atom_* on longs: cc_isel_atomic64.c */
   if (at == -1) at = cc_select_convert_call(f, in, name); /* convert_long...: cc_isel_convert64.c */
+  if (at == -1) at = cc_select_f64v(f, in, name);        /* double on revision 2025: cc_isel_f64v.c */
   if (at != -1) return at ? -1 : 0;
   pr a, b;
   for (size_t i = 0; i < sizeof mm / sizeof *mm; i++) {

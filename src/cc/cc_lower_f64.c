@@ -6,6 +6,8 @@
  * program that needs it, and linked in; its functions stay calls. What
  * is left of double is data: loads, stores, phis, selects, arguments and
  * bitcasts, which the back end moves as register pairs like an i64.
+ * On an ISA revision 2025 device most of the arithmetic is the vector
+ * unit's instead (lower_native below).
  * Runs after the optimiser because it forms llvm.fabs.f64,
  * llvm.fmuladd.f64, ... of its own, and before cc_lower_int_intrinsics,
  * which the library's own llvm.umin and the like need. */
@@ -25,7 +27,8 @@ typedef struct {
   LLVMModuleRef m;
   LLVMBuilderRef b;
   LLVMTypeRef i1, i32, i64, f32, f64;
-  int used; /* calls of the library were made */
+  int used;   /* calls of the library were made */
+  int native; /* revision 2025: the vector unit's SEW-64 floats (below) */
 } lw;
 
 static int is_f64(LLVMTypeRef t) { return LLVMGetTypeKind(t) == LLVMDoubleTypeKind; }
@@ -105,7 +108,117 @@ static LLVMValueRef wide(lw *w, LLVMValueRef v, int sgn) {
   return sgn ? LLVMBuildSExt(w->b, v, w->i64, "") : LLVMBuildZExt(w->b, v, w->i64, "");
 }
 
+/* Revision 2025's vector unit computes double at SEW 64 (docs/isa-extensions.md
+ * "Half and double precision"): what it has becomes a call of a __cy_v64_*
+ * primitive on the bits, which the back end selects as instructions
+ * (cc_isel_f64v.c) and never calls. fneg, fabs and copysign stay the bit
+ * operations above (one instruction on the high word, where sign injection
+ * would need the pair copies around it); frem, the rounding functions,
+ * ldexp and classification stay the library's. */
+static LLVMValueRef prim(lw *w, const char *name, LLVMTypeRef ret, LLVMValueRef *ops, unsigned n) {
+  LLVMValueRef a[3];
+  LLVMTypeRef ps[3];
+  for (unsigned i = 0; i < n; i++) {
+    a[i] = is_f64(LLVMTypeOf(ops[i])) ? bits(w, ops[i]) : ops[i];
+    ps[i] = LLVMTypeOf(a[i]);
+  }
+  LLVMTypeRef fty = LLVMFunctionType(ret, ps, n, 0);
+  LLVMValueRef fn = LLVMGetNamedFunction(w->m, name);
+  if (!fn) fn = LLVMAddFunction(w->m, name, fty);
+  return LLVMBuildCall2(w->b, fty, fn, a, n, "");
+}
+
+static LLVMValueRef prim_d(lw *w, const char *name, LLVMValueRef *ops, unsigned n) {
+  return dbl(w, prim(w, name, w->i64, ops, n));
+}
+
+/* an ordered predicate (1 oeq .. 7 ord; bits 1 equal, 2 greater, 4 less)
+ * as 0/1 from the three compares the unit has */
+static LLVMValueRef ordered(lw *w, unsigned p, LLVMValueRef a, LLVMValueRef b) {
+  LLVMValueRef ab[2] = {a, b}, ba[2] = {b, a}, aa[2] = {a, a}, bb[2] = {b, b};
+  switch (p) {
+  case 1: return prim(w, "__cy_v64_feq", w->i32, ab, 2);
+  case 2: return prim(w, "__cy_v64_flt", w->i32, ba, 2);
+  case 3: return prim(w, "__cy_v64_fle", w->i32, ba, 2);
+  case 4: return prim(w, "__cy_v64_flt", w->i32, ab, 2);
+  case 5: return prim(w, "__cy_v64_fle", w->i32, ab, 2);
+  case 6: return LLVMBuildOr(w->b, prim(w, "__cy_v64_flt", w->i32, ab, 2), prim(w, "__cy_v64_flt", w->i32, ba, 2), "");
+  default: /* 7: neither is a NaN */
+    return LLVMBuildAnd(w->b, prim(w, "__cy_v64_feq", w->i32, aa, 2), prim(w, "__cy_v64_feq", w->i32, bb, 2), "");
+  }
+}
+
+/* r, the conversion of x to an integer, zero when x is a NaN: the
+ * library's result, which OpenCL's convert_*_sat needs (the unit's is the
+ * largest integer, as RISC-V's fcvt) */
+static LLVMValueRef nan_zero(lw *w, LLVMValueRef r, LLVMValueRef x) {
+  LLVMValueRef xx[2] = {x, x};
+  LLVMValueRef m = LLVMBuildNeg(w->b, prim(w, "__cy_v64_feq", w->i32, xx, 2), ""); /* all ones unless a NaN */
+  if (LLVMTypeOf(r) != w->i32) m = LLVMBuildSExt(w->b, m, LLVMTypeOf(r), "");
+  return LLVMBuildAnd(w->b, r, m, "");
+}
+
+static LLVMValueRef native_call(lw *w, LLVMValueRef in) {
+  const char *name = intrinsic_name(in);
+  LLVMValueRef a[3];
+  unsigned n = (unsigned)LLVMGetNumArgOperands(in);
+  for (unsigned i = 0; i < n && i < 3; i++) a[i] = LLVMGetOperand(in, i);
+  if (!strcmp(name, "llvm.sqrt.f64")) return prim_d(w, "__cy_v64_sqrt", a, 1);
+  if (!strcmp(name, "llvm.fma.f64") || !strcmp(name, "llvm.fmuladd.f64")) return prim_d(w, "__cy_v64_fma", a, 3);
+  if (!strcmp(name, "llvm.minnum.f64")) return prim_d(w, "__cy_v64_min", a, 2);
+  if (!strcmp(name, "llvm.maxnum.f64")) return prim_d(w, "__cy_v64_max", a, 2);
+  return NULL;
+}
+
+static LLVMValueRef lower_native(lw *w, LLVMValueRef in) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(in);
+  LLVMTypeRef t = LLVMTypeOf(in);
+  LLVMValueRef a[2] = {NULL, NULL};
+  if (LLVMGetNumOperands(in) > 0) a[0] = LLVMGetOperand(in, 0);
+  if (LLVMGetNumOperands(in) > 1) a[1] = LLVMGetOperand(in, 1);
+  LLVMTypeRef at = a[0] ? LLVMTypeOf(a[0]) : NULL;
+  switch (op) {
+  case LLVMFAdd: return is_f64(t) ? prim_d(w, "__cy_v64_add", a, 2) : NULL;
+  case LLVMFSub: return is_f64(t) ? prim_d(w, "__cy_v64_sub", a, 2) : NULL;
+  case LLVMFMul: return is_f64(t) ? prim_d(w, "__cy_v64_mul", a, 2) : NULL;
+  case LLVMFDiv: return is_f64(t) ? prim_d(w, "__cy_v64_div", a, 2) : NULL;
+  case LLVMFCmp: {
+    if (!is_f64(at)) return NULL;
+    unsigned p = (unsigned)LLVMGetFCmpPredicate(in); /* bit 8: unordered, the negation of 15 - p */
+    if (p == 0 || p == 15) return LLVMConstInt(w->i1, p == 15, 0);
+    LLVMValueRef c = ordered(w, p < 8 ? p : 15 - p, a[0], a[1]);
+    return LLVMBuildICmp(w->b, p < 8 ? LLVMIntNE : LLVMIntEQ, c, LLVMConstInt(w->i32, 0, 0), "");
+  }
+  case LLVMFPExt:
+    return is_f64(t) && LLVMGetTypeKind(at) == LLVMFloatTypeKind ? prim_d(w, "__cy_v64_ftod", a, 1) : NULL;
+  case LLVMFPTrunc:
+    return is_f64(at) && LLVMGetTypeKind(t) == LLVMFloatTypeKind ? prim(w, "__cy_v64_dtof", w->f32, a, 1) : NULL;
+  case LLVMSIToFP:
+  case LLVMUIToFP: {
+    if (!is_f64(t) || LLVMGetTypeKind(at) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(at) > 64) return NULL;
+    int sgn = op == LLVMSIToFP;
+    if (LLVMGetIntTypeWidth(at) == 64) return prim_d(w, sgn ? "__cy_v64_i64tod" : "__cy_v64_u64tod", a, 1);
+    if (LLVMGetIntTypeWidth(at) < 32) a[0] = sgn ? LLVMBuildSExt(w->b, a[0], w->i32, "") : LLVMBuildZExt(w->b, a[0], w->i32, "");
+    return prim_d(w, sgn ? "__cy_v64_i32tod" : "__cy_v64_u32tod", a, 1); /* widening: exact */
+  }
+  case LLVMFPToSI:
+  case LLVMFPToUI: {
+    if (!is_f64(at) || LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) > 64) return NULL;
+    int sgn = op == LLVMFPToSI;
+    if (LLVMGetIntTypeWidth(t) == 64)
+      return nan_zero(w, prim(w, sgn ? "__cy_v64_dtoi64" : "__cy_v64_dtou64", w->i64, a, 1), a[0]);
+    /* narrower results from the 32-bit one: every value in their range is in its range */
+    LLVMValueRef r = nan_zero(w, prim(w, sgn ? "__cy_v64_dtoi32" : "__cy_v64_dtou32", w->i32, a, 1), a[0]);
+    return LLVMGetIntTypeWidth(t) == 32 ? r : LLVMBuildTrunc(w->b, r, t, "");
+  }
+  case LLVMCall: return native_call(w, in);
+  default: return NULL;
+  }
+}
+
 static LLVMValueRef lower_one(lw *w, LLVMValueRef in) {
+  LLVMValueRef nat = w->native ? lower_native(w, in) : NULL;
+  if (nat) return nat;
   LLVMOpcode op = LLVMGetInstructionOpcode(in);
   LLVMTypeRef t = LLVMTypeOf(in);
   LLVMValueRef a[2] = {NULL, NULL};
@@ -248,10 +361,10 @@ static int link_library(LLVMModuleRef m, vt_error *e) {
   return 0;
 }
 
-int cc_lower_f64(LLVMModuleRef m, vt_error *e) {
+int cc_lower_f64(LLVMModuleRef m, int isa, vt_error *e) {
   LLVMContextRef c = LLVMGetModuleContext(m);
   lw w = {m, LLVMCreateBuilderInContext(c), LLVMInt1TypeInContext(c), LLVMInt32TypeInContext(c),
-          LLVMInt64TypeInContext(c), LLVMFloatTypeInContext(c), LLVMDoubleTypeInContext(c), 0};
+          LLVMInt64TypeInContext(c), LLVMFloatTypeInContext(c), LLVMDoubleTypeInContext(c), 0, isa == 2025};
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef in = LLVMGetFirstInstruction(bb), next; in; in = next) {
@@ -267,7 +380,7 @@ int cc_lower_f64(LLVMModuleRef m, vt_error *e) {
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && !w.used; fn = LLVMGetNextFunction(fn)) {
     size_t len;
     const char *name = LLVMGetValueName2(fn, &len);
-    w.used = !strncmp(name, "__cy_", 5) && !LLVMGetFirstBasicBlock(fn) && LLVMGetFirstUse(fn);
+    w.used = !strncmp(name, "__cy_", 5) && strncmp(name, "__cy_v64_", 9) && !LLVMGetFirstBasicBlock(fn) && LLVMGetFirstUse(fn);
   }
   return w.used ? link_library(m, e) : 0;
 }

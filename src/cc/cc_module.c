@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "asm.h"
+#include "isa.h"
 #include "cc_budget.h"
 #include "cc.h"
 #include "cc_front.h"
@@ -453,7 +454,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   cc_lower_fpclass(m);
   cc_scalarize_intrinsics(m);
   cc_lower_f16(m);
-  if (cc_lower_f64(m, e)) goto done;
+  if (cc_lower_f64(m, o->isa, e)) goto done;
   cc_lower_int_intrinsics(m);
   cc_lower_unaligned(m);
   if (cc_lower_mem_intrinsics(m)) {
@@ -492,6 +493,10 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
     goto done;
   }
   if (t.oom) {
+    vt_fail(e, VT_ERR_NOMEM, "out of memory while compiling");
+    goto done;
+  }
+  if (o->isa == 2025 && cc_text_rev2025(&t.p)) {
     vt_fail(e, VT_ERR_NOMEM, "out of memory while compiling");
     goto done;
   }
@@ -540,9 +545,9 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
   return compile_by(bcs, lens, n, o, origin, &b, cc_front_raw(o->opt), asm_out, e);
 }
 
-int cc_link_file(const char *asm_text, int relocatable, const char *out_path, vt_error *e) {
+int cc_link_file(const char *asm_text, int relocatable, int isa, const char *out_path, vt_error *e) {
   asm_source src[2] = {{"start.S", cc_start_s}, {"<compiled>", asm_text}};
-  asm_options opt = {relocatable, ASM_DEFAULT_TEXT_ADDR, 4, 0};
+  asm_options opt = {relocatable, ASM_DEFAULT_TEXT_ADDR, 4, isa == 2025 ? ISA_REV_2025 : 0};
   asm_object *obj = NULL;
   asm_diags d = {0};
   int rc = asm_assemble(relocatable ? src + 1 : src, relocatable ? 1 : 2, &opt, &obj, &d, e);

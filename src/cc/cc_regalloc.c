@@ -189,19 +189,21 @@ static int alloc_round(cc_fn *f, spill_state *ss, int *victim) {
   f->sgprs = 11; /* a0 (x10) is used by every kernel */
   f->vgprs = 0;
   for (int i = 0; i < n; i++) {
-    int r = order[i], vec = f->rclass[r] == CC_V;
+    int r = order[i], vec = f->rclass[r] != CC_S, pair = f->rclass[r] == CC_VP;
     int *busy = vec ? vbusy : sbusy, *own = vec ? vown : sown, cnt = vec ? NVGPR : NSGPR, got = -1;
     /* v1..v31 belong to the calling convention where calls are involved (cc_calls.c) */
     int first = vec && (f->is_func || f->ncalls) ? 31 : 0;
-    for (int k = first; k < cnt; k++)
-      if (busy[k] < iv[r].start) {
+    /* a pair (v[k+1] even, v[k+2]) starts at an odd k */
+    for (int k = first + (pair && !(first & 1)); k + pair < cnt; k += 1 + pair)
+      if (busy[k] < iv[r].start && (!pair || busy[k + 1] < iv[r].start)) {
         got = k;
         break;
       }
     if (got < 0) { /* spill the value, this one or a live one, that reaches furthest */
       int best = ss->nospill[r] ? -1 : r;
-      for (int k = first; k < cnt; k++)
-        if (!ss->nospill[own[k]] && (best < 0 || iv[own[k]].end > iv[best].end)) best = own[k];
+      for (int k = first; k < cnt; k++) /* live ones only: a pair may find single registers free */
+        if (busy[k] >= iv[r].start && !ss->nospill[own[k]] && (best < 0 || iv[own[k]].end > iv[best].end))
+          best = own[k];
       if (best < 0) {
         cc_unsupported(f, NULL, "more values are live at once than the %s register file holds (%d), even after spilling",
                        vec ? "vector" : "scalar", cnt);
@@ -213,8 +215,12 @@ static int alloc_round(cc_fn *f, spill_state *ss, int *victim) {
     }
     busy[got] = iv[r].end;
     own[got] = r;
+    if (pair) {
+      busy[got + 1] = iv[r].end;
+      own[got + 1] = r;
+    }
     f->phys[r] = vec ? got + 1 : sgpr_pool[got];
-    if (vec && got + 2 > f->vgprs) f->vgprs = got + 2;
+    if (vec && got + 2 + pair > f->vgprs) f->vgprs = got + 2 + pair;
     if (!vec && sgpr_pool[got] + 1 > f->sgprs) f->sgprs = sgpr_pool[got] + 1;
   }
   rc = 0;
@@ -381,6 +387,7 @@ int cc_regalloc(cc_fn *f) {
   spill_state ss = {.tpv = -1};
   int rc, victim = -1;
   if (grow_nospill(f, &ss)) return -1;
+  for (int r = 0; r < f->nvreg; r++) ss.nospill[r] = f->rclass[r] == CC_VP; /* a pair lives inside one operation */
   /* a round per spilled value: thousands of rounds where thousands of
    * values are live at once, so the deadline is checked at each */
   while ((rc = alloc_round(f, &ss, &victim)) == 1) {

@@ -11,7 +11,7 @@ typedef struct {
   void *handle;
   int (*compile)(const char *path, const char *text, const cc_options *o, char **asm_out, char **log,
                  vt_error *e);
-  int (*link_file)(const char *asm_text, int relocatable, const char *out_path, vt_error *e);
+  int (*link_file)(const char *asm_text, int relocatable, int isa, const char *out_path, vt_error *e);
   int (*build)(const char *source, const char *options, uint8_t **elf, size_t *elf_size, char **log,
                vt_error *e);
   int (*compile_object)(const char *source, const char *options, const char *incdir, uint8_t **obj,

@@ -33,6 +33,8 @@ static void usage(FILE *f) {
           "  --max-compile-insns=N    refuse a kernel or function of more than N LLVM\n"
           "                   operations after inlining and optimisation (default 1000000,\n"
           "                   0 = none)\n"
+          "  --isa REV        the device's ISA revision: base (default) or 2025, whose\n"
+          "                   SEW-64 vector floats compute double (docs/compiler.md)\n"
           "  -h, --help       this text\n"
           "Diagnostics are clang's, unchanged. A construct the back end does not support\n"
           "is one error naming the source line. CHENGYING_CLANG names the clang to run\n"
@@ -55,7 +57,7 @@ int cmd_cc(int argc, char **argv) {
   const char **cflags = calloc((size_t)argc * 2 + 1, sizeof *cflags);
   char **owned = calloc((size_t)argc + 1, sizeof *owned);
   const char *out = NULL, *in = NULL;
-  int ncf = 0, nown = 0, asm_only = 0, obj = 0, opt = 2, rc = 2;
+  int ncf = 0, nown = 0, asm_only = 0, obj = 0, opt = 2, rc = 2, isa = 0;
   double max_seconds = 0, max_insns = 0; /* 0: the default, < 0: none (cc.h) */
   if (!cflags || !owned) {
     rc = 4;
@@ -95,6 +97,14 @@ int cmd_cc(int argc, char **argv) {
         goto done;
       }
       *(a[14] == 's' ? &max_seconds : &max_insns) = d ? d : -1;
+    } else if (!strcmp(a, "--isa") || !strncmp(a, "--isa=", 6)) {
+      const char *v = a[5] == '=' ? a + 6 : i + 1 < argc ? argv[++i] : "";
+      if (!strcmp(v, "2025")) isa = 2025;
+      else if (!strcmp(v, "base") || !strcmp(v, "0")) isa = 0;
+      else {
+        fprintf(stderr, "ventus cc: --isa takes 2025 or base, not '%s'\n", v);
+        goto done;
+      }
     } else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
       opt = a[2] - '0';
     } else if (!strncmp(a, "-cl-", 4) || (a[0] == '-' && a[1] == 'W') || !strcmp(a, "-w")) {
@@ -147,7 +157,7 @@ int cmd_cc(int argc, char **argv) {
     fprintf(stderr, "ventus cc: output file '%s' is the input file '%s'\n", out, in);
     goto done;
   }
-  cc_options o = {cflags, ncf, opt, 0, max_seconds, (long)max_insns};
+  cc_options o = {cflags, ncf, opt, 0, max_seconds, (long)max_insns, isa};
   char *text = NULL, *log = NULL;
   vt_error e = {0};
   cc_api cc;
@@ -167,7 +177,7 @@ int cmd_cc(int argc, char **argv) {
       r = vt_outfile_finish(&of, bad, bad ? NULL : &e) || bad ? -1 : 0;
     }
   } else if (!r) {
-    r = cc.link_file(text, obj, out, &e);
+    r = cc.link_file(text, obj, isa, out, &e);
   }
   cc_unload(&cc);
   free(text);

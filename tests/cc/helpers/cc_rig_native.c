@@ -1,5 +1,7 @@
 /* The tests/cc rig's native back end: `ventus cc` to an ELF in the build
- * tree, a cy_device per test, cy_launch with the slots as they are. */
+ * tree, a cy_device per test, cy_launch with the slots as they are.
+ * CC_RIG_ISA=2025 compiles for and runs on an ISA revision 2025 device
+ * (`ventus cc --isa 2025`, isa = 2025). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +19,13 @@ extern char **environ;
 
 enum { MAXPROG = 16 };
 
+/* the device of CC_RIG_ISA */
+static cy_device *create(char *err, size_t len) {
+  const char *isa = getenv("CC_RIG_ISA");
+  const char *ov[] = {"isa=2025"};
+  return cy_create(NULL, ov, isa && !strcmp(isa, "2025"), err, len);
+}
+
 typedef struct {
   cy_device *d;
   char elf[MAXPROG][512];
@@ -26,7 +35,7 @@ typedef struct {
 static void *nat_open(void) {
   native *n = calloc(1, sizeof *n);
   char err[256];
-  if (n && !(n->d = cy_create(NULL, NULL, 0, err, sizeof err))) {
+  if (n && !(n->d = create(err, sizeof err))) {
     fprintf(stderr, "cy_create: %s\n", err);
     free(n);
     return NULL;
@@ -48,7 +57,12 @@ static int nat_load(void *be, const char *name) {
   snprintf(src, sizeof src, "%s/tests/cc/kernels/%s.cl", VT_SOURCE_DIR, name);
   /* copies of a suite (native, valgrind) may run at once under ctest -j */
   snprintf(elf, sizeof n->elf[0], "%s/cc-tests-%s-%ld.elf", VT_BINARY_DIR, name, (long)getpid());
-  char *argv[] = {(char *)VT_VENTUS_BIN, "cc", "-o", elf, src, NULL};
+  const char *isa = getenv("CC_RIG_ISA");
+  char *argv[] = {(char *)VT_VENTUS_BIN, "cc", "-o", elf, src, NULL, NULL, NULL};
+  if (isa && *isa) {
+    argv[5] = "--isa";
+    argv[6] = (char *)isa;
+  }
   pid_t pid;
   int st = -1;
   if (posix_spawn(&pid, VT_VENTUS_BIN, NULL, NULL, argv, environ) || waitpid(pid, &st, 0) < 0) st = -1;
@@ -65,7 +79,7 @@ static int nat_fresh(void *be) {
   native *n = be;
   char err[256];
   cy_destroy(n->d);
-  if (!(n->d = cy_create(NULL, NULL, 0, err, sizeof err))) fprintf(stderr, "cy_create: %s\n", err);
+  if (!(n->d = create(err, sizeof err))) fprintf(stderr, "cy_create: %s\n", err);
   return n->d ? 0 : -1;
 }
 
