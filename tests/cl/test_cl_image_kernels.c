@@ -505,7 +505,8 @@ static void test_writes(void) {
   static const cl_image_format fmts[] = {{CL_RGBA, CL_UNORM_INT8},  {CL_RGBA, CL_UNORM_INT16}, {CL_RGBA, CL_SNORM_INT8},
                                          {CL_RGBA, CL_SNORM_INT16}, {CL_RGBA, CL_HALF_FLOAT},  {CL_RGBA, CL_FLOAT},
                                          {CL_BGRA, CL_UNORM_INT8},  {CL_R, CL_UNORM_INT8},     {CL_RA, CL_HALF_FLOAT},
-                                         {CL_A, CL_SNORM_INT8},     {CL_ARGB, CL_UNORM_INT8},  {CL_RG, CL_FLOAT}};
+                                         {CL_A, CL_SNORM_INT8},     {CL_ARGB, CL_UNORM_INT8},  {CL_RG, CL_FLOAT},
+                                         {CL_INTENSITY, CL_UNORM_INT16}, {CL_LUMINANCE, CL_HALF_FLOAT}};
   enum { W = 6, H = 4, N = W * H };
   static const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f / 255, 1.5f / 255, 2.5f / 255, 0.5f,
                                   1.5f, -2.0f, NAN, INFINITY, -INFINITY, 70000.0f, 65519.0f, 1e-7f,
@@ -534,7 +535,7 @@ static void test_writes(void) {
     ref_map(fmts[t].image_channel_order, m);
     size_t tb = ref_type_bytes(fmts[t].image_channel_data_type);
     for (int i = 0; i < N; i++)
-      for (int j = 0; j < 4; j++)
+      for (int j = 3; j >= 0; j--) /* a channel several components read (INTENSITY, LUMINANCE) is written from red */
         if (m[j] >= 0) ref_encode(v[4 * i + j], fmts[t].image_channel_data_type, want + (size_t)i * es + (size_t)m[j] * tb);
     int bad = 0;
     for (size_t b = 0; b < N * es; b++)

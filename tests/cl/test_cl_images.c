@@ -415,7 +415,8 @@ static void test_buffer_copies(void) {
 static void test_fill(void) {
   static const cl_image_format fmts[] = {{CL_RGBA, CL_UNORM_INT8},  {CL_BGRA, CL_UNORM_INT8}, {CL_RGBA, CL_HALF_FLOAT},
                                          {CL_RA, CL_SNORM_INT16},   {CL_A, CL_UNORM_INT16},   {CL_R, CL_FLOAT},
-                                         {CL_ARGB, CL_SNORM_INT8},  {CL_RG, CL_HALF_FLOAT}};
+                                         {CL_ARGB, CL_SNORM_INT8},  {CL_RG, CL_HALF_FLOAT},
+                                         {CL_INTENSITY, CL_FLOAT},  {CL_LUMINANCE, CL_UNORM_INT8}};
   static const float colours[][4] = {{0.5f, 1.5f / 255, 2.5f / 255, -0.25f},
                                      {1.0f / 3, 70000.0f, 65519.0f, 1e-7f},
                                      {NAN, -1.0f, 0.99999f, 3e-5f}};
@@ -432,7 +433,7 @@ static void test_fill(void) {
       CHECK(clEnqueueReadImage(q, im, CL_TRUE, o0, all, 0, 0, got, 0, NULL, NULL));
       int m[4];
       ref_map(fmts[t].image_channel_order, m);
-      for (int j = 0; j < 4; j++)
+      for (int j = 3; j >= 0; j--) /* a channel several components read (INTENSITY, LUMINANCE) is filled from red */
         if (m[j] >= 0) ref_encode(colours[c][j], fmts[t].image_channel_data_type, want + (size_t)m[j] * tb);
       int bad = 0;
       for (size_t y = 0; y < 4; y++)
