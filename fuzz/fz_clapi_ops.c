@@ -28,10 +28,16 @@ static void CL_CALLBACK quiet(const char *msg, const void *info, size_t n, void 
 
 static int ctx_of(int k, int i) { return i < 0 ? -1 : fz.t.o[k][i].ctx; }
 
-/* an event for the table if the input asks for one */
-static void keep_event(cl_event ev, cl_int rc, int queue) {
+/* an event for the table if the input asks for one. A failed call
+ * returns none, except a blocking one whose command was enqueued and then
+ * failed (or found its wait list failed): its event has that status
+ * (docs/opencl.md §3, as pocl does) */
+static void keep_event(cl_event ev, cl_int rc, int queue, cl_bool blocking) {
   if (fz.trace) fprintf(stderr, "  enqueue: %d\n", rc);
-  if (rc && ev) fz_die("a failed enqueue returned an event", rc);
+  cl_int st = 0;
+  if (rc && ev && (!blocking || rc > 0 ||
+                   clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) || st != rc))
+    fz_die("a failed enqueue returned an event without its status", rc);
   if (ev) fz_add(K_EVENT, ev, CL_SUCCESS, ctx_of(K_QUEUE, queue));
 }
 
@@ -186,7 +192,7 @@ static void ndrange(void) {
   cl_int rc = how & 8 ? clEnqueueTask(fz_h(K_QUEUE, q), fz_h(K_KERNEL, k), n, n ? list : NULL, how & 4 ? &ev : NULL)
                       : clEnqueueNDRangeKernel(fz_h(K_QUEUE, q), fz_h(K_KERNEL, k), dim, how & 16 ? o : NULL, g,
                                                how & 32 ? l : NULL, n, n ? list : NULL, how & 4 ? &ev : NULL);
-  keep_event(ev, rc, q);
+  keep_event(ev, rc, q, CL_FALSE);
 }
 
 static void read_write(int write) {
@@ -203,7 +209,7 @@ static void read_write(int write) {
                                            n ? list : NULL, how & 4 ? &ev : NULL)
                     : clEnqueueReadBuffer(fz_h(K_QUEUE, q), fz_h(K_MEM, m), blocking, off, size, p, n,
                                           n ? list : NULL, how & 4 ? &ev : NULL);
-  keep_event(ev, rc, q);
+  keep_event(ev, rc, q, blocking);
 }
 
 static void copy_fill(int fill) {
@@ -218,7 +224,7 @@ static void copy_fill(int fill) {
                                          n ? list : NULL, how & 4 ? &ev : NULL)
                    : clEnqueueCopyBuffer(fz_h(K_QUEUE, q), fz_h(K_MEM, a), fz_h(K_MEM, b), off, off2, size, n,
                                          n ? list : NULL, how & 4 ? &ev : NULL);
-  keep_event(ev, rc, q);
+  keep_event(ev, rc, q, CL_FALSE);
 }
 
 /* a rectangle whose host side (origin, region, pitches as the platform
@@ -252,7 +258,7 @@ static void rect(void) {
     rc = clEnqueueCopyBufferRect(qq, ma, mb, bo, ho, r, pitch[0], pitch[1], pitch[2], pitch[3], 0, NULL,
                                  how & 8 ? &ev : NULL);
   }
-  keep_event(ev, rc, q);
+  keep_event(ev, rc, q, blocking);
 }
 
 static void map(void) {
@@ -269,7 +275,7 @@ static void map(void) {
   void *p = clEnqueueMapBuffer(fz_h(K_QUEUE, q), fz_h(K_MEM, m), blocking, flags[(how >> 1) & 3], off, size, n,
                                n ? list : NULL, how & 8 ? &ev : NULL, &rc);
   if (!p != (rc != CL_SUCCESS)) fz_die("a map's pointer and status disagree", rc);
-  keep_event(ev, rc, q);
+  keep_event(ev, rc, q, blocking);
   if (!p) return;
   if (blocking) memset(p, how, size); /* the whole mapped range is ours (ASan) */
   if (fz.t.nmaps < CAP) fz.t.maps[fz.t.nmaps++] = (fz_map){p, m, q, size};
@@ -283,7 +289,7 @@ static void unmap(void) {
   fz_map *mp = &fz.t.maps[which % fz.t.nmaps];
   int m = how & 2 ? fz_pick(K_MEM) : mp->mem;
   cl_int rc = clEnqueueUnmapMemObject(fz_h(K_QUEUE, q), fz_h(K_MEM, m), mp->ptr, 0, NULL, how & 1 ? &ev : NULL);
-  keep_event(ev, rc, q);
+  keep_event(ev, rc, q, CL_FALSE);
 }
 
 static void user_event(void) {
@@ -329,7 +335,7 @@ static void marker_barrier(void) {
   if (q < 0) return;
   cl_int rc = how & 1 ? clEnqueueBarrierWithWaitList(fz_h(K_QUEUE, q), n, n ? list : NULL, how & 2 ? &ev : NULL)
                       : clEnqueueMarkerWithWaitList(fz_h(K_QUEUE, q), n, n ? list : NULL, how & 2 ? &ev : NULL);
-  keep_event(ev, rc, q);
+  keep_event(ev, rc, q, CL_FALSE);
 }
 
 static void callback(void) {
