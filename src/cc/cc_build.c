@@ -73,6 +73,12 @@ static int parse_options(const char *options, const char *extra, char **buf, con
     int bo = budget_option(w, o, e);
     if (bo < 0) return -1;
     if (!bo) continue;
+    if (!strncmp(w, "-ventus-isa=", 12)) { /* the device's ISA revision, which the platform appends */
+      if (strcmp(w + 12, "2025") && strcmp(w + 12, "base") && strcmp(w + 12, "0"))
+        return vt_fail(e, VT_ERR_USAGE, "build option -ventus-isa takes 2025 or base, not '%s'", w + 12);
+      o->isa = strcmp(w + 12, "2025") ? 0 : 2025;
+      continue;
+    }
     int k = known_option(w, opt);
     if (k < 0) return vt_fail(e, VT_ERR_USAGE, "unknown build option '%s'", w);
     if (k) (*flags)[(*nf)++] = w;
@@ -82,7 +88,7 @@ static int parse_options(const char *options, const char *extra, char **buf, con
 }
 
 /* assembly text after the start-up code, as an executable image in memory */
-static int image_of(const char *text, uint8_t **elf, size_t *elf_size, vt_error *e) {
+static int image_of(const char *text, int isa, uint8_t **elf, size_t *elf_size, vt_error *e) {
   char path[4096];
   const char *tmp = getenv("TMPDIR");
   snprintf(path, sizeof path, "%s/ventus-cc-XXXXXX.elf", tmp && *tmp ? tmp : "/tmp");
@@ -90,7 +96,7 @@ static int image_of(const char *text, uint8_t **elf, size_t *elf_size, vt_error 
   if (fd < 0) return vt_fail(e, VT_ERR_IO, "cannot create a temporary file for the program");
   close(fd);
   int rc = -1;
-  if (!cc_link_file(text, 0, 0, path, e)) {
+  if (!cc_link_file(text, 0, isa, path, e)) {
     size_t n;
     char *img = vt_read_file(path, &n, e);
     if (img) {
@@ -129,7 +135,7 @@ int cc_build(const char *source, const char *options, uint8_t **elf, size_t *elf
     o.cflags = flags;
     o.ncflags = nf;
     o.opt = opt;
-    if (!cc_compile(NULL, source, &o, &text, &clog, e) && !image_of(text, elf, elf_size, e)) rc = 0;
+    if (!cc_compile(NULL, source, &o, &text, &clog, e) && !image_of(text, o.isa, elf, elf_size, e)) rc = 0;
   }
   *log = make_log(clog, rc, e);
   free(clog);
@@ -183,7 +189,7 @@ int cc_link_objects(const uint8_t *const *objs, const size_t *sizes, int n, cons
     o.opt = opt;
     if (library) rc = cc_link_bitcode((const char *const *)objs, sizes, n, out, out_size, e);
     else if (!cc_compile_bitcode((const char *const *)objs, sizes, n, &o, "linked program", &text, e) &&
-             !image_of(text, out, out_size, e))
+             !image_of(text, o.isa, out, out_size, e))
       rc = 0;
   }
   *log = make_log(NULL, rc, e);

@@ -403,6 +403,10 @@ void cy_program_free(cl_program p);
 void cy_program_reset(cl_program p, const char *options); /* before a build, compile or link */
 /* build or compile options that ask for argument information (-cl-kernel-arg-info) */
 int cy_wants_arg_info(const char *options);
+/* the options for the compiler: the program's, then -ventus-isa= the
+ * device's revision, which wins over one the program gives (malloc'd;
+ * NULL out of memory) */
+char *cy_cc_options(const char *options);
 cl_int cy_program_take_image(cl_program p, uint8_t *img, size_t n); /* an executable from the compiler */
 int cy_is_bitcode(const uint8_t *b, size_t n);
 /* cl_program_link.c: clBuildProgram of a program made from a compiled object

@@ -179,6 +179,16 @@ int cy_wants_arg_info(const char *options) {
   return 0;
 }
 
+char *cy_cc_options(const char *options) {
+  const char *rev = cy_device()->cfg.isa == 2025 ? " -ventus-isa=2025" : " -ventus-isa=base";
+  size_t n = options ? strlen(options) : 0, r = strlen(rev);
+  char *s = malloc(n + r + 1);
+  if (!s) return NULL;
+  memcpy(s, options ? options : "", n);
+  memcpy(s + n, rev, r + 1);
+  return s;
+}
+
 void cy_program_reset(cl_program p, const char *options) {
   free(p->options);
   free(p->log);
@@ -226,9 +236,11 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_de
     int bad = 0;
     if (p->options && !cy_build_cache_get(p->ctx, p->source, p->options, &img, &n, &log)) {
       cc_api cc;
-      bad = cc_load(&cc, &e);
-      if (!bad) bad = cc.build(p->source, options, &img, &n, &log, &e);
-      cc_unload(&cc);
+      char *copts = cy_cc_options(options);
+      bad = copts ? cc_load(&cc, &e) : vt_fail(&e, VT_ERR_NOMEM, "out of memory");
+      if (!bad) bad = cc.build(p->source, copts, &img, &n, &log, &e);
+      if (copts) cc_unload(&cc);
+      free(copts);
       if (!bad && log) cy_build_cache_put(p->ctx, p->source, p->options, img, n, log);
     }
     if (bad) {

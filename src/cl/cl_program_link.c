@@ -142,7 +142,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint num_devices, const cl_
 static cl_int link_into(cl_program p, cl_uint n, const uint8_t *const *objs, const size_t *sizes, const char *options,
                         int *library) {
   vt_error e = {0};
-  char *opts = dup_str(options ? options : ""), *log = NULL;
+  char *opts = cy_cc_options(options), *log = NULL; /* the device's revision too */
   if (!opts) return CL_OUT_OF_HOST_MEMORY;
   *library = 0;
   for (char *w; (w = strstr(opts, "-create-library")) || (w = strstr(opts, "-enable-link-options"));) {

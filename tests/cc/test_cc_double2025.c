@@ -6,7 +6,8 @@
  * NaN. Then the compiled text: the e64 instructions, no call of the
  * software library, and the baseline's text still the library's; and the
  * warp instructions per add, multiply and divide on both revisions.
- * Native API only: the OpenCL platform compiles for the baseline. */
+ * Native API only (the `_cl` copy skips): test_cc_double_2025_cl runs
+ * double through the OpenCL platform on a revision 2025 device. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -72,7 +73,7 @@ static int compile(int rev, int text, const char *out) {
 static int group_setup(void **state) {
   const char *api = getenv("CC_RIG_API");
   if (api && !strcmp(api, "opencl")) {
-    printf("SKIP: native only (the OpenCL platform compiles for the baseline)\n");
+    printf("SKIP: native API only (test_cc_double_2025_cl is the OpenCL platform's)\n");
     exit(0);
   }
   rig *r = calloc(1, sizeof *r);
