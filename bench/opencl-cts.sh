@@ -16,31 +16,33 @@ me=opencl-cts.sh
 # time budget of the whole binary on our device (s; subtests past it are
 # recorded "notrun"), quick-mode arguments. The limits are chosen so that the
 # default list runs in about an hour on a 2-core machine (ours and pocl side
-# by side); pocl gets the same limits.
+# by side): most subtests take 0.1-10 s on either platform, and the few that
+# compile hundreds of kernels (every type and vector width) are cut at the
+# limit rather than eat a binary's budget. pocl gets the same limits.
 table() {
   cat <<'EOF'
-test_computeinfo       computeinfo              30   60
-test_basic             basic                    60  720
-test_api               api                      30  360
-test_compiler          compiler                 30  240
-test_commonfns         commonfns                60  180
-test_geometrics        geometrics               60  150
-test_relationals       relationals              60  180
-test_integer_ops       integer_ops              30  420 -w
-test_bruteforce        math_brute_force         60  720 -w -1 -[1024]
-test_conversions       conversions              40  360 -w
-test_atomics           atomics                  40  150
-test_events            events                   30  150
-test_allocations       allocations              60  120
-test_printf            printf                   30  120
-test_vectors           vectors                  60  120 -w
-test_select            select                   60  150
-test_mem_host_flags    mem_host_flags           30   60
-test_multiples         multiple_device_context  60   90
-test_thread_dimensions thread_dimensions        60  120 -w
-test_buffers           buffers                  30  300
-test_profiling         profiling                60  120
-test_half              half                     60  150 -w -[1024]
+test_computeinfo       computeinfo               30   60
+test_basic             basic                     20  720
+test_api               api                       20  360
+test_compiler          compiler                  20  300
+test_commonfns         commonfns                 30  240
+test_geometrics        geometrics                30  150
+test_relationals       relationals               30  240
+test_integer_ops       integer_ops               20  420 -w
+test_bruteforce        math_brute_force          60  720 -w -1 -[1024]
+test_conversions       conversions               20  360 -w
+test_atomics           atomics                   30  150
+test_events            events                    20  150
+test_allocations       allocations               30  120
+test_printf            printf                    20  120
+test_vectors           vectors                   30  150 -w
+test_select            select                    30  150
+test_mem_host_flags    mem_host_flags            20   60
+test_multiples         multiple_device_context   30   90
+test_thread_dimensions thread_dimensions         30  120 -w
+test_buffers           buffers                   20  300
+test_profiling         profiling                 30  120
+test_half              half                      30  150 -w -[1024]
 EOF
 }
 default_list=$(table | awk '{ printf "%s%s", sep, $1; sep = "," }')
@@ -294,6 +296,9 @@ run_platform() {
     sec=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
     spent=$(awk -v a="$t0" -v b="$t1" -v s="$spent" 'BEGIN { printf "%d", s + b - a + 0.5 }')
     st=$(classify "$rc" "$json" "$log" "$sub")
+    # test_conversions passes a conversion it leaves out (long without
+    # 64-bit integers, half without cl_khr_fp16) without testing anything
+    [ "$b" = test_conversions ] && [ "$st" = pass ] && ! grep -q '^Testing\.\.\.' "$log" && st=skip
     echo "exit status $rc, $st, ${sec}s" >>"$log"
     printf '%s\t%s\t%s\n' "$sub" "$st" "$sec" >>"$rows"
   done <"$bdir/runs/$b.subtests"
