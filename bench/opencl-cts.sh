@@ -358,7 +358,7 @@ for b in "${sel[@]}"; do
     echo "$me: $b: no subtests selected (listed: $(wc -l <"$bdir/runs/$b.all"))"
     continue
   fi
-  echo "$me: $b: $n subtests, limit $(field "$b" 3)s each, budget $(field "$b" 4)s (x$scale) ($(date -u '+%H:%M UTC'))"
+  echo "$me: $b: $n subtests, limit $(field "$b" 3)s each, budget $(field "$b" 4)s, times $scale ($(date -u '+%H:%M UTC'))"
   if [ "$jobs" = 2 ]; then
     run_platform pocl "$b" "$bdir/runs/$b.pocl" &
     run_platform ours "$b" "$bdir/runs/$b.ours"
