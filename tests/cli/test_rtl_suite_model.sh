@@ -15,18 +15,19 @@ set -u
 MEAN=10
 WORST=20
 # kernels whose results the RTL computes differently from the reference ISS
-# beyond rounding (docs/timing.md, "What the check found"): none since the
-# masked-write fix (tools/rtl/patches/fixes); any run must end with the
-# simulator's memory, or differ only by one unit in the last place (ulp:N)
+# (docs/timing.md, "What the check found"): none since the fixes of
+# tools/rtl/patches/fixes (the masked register write, the multiplier's,
+# adder's and divider's sticky bits, the SFU's result register); every run
+# must end with the simulator's memory, word for word
 KNOWN_DIFFER=""
 csv=$src/bench/rtl/rtl-cycles.csv
 
 # every recorded run ended with the RTL's memory equal to the simulator's,
-# but for rounding and the known disagreements
+# but for the known disagreements
 n=$(tail -n +2 "$csv" | wc -l)
 [ "$n" -ge 40 ] && ok "$n recorded RTL runs" || bad "only $n recorded RTL runs (the suite asks for 40)"
-odd=$(tail -n +2 "$csv" | awk -F, -v k=" $KNOWN_DIFFER " '$12 != "equal" && $12 !~ /^ulp:/ && index(k, " " $2 " ") == 0 { print $1 }')
-[ -z "$odd" ] && ok "every recorded run: the RTL's memory is the simulator's, to rounding${KNOWN_DIFFER:+, but for $KNOWN_DIFFER}" ||
+odd=$(tail -n +2 "$csv" | awk -F, -v k=" $KNOWN_DIFFER " '$12 != "equal" && index(k, " " $2 " ") == 0 { print $1 }')
+[ -z "$odd" ] && ok "every recorded run: the RTL's memory is the simulator's${KNOWN_DIFFER:+, but for $KNOWN_DIFFER}" ||
   bad "recorded runs whose RTL memory differs: $odd"
 neq=$(tail -n +2 "$csv" | awk -F, '$12 == "equal"' | wc -l)
 [ "$neq" -ge 40 ] && ok "$neq runs with memory equal" || bad "only $neq runs with memory equal"
