@@ -35,7 +35,7 @@ fuzz_inputs() {
   done
   case $t in
   asm) printf '%s\n' kernels/examples kernels/lib tests/asm ;;
-  clc) printf '%s\n' tests/cc/kernels bench/opencl ;; # the compiler's and the bench's kernels, in place
+  clc) printf '%s\n' tests/cc/kernels bench/opencl fuzz/kernels ;; # the compiler's, the bench's and the harnesses' kernels, in place
   esac
 }
 fuzz_dict() {

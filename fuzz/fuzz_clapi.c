@@ -72,7 +72,7 @@ static void init(void) {
   fz.bin[0] = fz_cl_seed("kmeta/clapi.elf", &fz.nbin[0]);
   fz.bin[1] = fz_cl_seed("kmeta/kmeta.elf", &fz.nbin[1]);
   size_t n;
-  fz.src[0] = (char *)fz_cl_seed("clc/fuzz-clapi.cl", &n);
+  fz.src[0] = (char *)fz_cl_seed("../kernels/clapi.cl", &n);
   fz.src[1] = "__kernel void k(__global int *a) { a[0] = 1 }"; /* a syntax error */
   fz.src[2] = "int f(int x) { return x + 1; }";                 /* no kernels */
   fz.trace = getenv("FZ_CLAPI_TRACE") != NULL;
