@@ -18,29 +18,11 @@
 
 #include "cc_rig.h"
 #include "chengying.h"
+#include "test_bits.h"
 
 typedef cc_suite rig;
 
 static int group_setup(void **state) { return cc_suite_setup(state, "double"); }
-
-static uint64_t rnd64(uint64_t *s) { /* xorshift64 */
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return *s;
-}
-
-static double d_of(uint64_t u) {
-  double d;
-  memcpy(&d, &u, 8);
-  return d;
-}
-
-static uint64_t bits_of(double d) {
-  uint64_t u;
-  memcpy(&u, &d, 8);
-  return u;
-}
 
 /* edges: zeros, infinities, NaNs, the subnormal and normal extremes, ties
  * of 1 + 2^-53 (even and odd), values near 2^52..2^64 */

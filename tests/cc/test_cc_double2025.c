@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "chengying.h"
+#include "test_bits.h"
 
 extern char **environ;
 
@@ -32,25 +33,6 @@ typedef struct {
   cy_device *d[2]; /* baseline, revision 2025 */
   char elf[2][512], text[2][512];
 } rig;
-
-static uint64_t rnd64(uint64_t *s) { /* xorshift64 */
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return *s;
-}
-
-static double d_of(uint64_t u) {
-  double d;
-  memcpy(&d, &u, 8);
-  return d;
-}
-
-static uint64_t bits_of(double d) {
-  uint64_t u;
-  memcpy(&u, &d, 8);
-  return u;
-}
 
 /* `ventus cc [--isa 2025] [-S] -o out double2025.cl`: its exit status */
 static int compile(int rev, int text, const char *out) {

@@ -18,17 +18,11 @@
 
 #include "cc_rig.h"
 #include "chengying.h"
+#include "test_bits.h"
 
 typedef cc_suite rig;
 
 static int group_setup(void **state) { return cc_suite_setup(state, "half"); }
-
-static uint64_t rnd64(uint64_t *s) { /* xorshift64 */
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return *s;
-}
 
 static double h2d(uint16_t h) {
   int e = (h >> 10) & 0x1f, m = h & 0x3ff;

@@ -18,6 +18,7 @@
 
 #include "cc_rig.h"
 #include "chengying.h"
+#include "test_bits.h"
 
 
 typedef cc_suite rig;
@@ -33,13 +34,6 @@ static void get(rig *r, uint32_t a, void *dst, size_t bytes) { cc_rig_get(r->c, 
 static void launch(rig *r, const char *kernel, uint32_t n, uint32_t local, const uint32_t *slots, size_t ns) {
   cy_ndrange nd = {.work_dim = 1, .global = {n}, .local = {local}};
   cc_rig_launch(r->c, r->prog, kernel, &nd, slots, ns);
-}
-
-static uint64_t rnd64(uint64_t *s) { /* xorshift64 */
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return *s;
 }
 
 static void same64(const int64_t *got, const int64_t *want, size_t n, const char *what) {
