@@ -237,7 +237,7 @@ typedef struct {
   int kind;
   uint32_t size;   /* value bytes, or __local bytes */
   uint8_t val[128];
-  cl_mem mem;      /* CY_ARG_MEM, NULL for a NULL pointer; an inner reference */
+  cl_mem mem;      /* CY_ARG_MEM, NULL for a NULL pointer; not a reference (cl_kernel.c) */
 } cy_arg;
 
 struct _cl_kernel {

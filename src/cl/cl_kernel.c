@@ -6,16 +6,13 @@
 
 #include "cl_api.h"
 
-/* A buffer argument holds its cl_mem until replaced or the kernel goes, so
- * a buffer the application released meanwhile is detected at enqueue
- * instead of being read after free. */
-static void arg_drop(cy_arg *a) {
-  if (a->kind == CY_ARG_MEM && a->mem) cy_mem_unref(a->mem);
-}
-
+/* A buffer argument does not hold its cl_mem (OpenCL 1.2's clSetKernelArg
+ * retains nothing: the CTS waits for a released argument's destructor
+ * callback); an enqueued launch holds its buffers until it has run, and a
+ * buffer released before the enqueue is refused there. Handle slots stay
+ * ours (cl_handles.c), so the stale pointer is safe to check. */
 static void kernel_free(cl_kernel k) {
   cl_program p = k->prog;
-  for (uint32_t i = 0; i < k->nargs; i++) arg_drop(&k->args[i]);
   free(k->args);
   k->magic = 0;
   cy_handle_drop(CY_HANDLE_KERNEL, k);
@@ -177,11 +174,7 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint idx, size_t size, const v
       }
     }
   }
-  if (!rc) {
-    if (a.kind == CY_ARG_MEM && a.mem) cy_inner_retain(&a.mem->ref);
-    arg_drop(&k->args[idx]);
-    k->args[idx] = a;
-  }
+  if (!rc) k->args[idx] = a;
   cy_ctx_leave(ctx);
   return rc;
 }

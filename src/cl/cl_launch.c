@@ -124,7 +124,8 @@ static cl_int build_args(cl_kernel k, launch_cmd *l, uint32_t local_base) {
       continue;
     }
     if (a->kind == CY_ARG_MEM && a->mem) {
-      if (!cy_is_mem(a->mem)) return CL_INVALID_MEM_OBJECT; /* released since clSetKernelArg */
+      /* released since clSetKernelArg (the kernel does not hold it) */
+      if (!cy_ctx_has_mem(k->prog->ctx, a->mem)) return CL_INVALID_MEM_OBJECT;
       if (add_mem(l, a->mem)) return CL_OUT_OF_HOST_MEMORY;
       word = a->mem->addr;
     } else if (a->kind == CY_ARG_LOCAL) {

@@ -2,7 +2,8 @@
  * references of tests/kernels/ref_kernels.c: vector add (with a global
  * offset and a NULL local size), matrix multiply (2-D), a reduction with a
  * __local argument, a divergent kernel, printf through the print buffer,
- * and the argument metadata queries. */
+ * the argument metadata queries, and argument buffers released while a
+ * kernel or a launch holds them. */
 #include "cl_test.h"
 
 #include <stdint.h>
@@ -201,6 +202,61 @@ static void test_printf(void) {
   CHECK(clReleaseProgram(p));
 }
 
+/* clSetKernelArg holds no reference (OpenCL 1.2; the CTS's
+ * retain_mem_object_set_kernel_arg): a released argument buffer is
+ * destroyed at once while the kernel lives. An enqueued launch holds its
+ * buffers until it has run. */
+static void CL_CALLBACK on_destroy(cl_mem m, void *user) {
+  (void)m;
+  ++*(int *)user;
+}
+
+static void test_arg_release(void) {
+  enum { N = 256 };
+  static float a[N], b[N], c[N], want[N];
+  for (int i = 0; i < N; i++) a[i] = (float)i, b[i] = 0.5f * (float)i;
+  ref_vecadd(a, b, want, N);
+  cl_program p = cy_test_program(ctx, dev, "vecadd");
+  cl_kernel k = kernel(p, "vecadd");
+  int gone_a = 0, gone_b = 0;
+  cl_mem A = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof a, a);
+  CHECK(clSetMemObjectDestructorCallback(A, on_destroy, &gone_a));
+  CHECK(clSetKernelArg(k, 0, sizeof A, &A));
+  CHECK(clReleaseMemObject(A));
+  EXPECT(gone_a == 1); /* at once, the kernel still alive */
+  cl_mem B = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof b, b);
+  cl_mem C = buffer(CL_MEM_WRITE_ONLY, sizeof c, NULL);
+  cl_uint n = N;
+  CHECK(clSetKernelArg(k, 1, sizeof B, &B));
+  CHECK(clSetKernelArg(k, 2, sizeof C, &C));
+  CHECK(clSetKernelArg(k, 3, sizeof n, &n));
+  size_t global = N, local = 64;
+  /* argument 0 names a buffer that is gone */
+  EXPECT_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
+  /* held back by a user event, then its inputs released: it still computes */
+  gone_a = 0;
+  A = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof a, a);
+  CHECK(clSetMemObjectDestructorCallback(A, on_destroy, &gone_a));
+  CHECK(clSetMemObjectDestructorCallback(B, on_destroy, &gone_b));
+  CHECK(clSetKernelArg(k, 0, sizeof A, &A));
+  cl_int err;
+  cl_event gate = clCreateUserEvent(ctx, &err);
+  CHECK(err);
+  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 1, &gate, NULL));
+  CHECK(clReleaseMemObject(A));
+  CHECK(clReleaseMemObject(B));
+  EXPECT(gone_a == 0 && gone_b == 0); /* the queued launch holds them */
+  CHECK(clSetUserEventStatus(gate, CL_COMPLETE));
+  CHECK(clEnqueueReadBuffer(q, C, CL_TRUE, 0, sizeof c, c, 0, NULL, NULL));
+  EXPECT(!memcmp(c, want, sizeof c));
+  CHECK(clFinish(q));
+  EXPECT(gone_a == 1 && gone_b == 1); /* released when the launch ended */
+  CHECK(clReleaseEvent(gate));
+  CHECK(clReleaseMemObject(C));
+  CHECK(clReleaseKernel(k));
+  CHECK(clReleaseProgram(p));
+}
+
 int main(void) {
   cl_int err;
   dev = cy_test_device();
@@ -213,6 +269,7 @@ int main(void) {
   test_reduce_local();
   test_diverge();
   test_printf();
+  test_arg_release();
   CHECK(clReleaseCommandQueue(q));
   CHECK(clReleaseContext(ctx));
   return cy_test_end("test_cl_kernels");
