@@ -126,8 +126,6 @@ struct _cl_command_queue {
   size_t nprops_array;
   cl_event last;    /* in order: the previous command; out of order: the last barrier */
   size_t unfinished; /* commands enqueued and not complete */
-  char *out;         /* printf text of finished kernels, written at clFinish */
-  size_t nout, capout;
 };
 
 typedef struct {
@@ -367,6 +365,10 @@ struct cy_cmd {
   /* what went wrong, for the context's pfn_notify: reported by the device
    * thread after devlock is released, so the callback may use the API */
   char note[768]; /* "kernel <255 characters>: " and the simulator's message */
+  /* printf text of the command (cy_cmd_print), written to stdout by the
+   * device thread before the event completes (the CTS reads it then) */
+  char *out;
+  size_t nout, capout;
 };
 
 /* Validates a wait list of the queue's context (CL_INVALID_EVENT_WAIT_LIST,
@@ -430,7 +432,7 @@ int cy_program_find_kernel(cl_program p, const char *name, cy_kernel_info *out);
 #define CY_MAX_KERNEL_ARGS (CY_MAX_PARAM_BYTES / 4) /* without metadata: 4-byte slots */
 #define CY_LOCAL_ALIGN 128u   /* each __local argument starts at a multiple of this */
 cl_ulong cy_kernel_local_bytes(cl_kernel k);
-/* Runs the kernel launch command of clEnqueueNDRangeKernel (cl_launch.c). */
-void cy_queue_print(cl_command_queue q, const char *text, size_t len);
+/* Adds printf text to the running command (device thread, cl_worker.c). */
+void cy_cmd_print(cy_cmd *c, const char *text, size_t len);
 
 #endif

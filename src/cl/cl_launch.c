@@ -32,24 +32,24 @@ static void launch_done(cy_cmd *c) {
   free(l);
 }
 
-static void to_queue(void *user, const char *text, size_t len) { cy_queue_print(user, text, len); }
+static void to_cmd(void *user, const char *text, size_t len) { cy_cmd_print(user, text, len); }
 
 typedef struct {
-  cl_command_queue q;
+  cy_cmd *cmd;
   const vt_elf_file *records; /* a program that prints records (compiled printf), else NULL: plain text */
 } print_sink;
 
 static void on_print(void *user, const char *text, size_t len) {
   const print_sink *s = user;
-  if (s->records) vt_print_records(s->records, (const uint8_t *)text, len, to_queue, s->q);
-  else cy_queue_print(s->q, text, len);
+  if (s->records) vt_print_records(s->records, (const uint8_t *)text, len, to_cmd, s->cmd);
+  else cy_cmd_print(s->cmd, text, len);
 }
 
 static cl_int launch_run(cl_event ev, cy_cmd *c) {
   launch_cmd *l = (launch_cmd *)c;
   cl_context ctx = ev->ctx;
   vt_error e;
-  print_sink ps = {ev->queue, vt_print_has_records(&l->prog->elf) ? &l->prog->elf : NULL};
+  print_sink ps = {c, vt_print_has_records(&l->prog->elf) ? &l->prog->elf : NULL};
   vt_device_set_print(ctx->dev, on_print, &ps);
   l->bl.trace = ctx->trace;
   l->bl.exp = ctx->exp;

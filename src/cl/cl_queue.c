@@ -9,13 +9,9 @@
 
 #include "cl_api.h"
 
-static void write_output(cl_command_queue q);
-
 static void queue_free(cl_command_queue q) {
   cl_context ctx = q->ctx;
-  write_output(q);
   if (q->last) cy_event_unref(q->last);
-  free(q->out);
   q->magic = 0;
   cy_handle_drop(CY_HANDLE_QUEUE, q);
   cy_context_unref(ctx);
@@ -83,22 +79,11 @@ cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) {
   return CL_SUCCESS;
 }
 
-static void write_output(cl_command_queue q) {
-  if (!q->nout) return;
-  fwrite(q->out, 1, q->nout, stdout);
-  fflush(stdout);
-  q->nout = 0;
-}
-
 /* The last release flushes, it does not wait: commands still blocked (on a
  * user event, say) keep the queue alive through their events and run when
- * they can; printf text not yet written goes out when the queue is freed. */
+ * they can. */
 cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   if (!cy_is_queue(q)) return CL_INVALID_COMMAND_QUEUE;
-  cl_context ctx = q->ctx;
-  cy_ctx_enter(ctx);
-  if (atomic_load(&q->ref.refs) == 1) write_output(q);
-  cy_ctx_leave(ctx);
   if (cy_ref_release(&q->ref)) queue_free(q);
   return CL_SUCCESS;
 }
@@ -119,25 +104,6 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_in
   case CL_QUEUE_SIZE: return CL_INVALID_COMMAND_QUEUE; /* a host queue has no size */
   default: return CL_INVALID_VALUE;
   }
-}
-
-/* called by the device thread while a kernel runs: the text goes out from
- * the application's thread (clFinish) */
-void cy_queue_print(cl_command_queue q, const char *text, size_t len) {
-  cy_ctx_enter(q->ctx);
-  if (q->nout + len > q->capout) {
-    size_t n = q->capout ? q->capout : 4096;
-    while (n < q->nout + len) n *= 2;
-    char *p = realloc(q->out, n);
-    if (!p) { /* output lost rather than the command failing */
-      cy_ctx_leave(q->ctx);
-      return;
-    }
-    q->out = p, q->capout = n;
-  }
-  memcpy(q->out + q->nout, text, len);
-  q->nout += len;
-  cy_ctx_leave(q->ctx);
 }
 
 /* ---- scheduling ------------------------------------------------------------ */
@@ -229,7 +195,6 @@ cl_int CL_API_CALL clFinish(cl_command_queue q) {
   cy_ctx_enter(ctx);
   cl_int rc = cy_on_worker(ctx) ? CL_INVALID_OPERATION : CL_SUCCESS; /* it would wait for itself */
   while (!rc && q->unfinished) pthread_cond_wait(&ctx->changed, &ctx->lock);
-  if (!rc) write_output(q);
   cy_ctx_leave(ctx);
   return rc;
 }

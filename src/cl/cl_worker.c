@@ -5,10 +5,36 @@
  * usable) and completes it. Callbacks are called from here, as real
  * platforms do. One thread per context: each context has its own
  * simulated device, which runs one command at a time. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cl_api.h"
+
+void cy_cmd_print(cy_cmd *c, const char *text, size_t len) {
+  if (c->nout + len > c->capout) {
+    size_t n = c->capout ? c->capout : 4096;
+    while (n < c->nout + len) n *= 2;
+    char *p = realloc(c->out, n);
+    if (!p) return; /* output lost rather than the command failing */
+    c->out = p, c->capout = n;
+  }
+  memcpy(c->out + c->nout, text, len);
+  c->nout += len;
+}
+
+/* A command's printf text goes out before its event completes, so whoever
+ * waits for the event (clWaitForEvents, a callback) finds it on stdout;
+ * commands run one at a time, so the text keeps their order. */
+static void write_text(cy_cmd *c) {
+  if (c->nout) {
+    fwrite(c->out, 1, c->nout, stdout);
+    fflush(stdout);
+  }
+  free(c->out);
+  c->out = NULL;
+  c->nout = c->capout = 0;
+}
 
 /* 1: every wait complete, 0: not yet, -1: one ended abnormally */
 static int readiness(cl_event ev) {
@@ -59,12 +85,15 @@ static void run_one(cl_event ev, int ready) {
     ev->t[2] = cy_now_ns();
     cy_event_set(ev, CL_RUNNING);
     cy_cmd *cmd = ev->cmd;
-    cmd->note[0] = 0; /* commands need not clear it when they are made */
+    cmd->note[0] = 0; /* commands need not clear these when they are made */
+    cmd->out = NULL;
+    cmd->nout = cmd->capout = 0;
     pthread_mutex_unlock(&ctx->lock);
     pthread_mutex_lock(&ctx->devlock);
     cl_int rc = cmd->run(ev, cmd);
     cy_free_dead(ctx);
     pthread_mutex_unlock(&ctx->devlock);
+    write_text(cmd);
     if (cmd->note[0]) cy_ctx_report(ctx, "%s", cmd->note);
     pthread_mutex_lock(&ctx->lock);
     ev->t[3] = cy_now_ns();

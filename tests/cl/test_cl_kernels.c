@@ -1,12 +1,14 @@
 /* The example kernels through OpenCL, results checked against the plain-C
  * references of tests/kernels/ref_kernels.c: vector add (with a global
  * offset and a NULL local size), matrix multiply (2-D), a reduction with a
- * __local argument, a divergent kernel, printf through the print buffer,
- * the argument metadata queries, and argument buffers released while a
- * kernel or a launch holds them. */
+ * __local argument, a divergent kernel, printf through the print buffer
+ * (on stdout when the launch's event completes), the argument metadata
+ * queries, and argument buffers released while a kernel or a launch holds
+ * them. */
 #include "cl_test.h"
 
 #include <stdint.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ref_kernels.h"
@@ -172,32 +174,50 @@ static void test_diverge(void) {
   CHECK(clReleaseProgram(p));
 }
 
-/* hello.S prints one line per work-group; the text reaches stdout at clFinish */
+/* hello.S prints one line per work-group. Each launch's text reaches
+ * stdout before its event is complete and before its callbacks run (the
+ * CTS's test_printf waits for the event only, then reads the file), in
+ * launch order. */
+static int printed_at_callback = -1;
+static void CL_CALLBACK on_hello_done(cl_event ev, cl_int st, void *user) {
+  (void)ev;
+  struct stat sb;
+  printed_at_callback = st == CL_COMPLETE && !fstat(*(int *)user, &sb) ? (int)sb.st_size : -2;
+}
+
 static void test_printf(void) {
   cl_program p = cy_test_program(ctx, dev, "hello");
   cl_kernel k = kernel(p, "hello");
-  size_t global = 4 * 32, local = 32;
+  size_t g4 = 4 * 32, g2 = 2 * 32, local = 32;
   fflush(stdout);
   FILE *tmp = tmpfile();
-  int saved = dup(1);
-  if (!tmp || saved < 0 || dup2(fileno(tmp), 1) < 0) {
+  int saved = dup(1), fd = tmp ? fileno(tmp) : -1;
+  if (!tmp || saved < 0 || dup2(fd, 1) < 0) {
     perror("redirecting stdout");
     exit(1);
   }
-  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
-  CHECK(clFinish(q));
-  fflush(stdout);
+  cl_event e1, e2;
+  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g4, &local, 0, NULL, &e1));
+  CHECK(clSetEventCallback(e1, CL_COMPLETE, on_hello_done, &fd));
+  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g2, &local, 0, NULL, &e2));
+  CHECK(clWaitForEvents(1, &e2)); /* no clFinish */
   dup2(saved, 1);
   close(saved);
-  char got[256] = "";
+  char got[512] = "";
   rewind(tmp);
   size_t n = fread(got, 1, sizeof got - 1, tmp);
   got[n] = 0;
   fclose(tmp);
-  const char *want = "hello from work-group 0\nhello from work-group 1\nhello from work-group 2\n"
-                     "hello from work-group 3\n";
+  char want[512];
+  int at = 0;
+  for (int g = 0; g < 4; g++) at += snprintf(want + at, sizeof want - (size_t)at, "hello from work-group %d\n", g);
+  int first = at; /* the first launch's text */
+  for (int g = 0; g < 2; g++) at += snprintf(want + at, sizeof want - (size_t)at, "hello from work-group %d\n", g);
   if (strcmp(got, want)) fprintf(stderr, "printf output:\n%s", got);
   EXPECT(!strcmp(got, want));
+  EXPECT(printed_at_callback >= first); /* the callback ran after e1, when its text was in the file */
+  CHECK(clReleaseEvent(e1));
+  CHECK(clReleaseEvent(e2));
   CHECK(clReleaseKernel(k));
   CHECK(clReleaseProgram(p));
 }
