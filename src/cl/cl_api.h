@@ -410,7 +410,12 @@ int cy_wants_arg_info(const char *options);
  * NULL out of memory) */
 char *cy_cc_options(const char *options);
 cl_int cy_program_take_image(cl_program p, uint8_t *img, size_t n); /* an executable from the compiler */
-int cy_is_bitcode(const uint8_t *b, size_t n);
+/* cl_bitcode.c: an object's or library's binary carries its type. Wraps
+ * *bc (malloc'd; replaced) with the tag of `type`; -1 without memory. */
+int cy_bitcode_wrap(uint8_t **bc, size_t *n, cl_program_binary_type type);
+/* The type of a binary (plain bitcode: a compiled object), NONE if it is no
+ * bitcode; bc/bcn (optional) get the bitcode inside. */
+cl_program_binary_type cy_bitcode_type(const uint8_t *b, size_t n, const uint8_t **bc, size_t *bcn);
 /* cl_program_link.c: clBuildProgram of a program made from a compiled object
  * or library (bitcode through clCreateProgramWithBinary) */
 cl_int cy_build_from_objects(cl_program p, const char *options, void(CL_CALLBACK *notify)(cl_program, void *),

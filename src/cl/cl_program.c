@@ -137,8 +137,9 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context ctx, cl_uint num_dev
   p->binary_size = lengths[0];
   p->btype = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
   vt_error e;
-  if (cy_is_bitcode(p->binary, p->binary_size)) { /* a compiled object or library (CL_PROGRAM_BINARIES) */
-    p->btype = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+  cl_program_binary_type bc = cy_bitcode_type(p->binary, p->binary_size, NULL, NULL);
+  if (bc != CL_PROGRAM_BINARY_TYPE_NONE) { /* a compiled object or library (CL_PROGRAM_BINARIES) */
+    p->btype = bc;
   } else if (vt_elf_read_mem(p->binary, p->binary_size, &p->elf, &e) || p->elf.type != ET_EXEC || !p->elf.nsegs ||
       !in_code_region(&p->elf)) {
     if (binary_status) binary_status[0] = CL_INVALID_BINARY;

@@ -3,8 +3,8 @@
  * front end's LLVM bitcode), clLinkProgram links objects and libraries
  * with LLVM's linker into an executable (the back end runs on the linked
  * module) or, with -create-library, into a library. Objects and libraries
- * are what CL_PROGRAM_BINARIES returns for them, and
- * clCreateProgramWithBinary takes them back. */
+ * are what CL_PROGRAM_BINARIES returns for them (tagged with their type,
+ * cl_bitcode.c), and clCreateProgramWithBinary takes them back. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,8 +19,6 @@
 #ifdef VT_HAVE_CC
 #include "cc_load.h"
 #endif
-
-int cy_is_bitcode(const uint8_t *b, size_t n) { return n >= 4 && b[0] == 'B' && b[1] == 'C' && b[2] == 0xc0 && b[3] == 0xde; }
 
 static int is_object(cl_program p) {
   return p->btype == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT || p->btype == CL_PROGRAM_BINARY_TYPE_LIBRARY;
@@ -115,6 +113,10 @@ cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint num_devices, const cl_
   if (!bad) bad = cc_load(&cc, &e);
   if (!bad) bad = cc.compile_object(p->source, options, *dir ? dir : NULL, &obj, &n, &log, &e);
   cc_unload(&cc);
+  if (!bad && cy_bitcode_wrap(&obj, &n, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT)) {
+    free(obj);
+    bad = vt_fail(&e, VT_ERR_NOMEM, "out of memory");
+  }
   if (*dir) nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
   rc = bad ? cy_cc_error(&e) : CL_SUCCESS;
   if (rc == CL_BUILD_PROGRAM_FAILURE) rc = CL_COMPILE_PROGRAM_FAILURE;
@@ -160,6 +162,9 @@ static cl_int link_into(cl_program p, cl_uint n, const uint8_t *const *objs, con
   if (bad) {
     rc = e.kind == VT_ERR_USAGE ? CL_INVALID_LINKER_OPTIONS : e.kind == VT_ERR_NOMEM ? CL_OUT_OF_HOST_MEMORY
                                                                                    : CL_LINK_PROGRAM_FAILURE;
+  } else if (*library && cy_bitcode_wrap(&out, &len, CL_PROGRAM_BINARY_TYPE_LIBRARY)) {
+    free(out);
+    rc = CL_OUT_OF_HOST_MEMORY;
   } else if (*library) {
     p->binary = out;
     p->binary_size = len;
@@ -216,8 +221,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context ctx, cl_uint num_devices, const 
     goto out;
   }
   for (cl_uint i = 0; i < num_input_programs; i++) {
-    objs[i] = input_programs[i]->binary;
-    sizes[i] = input_programs[i]->binary_size;
+    cy_bitcode_type(input_programs[i]->binary, input_programs[i]->binary_size, &objs[i], &sizes[i]);
     p->arg_info &= input_programs[i]->arg_info; /* each compiled with -cl-kernel-arg-info, or a binary */
   }
   cy_ctx_enter(ctx);
@@ -250,19 +254,21 @@ cl_int cy_build_from_objects(cl_program p, const char *options, void(CL_CALLBACK
 #else
   cy_ctx_enter(p->ctx);
   uint8_t *obj = p->binary;
-  size_t n = p->binary_size;
+  size_t n = p->binary_size, bcn = 0;
+  cl_program_binary_type type = p->btype;
   p->binary = NULL; /* kept out of the reset: it is the input */
   cy_program_reset(p, options);
   int library;
-  const uint8_t *objs[1] = {obj};
-  cl_int rc = p->options ? link_into(p, 1, objs, &n, options, &library) : CL_OUT_OF_HOST_MEMORY;
+  const uint8_t *objs[1] = {NULL};
+  cy_bitcode_type(obj, n, &objs[0], &bcn);
+  cl_int rc = p->options ? link_into(p, 1, objs, &bcn, options, &library) : CL_OUT_OF_HOST_MEMORY;
   if (rc) { /* the object stays the program's binary */
     vt_elf_free(&p->elf);
     memset(&p->elf, 0, sizeof p->elf);
     free(p->binary);
     p->binary = obj;
     p->binary_size = n;
-    p->btype = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+    p->btype = type;
     p->built = 0;
   } else {
     free(obj);

@@ -2,8 +2,9 @@
  * input header (in a subdirectory name) and per-unit options,
  * clLinkProgram resolving a function defined in another unit while each
  * unit keeps its own static function of the same name, libraries
- * (-create-library), the binary types, compiled objects through
- * CL_PROGRAM_BINARIES and back, the failures and their logs, and the
+ * (-create-library), the binary types, compiled objects and libraries
+ * through CL_PROGRAM_BINARIES and back (each keeps its type), the failures
+ * and their logs, and the
  * context's build cache (a second clBuildProgram of the same source and
  * options does not run the compiler: with clang made unreachable it still
  * succeeds, with other options it fails). */
@@ -143,7 +144,34 @@ static void separate_compilation(void) {
   EXPECT(btype(a2) == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
   free(bin);
 
-  cl_program rel[] = {h, a, b, raw, exe, lib, exe2, b2, a2, exe3};
+  /* a library through CL_PROGRAM_BINARIES and back stays a library (the
+   * CTS's program_binary_type), and links with a */
+  CHECK(clGetProgramInfo(lib, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL));
+  bin = malloc(len);
+  EXPECT(bin && len > 4);
+  CHECK(clGetProgramInfo(lib, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL));
+  cl_program lib2 = clCreateProgramWithBinary(ctx, 1, &dev, &len, (const unsigned char **)&bin, &bs, &err);
+  CHECK(err);
+  EXPECT(btype(lib2) == CL_PROGRAM_BINARY_TYPE_LIBRARY);
+  cl_program alib2[2] = {a, lib2};
+  cl_program exe4 = clLinkProgram(ctx, 1, &dev, "", 2, alib2, NULL, NULL, &err);
+  CHECK(err);
+  EXPECT(btype(exe4) == CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+  check_run(exe4, 100, 7);
+  /* plain LLVM bitcode (the library's, unwrapped by the wrapper header's
+   * offset and size words) is taken as a compiled object */
+  uint32_t off, size;
+  memcpy(&off, bin + 8, 4), memcpy(&size, bin + 12, 4);
+  int wrapped = bin[0] == 0xde && bin[1] == 0xc0 && bin[2] == 0x17 && bin[3] == 0x0b && off < len && size == len - off;
+  EXPECT(wrapped);
+  const unsigned char *plain = wrapped ? bin + off : bin;
+  size_t plen = wrapped ? size : len;
+  cl_program obj = clCreateProgramWithBinary(ctx, 1, &dev, &plen, &plain, &bs, &err);
+  CHECK(err);
+  EXPECT(plain[0] == 'B' && plain[1] == 'C' && btype(obj) == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  free(bin);
+
+  cl_program rel[] = {h, a, b, raw, exe, lib, exe2, b2, a2, exe3, lib2, exe4, obj};
   for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) CHECK(clReleaseProgram(rel[i]));
 }
 
