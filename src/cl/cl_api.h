@@ -342,8 +342,10 @@ cl_int cy_info_str(size_t want, void *dst, size_t *ret, const char *s);
 /* ---- device limits (cl_platform.c) ------------------------------------- */
 size_t cy_max_wg(const vt_config *c);
 cl_ulong cy_local_mem(const vt_config *c);
-/* the device's default step budget per launch (its watchdog): ventus run's default */
-#define CY_DEFAULT_MAX_STEPS 200000000u
+/* the device's default step budget per launch (its watchdog): 20 times
+ * ventus run's, about a minute here, so that only a runaway kernel meets
+ * it; software double over the CTS's buffers takes 15-25 s */
+#define CY_DEFAULT_MAX_STEPS 4000000000ull
 #define CY_WARP_STACK 1024u /* start.S: 1 KiB scalar stack per warp at the bottom of local memory */
 
 /* ---- contexts, commands, events (cl_context.c, cl_queue.c, cl_event.c, cl_worker.c) */

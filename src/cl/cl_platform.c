@@ -44,8 +44,9 @@ static void world_init(void) {
   vt_config_defaults(&d->cfg);
   /* the watchdog: a kernel that never ends stops at this many
    * warp-instructions per launch (CL_OUT_OF_RESOURCES on its event, the
-   * message naming kernel, work-group, warp and pc), as under ventus run;
-   * CHENGYING_CONFIG's max_steps changes it (0 = no limit) */
+   * message naming kernel, work-group, warp and pc), as under ventus run
+   * but with a larger budget; CHENGYING_CONFIG's max_steps changes it
+   * (0 = no limit) */
   d->cfg.max_steps = CY_DEFAULT_MAX_STEPS;
   const char *path = getenv("CHENGYING_CONFIG");
   vt_error e;
