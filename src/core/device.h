@@ -196,6 +196,9 @@ typedef struct vt_warp_view {
 } vt_warp_view;
 /* Fills *v; decoding the next instruction may fault (-1, error with context). */
 int vt_step_peek(vt_device *d, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e);
+/* Changes whenever a store into decoded code drops the decodes: a caller
+ * that keeps what a peek said (the timing model) peeks again after it. */
+uint32_t vt_step_code_gen(const vt_device *d);
 /* Executes the next instruction of the warp in the slot (counting it
  * against max_steps). Returns 0, 1 when it ended, 2 for a barrier re-check
  * that retired nothing, -1 on a fault; *rec is the commit record with the

@@ -12,7 +12,9 @@
 
 #include "timing_int.h"
 
-static uint32_t bank_of(const vt_timing *t, uint32_t slot, uint32_t reg) { return (slot + reg) % t->cfg.rf_banks; }
+static uint32_t bank_of(const vt_timing *t, uint32_t slot, uint32_t reg) {
+  return t->bank_mask ? (slot + reg) & t->bank_mask : (slot + reg) % t->cfg.rf_banks;
+}
 
 uint32_t oc_collect(vt_timing *t, uint32_t smi, uint32_t slot, const reg_use *u, int n, uint64_t now) {
   sm_t *sm = &t->sms[smi];

@@ -4,6 +4,7 @@
  * lanes; one SM's cycle. The launch's cycles, over host threads, and
  * the end-of-launch cache flush: tpar.c (docs/timing.md). Fetch:
  * frontend.c; memory: lsu.c, memsys.c. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +82,31 @@ int reg_uses(const vt_timing *t, const isa_inst *in, uint32_t flags, uint32_t nt
   return n;
 }
 
+/* reg_uses of view v through SM sm's memo: the decoded fields reg_uses
+ * reads are bytes [0, 16) and [24, 28) of isa_inst (asserted). The
+ * answer stays valid until the next call on sm. */
+_Static_assert(offsetof(isa_inst, word) == 0 && offsetof(isa_inst, hi) == 4 && offsetof(isa_inst, id) == 8 &&
+                   offsetof(isa_inst, rd) == 10 && offsetof(isa_inst, rs3) == 13 && offsetof(isa_inst, vm) == 14 &&
+                   offsetof(isa_inst, rm) == 15 && offsetof(isa_inst, pfx) == 24 &&
+                   offsetof(isa_inst, mwidth) == 27 && sizeof(isa_inst) == 28,
+               "the use memo's key covers every isa_inst field reg_uses reads");
+static const reg_use *uses_of(const vt_timing *t, sm_t *sm, const vt_warp_view *v, int *n) {
+  const isa_inst *in = v->in;
+  uint64_t k0, k1;
+  uint32_t k2;
+  memcpy(&k0, in, 8);
+  memcpy(&k1, (const char *)in + 8, 8);
+  memcpy(&k2, (const char *)in + 24, 4);
+  use_memo *m = &sm->memo[(v->pc >> 2) % USE_MEMO];
+  if (!m->valid || m->k0 != k0 || m->k1 != k1 || m->k2 != k2 || m->flags != v->flags || m->vtype != v->vtype ||
+      m->nt != v->threads) {
+    *m = (use_memo){k0, k1, k2, v->flags, v->vtype, v->threads, 1, 0, {{0}}};
+    m->nu = (uint8_t)reg_uses(t, in, v->flags, v->threads, v->vtype, m->u);
+  }
+  *n = m->nu;
+  return m->u;
+}
+
 /* Bytes the model's state takes for configuration c: per warp slot its
  * scoreboard (~5 KiB), per SM its caches and ports, and the L2. Checked
  * before anything is allocated: accepted configuration values (1024 SMs of
@@ -116,6 +142,7 @@ vt_timing *vt_timing_attach(vt_device *d, vt_error *e) {
   t->st.sm = calloc(t->cfg.num_sm, sizeof *t->st.sm);
   if (!t->sms || !t->st.sm) goto oom;
   t->frontend = t->cfg.l1i_sets > 0;
+  t->bank_mask = (t->cfg.rf_banks & (t->cfg.rf_banks - 1)) == 0 ? t->cfg.rf_banks - 1 : 0;
   if (ms_init(&t->ms, &t->cfg, e)) goto fail;
   for (uint32_t s = 0; s < t->cfg.num_sm; s++) {
     sm_t *sm = &t->sms[s];
@@ -173,14 +200,16 @@ void vt_timing_reset_stats(vt_timing *t) {
 typedef struct {
   uint64_t wake;      /* earliest cycle the warp could issue (NEVER: only an issue elsewhere helps) */
   vt_stall why;
-  reg_use u[ISA_MAX_OPNDS + 1]; /* when it can: the instruction's registers, for issue */
+  int stable;         /* wake and why hold till wake unless the warp issues (hold_until) */
+  const reg_use *u;   /* when it can: the instruction's registers, for issue (uses_of) */
   int nu;
 } block_t;
 
 /* 0 when warp w can issue its next instruction (view v) at cycle now on sm,
  * else why not and when that might change. */
-static int blocked(const vt_timing *t, const sm_t *sm, warp_t *w, const vt_warp_view *v, uint64_t now,
+static int blocked(const vt_timing *t, sm_t *sm, warp_t *w, const vt_warp_view *v, uint64_t now,
                    block_t *b) {
+  b->stable = 0;
   if (v->state == VT_WS_BARRIER) {
     b->wake = NEVER;
     b->why = VT_STALL_BARRIER;
@@ -189,6 +218,7 @@ static int blocked(const vt_timing *t, const sm_t *sm, warp_t *w, const vt_warp_
   if (w->dma_gate > now) { /* past cp_dma_mbarrier: its group's copies are not complete */
     b->wake = w->dma_gate;
     b->why = VT_STALL_BARRIER;
+    b->stable = 1;
     return 1;
   }
   if (t->frontend) {
@@ -203,10 +233,12 @@ static int blocked(const vt_timing *t, const sm_t *sm, warp_t *w, const vt_warp_
   } else if (w->fetch_at > now) {
     b->wake = w->fetch_at;
     b->why = VT_STALL_CONTROL;
+    b->stable = 1;
     return 1;
   }
-  const reg_use *u = b->u;
-  int n = b->nu = reg_uses(t, v->in, v->flags, v->threads, v->vtype, b->u);
+  int n;
+  const reg_use *u = b->u = uses_of(t, sm, v, &n);
+  b->nu = n;
   uint64_t when = 0;
   int mem = 0;
   for (int i = 0; i < n; i++)
@@ -220,6 +252,7 @@ static int blocked(const vt_timing *t, const sm_t *sm, warp_t *w, const vt_warp_
   if (when > now) {
     b->wake = when;
     b->why = mem ? VT_STALL_MEMORY : VT_STALL_SCOREBOARD;
+    b->stable = 1;
     return 1;
   }
   uint64_t busy = sm->unit_free[v->unit] > w->coll_free ? sm->unit_free[v->unit] : w->coll_free;
@@ -319,6 +352,7 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
   if (t->tl && unit == UNIT_LSU && lat > cf->lat_lsu_l1_hit && !(flags & IF_STORE))
     tl_span(t, smi, s, "memory", now, now + lat, NULL, "load %u cycles", lat);
   w->issued++;
+  w->hold_until = 0;
   if (t->tl && rc == 1)
     tl_span(t, smi, s, "warp", w->since, now + 1, NULL, "wg %u warp %u: %llu instructions", w->wg, w->wid,
             (unsigned long long)w->issued);
@@ -374,15 +408,22 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
   vt_stall best = VT_STALL_IDLE;
   int picked = 0;
   /* the front end needs every slot's state; without it the scan stops at the pick */
-  uint32_t rr0 = sm->rr;
-  for (uint32_t k = 1; k <= cf->warps_per_sm && (!picked || t->frontend); k++) {
-    uint32_t s = (rr0 + k) % cf->warps_per_sm;
+  uint32_t nw = cf->warps_per_sm, gen = vt_step_code_gen(t->d);
+  uint32_t s = sm->rr;
+  for (uint32_t k = 1; k <= nw && (!picked || t->frontend); k++) {
+    if (++s == nw) s = 0;
+    warp_t *w = &sm->warps[s];
+    if (w->hold_until > now && w->hold_gen == gen) { /* as the last peek found it: state, pc, the block */
+      if (picked) continue;
+      if (w->hold_why < best) best = (vt_stall)w->hold_why;
+      if (w->hold_until < *wake) *wake = w->hold_until;
+      continue;
+    }
     vt_warp_view v;
     if (tp_peek(t, smi, s, &v, e)) return -1;
     sm->state[s] = (uint8_t)v.state;
     sm->pc[s] = v.pc;
     if (v.state == VT_WS_EMPTY) continue;
-    warp_t *w = &sm->warps[s];
     if (!w->seen || w->wg != v.wg || w->wid != v.wid) { /* a newly dispatched warp */
       memset(w, 0, sizeof *w);
       w->seen = 1;
@@ -397,6 +438,11 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
     if (blocked(t, sm, w, &v, now, &b)) {
       if (b.why < best) best = b.why;
       if (b.wake < *wake) *wake = b.wake;
+      if (b.stable) {
+        w->hold_until = b.wake;
+        w->hold_gen = gen;
+        w->hold_why = (uint8_t)b.why;
+      }
       continue;
     }
     uint32_t flags = v.flags, pc = v.pc, id = v.in->id;
@@ -430,7 +476,7 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
     /* the RTL invalidates L1 at the end of every launch: each starts cold */
     cache_invalidate(&sm->l1d);
     if (t->frontend) cache_invalidate(&sm->l1i);
-    for (uint32_t w = 0; w < cf->warps_per_sm; w++) sm->warps[w].seen = 0;
+    for (uint32_t w = 0; w < cf->warps_per_sm; w++) sm->warps[w].seen = sm->warps[w].hold_until = 0;
     t->st.sm[s].stall[VT_STALL_IDLE] += cf->lat_launch;
   }
   ms_begin(&t->ms);

@@ -41,7 +41,32 @@ typedef struct {
   uint64_t coll_free; /* its collector unit takes the next instruction (collector.c) */
   uint64_t dma_done;  /* the last completion of the copies it issued (dma.c) */
   uint64_t dma_gate;  /* past a cp_dma_mbarrier: no issue before its group's copies complete */
+  /* blocked until hold_until (why: hold_why) by what only its own issue
+   * changes (registers, dma_gate, fetch_at), decided with the device's code
+   * generation hold_gen: till then sm_cycle need not peek it again */
+  uint64_t hold_until;
+  uint32_t hold_gen;
+  uint8_t hold_why;
 } warp_t;
+
+/* One register an instruction reads or writes, with the registers after it
+ * it spans (2 for a pair, up to 4 for a PREFIX_MEMORY access). */
+typedef struct {
+  uint8_t file, dest;
+  uint16_t span; /* MMA groups reach 256 registers */
+  uint32_t reg;
+} reg_use;
+
+/* One instruction's register uses (reg_uses) as sm_cycle last found them:
+ * the key is every input of reg_uses (the decoded fields it reads, flags,
+ * the warp's vtype and threads), so a hit is exact whatever the code. */
+#define USE_MEMO 64 /* entries per SM, by pc */
+typedef struct {
+  uint64_t k0, k1;    /* isa_inst bytes: word, hi; id, rd, rs1, rs2, rs3, vm, rm */
+  uint32_t k2, flags, vtype, nt; /* pfx, absneg, mspace, mwidth; the rest */
+  uint8_t valid, nu;
+  reg_use u[ISA_MAX_OPNDS + 1];
+} use_memo;
 
 typedef struct {
   warp_t *warps;
@@ -58,6 +83,7 @@ typedef struct {
   uint64_t *wres;     /* [2][rf_banks][WB_RING]: cycle a write port is reserved for */
   uint64_t dma_free;  /* the copy engine takes the next copy's bytes (dma.c) */
   uint64_t dma_q[DMA_QMAX]; /* [dma_queue]: completion cycle of each queue entry's copy */
+  use_memo memo[USE_MEMO];
 } sm_t;
 
 /* Register operands of one instruction kind: field and file (0 = x/f, which
@@ -84,18 +110,11 @@ typedef struct {
   uint16_t k;          /* the logical K */
 } wide_op;
 
-/* One register an instruction reads or writes, with the registers after it
- * it spans (2 for a pair, up to 4 for a PREFIX_MEMORY access). */
-typedef struct {
-  uint8_t file, dest;
-  uint16_t span; /* MMA groups reach 256 registers */
-  uint32_t reg;
-} reg_use;
-
 struct vt_timing {
   vt_device *d;
   vt_config cfg;
   int frontend;       /* l1i_sets > 0: fetch through the I-cache */
+  uint32_t bank_mask; /* rf_banks - 1 when a power of two, else 0: a bank without a division */
   sm_t *sms;
   vt_memsys ms;
   reg_ops ops[ISA_COUNT];
