@@ -235,6 +235,8 @@ typedef struct vt_exec {
   int waits;         /* arrived at a barrier and waits: it retires when released */
   int stop;          /* warp left the run queue (endprg) */
   vt_commit *c;      /* NULL unless tracing */
+  vt_commit *m;      /* where memory accesses and copies are recorded: c, or a stepping
+                      * caller's lean record without a trace sink (step_at); else NULL */
 } vt_exec;
 
 /* ---- helpers shared by the handlers ------------------------------------ */
@@ -252,7 +254,7 @@ static inline void trace_vreg(vt_exec *x, unsigned reg) {
   if (x->c) trace_vreg_record(x, reg);
 }
 static inline void trace_mem(vt_exec *x, uint32_t addr, uint32_t val, unsigned size, int store) {
-  vt_commit *c = x->c;
+  vt_commit *c = x->m;
   if (c && c->nmem < VT_MAX_MEM) {
     c->mem[c->nmem].addr = addr;
     c->mem[c->nmem].val = val;

@@ -199,10 +199,14 @@ int vt_step_peek(vt_device *d, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_e
 /* Changes whenever a store into decoded code drops the decodes: a caller
  * that keeps what a peek said (the timing model) peeks again after it. */
 uint32_t vt_step_code_gen(const vt_device *d);
+/* The state and pc of a peek, without decoding the next instruction (a
+ * decode fault waits for the next peek). */
+vt_warp_state vt_step_state(const vt_device *d, uint32_t sm, uint32_t slot, uint32_t *pc);
 /* Executes the next instruction of the warp in the slot (counting it
  * against max_steps). Returns 0, 1 when it ended, 2 for a barrier re-check
  * that retired nothing, -1 on a fault; *rec is the commit record with the
- * lane memory accesses (valid until the next step). */
+ * lane memory accesses (valid until the next step; without a trace sink
+ * only its mask, memory accesses and copy fields are filled). */
 struct vt_commit;
 int vt_step_exec(vt_device *d, uint32_t sm, uint32_t slot, const struct vt_commit **rec, vt_error *e);
 /* Retires finished work-groups and dispatches waiting ones; *done = 1 when

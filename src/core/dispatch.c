@@ -445,6 +445,16 @@ int vt_step_begin(vt_device *d, const vt_launch *l, vt_error *e) {
   return 0;
 }
 
+/* A live warp's state: a waiting warp is released by a new generation, or
+ * (ISS rule) when the warps that ended make up the missing arrivals: its
+ * re-check completes it. */
+static vt_warp_state live_state(const vt_device *d, const vt_warp *w) {
+  const vt_wg *wg = w->wg;
+  uint32_t have = wg->arrived + (d->cfg.barrier_counts_ended ? wg->ended : 0);
+  if (w->bar_wait && w->bar_gen == wg->bar_gen && have < wg->nwarps) return VT_WS_BARRIER;
+  return w->mbar_wait && mbar_waits(d, w) ? VT_WS_BARRIER : VT_WS_READY;
+}
+
 static int step_peek(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e) {
   vt_warp *w = &d->sms[sm].warps[slot];
   v->state = VT_WS_EMPTY;
@@ -461,12 +471,15 @@ static int step_peek(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, vt_
   v->unit = (isa_unit)ic->unit;
   v->flags = ic->flags;
   v->vtype = w->vtype;
-  /* a waiting warp is released by a new generation, or (ISS rule) when the
-   * warps that ended make up the missing arrivals: its re-check completes it */
-  uint32_t have = wg->arrived + (d->cfg.barrier_counts_ended ? wg->ended : 0);
-  v->state = w->bar_wait && w->bar_gen == wg->bar_gen && have < wg->nwarps ? VT_WS_BARRIER : VT_WS_READY;
-  if (w->mbar_wait && mbar_waits(d, w)) v->state = VT_WS_BARRIER;
+  v->state = live_state(d, w);
   return 0;
+}
+
+vt_warp_state vt_step_state(const vt_device *d, uint32_t sm, uint32_t slot, uint32_t *pc) {
+  const vt_warp *w = &d->sms[sm].warps[slot];
+  if (!w->active || w->ended) return VT_WS_EMPTY;
+  *pc = w->pc;
+  return live_state(d, w);
 }
 
 int vt_step_peek(vt_device *d, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e) {

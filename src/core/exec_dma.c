@@ -22,11 +22,11 @@ static int local_dst(vt_exec *x, const char *what, uint32_t a, uint32_t n, int l
  * fields): a step that records starts it empty; each source read extends the
  * last range when contiguous with it. Nothing when not recording. */
 static void dma_begin(vt_exec *x) {
-  if (x->c) x->c->dma_bytes = 0, x->c->ndma = 0, x->c->dma_more = 0;
+  if (x->m) x->m->dma_bytes = 0, x->m->ndma = 0, x->m->dma_more = 0;
 }
 
 static void dma_note(vt_exec *x, uint32_t src, uint32_t len, uint32_t written) {
-  vt_commit *c = x->c;
+  vt_commit *c = x->m;
   if (!c) return;
   c->dma_bytes += written;
   if (!len) return;

@@ -413,7 +413,7 @@ VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, i
     if (h) {
       stride_hint(x, lo, 4 * vl, 0);
       memcpy(x->w->v[in->rd], h, 4 * (size_t)vl);
-      if (x->c) for (uint32_t i = 0; i < vl; i++) trace_mem(x, lo + 4 * i, 0, 4, 0);
+      if (x->m) for (uint32_t i = 0; i < vl; i++) trace_mem(x, lo + 4 * i, 0, 4, 0);
       x->st->loads += vl;
       x->st->load_bytes += 4 * (uint64_t)vl;
       trace_vreg(x, in->rd);
@@ -434,7 +434,7 @@ VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, i
       for (uint32_t i = 0; i < x->w->vl; i++) vd[i] = ld_n(h + (addr[i] - lo), size, sign);
     else
       FOR_LANES(em, i) vd[i] = ld_n(h + (addr[i] - lo), size, sign);
-    if (x->c) FOR_LANES(em, i) trace_mem(x, addr[i], 0, size, 0);
+    if (x->m) FOR_LANES(em, i) trace_mem(x, addr[i], 0, size, 0);
   } else {
     uint32_t tmp[VT_MAX_LANES];
     FOR_LANES(em, i) { /* a gather over several pages: most lanes hit the translation cache */
@@ -466,7 +466,7 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
       stride_hint(x, lo, 4 * vl, 1);
       memcpy(h, vs, 4 * (size_t)vl);
       if (x->d->nresv) for (uint32_t i = 0; i < vl; i++) resv_store(x, h + 4 * i);
-      if (x->c) for (uint32_t i = 0; i < vl; i++) trace_mem(x, lo + 4 * i, vs[i], 4, 1);
+      if (x->m) for (uint32_t i = 0; i < vl; i++) trace_mem(x, lo + 4 * i, vs[i], 4, 1);
       x->st->stores += vl;
       x->st->store_bytes += 4 * (uint64_t)vl;
       return 0;
@@ -484,7 +484,7 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
     else
       FOR_LANES(em, i) st_n(h + (addr[i] - lo), size, vs[i]);
     if (x->d->nresv) FOR_LANES(em, i) resv_store(x, word_of(h + (addr[i] - lo), addr[i]));
-    if (x->c) FOR_LANES(em, i) trace_mem(x, addr[i], store_val(vs[i], size), size, 1);
+    if (x->m) FOR_LANES(em, i) trace_mem(x, addr[i], store_val(vs[i], size), size, 1);
   } else {
     FOR_LANES(em, i) {
       uint8_t *p = kind != VA_PRIVATE ? route_hit(x, addr[i], size, ACC_W) : NULL;

@@ -346,6 +346,7 @@ static inline void exec_init(vt_exec *x, vt_device *d, vt_worker *k, vt_warp *w,
   x->waits = 0;
   x->stop = 0;
   x->c = NULL;
+  x->m = NULL;
 }
 
 /* Executes the predecoded ic at w's pc with x set up by exec_init
@@ -365,7 +366,12 @@ static inline int step_at(vt_exec *x, const vt_icache_entry *ic, int record) {
   uint32_t mask = w->mask;
   if (unlikely((flags & (IF_VEC | IF_VBRANCH)) && (w->vtype & VTYPE_VILL))) return vill_fault(d, w, x->e, ic);
   x->emask = exec_mask(w, ic, flags);
-  if (record) {
+  if (record && !d->trace_fn) { /* a stepping caller (the timing model): the lean record */
+    vt_commit *c = x->k->commit ? x->k->commit : &d->commit;
+    c->nmem = 0;
+    c->mask = mask;
+    x->m = c;
+  } else if (record) {
     vt_commit *c = x->k->commit ? x->k->commit : &d->commit;
     memset(c, 0, offsetof(vt_commit, v));
     c->ncsr = 0; /* fields after v[] are not covered by the memset */
@@ -385,7 +391,7 @@ static inline int step_at(vt_exec *x, const vt_icache_entry *ic, int record) {
     c->mask = mask;
     c->vl = w->vl;
     c->vtype = w->vtype;
-    x->c = c;
+    x->c = x->m = c;
     if (flags & (IF_VEC | IF_VBRANCH)) {
       c->vtag = !((flags & IF_PRIVATE) && (flags & IF_STORE));
       trace_csr(x, CSR_VSTART, 0);

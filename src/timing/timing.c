@@ -90,7 +90,7 @@ _Static_assert(offsetof(isa_inst, word) == 0 && offsetof(isa_inst, hi) == 4 && o
                    offsetof(isa_inst, rm) == 15 && offsetof(isa_inst, pfx) == 24 &&
                    offsetof(isa_inst, mwidth) == 27 && sizeof(isa_inst) == 28,
                "the use memo's key covers every isa_inst field reg_uses reads");
-static const reg_use *uses_of(const vt_timing *t, sm_t *sm, const vt_warp_view *v, int *n) {
+static const reg_use *uses_of(const vt_timing *t, sm_t *sm, const vt_warp_view *v, int *n, int *nsrc) {
   const isa_inst *in = v->in;
   uint64_t k0, k1;
   uint32_t k2;
@@ -100,10 +100,12 @@ static const reg_use *uses_of(const vt_timing *t, sm_t *sm, const vt_warp_view *
   use_memo *m = &sm->memo[(v->pc >> 2) % USE_MEMO];
   if (!m->valid || m->k0 != k0 || m->k1 != k1 || m->k2 != k2 || m->flags != v->flags || m->vtype != v->vtype ||
       m->nt != v->threads) {
-    *m = (use_memo){k0, k1, k2, v->flags, v->vtype, v->threads, 1, 0, {{0}}};
+    *m = (use_memo){k0, k1, k2, v->flags, v->vtype, v->threads, 1, 0, 0, {{0}}};
     m->nu = (uint8_t)reg_uses(t, in, v->flags, v->threads, v->vtype, m->u);
+    for (int i = 0; i < m->nu; i++) m->nsrc += !m->u[i].dest;
   }
   *n = m->nu;
+  *nsrc = m->nsrc;
   return m->u;
 }
 
@@ -202,7 +204,7 @@ typedef struct {
   vt_stall why;
   int stable;         /* wake and why hold till wake unless the warp issues (hold_until) */
   const reg_use *u;   /* when it can: the instruction's registers, for issue (uses_of) */
-  int nu;
+  int nu, nsrc;
 } block_t;
 
 /* 0 when warp w can issue its next instruction (view v) at cycle now on sm,
@@ -237,7 +239,7 @@ static int blocked(const vt_timing *t, sm_t *sm, warp_t *w, const vt_warp_view *
     return 1;
   }
   int n;
-  const reg_use *u = b->u = uses_of(t, sm, v, &n);
+  const reg_use *u = b->u = uses_of(t, sm, v, &n, &b->nsrc);
   b->nu = n;
   uint64_t when = 0;
   int mem = 0;
@@ -271,11 +273,10 @@ static int blocked(const vt_timing *t, sm_t *sm, warp_t *w, const vt_warp_view *
 
 static uint32_t div_up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
-/* Issues the next instruction of warp slot s on SM sm at cycle now; u: its
- * nu registers (reg_uses, as blocked found them). Returns the core's step
- * result. */
-static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, const reg_use *u, int nu,
-                 uint64_t now, vt_error *e) {
+/* Issues the next instruction of warp slot s on SM sm at cycle now; b: its
+ * registers, as blocked found them. Returns the core's step result. */
+static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, const block_t *b, uint64_t now,
+                 vt_error *e) {
   sm_t *sm = &t->sms[smi];
   vt_sm_timing *ss = &t->st.sm[smi];
   warp_t *w = &sm->warps[s];
@@ -283,8 +284,8 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
   isa_inst in = *v->in; /* the view's pointer is the core's cache entry */
   uint32_t flags = v->flags;
   isa_unit unit = v->unit;
-  int nsrc = 0;
-  for (int i = 0; i < nu; i++) nsrc += !u[i].dest && unit != UNIT_CTRL;
+  const reg_use *u = b->u;
+  int nu = b->nu, nsrc = unit != UNIT_CTRL ? b->nsrc : 0;
   const vt_commit *c;
   int rc = tp_exec(t, smi, s, &c, e);
   if (rc < 0) return -1;
@@ -374,7 +375,7 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
 /* The next pc after a step is the warp's pc; a branch whose next pc is not
  * the fall-through, and every SIMT op, costs a fetch bubble. */
 static void after_issue(vt_timing *t, uint32_t smi, uint32_t s, uint32_t id, uint32_t flags, uint32_t pc,
-                        uint64_t now, vt_error *e) {
+                        uint64_t now) {
   warp_t *w = &t->sms[smi].warps[s];
   int parked = w->bar_since != 0;
   if (w->bar_since) { /* released: its re-check just issued */
@@ -384,11 +385,11 @@ static void after_issue(vt_timing *t, uint32_t smi, uint32_t s, uint32_t id, uin
   }
   sm_t *sm = &t->sms[smi];
   if (!(flags & CONTROL_FLAGS) && !t->frontend) return;
-  vt_warp_view nv;
-  if (tp_peek(t, smi, s, &nv, e)) nv.state = VT_WS_EMPTY; /* the next scan reports the fault */
+  vt_warp_view nv; /* state and pc only: the next scan decodes (and reports a fault) */
+  nv.state = vt_step_state(t->d, smi, s, &nv.pc);
   sm->state[s] = (uint8_t)nv.state;
-  sm->pc[s] = nv.pc;
   if (nv.state == VT_WS_EMPTY) return;
+  sm->pc[s] = nv.pc;
   if (nv.state == VT_WS_BARRIER && (flags & IF_BARRIER)) w->bar_since = now + 1;
   else if (id == ISA_cp_dma_mbarrier) dma_release(t, smi, s, !parked, now);
   if (t->frontend) { /* fetch resumes when the op resolves, taken or not */
@@ -446,9 +447,9 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
       continue;
     }
     uint32_t flags = v.flags, pc = v.pc, id = v.in->id;
-    int r = issue(t, smi, s, &v, b.u, b.nu, now, e);
+    int r = issue(t, smi, s, &v, &b, now, e);
     if (r < 0) return -1;
-    after_issue(t, smi, s, id, flags, pc, now, e);
+    after_issue(t, smi, s, id, flags, pc, now);
     if (r == 1) *ended = 1;
     sm->rr = s;
     picked = 1;

@@ -64,7 +64,7 @@ typedef struct {
 typedef struct {
   uint64_t k0, k1;    /* isa_inst bytes: word, hi; id, rd, rs1, rs2, rs3, vm, rm */
   uint32_t k2, flags, vtype, nt; /* pfx, absneg, mspace, mwidth; the rest */
-  uint8_t valid, nu;
+  uint8_t valid, nu, nsrc; /* nsrc: the uses that are sources */
   reg_use u[ISA_MAX_OPNDS + 1];
 } use_memo;
 
