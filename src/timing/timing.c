@@ -261,6 +261,9 @@ static int blocked(const vt_timing *t, sm_t *sm, warp_t *w, const vt_warp_view *
   if (busy > now) { /* the unit, or the warp's collector unit */
     b->wake = busy;
     b->why = VT_STALL_STRUCTURAL;
+    /* nothing issues to a busy unit (but see UNIT_TENSOR in issue); a free
+     * one behind the warp's own collector may be taken meanwhile */
+    b->stable = sm->unit_free[v->unit] >= w->coll_free;
     return 1;
   }
   if (v->unit == UNIT_LSU && dma_is_copy(v->in->id) && (busy = dma_full(t, (uint32_t)(sm - t->sms), now))) {
@@ -328,6 +331,7 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
       uint32_t passes = div_up(bytes, 4 * cf->lds_banks);
       uint64_t s0 = sm->unit_free[UNIT_LSU] > start ? sm->unit_free[UNIT_LSU] : start;
       sm->unit_free[UNIT_LSU] = s0 + passes;
+      for (uint32_t k = 0; k < cf->warps_per_sm; k++) sm->warps[k].hold_until = 0; /* a busy LSU's end moved */
       lat += (uint32_t)(s0 - start) + cf->lat_lsu_l1_hit + passes - 1;
       ss->shared_accesses++;
     }

@@ -42,8 +42,9 @@ typedef struct {
   uint64_t dma_done;  /* the last completion of the copies it issued (dma.c) */
   uint64_t dma_gate;  /* past a cp_dma_mbarrier: no issue before its group's copies complete */
   /* blocked until hold_until (why: hold_why) by what only its own issue
-   * changes (registers, dma_gate, fetch_at), decided with the device's code
-   * generation hold_gen: till then sm_cycle need not peek it again */
+   * changes (registers, dma_gate, fetch_at) or a busy unit, decided with
+   * the device's code generation hold_gen: till then sm_cycle need not
+   * peek it again */
   uint64_t hold_until;
   uint32_t hold_gen;
   uint8_t hold_why;
