@@ -44,15 +44,21 @@ void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, 
   vt_sm_timing *ss = &t->st.sm[smi];
   vt_cache *l1 = &sm->l1d;
   uint32_t lines[VT_MAX_MEM * 2 + VT_MAX_LANES * 2], n = 0, lanes = 0; /* both ends of each access, idle lanes too */
+  int shared = 0; /* recorded accesses to the local window: without one, no bank passes */
   /* idle lanes continue the stride of the last two accesses */
   int total = c->nmem + (c->nmem ? (int)idle : 0);
   uint32_t stride = c->nmem > 1 ? c->mem[c->nmem - 1].addr - c->mem[c->nmem - 2].addr : 0;
+  uint32_t sh = l1->line_shift, lds_base = cf->lds_base, lds_win = cf->lds_through_l1d ? 0 : cf->lds_window;
   for (int i = 0; i < total; i++) {
     int last = i < c->nmem ? i : c->nmem - 1;
     uint32_t a = c->mem[last].addr + (uint32_t)(i - last) * stride;
-    if (is_shared(cf, a)) continue;
+    if (a - lds_base < lds_win) { /* is_shared */
+      shared |= i < c->nmem;
+      continue;
+    }
     lanes++;
-    uint32_t ends[2] = {a >> l1->line_shift, (a + c->mem[last].size - 1) >> l1->line_shift};
+    uint32_t ends[2] = {a >> sh, (a + c->mem[last].size - 1) >> sh};
+    if (n && lines[n - 1] == ends[0] && ends[0] == ends[1]) continue; /* the common case: all on the lane before's line */
     for (int k = 0; k < 2; k++) {
       if (n && lines[n - 1] == ends[k]) continue; /* the common case: the line of the lane before */
       uint32_t j = 0;
@@ -105,7 +111,7 @@ void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, 
     ss->gmem_lanes += lanes;
     ss->gmem_lines += n;
   }
-  uint32_t passes = lds_passes(c, cf);
+  uint32_t passes = shared ? lds_passes(c, cf) : 0;
   if (passes) {
     ss->shared_accesses++;
     ss->bank_conflicts += passes - 1;
