@@ -57,13 +57,14 @@ long cache_find(vt_cache *c, uint32_t addr) {
 long cache_alloc(vt_cache *c, uint32_t addr, uint64_t ready, uint32_t *victim) {
   uint32_t line = addr >> c->line_shift;
   size_t base = (size_t)(line & (c->sets - 1)) * c->ways, v = base;
+  uint64_t oldest = c->used[base]; /* v's stamp */
   for (uint32_t w = 0; w < c->ways; w++) {
     size_t i = base + w;
     if (!c->tag[i]) {
       v = i;
       break;
     }
-    if (c->used[i] < c->used[v]) v = i;
+    if (c->used[i] < oldest) oldest = c->used[i], v = i;
   }
   *victim = c->tag[v] && c->dirty[v] ? ((c->tag[v] - 1u) << c->line_shift) + 1u : 0;
   c->tag[v] = line + 1u;
