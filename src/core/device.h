@@ -160,6 +160,11 @@ typedef struct vt_launch {
   uint32_t ctx;         /* context the kernel runs for (VT_CTX_NONE: shared memory only) */
   uint32_t vgprs, sgprs; /* vector/scalar registers per warp the kernel uses (metadata
                             vgprUsage/sgprUsage; 0 = not known: no register budget) */
+  uint32_t wg_threads;  /* work-items per work-group; 0 = every lane of every warp. The
+                           last warp's lanes at or past it start inactive: a driver of
+                           ours gives an OpenCL local size that is no multiple of the
+                           warp width no phantom work-items (the hardware has none of
+                           this mask and runs all num_threads lanes, docs/runtime.md) */
 } vt_launch;
 
 /* Runs the launch to completion (all work-groups dispatched to SMs as warp

@@ -67,7 +67,9 @@ void warp_reset(vt_device *d, vt_worker *k, vt_warp *w, vt_wg *wg, uint32_t wid)
   w->wg = wg;
   w->wid = wid;
   w->pc = l->start_pc;
-  w->mask = lanes_mask(l->num_threads);
+  uint32_t first = wid * l->num_threads, live = l->num_threads;
+  if (l->wg_threads && l->wg_threads - first < live) live = l->wg_threads - first;
+  w->mask = lanes_mask(live);
   /* vl/vtype as crt0's vsetvli leaves them, so hand-written programs can
    * use vector ops directly; crt0 rewrites both anyway. */
   w->vl = l->num_threads;

@@ -83,6 +83,7 @@ int vt_launch_block(vt_device *d, vt_heap *h, const vt_block_launch *bl, vt_erro
   memcpy(l.grid, grid, sizeof grid);
   l.num_threads = bl->threads;
   l.num_warps = bl->warps;
+  l.wg_threads = bl->local[0] * bl->local[1] * bl->local[2];
   l.knl = knl;
   l.lds_size = bl->lds_size;
   l.pds_size = bl->pds_size;

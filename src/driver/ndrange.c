@@ -213,13 +213,23 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
   for (int i = 0; i < 3; i++) {
     if (!nd->local[i] || !nd->global[i])
       return vt_fail(e, VT_ERR_USAGE, "global and local sizes must be positive");
+    lin *= nd->local[i];
+  }
+  /* no --threads: the widest warp that divides the work-group (no idle
+   * lanes), as the OpenCL platform chooses, unless that needs more warps
+   * than an SM holds */
+  if (!nd->threads) {
+    uint32_t t = threads;
+    while (t > 1 && lin % t) t--;
+    if ((lin + t - 1) / t <= cfg->warps_per_sm) threads = t;
+  }
+  for (int i = 0; i < 3; i++) {
     /* OpenCL 1.2 uniform work-groups: rounding up would run work-items the
      * kernel was not asked for and report a larger global size to it */
     if (nd->global[i] % nd->local[i])
       return vt_fail(e, VT_ERR_USAGE, "global size %u is not a multiple of the local size %u (dimension %d)",
                      nd->global[i], nd->local[i], i);
     grid[i] = nd->global[i] / nd->local[i];
-    lin *= nd->local[i];
   }
   if (grid[0] * grid[1] * grid[2] > (1u << 24))
     return vt_fail(e, VT_ERR_USAGE, "too many work-groups (%llu)",
@@ -283,6 +293,7 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
   for (int i = 0; i < 3; i++) l->grid[i] = (uint32_t)grid[i];
   l->num_threads = threads;
   l->num_warps = (uint32_t)warps;
+  l->wg_threads = (uint32_t)lin;
   l->knl = knl;
   l->lds_size = nd->lds_size;
   l->pds_size = nd->pds_size;

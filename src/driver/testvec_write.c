@@ -354,6 +354,12 @@ vt_tvexport *vt_tvexport_open(const char *dir, vt_error *e) {
 
 int vt_tvexport_launch(vt_tvexport *x, vt_device *d, const vt_launch *l, const char *name, int numbered,
                        vt_error *e) {
+  if (l->wg_threads && l->wg_threads % l->num_threads)
+    return vt_fail(e, VT_ERR_USAGE,
+                   "launch %s: a work-group of %u work-items in warps of %u threads has a partial warp, "
+                   "which a test vector cannot hold (the hardware runs every lane): choose a warp width "
+                   "that divides the work-group size",
+                   name, l->wg_threads, l->num_threads);
   char **ns = realloc(x->stems, (x->nstems + 1) * sizeof *ns);
   if (!ns) return vt_fail(e, VT_ERR_NOMEM, "out of memory");
   x->stems = ns;

@@ -122,6 +122,27 @@ expect 2 "--local must be 64,1,1, not 1,1,1" "reqd_work_group_size: no --local r
   grep -q "0 1 4 9 16 25" "$tmp/out" && ok "reqd_work_group_size: the declared --local runs" ||
   bad "reqd_work_group_size with --local 64: $(cat "$tmp/out")"
 
+# work-groups no warp width divides (67 work-items in warps of 32, and 4 in
+# warps of --threads 32): exactly the work-items asked for run, each counting
+# itself once and adding its local id (sums by hand: 2 groups x 0..66 = 4422;
+# 3 groups x 0..3 = 18)
+cat >"$tmp/pw.cl" <<'CL'
+__kernel void cnt(__global uint *c) {
+  atomic_inc(c);
+  atomic_add(c + 1, (uint)get_local_id(0));
+}
+CL
+"$ventus" cc -o "$tmp/pw.elf" "$tmp/pw.cl" 2>"$tmp/err" || bad "partial-warp kernel: $(cat "$tmp/err")"
+"$ventus" run -q "$tmp/pw.elf" --kernel cnt --global 134 --local 67 --arg buf:u32:2 --show 0 >"$tmp/out" 2>&1 &&
+  grep -q "^arg0 u32\[2\]: 134 4422$" "$tmp/out" && ok "67 work-items a group: no phantom lanes" ||
+  bad "67 work-items a group: $(cat "$tmp/out")"
+"$ventus" run -q "$tmp/pw.elf" --kernel cnt --global 12 --local 4 --threads 32 --arg buf:u32:2 --show 0 >"$tmp/out" 2>&1 &&
+  grep -q "^arg0 u32\[2\]: 12 18$" "$tmp/out" && ok "--threads 32 for groups of 4: the last lanes idle" ||
+  bad "--threads 32 for groups of 4: $(cat "$tmp/out")"
+expect 2 "a work-group of 4 work-items in warps of 32 threads has a partial warp" \
+  "--export-testvec refuses a partial warp" "$ventus" run "$tmp/pw.elf" --kernel cnt --global 12 --local 4 \
+  --threads 32 --arg buf:u32:2 --export-testvec "$tmp/pwtv"
+
 # the compiler module is loaded on first use: a wrong module is one input error
 ldd "$ventus" 2>/dev/null | grep -q libasan ||
   CHENGYING_CC_MODULE="$tmp/no-such-module.so" expect 4 "cannot load the OpenCL C compiler module" \
