@@ -10,7 +10,7 @@
  * int result, a vector one makes each lane -1 or 0 of it. convert_<T>(half) is the float conversion of the widened
  * value; convert_half[_rt?](x) rounds once in its mode (from double with
  * the software double library's conversion). vloadN/vstoreN, shuffle,
- * shuffle2 and select of half are those of ushort; the geometric functions
+ * shuffle2, select and bitselect of half are those of ushort; the geometric functions
  * the float ones on whole vectors; frexp, modf, ... with pointer or int
  * parameters the float ones (a half result through a pointer via a
  * private float). Before libclc is linked,
@@ -30,7 +30,8 @@ static int half_builtin(LLVMValueRef fn, const char **base, long *blen, unsigned
   char *end;
   long l = strtol(name + 2, &end, 10);
   if (l <= 0 || (long)strlen(end) <= l) return 0;
-  static const char *const skip[] = {"vload", "vstore", "convert_", "as_", "shuffle", "select", "nan", "upsample"};
+  static const char *const skip[] = {"vload",  "vstore", "convert_", "as_",      "shuffle",
+                                     "select", "nan",    "upsample", "bitselect"};
   for (size_t i = 0; i < sizeof skip / sizeof *skip; i++)
     if (!strncmp(end, skip[i], strlen(skip[i]))) return 0;
   const char *p = end + l;
@@ -150,9 +151,10 @@ static LLVMValueRef to_half(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn, 
   return r;
 }
 
-/* vloadN/vstoreN, shuffle, shuffle2 and select of half: those of ushort
- * (libclc has no half forms), the values reinterpreted; NULL when fn is not
- * one */
+/* vloadN/vstoreN, shuffle, shuffle2, select and bitselect of half: those
+ * of ushort (libclc has no half forms; bitselect works on the bits, never
+ * on a value widened to float), the values reinterpreted; NULL when fn is
+ * not one */
 static LLVMValueRef half_as_ushort(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef call) {
   size_t len;
   const char *name = LLVMGetValueName2(fn, &len);
@@ -160,9 +162,9 @@ static LLVMValueRef half_as_ushort(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueR
   long l = strtol(name + 2, &end, 10);
   int store = l > 6 && !strncmp(end, "vstore", 6);
   int shuffle = l == 7 && !strncmp(end, "shuffle", 7) ? 1 : l == 8 && !strncmp(end, "shuffle2", 8) ? 2 : 0;
-  int select = l == 6 && !strncmp(end, "select", 6);
+  int select = l == 6 && !strncmp(end, "select", 6), bitsel = l == 9 && !strncmp(end, "bitselect", 9);
   if (strncmp(name, "_Z", 2) || len >= 96 || !strstr(end + l, "Dh")) return NULL;
-  if (!shuffle && !select &&
+  if (!shuffle && !select && !bitsel &&
       (l < 6 || (!store && strncmp(end, "vload", 5)) || end[store ? 6 : 5] < '0' || end[store ? 6 : 5] > '9'))
     return NULL;
   char uname[96];
@@ -183,6 +185,13 @@ static LLVMValueRef half_as_ushort(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueR
     if (nm != nv) snprintf(mask, sizeof mask, "Dv%u_t", nm);
     snprintf(uname, sizeof uname, "_Z%ld%.*sDv%u_t%s%s", l, (int)l, end, nv, shuffle == 2 ? "S_" : "", mask);
   }
+  if (select) { /* a ushortN mask now repeats the value type: a substitution (S_S_) */
+    const char *v = uname + (end - name) + l; /* Dv<n>_tS_<mask> */
+    const char *u = strchr(v, '_');
+    if (!strncmp(v, "Dv", 2) && u && !strncmp(u, "_tS_", 4) && !strncmp(u + 4, v, (size_t)(u + 2 - v)) &&
+        u[4 + (u + 2 - v)] == 0)
+      strcpy(uname + (u + 4 - uname), "S_");
+  }
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMTypeRef i16 = LLVMInt16TypeInContext(c);
   unsigned np = LLVMGetNumArgOperands(call);
@@ -200,6 +209,11 @@ static LLVMValueRef half_as_ushort(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueR
   LLVMTypeRef rt = LLVMTypeOf(call), urt = rt;
   if (LLVMGetTypeKind(rt) == LLVMVectorTypeKind) urt = LLVMVectorType(i16, LLVMGetVectorSize(rt));
   else if (LLVMGetTypeKind(rt) == LLVMHalfTypeKind) urt = i16;
+  if (bitsel) { /* a ^ ((a ^ b) & c): the bits of b where c is set */
+    if (np != 3 || ps[0] != urt || ps[1] != urt || ps[2] != urt) return NULL;
+    LLVMValueRef d = LLVMBuildAnd(b, LLVMBuildXor(b, args[0], args[1], ""), args[2], "");
+    return LLVMBuildBitCast(b, LLVMBuildXor(b, args[0], d, ""), rt, "");
+  }
   LLVMTypeRef fty = LLVMFunctionType(urt, ps, np, 0);
   LLVMValueRef f = LLVMGetNamedFunction(m, uname);
   if (!f) f = LLVMAddFunction(m, uname, fty);

@@ -297,6 +297,39 @@ static void test_hshuffle(void **state) {
   }
 }
 
+/* bitselect and select of half against the bit operations in C; the
+ * operands are random bit patterns, NaNs and subnormals among them */
+static void test_hbits(void **state) {
+  rig *r = *state;
+  if (!cc_rig_have_libclc()) skip();
+  enum { N = 256 };
+  static uint16_t a[2 * N], b[2 * N], c[2 * N], m[2 * N], o[4 * N], os[N];
+  uint64_t s = 8086;
+  for (int i = 0; i < 2 * N; i++) {
+    a[i] = (uint16_t)rnd64(&s), b[i] = (uint16_t)rnd64(&s), c[i] = (uint16_t)rnd64(&s);
+    m[i] = (uint16_t)(rnd64(&s) & 1 ? 0x8000 | rnd64(&s) : rnd64(&s) & 0x7fff);
+  }
+  uint32_t A = cc_rig_buf(r->c, a, sizeof a), B = cc_rig_buf(r->c, b, sizeof b), C = cc_rig_buf(r->c, c, sizeof c);
+  uint32_t M = cc_rig_buf(r->c, m, sizeof m), O = cc_rig_buf(r->c, NULL, sizeof o), OS = cc_rig_buf(r->c, NULL, sizeof os);
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {32}};
+  cc_rig_launch(r->c, r->prog, "hbits", &nd, (uint32_t[]){A, B, C, M, O, OS}, 6);
+  cc_rig_get(r->c, O, o, sizeof o);
+  cc_rig_get(r->c, OS, os, sizeof os);
+  for (int i = 0; i < N; i++) {
+    for (int k = 0; k < 2; k++) {
+      int j = 2 * i + k;
+      uint16_t bs = (uint16_t)((a[j] & ~c[j]) | (b[j] & c[j]));
+      uint16_t sel = m[j] & 0x8000 ? b[j] : a[j]; /* vector select: the mask's top bit */
+      if (o[4 * i + k] != bs)
+        fail_msg("bitselect(half2): item %d lane %d is 0x%04x, expected 0x%04x", i, k, o[4 * i + k], bs);
+      if (o[4 * i + 2 + k] != sel)
+        fail_msg("select(half2, ushort2): item %d lane %d is 0x%04x, expected 0x%04x", i, k, o[4 * i + 2 + k], sel);
+    }
+    uint16_t w = (uint16_t)((a[2 * i] & ~c[2 * i]) | (b[2 * i + 1] & c[2 * i]));
+    if (os[i] != w) fail_msg("bitselect(half): item %d is 0x%04x, expected 0x%04x", i, os[i], w);
+  }
+}
+
 static void test_hmixed(void **state) {
   rig *r = *state;
   if (!cc_rig_have_libclc()) skip();
@@ -404,6 +437,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_harith), cmocka_unit_test(test_hvec), cmocka_unit_test(test_hconv),
                                      cmocka_unit_test(test_hbuiltin),
                                      cmocka_unit_test(test_hshuffle),
+                                     cmocka_unit_test(test_hbits),
                                      cmocka_unit_test(test_hmixed),
                                      cmocka_unit_test(test_hmore)};
   return cmocka_run_group_tests(tests, group_setup, cc_suite_teardown);

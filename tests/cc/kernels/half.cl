@@ -118,3 +118,14 @@ __kernel void hmore(__global const half4 *v, __global const half *x, __global co
   p[10] = sincos(x[i], &c);
   p[11] = c;
 }
+
+/* bitselect of half works on the bits (never on values widened to float);
+ * select of halfN with a ushortN mask is libclc's ushortN one (its mangled
+ * name substitutes the repeated vector type) */
+__kernel void hbits(__global const half2 *a, __global const half2 *b, __global const half2 *c,
+                    __global const ushort2 *m, __global half2 *o, __global half *os) {
+  int i = get_global_id(0);
+  o[2 * i] = bitselect(a[i], b[i], c[i]);
+  o[2 * i + 1] = select(a[i], b[i], m[i]);
+  os[i] = bitselect(a[i].x, b[i].y, c[i].x);
+}
