@@ -210,7 +210,7 @@ int cc_builtin_known(const char *name); /* mapped by the back end itself */
 
 /* the longest kernel name (the OpenCL platform's bound) and the most
  * __local data of a kernel (the most a resource record may declare to it) */
-#define CC_KERNEL_NAME_MAX 255
+#define CC_KERNEL_NAME_MAX 4095
 #define CC_LOCAL_MAX (16u << 20)
 
 /* cc_libclc.c: the math builtins a module calls, linked from libclc */

@@ -198,7 +198,7 @@ typedef struct {
 } cy_arg_meta;
 
 typedef struct {
-  char name[256]; /* a kernel name: up to 255 characters, as ventus cc allows */
+  char name[4096]; /* a kernel name: up to 4095 characters, as ventus cc allows */
   uint32_t entry;
   int has_args;     /* an argument-metadata section was found */
   cy_arg_meta *args;

@@ -15,7 +15,7 @@
 typedef struct {
   cy_cmd base;
   cl_program prog;     /* inner reference: the ELF */
-  char name[256]; /* a kernel name: up to 255 characters, as ventus cc allows */
+  char name[4096]; /* a kernel name: up to 4095 characters, as ventus cc allows */
   vt_block_launch bl;
   uint8_t *args;
   cl_mem *mems;        /* inner references while the command lives */
@@ -61,7 +61,8 @@ static cl_int launch_run(cl_event ev, cy_cmd *c) {
   if (rc) {
     char msg[480];
     vt_err_format(&e, msg, sizeof msg);
-    snprintf(c->note, sizeof c->note, "kernel %s: %s", l->name, msg);
+    /* a name past 200 characters is cut (names may have 4095) so the message fits */
+    snprintf(c->note, sizeof c->note, "kernel %.200s%s: %s", l->name, strlen(l->name) > 200 ? "..." : "", msg);
     return CL_OUT_OF_RESOURCES;
   }
   return CL_SUCCESS;

@@ -34,7 +34,7 @@ static int dir_section(asm_object *o, const char *args) {
   const char *ob[8], *oe[8];
   int n = asm_split_operands(args, ob, oe, 8); /* group/entsize operands are ignored */
   if (n < 1) return asm_error(o, args, ".section: expected a section name");
-  char name[1024]; /* .ventus.args.<kernel> for kernel names of any length the compiler allows */
+  char name[4200]; /* .ventus.args.<kernel> for kernel names of any length the compiler allows */
   const char *nb = ob[0], *ne = oe[0];
   if (*nb == '"' && ne - nb >= 2 && ne[-1] == '"') nb++, ne--;
   if ((size_t)(ne - nb) >= sizeof name)
