@@ -202,7 +202,8 @@ void vt_timing_reset_stats(vt_timing *t) {
 typedef struct {
   uint64_t wake;      /* earliest cycle the warp could issue (NEVER: only an issue elsewhere helps) */
   vt_stall why;
-  int stable;         /* wake and why hold till wake unless the warp issues (hold_until) */
+  int stable;         /* why holds till wake unless the warp issues (hold_until) */
+  uint8_t unit;       /* ... and wake is the busy unit's or collector's end (else UNIT_COUNT) */
   const reg_use *u;   /* when it can: the instruction's registers, for issue (uses_of) */
   int nu, nsrc;
 } block_t;
@@ -212,6 +213,7 @@ typedef struct {
 static int blocked(const vt_timing *t, sm_t *sm, warp_t *w, const vt_warp_view *v, uint64_t now,
                    block_t *b) {
   b->stable = 0;
+  b->unit = UNIT_COUNT;
   if (v->state == VT_WS_BARRIER) {
     b->wake = NEVER;
     b->why = VT_STALL_BARRIER;
@@ -261,9 +263,9 @@ static int blocked(const vt_timing *t, sm_t *sm, warp_t *w, const vt_warp_view *
   if (busy > now) { /* the unit, or the warp's collector unit */
     b->wake = busy;
     b->why = VT_STALL_STRUCTURAL;
-    /* nothing issues to a busy unit (but see UNIT_TENSOR in issue); a free
-     * one behind the warp's own collector may be taken meanwhile */
-    b->stable = sm->unit_free[v->unit] >= w->coll_free;
+    /* units and collectors only get busier: read again while held */
+    b->stable = 1;
+    b->unit = (uint8_t)v->unit;
     return 1;
   }
   if (v->unit == UNIT_LSU && dma_is_copy(v->in->id) && (busy = dma_full(t, (uint32_t)(sm - t->sms), now))) {
@@ -331,7 +333,6 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
       uint32_t passes = div_up(bytes, 4 * cf->lds_banks);
       uint64_t s0 = sm->unit_free[UNIT_LSU] > start ? sm->unit_free[UNIT_LSU] : start;
       sm->unit_free[UNIT_LSU] = s0 + passes;
-      for (uint32_t k = 0; k < cf->warps_per_sm; k++) sm->warps[k].hold_until = 0; /* a busy LSU's end moved */
       lat += (uint32_t)(s0 - start) + cf->lat_lsu_l1_hit + passes - 1;
       ss->shared_accesses++;
     }
@@ -418,27 +419,35 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
   for (uint32_t k = 1; k <= nw && (!picked || t->frontend); k++) {
     if (++s == nw) s = 0;
     warp_t *w = &sm->warps[s];
-    if (w->hold_until > now && w->hold_gen == gen) { /* as the last peek found it: state, pc, the block */
-      if (picked) continue;
-      if (w->hold_why < best) best = (vt_stall)w->hold_why;
-      if (w->hold_until < *wake) *wake = w->hold_until;
-      continue;
-    }
     vt_warp_view v;
-    if (tp_peek(t, smi, s, &v, e)) return -1;
-    sm->state[s] = (uint8_t)v.state;
-    sm->pc[s] = v.pc;
-    if (v.state == VT_WS_EMPTY) continue;
-    if (!w->seen || w->wg != v.wg || w->wid != v.wid) { /* a newly dispatched warp */
-      memset(w, 0, sizeof *w);
-      w->seen = 1;
-      w->wg = v.wg;
-      w->wid = v.wid;
-      fe_reset_warp(w, v.pc);
-      w->fwait = now;
-      w->since = now;
+    if (w->hold_until && w->hold_gen == gen) { /* held: its state, pc and view are the last peek's */
+      if (picked) continue;
+      if (w->hold_until > now) {
+        uint64_t until = w->hold_until;
+        if (w->hold_unit < UNIT_COUNT) /* what blocked() finds now */
+          until = sm->unit_free[w->hold_unit] > w->coll_free ? sm->unit_free[w->hold_unit] : w->coll_free;
+        if (w->hold_why < best) best = (vt_stall)w->hold_why;
+        if (until < *wake) *wake = until;
+        continue;
+      }
+      v = w->view; /* the block is over: check again, without a peek */
+      w->hold_until = 0;
+    } else {
+      if (tp_peek(t, smi, s, &v, e)) return -1;
+      sm->state[s] = (uint8_t)v.state;
+      sm->pc[s] = v.pc;
+      if (v.state == VT_WS_EMPTY) continue;
+      if (!w->seen || w->wg != v.wg || w->wid != v.wid) { /* a newly dispatched warp */
+        memset(w, 0, sizeof *w);
+        w->seen = 1;
+        w->wg = v.wg;
+        w->wid = v.wid;
+        fe_reset_warp(w, v.pc);
+        w->fwait = now;
+        w->since = now;
+      }
+      if (picked) continue;
     }
-    if (picked) continue;
     block_t b;
     if (blocked(t, sm, w, &v, now, &b)) {
       if (b.why < best) best = b.why;
@@ -447,6 +456,12 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
         w->hold_until = b.wake;
         w->hold_gen = gen;
         w->hold_why = (uint8_t)b.why;
+        w->hold_unit = b.unit;
+        if (v.in != &w->vin) { /* keep a copy: the core's decode cache entry may be reused */
+          w->vin = *v.in;
+          w->view = v;
+          w->view.in = &w->vin;
+        }
       }
       continue;
     }

@@ -42,12 +42,14 @@ typedef struct {
   uint64_t dma_done;  /* the last completion of the copies it issued (dma.c) */
   uint64_t dma_gate;  /* past a cp_dma_mbarrier: no issue before its group's copies complete */
   /* blocked until hold_until (why: hold_why) by what only its own issue
-   * changes (registers, dma_gate, fetch_at) or a busy unit, decided with
-   * the device's code generation hold_gen: till then sm_cycle need not
-   * peek it again */
-  uint64_t hold_until;
+   * changes (registers, dma_gate, fetch_at) or by unit hold_unit (else
+   * UNIT_COUNT) or its collector, decided with the device's code generation
+   * hold_gen: till then sm_cycle need not peek it again */
+  uint64_t hold_until; /* 0: no hold */
   uint32_t hold_gen;
-  uint8_t hold_why;
+  uint8_t hold_why, hold_unit;
+  vt_warp_view view;   /* the peek the hold was decided on (in: vin) */
+  isa_inst vin;
 } warp_t;
 
 /* One register an instruction reads or writes, with the registers after it
