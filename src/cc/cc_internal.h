@@ -215,6 +215,10 @@ int cc_builtin_known(const char *name); /* mapped by the back end itself */
 
 /* cc_libclc.c: the math builtins a module calls, linked from libclc */
 int cc_link_libclc(LLVMModuleRef m, vt_error *e);
+/* the float builtins whose libclc bodies flush subnormals (exp, exp2,
+ * ldexp, fmod, remquo) taken from src/cc/lib/subnormal.cl instead */
+int cc_link_subnormal(LLVMModuleRef m, vt_error *e);
+int cc_subnormal_known(const char *name); /* a scalar builtin it replaces (vector forms are split into it) */
 /* cc_bitcode.c: a bitcode library file read with bounds and a magic check,
  * parsed without LLVM's exiting diagnostic handler (VT_ERR_FORMAT "P: not a
  * readable LLVM bitcode library (WHY)") */

@@ -436,7 +436,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   cc_lower_vstore_half(m);
   cc_map_f64_builtins(m);
   cc_map_f16_builtins(m);
-  if (cc_link_libclc(m, e)) goto done;
+  if (cc_link_subnormal(m, e) || cc_link_libclc(m, e)) goto done;
   cc_lower_half(m);
   cc_printf_lower(m);
   cc_lower_async(m);
