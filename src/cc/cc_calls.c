@@ -123,12 +123,12 @@ static LLVMTypeRef byval_type(LLVMValueRef fn, unsigned i) {
 static int byval_copy(cc_fn *f, LLVMValueRef call, LLVMValueRef p, uint64_t n) {
   if (n > 256) return cc_unsupported(f, call, "a structure of more than 256 bytes passed by value");
   uint32_t off = (f->pds_bytes + 3u) & ~3u, words4 = (uint32_t)(n + 3) / 4;
-  if (off + 4 * words4 > 1024) return cc_unsupported(f, call, "more than 1 KiB of private variables per work-item");
+  if (off + 4 * words4 > CC_PRIVATE_VARS_MAX)
+    return cc_unsupported(f, call, "more than %d KiB of private variables per work-item", CC_PRIVATE_VARS_MAX / 1024);
   f->pds_bytes = off + 4 * words4;
-  int priv = LLVMGetPointerAddressSpace(LLVMTypeOf(p)) == 0, src = cc_vec(f, p), s = cc_new_vreg(f, CC_S),
+  int priv = LLVMGetPointerAddressSpace(LLVMTypeOf(p)) == 0, src = cc_vec(f, p), s = cc_tp_plus(f, off),
       d = cc_new_vreg(f, CC_V);
-  if (src < 0 || s < 0 || d < 0 || CC_EMIT(f, "addi %0, tp, %1", 1, cc_r(s), cc_imm((int32_t)off)) ||
-      CC_EMIT(f, "vmv.v.x %0, %1", 1, cc_r(d), cc_r(s)))
+  if (src < 0 || s < 0 || d < 0 || CC_EMIT(f, "vmv.v.x %0, %1", 1, cc_r(d), cc_r(s)))
     return -1;
   for (uint32_t i = 0; i < words4; i++) {
     int t = cc_new_vreg(f, CC_V);

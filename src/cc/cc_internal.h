@@ -215,6 +215,11 @@ int cc_builtin_known(const char *name); /* mapped by the back end itself */
 
 /* cc_libclc.c: the math builtins a module calls, linked from libclc */
 int cc_link_libclc(LLVMModuleRef m, vt_error *e);
+/* a work-item's private variables (allocas, byval copies, struct
+ * arguments) take at most this many bytes of its frame */
+#define CC_PRIVATE_VARS_MAX 32768
+/* a new scalar register holding tp + off (addi, or li and add past addi's reach) */
+int cc_tp_plus(cc_fn *f, uint32_t off);
 /* the float builtins whose libclc bodies flush subnormals (exp, exp2,
  * ldexp, fmod, remquo) taken from src/cc/lib/subnormal.cl instead */
 int cc_link_subnormal(LLVMModuleRef m, vt_error *e);

@@ -774,6 +774,13 @@ static int space_of(cc_fn *f, LLVMValueRef in, LLVMValueRef ptr) {
   return as == 0 ? 0 : 1;
 }
 
+int cc_tp_plus(cc_fn *f, uint32_t off) {
+  int s = cc_new_vreg(f, CC_S);
+  if (s < 0) return -1;
+  if (off < 2048) return CC_EMIT(f, "addi %0, tp, %1", 1, cc_r(s), cc_imm((int32_t)off)) ? -1 : s;
+  return CC_EMIT(f, "li %0, %1", 1, cc_r(s), cc_imm((int32_t)off)) || CC_EMIT(f, "add %0, %0, tp", 1, cc_r(s)) ? -1 : s;
+}
+
 /* A private variable: an offset in the work-item's private frame at tp.
  * vlw.v/vsw.v turn it into the interleaved address themselves
  * (docs/kernels.md §4), so every lane uses the same offset. */
@@ -784,10 +791,11 @@ static int sel_alloca(cc_fn *f, LLVMValueRef in) {
   uint32_t al = LLVMGetAlignment(in);
   if (al < 4) al = 4;
   uint32_t off = (f->pds_bytes + al - 1) & ~(al - 1);
-  if (off + size > 1024) return cc_unsupported(f, in, "more than 1 KiB of private variables per work-item");
+  if (off + size > CC_PRIVATE_VARS_MAX)
+    return cc_unsupported(f, in, "more than %d KiB of private variables per work-item", CC_PRIVATE_VARS_MAX / 1024);
   f->pds_bytes = off + (uint32_t)((size + 3) & ~3u);
-  int s = cc_new_vreg(f, CC_S), d = defreg(f, in);
-  if (s < 0 || d < 0 || CC_EMIT(f, "addi %0, tp, %1", 1, cc_r(s), cc_imm((int32_t)off))) return -1;
+  int s = cc_tp_plus(f, off), d = defreg(f, in);
+  if (s < 0 || d < 0) return -1;
   return CC_EMIT(f, "vmv.v.x %0, %1", 1, cc_r(d), cc_r(s));
 }
 

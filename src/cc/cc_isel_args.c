@@ -50,11 +50,11 @@ static int load_vector(cc_fn *f, LLVMValueRef a, int k, uint32_t off) {
  * an alloca's would be (cc_uniformity marks it per work-item) */
 static int load_struct(cc_fn *f, int k, uint32_t off, uint32_t size) {
   uint32_t at = (f->pds_bytes + 3) & ~3u;
-  if (at + size > 1024) return cc_unsupported(f, NULL, "more than 1 KiB of private variables per work-item");
+  if (at + size > CC_PRIVATE_VARS_MAX)
+    return cc_unsupported(f, NULL, "more than %d KiB of private variables per work-item", CC_PRIVATE_VARS_MAX / 1024);
   f->pds_bytes = at + ((size + 3) & ~3u);
-  int s = cc_new_vreg(f, CC_S), p = cc_new_vreg(f, CC_V);
-  if (s < 0 || p < 0 || CC_EMIT(f, "addi %0, tp, %1", 1, cc_r(s), cc_imm((int32_t)at)) ||
-      CC_EMIT(f, "vmv.v.x %0, %1", 1, cc_r(p), cc_r(s)))
+  int s = cc_tp_plus(f, at), p = cc_new_vreg(f, CC_V);
+  if (s < 0 || p < 0 || CC_EMIT(f, "vmv.v.x %0, %1", 1, cc_r(p), cc_r(s)))
     return -1;
   for (uint32_t i = 0; i < size;) {
     int w = size - i >= 4 ? 32 : 8, r = load_word(f, w, off + i), v = cc_new_vreg(f, CC_V);

@@ -59,6 +59,8 @@ typedef struct {
   int cap;
   int nsslot, tpv; /* uniform slots used; the vreg holding tp in every lane (-1 none yet) */
   uint32_t vbase;  /* private frame offset of the first per-lane slot */
+  uint32_t vfrom;  /* the offset tpv holds beyond tp: 0, or vbase when vbase is past the
+                      vector loads' 11-bit offsets (more than 1 KiB of private variables) */
   int nvslot;
 } spill_state;
 
@@ -333,19 +335,30 @@ static int spill(cc_fn *f, spill_state *ss, int v) {
   if (al) return rematerialise(f, ss, v, *al);
   int32_t off;
   if (vec) {
-    if (ss->tpv < 0) { /* tp in every lane, from the kernel's first instruction */
+    if (ss->tpv < 0) { /* tp (+ vfrom) in every lane, from the kernel's first instruction */
       if ((ss->tpv = temp(f, ss, CC_V)) < 0) return -1;
-      cc_mblock *b0 = &f->mb[0];
-      cc_minst m = {.fmt = "vmv.v.x %0, tp", .op = {cc_r(ss->tpv)}, .nops = 1, .ndefs = 1};
-      if (push(f, b0, &m)) return -1;
-      memmove(b0->v + 1, b0->v, sizeof *b0->v * (size_t)(b0->n - 1));
-      b0->v[0] = m;
       ss->vbase = (f->pds_bytes + 3) & ~3u;
+      ss->vfrom = ss->vbase >= 768 ? ss->vbase : 0; /* room for 256 slots; small frames as before */
+      cc_minst m[3];
+      int nm = 0, s = -1;
+      if (ss->vfrom && (s = temp(f, ss, CC_S)) < 0) return -1;
+      if (ss->vfrom) {
+        m[nm++] = (cc_minst){.fmt = "li %0, %1", .op = {cc_r(s), cc_imm((int32_t)ss->vfrom)}, .nops = 2, .ndefs = 1};
+        m[nm++] = (cc_minst){.fmt = "add %0, %1, tp", .op = {cc_r(s), cc_r(s)}, .nops = 2, .ndefs = 1};
+        m[nm++] = (cc_minst){.fmt = "vmv.v.x %0, %1", .op = {cc_r(ss->tpv), cc_r(s)}, .nops = 2, .ndefs = 1};
+      } else {
+        m[nm++] = (cc_minst){.fmt = "vmv.v.x %0, tp", .op = {cc_r(ss->tpv)}, .nops = 1, .ndefs = 1};
+      }
+      cc_mblock *b0 = &f->mb[0];
+      for (int i = 0; i < nm; i++)
+        if (push(f, b0, &m[i])) return -1;
+      memmove(b0->v + nm, b0->v, sizeof *b0->v * (size_t)(b0->n - nm));
+      memcpy(b0->v, m, sizeof *m * (size_t)nm);
     }
-    off = (int32_t)(ss->vbase + 4u * (uint32_t)ss->nvslot++);
+    off = (int32_t)(ss->vbase - ss->vfrom + 4u * (uint32_t)ss->nvslot++);
     if (off + 4 > 1024)
       return cc_unsupported(f, NULL, "more than 1 KiB of private memory per work-item with spilled values");
-    f->pds_bytes = (uint32_t)off + 4;
+    f->pds_bytes = ss->vfrom + (uint32_t)off + 4;
   } else {
     off = f->atomics + 4 * ss->nsslot++; /* after the atomics scratch */
     f->nsslot = ss->nsslot;

@@ -19,4 +19,10 @@
  * the ELF has no such section or it is malformed (*vgprs, *sgprs untouched). */
 int vt_kernel_gpr_usage(const vt_elf_file *f, const char *kernel, uint32_t *vgprs, uint32_t *sgprs);
 
+/* The private bytes a work-item of the kernel uses (the 8-byte form's PDS
+ * count, or the versioned form's PDS bytes + stack peak), rounded up to a
+ * word: 0 with *bytes set, or -1 when the section is absent, malformed or
+ * does not know (*bytes untouched). */
+int vt_kernel_pds_usage(const vt_elf_file *f, const char *kernel, uint64_t *bytes);
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "elf_load.h"
+#include "kernel_resource.h"
 #include "vt_file.h"
 
 /* strtoull/strtoul accept leading blanks and a sign ("-1" wraps to the
@@ -260,6 +261,23 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
   if (nd->nargs &&
       (vt_heap_alloc(h, d, 4 * nd->nargs, &argaddr, e) || vt_mem_write(d, argaddr, argblk, (uint32_t)(4 * nd->nargs), e)))
     goto out;
+  /* the private memory the compiled kernel says a work-item uses: the
+   * default grows to it; a smaller size asked for would let work-items
+   * overwrite each other's variables */
+  vt_elf_file kf;
+  vt_error ie;
+  uint64_t pds_use;
+  memset(&kf, 0, sizeof kf);
+  int known = !vt_elf_read_file(nd->elf, &kf, &ie) && !vt_kernel_pds_usage(&kf, nd->kernel, &pds_use);
+  vt_elf_free(&kf);
+  if (known && pds_use > nd->pds_size) {
+    if (nd->pds_given || pds_use > 0x10000000u) {
+      vt_fail(e, VT_ERR_USAGE, "kernel %.200s uses 0x%llx bytes of private memory per work-item, more than %s0x%x",
+              nd->kernel, (unsigned long long)pds_use, nd->pds_given ? "--pds-size " : "", nd->pds_given ? nd->pds_size : 0x10000000u);
+      goto out;
+    }
+    nd->pds_size = (uint32_t)pds_use;
+  }
   /* private memory: pdsSize bytes per thread, in slices of a work-group */
   uint64_t nwg = grid[0] * grid[1] * grid[2];
   uint64_t per_wg = (uint64_t)nd->pds_size * threads * warps;

@@ -44,6 +44,8 @@ typedef struct {
   uint32_t global[3], local[3], offset[3];
   uint32_t threads;              /* threads per warp (wf_size) */
   uint32_t pds_size, lds_size;   /* per thread / per work-group */
+  int pds_given;                 /* pds_size was asked for: a kernel needing more is an error
+                                    (else pds_size grows to what the kernel's resource section says) */
   uint32_t print_size;           /* 0 = no print buffer */
   vt_karg *args;
   size_t nargs;

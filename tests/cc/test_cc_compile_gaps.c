@@ -119,6 +119,28 @@ static void test_zero_local(void **state) {
   cc_same_words(out, want, N, "zero_local");
 }
 
+/* big_private: the same arithmetic in C */
+static void test_big_private(void **state) {
+  rig *r = *state;
+  enum { N = 64, NIT = 3000 };
+  static int32_t in[64], out[N], want[N];
+  uint32_t sd = 77;
+  for (int i = 0; i < 64; i++) in[i] = (int32_t)(rnd(&sd) % 20001) - 10000;
+  static int32_t a[2500];
+  for (int i = 0; i < N; i++) {
+    int32_t w[40];
+    for (int j = 0; j < 40; j++) w[j] = in[(i + j) & 63] - j;
+    for (int j = 0; j < 2500; j++) a[j] = (int32_t)((uint32_t)in[(i * 3 + j) & 63] * (uint32_t)(j + 1) + (uint32_t)w[j % 40]);
+    uint32_t acc = 0;
+    for (int j = 0; j < NIT; j++) acc += (uint32_t)(a[(j * 37 + i) % 2500] ^ a[2499 - (j % 2500)]);
+    want[i] = (int32_t)(acc + (uint32_t)a[2499] + (uint32_t)w[39]);
+  }
+  uint32_t O = dev_buf(r, NULL, sizeof out), I = dev_buf(r, in, sizeof in);
+  launch(r, "big_private", N, 32, (uint32_t[]){O, I, NIT}, 3);
+  get(r, O, out, sizeof out);
+  cc_same_words((uint32_t *)out, (uint32_t *)want, N, "big_private");
+}
+
 static void test_fill_var(void **state) {
   rig *r = *state;
   enum { N = 32 };
@@ -279,7 +301,7 @@ static void test_many_args(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      T(test_fp_consts),    T(test_inline_mix), T(test_zero_local),   T(test_fill_var), T(test_copy_var),
+      T(test_fp_consts),    T(test_inline_mix), T(test_zero_local),   T(test_big_private), T(test_fill_var), T(test_copy_var),
       T(test_move_var),     T(test_copy_to_local), T(test_unaligned), T(test_async_copies), T(test_ctz_all), T(test_many_args),
   };
   return cmocka_run_group_tests(tests, group_setup, cc_suite_teardown);

@@ -46,7 +46,8 @@ static const char usage_text[] =
     "                          buf:TYPE:COUNT[:INIT]    TYPE u8|u16|u32|i32|f32,\n"
     "                                                   INIT zero|iota|rand[=SEED]|fill=VALUE\n"
     "                          u32:V  i32:V  f32:V      scalar by value\n"
-    "  --pds-size BYTES      private memory per thread (default 0x1000)\n"
+    "  --pds-size BYTES      private memory per thread (default 0x1000, or more when the compiled\n"
+    "                        kernel's resource section says it needs more)\n"
     "  --lds-size BYTES      local memory per work-group (default 0x1000)\n"
     "  --print-size BYTES    print buffer (default 64K, 0 = none)\n"
     "  --show ARG[:COUNT[:TYPE]]  after the run, print the first COUNT (default 16, 0 = all)\n"
@@ -352,7 +353,7 @@ static int parse_args(int argc, char **argv, run_opts *o) {
         return usage_err("%s %s: expected a byte count %s0x10000000 (K/M suffixes)", a, argv[i],
                 pds ? "1.." : "0..");
       }
-      if (pds) o->nd.pds_size = (uint32_t)v;
+      if (pds) o->nd.pds_size = (uint32_t)v, o->nd.pds_given = 1;
       else if (a[2] == 'l') o->nd.lds_size = (uint32_t)v;
       else o->nd.print_size = (uint32_t)v;
       o->elf_opts = 1;

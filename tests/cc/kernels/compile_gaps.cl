@@ -236,3 +236,17 @@ kernel void many_args(global uint *out,
          a180 * 181u + a181 * 182u + a182 * 183u + a183 * 184u + a184 * 185u + a185 * 186u + a186 * 187u + a187 * 188u + a188 * 189u + a189 * 190u +
          a190 * 191u + a191 * 192u + a192 * 193u + a193 * 194u + a194 * 195u + a195 * 196u + a196 * 197u + a197 * 198u + a198 * 199u + a199 * 200u;
 }
+
+/* more than 1 KiB of private variables: a 10,000-byte array (offsets past
+ * addi's reach) beside a struct; indices chosen at run time */
+typedef struct { int w[40]; } wide;
+__kernel void big_private(__global int *o, __global const int *in, int n) {
+  int a[2500];
+  wide s;
+  int i = get_global_id(0);
+  for (int j = 0; j < 40; j++) s.w[j] = in[(i + j) & 63] - j;
+  for (int j = 0; j < 2500; j++) a[j] = in[(i * 3 + j) & 63] * (j + 1) + s.w[j % 40];
+  int acc = 0;
+  for (int j = 0; j < n; j++) acc += a[(j * 37 + i) % 2500] ^ a[2499 - (j % 2500)];
+  o[i] = acc + a[2499] + s.w[39];
+}
