@@ -24,6 +24,10 @@
 #define CL_USE_DEPRECATED_OPENCL_1_0_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+
+/* a launch's printf buffer: the full profile's minimum (1 MiB); device
+ * pages are taken only where a kernel writes */
+#define CY_PRINT_SIZE (1u << 20)
 #define CL_USE_DEPRECATED_OPENCL_2_0_APIS
 #define CL_USE_DEPRECATED_OPENCL_2_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_2_2_APIS

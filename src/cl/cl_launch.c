@@ -10,8 +10,6 @@
 #include "kernel_resource.h"
 #include "launch_block.h"
 
-#define CY_PRINT_SIZE (64u << 10)
-
 typedef struct {
   cy_cmd base;
   cl_program prog;     /* inner reference: the ELF */

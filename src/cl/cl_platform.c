@@ -22,9 +22,16 @@ static const char *const cy_device_extensions[] = {
 enum { CY_NEXT = sizeof cy_device_extensions / sizeof *cy_device_extensions };
 
 #define CY_CL_VERSION "0.1"
-/* EMBEDDED: the full profile requires the whole of OpenCL C (double,
- * long, images, ...), which the compiler does not cover yet (docs/compiler.md). */
+/* FULL with the compiler: OpenCL C whole (64-bit integers, double, half,
+ * images) and the full profile's minimums (image sizes, 1 MiB of printf
+ * buffer, float subnormals and the full ULP bounds). A build without the
+ * compiler has no CL_DEVICE_COMPILER_AVAILABLE, which only an embedded
+ * device may lack. */
+#ifdef VT_HAVE_CC
+#define CY_PROFILE "FULL_PROFILE"
+#else
 #define CY_PROFILE "EMBEDDED_PROFILE"
+#endif
 
 
 typedef struct {
@@ -243,7 +250,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_PARTITION_PROPERTIES: CY_INFO(cl_device_partition_property, 0);
   case CL_DEVICE_PARTITION_TYPE: return cy_info(param_value_size, param_value, param_value_size_ret, NULL, 0);
   case CL_DEVICE_REFERENCE_COUNT: CY_INFO(cl_uint, 1);
-  case CL_DEVICE_PRINTF_BUFFER_SIZE: CY_INFO(size_t, 64 << 10);
+  case CL_DEVICE_PRINTF_BUFFER_SIZE: CY_INFO(size_t, CY_PRINT_SIZE);
   /* OpenCL 2.x/3.0 queries, answered as the 1.2 device this is */
   case CL_DEVICE_NUMERIC_VERSION: CY_INFO(cl_version, CL_MAKE_VERSION(1, 2, 0));
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {

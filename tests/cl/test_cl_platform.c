@@ -26,7 +26,18 @@ static void test_platform(cl_platform_id p) {
   CHECK(clGetPlatformInfo(p, CL_PLATFORM_VERSION, sizeof s, s, NULL));
   EXPECT(!strncmp(s, "OpenCL 1.2 ", 11));
   CHECK(clGetPlatformInfo(p, CL_PLATFORM_PROFILE, sizeof s, s, NULL));
-  EXPECT(!strcmp(s, "EMBEDDED_PROFILE"));
+  cl_device_id d0;
+  cl_bool cc = CL_FALSE;
+  CHECK(clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d0, NULL));
+  CHECK(clGetDeviceInfo(d0, CL_DEVICE_COMPILER_AVAILABLE, sizeof cc, &cc, NULL));
+  /* the full profile needs the compiler; without it the device is an embedded one */
+  EXPECT(!strcmp(s, cc ? "FULL_PROFILE" : "EMBEDDED_PROFILE"));
+  char ds[32];
+  CHECK(clGetDeviceInfo(d0, CL_DEVICE_PROFILE, sizeof ds, ds, NULL));
+  EXPECT(!strcmp(ds, s));
+  size_t pbuf = 0;
+  CHECK(clGetDeviceInfo(d0, CL_DEVICE_PRINTF_BUFFER_SIZE, sizeof pbuf, &pbuf, NULL));
+  EXPECT(pbuf >= (cc ? 1u << 20 : 1024u));
   size_t n;
   CHECK(clGetPlatformInfo(p, CL_PLATFORM_NAME, 0, NULL, &n));
   EXPECT(n == strlen("chengying") + 1);

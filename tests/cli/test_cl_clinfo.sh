@@ -32,7 +32,11 @@ check() { # check LABEL EXPECTED
   [ "$got" = "$2" ] && ok "$1: $got" || bad "$1: got '$got', expected '$2'"
 }
 check "Platform Name" chengying
-check "Platform Profile" EMBEDDED_PROFILE
+# the full profile with the compiler; a build without it is an embedded device
+profile=EMBEDDED_PROFILE
+[ "$(field "Compiler Available" "$tmp/out")" = Yes ] && profile=FULL_PROFILE
+check "Platform Profile" "$profile"
+check "Device Profile" "$profile"
 check "Platform Version" "OpenCL 1.2 chengying 0.1"
 check "Platform Extensions function suffix" CY
 check "Device Name" "Ventus GPGPU (chengying simulator)"
