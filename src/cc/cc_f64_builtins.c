@@ -6,7 +6,8 @@
  * operations. mad may be fused: it becomes llvm.fmuladd.
  * convert_double_rt?(long or ulong) becomes the library's conversion in
  * that mode, element by element: libclc's converts with the default one
- * and corrects by converting back, which overflows at 2^63. */
+ * and corrects by converting back, which overflows at 2^63. bitselect
+ * works on the bits. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,9 +105,40 @@ static void map_convert(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn, int 
   }
 }
 
+/* bitselect of double and double vectors: a ^ ((a ^ b) & c) on the bits
+ * (libclc's is declared only; a value never passes through arithmetic);
+ * 0 when fn is not one */
+static int map_bitselect(LLVMBuilderRef b, LLVMValueRef fn) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  LLVMTypeRef t = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
+  int vec = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+  LLVMTypeRef et = vec ? LLVMGetElementType(t) : t;
+  if (strncmp(name, "_Z9bitselect", 12) || LLVMGetFirstBasicBlock(fn) || LLVMCountParams(fn) != 3 ||
+      LLVMGetTypeKind(et) != LLVMDoubleTypeKind)
+    return 0;
+  LLVMTypeRef pt[3];
+  LLVMGetParamTypes(LLVMGlobalGetValueType(fn), pt);
+  if (pt[0] != t || pt[1] != t || pt[2] != t) return 0;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetTypeContext(t)), it = vec ? LLVMVectorType(i64, LLVMGetVectorSize(t)) : i64;
+  LLVMUseRef u;
+  while ((u = LLVMGetFirstUse(fn))) {
+    LLVMValueRef call = LLVMGetUser(u);
+    if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != fn) break;
+    LLVMPositionBuilderBefore(b, call);
+    LLVMValueRef x = LLVMBuildBitCast(b, LLVMGetOperand(call, 0), it, ""), y = LLVMBuildBitCast(b, LLVMGetOperand(call, 1), it, "");
+    LLVMValueRef c = LLVMBuildBitCast(b, LLVMGetOperand(call, 2), it, "");
+    LLVMValueRef r = LLVMBuildXor(b, x, LLVMBuildAnd(b, LLVMBuildXor(b, x, y, ""), c, ""), "");
+    LLVMReplaceAllUsesWith(call, LLVMBuildBitCast(b, r, t, ""));
+    LLVMInstructionEraseFromParent(call);
+  }
+  return 1;
+}
+
 void cc_map_f64_builtins(LLVMModuleRef m) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+    if (map_bitselect(b, fn)) continue;
     int uns, mode = convert_mode(fn, &uns);
     if (mode >= 0) {
       map_convert(m, b, fn, mode, uns);

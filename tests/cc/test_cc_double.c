@@ -415,6 +415,31 @@ static void test_dmisc(void **state) {
   check_d(o, w, N, "dmisc", in, NULL, 1);
 }
 
+static void test_dbits(void **state) {
+  rig *r = *state;
+  enum { N = 128 };
+  static uint64_t a[2 * N], b[2 * N], c[2 * N], o[4 * N];
+  uint64_t s = 31337;
+  for (int i = 0; i < 2 * N; i++) a[i] = rnd64(&s), b[i] = rnd64(&s), c[i] = rnd64(&s);
+  uint32_t A = cc_rig_buf(r->c, a, sizeof a), B = cc_rig_buf(r->c, b, sizeof b), C = cc_rig_buf(r->c, c, sizeof c);
+  uint32_t O = cc_rig_buf(r->c, NULL, sizeof o);
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {32}};
+  cc_rig_launch(r->c, r->prog, "dbits", &nd, (uint32_t[]){A, B, C, O}, 4);
+  cc_rig_get(r->c, O, o, sizeof o);
+  for (int i = 0; i < N; i++) {
+    for (int k = 0; k < 2; k++) {
+      uint64_t w = (a[2 * i + k] & ~c[2 * i + k]) | (b[2 * i + k] & c[2 * i + k]);
+      if (o[4 * i + k] != w)
+        fail_msg("bitselect(double2) item %d lane %d: 0x%016llx, expected 0x%016llx", i, k, (unsigned long long)o[4 * i + k],
+                 (unsigned long long)w);
+    }
+    uint64_t w = (a[2 * i] & ~c[2 * i + 1]) | (b[2 * i + 1] & c[2 * i + 1]);
+    if (o[4 * i + 2] != w || o[4 * i + 3] != 0)
+      fail_msg("bitselect(double) item %d: 0x%016llx, expected 0x%016llx", i, (unsigned long long)o[4 * i + 2],
+               (unsigned long long)w);
+  }
+}
+
 static void test_dmixed(void **state) {
   rig *r = *state;
   enum { N = 64 };
@@ -497,7 +522,7 @@ int main(void) {
                                      cmocka_unit_test(test_dmath),
                                      cmocka_unit_test(test_dconvm), cmocka_unit_test(test_dvload),
                                      cmocka_unit_test(test_dhalf),
-                                     cmocka_unit_test(test_dmisc),
+                                     cmocka_unit_test(test_dmisc), cmocka_unit_test(test_dbits),
                                      cmocka_unit_test(test_dmixed)};
   return cmocka_run_group_tests(tests, group_setup, cc_suite_teardown);
 }

@@ -199,3 +199,11 @@ __kernel void dmixed(__global const double4 *v, __global const double *s, __glob
   int i = get_global_id(0);
   o[i] = fmax(v[i], s[i]) - fmin(v[i], 0.5);
 }
+
+/* bitselect on the bits of doubles, scalar and double2 (NaN payloads and
+ * subnormals pass untouched: no arithmetic) */
+__kernel void dbits(__global const double2 *a, __global const double2 *b, __global const double2 *c, __global double2 *o) {
+  int i = get_global_id(0);
+  o[2 * i] = bitselect(a[i], b[i], c[i]);
+  o[2 * i + 1] = (double2)(bitselect(a[i].x, b[i].y, c[i].y), 0.0);
+}
