@@ -1,6 +1,9 @@
 /* Float builtins with subnormal operands or results: libclc's nvptx build
  * flushes them (exp and exp2 return 0 for a subnormal result, ldexp drops
- * a subnormal argument, fmod and remquo lose subnormal operands), while
+ * a subnormal argument, fmod and remquo lose subnormal operands; its
+ * double ldexp turns a NaN into an infinity or 0, its double fmod and
+ * remquo loop over software double operations for billions of
+ * instructions on operands far apart), while
  * our device computes float subnormals exactly and says so
  * (CL_FP_DENORM). A program's calls of those builtins are renamed to the
  * functions of src/cc/lib/subnormal.cl, compiled (only the parts needed)
@@ -22,10 +25,15 @@ static const struct {
     {"_Z3expf", "__cy_sub_expf", "-DNEED_EXP"},
     {"_Z4exp2f", "__cy_sub_exp2f", "-DNEED_EXP2"},
     {"_Z5ldexpfi", "__cy_sub_ldexpf", "-DNEED_LDEXP"},
+    {"_Z5ldexpdi", "__cy_sub_ldexpd", "-DNEED_LDEXPD"},
     {"_Z4fmodff", "__cy_sub_fmodf", "-DNEED_FMOD"},
     {"_Z6remquoffPi", "__cy_sub_remquof_p", "-DNEED_REMQUO"},
     {"_Z6remquoffPU3AS1i", "__cy_sub_remquof_g", "-DNEED_REMQUO"},
     {"_Z6remquoffPU3AS3i", "__cy_sub_remquof_l", "-DNEED_REMQUO"},
+    {"_Z4fmoddd", "__cy_sub_fmodd", "-DNEED_FMODD"},
+    {"_Z6remquoddPi", "__cy_sub_remquod_p", "-DNEED_REMQUOD"},
+    {"_Z6remquoddPU3AS1i", "__cy_sub_remquod_g", "-DNEED_REMQUOD"},
+    {"_Z6remquoddPU3AS3i", "__cy_sub_remquod_l", "-DNEED_REMQUOD"},
 };
 enum { NFIX = sizeof fixes / sizeof *fixes };
 

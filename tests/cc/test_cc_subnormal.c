@@ -141,7 +141,60 @@ static void test_vector(void **state) {
   }
 }
 
+static double bitsd(uint64_t u) {
+  double d;
+  memcpy(&d, &u, 8);
+  return d;
+}
+
+static int same_d(double g, double w) { return !memcmp(&g, &w, 8) || (isnan(g) && isnan(w)); }
+
+/* a random double of any kind: subnormals, small and large exponents,
+ * NaN and infinities among them */
+static double any_double(uint64_t *s) {
+  uint64_t r = rnd64(s);
+  switch (r % 5) {
+  case 0: return bitsd(r & 0x800fffffffffffffULL);                      /* subnormal or zero */
+  case 1: return bitsd((r & 0x803fffffffffffffULL) | (r % 3) << 52);     /* near the bottom */
+  case 2: return bitsd(r | 0x7ff0000000000000ULL);                       /* NaN (or infinity) */
+  default: return bitsd(r);
+  }
+}
+
+static void test_double(void **state) {
+  rig *r = *state;
+  if (!cc_rig_have_libclc()) skip();
+  enum { N = 512 };
+  static double x[N], y[N], o[3 * N];
+  static int32_t n[N], q[N];
+  uint64_t s = 2718;
+  for (int i = 0; i < N; i++) {
+    x[i] = any_double(&s), y[i] = any_double(&s);
+    n[i] = (int32_t)(rnd64(&s) % 4400) - 2200;
+  }
+  x[0] = 0x1.fffffffffffffp+1023, y[0] = 0x1p-1074; /* the longest division */
+  x[1] = 5.0, y[1] = 2.0, x[2] = 7.0, y[2] = 2.0;   /* remquo's ties to even */
+  y[3] = bitsd(0x7ff8000000000001ULL), n[3] = 1;    /* ldexp keeps a NaN */
+  uint32_t X = cc_rig_buf(r->c, x, sizeof x), Y = cc_rig_buf(r->c, y, sizeof y), NN = cc_rig_buf(r->c, n, sizeof n);
+  uint32_t O = cc_rig_buf(r->c, NULL, sizeof o), Q = cc_rig_buf(r->c, NULL, sizeof q);
+  cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {64}};
+  cc_rig_launch(r->c, r->prog, "subnd", &nd, (uint32_t[]){X, Y, NN, O, Q}, 5);
+  cc_rig_get(r->c, O, o, sizeof o);
+  cc_rig_get(r->c, Q, q, sizeof q);
+  for (int i = 0; i < N; i++) {
+    double wl = ldexp(y[i], n[i]), wf = fmod(x[i], y[i]);
+    int wq;
+    double wr = remquo(x[i], y[i], &wq);
+    if (!same_d(o[3 * i], wl)) fail_msg("ldexp(%a, %d) = %a, expected %a", y[i], n[i], o[3 * i], wl);
+    if (!same_d(o[3 * i + 1], wf)) fail_msg("fmod(%a, %a) = %a, expected %a", x[i], y[i], o[3 * i + 1], wf);
+    if (!same_d(o[3 * i + 2], wr)) fail_msg("remquo(%a, %a) = %a, expected %a", x[i], y[i], o[3 * i + 2], wr);
+    if (!isnan(wr) && qlow(q[i]) != qlow(wq))
+      fail_msg("remquo(%a, %a): quotient %d, expected %d in its low 3 bits and sign", x[i], y[i], q[i], wq);
+  }
+}
+
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_scalar), cmocka_unit_test(test_vector)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_scalar), cmocka_unit_test(test_vector),
+                                     cmocka_unit_test(test_double)};
   return cmocka_run_group_tests(tests, group_setup, cc_suite_teardown);
 }

@@ -53,6 +53,34 @@ float __cy_sub_ldexpf(float x, int n) {
 }
 #endif
 
+#ifdef NEED_LDEXPD
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+/* the same for double (libclc's double ldexp made NaN an infinity or 0):
+ * steps of 2^1023 up or 2^-969 down, one rounding at the end; NaN and
+ * infinities pass through the multiplications */
+double __cy_sub_ldexpd(double x, int n) {
+  double y = x;
+  if (n > 1023) {
+    y *= 0x1p1023;
+    n -= 1023;
+    if (n > 1023) {
+      y *= 0x1p1023;
+      n -= 1023;
+      if (n > 1023) n = 1023;
+    }
+  } else if (n < -1022) {
+    y *= 0x1p-969;
+    n += 969;
+    if (n < -1022) {
+      y *= 0x1p-969;
+      n += 969;
+      if (n < -1022) n = -1022;
+    }
+  }
+  return y * as_double((ulong)(1023 + n) << 52);
+}
+#endif
+
 #if defined(NEED_FMOD) || defined(NEED_REMQUO)
 /* |x| as significand and biased exponent with subnormals normalised, so
  * that |x| = m * 2^(e - 150) and bit 23 of m is set */
@@ -95,6 +123,94 @@ static uint rem_bits(uint ax, uint ay, uint *q) {
   }
   *q = n;
   return pack(mx, ey);
+}
+#endif
+
+#if defined(NEED_FMODD) || defined(NEED_REMQUOD)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+/* the double forms: libclc's loop over software double operations ran for
+ * billions of instructions on operands far apart; these divide the 53-bit
+ * significands in 64-bit integers */
+static ulong unpackd(ulong a, int *e) {
+  if (a >> 52) {
+    *e = (int)(a >> 52);
+    return (a & 0xfffffffffffffUL) | 0x10000000000000UL;
+  }
+  int s = (int)clz(a) - 11;
+  *e = 1 - s;
+  return a << s;
+}
+
+static ulong packd(ulong m, int e) {
+  if (!m) return 0;
+  int s = (int)clz(m) - 11;
+  m <<= s;
+  e -= s;
+  return e > 0 ? (ulong)e << 52 | (m & 0xfffffffffffffUL) : m >> (1 - e);
+}
+
+static ulong rem_bitsd(ulong ax, ulong ay, uint *q) {
+  int ex, ey;
+  ulong mx = unpackd(ax, &ex), my = unpackd(ay, &ey);
+  uint n = 0;
+  for (; ex > ey; ex--) {
+    if (mx >= my) {
+      mx -= my;
+      n++;
+    }
+    mx <<= 1;
+    n <<= 1;
+  }
+  if (mx >= my) {
+    mx -= my;
+    n++;
+  }
+  *q = n;
+  return packd(mx, ey);
+}
+#endif
+
+#ifdef NEED_FMODD
+double __cy_sub_fmodd(double x, double y) {
+  ulong ux = as_ulong(x), uy = as_ulong(y), ax = ux & 0x7fffffffffffffffUL, ay = uy & 0x7fffffffffffffffUL;
+  uint q;
+  if (ay == 0 || ax >= 0x7ff0000000000000UL || ay > 0x7ff0000000000000UL) return as_double(0x7ff8000000000000UL);
+  if (ax < ay) return x;
+  return as_double(rem_bitsd(ax, ay, &q) | (ux & 0x8000000000000000UL));
+}
+#endif
+
+#ifdef NEED_REMQUOD
+static double remquod_core(double x, double y, int *quo) {
+  ulong ux = as_ulong(x), uy = as_ulong(y), ax = ux & 0x7fffffffffffffffUL, ay = uy & 0x7fffffffffffffffUL;
+  uint q = 0;
+  *quo = 0;
+  if (ay == 0 || ax >= 0x7ff0000000000000UL || ay > 0x7ff0000000000000UL) return as_double(0x7ff8000000000000UL);
+  double r = as_double(ax >= ay ? rem_bitsd(ax, ay, &q) : ax), b = as_double(ay);
+  int more = b < 0x1p-1021 ? (2.0 * r > b || (2.0 * r == b && (q & 1))) : (r > 0.5 * b || (r == 0.5 * b && (q & 1)));
+  if (more) {
+    r -= b;
+    q++;
+  }
+  int n = (int)(q & 0x7fu);
+  *quo = ((ux ^ uy) >> 63) ? -n : n;
+  return (ux >> 63) ? -r : r;
+}
+
+double __cy_sub_remquod_p(double x, double y, int *quo) { return remquod_core(x, y, quo); }
+
+double __cy_sub_remquod_g(double x, double y, __global int *quo) {
+  int n;
+  double r = remquod_core(x, y, &n);
+  *quo = n;
+  return r;
+}
+
+double __cy_sub_remquod_l(double x, double y, __local int *quo) {
+  int n;
+  double r = remquod_core(x, y, &n);
+  *quo = n;
+  return r;
 }
 #endif
 

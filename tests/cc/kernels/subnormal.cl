@@ -25,3 +25,15 @@ __kernel void subnv(__global const float4 *x, __global const float4 *y, __global
   q[2 * i] = pq;
   q[2 * i + 1] = lq[l];
 }
+
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+/* the double forms of ldexp, fmod and remquo (ours too: libclc's turned
+ * NaN into infinity in ldexp and looped for billions of instructions in
+ * fmod and remquo on operands far apart) */
+__kernel void subnd(__global const double *x, __global const double *y, __global const int *n, __global double *o,
+                    __global int *q) {
+  int i = get_global_id(0);
+  o[3 * i] = ldexp(y[i], n[i]);
+  o[3 * i + 1] = fmod(x[i], y[i]);
+  o[3 * i + 2] = remquo(x[i], y[i], q + i);
+}
