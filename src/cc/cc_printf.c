@@ -110,7 +110,16 @@ int cc_printf_lower(LLVMModuleRef m) {
         for (unsigned i = 0; i < n; i++) {
           LLVMValueRef a = LLVMGetOperand(in, i);
           args[i] = a;
-          if (LLVMGetTypeKind(LLVMTypeOf(a)) != LLVMDoubleTypeKind) continue;
+          LLVMTypeRef at = LLVMTypeOf(a);
+          if (LLVMGetTypeKind(at) == LLVMVectorTypeKind && LLVMGetTypeKind(LLVMGetElementType(at)) == LLVMHalfTypeKind) {
+            /* a half vector (%vNhf; vectors are not promoted): a word per
+             * element, the float each widens to exactly */
+            LLVMPositionBuilderBefore(b, in);
+            args[i] = LLVMBuildFPExt(b, a, LLVMVectorType(f32, LLVMGetVectorSize(at)), "");
+            changed = 1;
+            continue;
+          }
+          if (LLVMGetTypeKind(at) != LLVMDoubleTypeKind) continue;
           if (LLVMIsAFPExtInst(a) && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(a, 0))) == LLVMFloatTypeKind) {
             args[i] = LLVMGetOperand(a, 0);
             changed = 1;

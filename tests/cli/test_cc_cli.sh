@@ -143,6 +143,20 @@ expect 2 "a work-group of 4 work-items in warps of 32 threads has a partial warp
   "--export-testvec refuses a partial warp" "$ventus" run "$tmp/pw.elf" --kernel cnt --global 12 --local 4 \
   --threads 32 --arg buf:u32:2 --export-testvec "$tmp/pwtv"
 
+# printf of half: a half vector (%v4hf, not promoted) as the floats its
+# elements widen to, a half scalar promoted; the float vector beside it
+cat >"$tmp/ph.cl" <<'CL'
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void ph(__global float *o) {
+  half4 h = (half4)((half)1.0f, (half)2.5f, (half)-3.0f, (half)o[3]);
+  printf("%v4hf|%v2hlf|%f\n", h, (float2)(1.5f, o[1]), (half)o[2]);
+}
+CL
+"$ventus" cc -o "$tmp/ph.elf" "$tmp/ph.cl" 2>"$tmp/err" || bad "printf of half: $(cat "$tmp/err")"
+"$ventus" run -q "$tmp/ph.elf" --kernel ph --global 1 --arg buf:f32:4:iota >"$tmp/out" 2>&1 &&
+  [ "$(cat "$tmp/out")" = "1.000000,2.500000,-3.000000,3.000000|1.500000,1.000000|2.000000" ] &&
+  ok "printf of a half vector and a half" || bad "printf of half: $(cat "$tmp/out")"
+
 # the compiler module is loaded on first use: a wrong module is one input error
 ldd "$ventus" 2>/dev/null | grep -q libasan ||
   CHENGYING_CC_MODULE="$tmp/no-such-module.so" expect 4 "cannot load the OpenCL C compiler module" \
