@@ -7,7 +7,8 @@
  * convert_double_rt?(long or ulong) becomes the library's conversion in
  * that mode, element by element: libclc's converts with the default one
  * and corrects by converting back, which overflows at 2^63. bitselect
- * works on the bits. */
+ * works on the bits; so does nan, whose libclc form ors the code into
+ * 0x7ff0000000000000 (nan(0) was an infinity, not a quiet NaN). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,10 +136,45 @@ static int map_bitselect(LLVMBuilderRef b, LLVMValueRef fn) {
   return 1;
 }
 
+/* nan(ulongN) of double: the code or'ed into the quiet NaN's bits
+ * 0x7ff8000000000000; 0 when fn is not one */
+static int map_nan(LLVMBuilderRef b, LLVMValueRef fn) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  LLVMTypeRef t = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
+  int vec = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+  LLVMTypeRef et = vec ? LLVMGetElementType(t) : t;
+  if (strncmp(name, "_Z3nan", 6) || LLVMGetFirstBasicBlock(fn) || LLVMCountParams(fn) != 1 ||
+      LLVMGetTypeKind(et) != LLVMDoubleTypeKind)
+    return 0;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetTypeContext(t)), it = vec ? LLVMVectorType(i64, LLVMGetVectorSize(t)) : i64;
+  LLVMTypeRef pt;
+  LLVMGetParamTypes(LLVMGlobalGetValueType(fn), &pt);
+  if (pt != it) return 0;
+  LLVMValueRef q = LLVMConstInt(i64, 0x7ff8000000000000ull, 0);
+  if (vec) {
+    LLVMValueRef lanes[16];
+    unsigned n = LLVMGetVectorSize(t);
+    if (n > 16) return 0;
+    for (unsigned i = 0; i < n; i++) lanes[i] = q;
+    q = LLVMConstVector(lanes, n);
+  }
+  LLVMUseRef u;
+  while ((u = LLVMGetFirstUse(fn))) {
+    LLVMValueRef call = LLVMGetUser(u);
+    if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != fn) break;
+    LLVMPositionBuilderBefore(b, call);
+    LLVMValueRef r = LLVMBuildOr(b, LLVMGetOperand(call, 0), q, "");
+    LLVMReplaceAllUsesWith(call, LLVMBuildBitCast(b, r, t, ""));
+    LLVMInstructionEraseFromParent(call);
+  }
+  return 1;
+}
+
 void cc_map_f64_builtins(LLVMModuleRef m) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
-    if (map_bitselect(b, fn)) continue;
+    if (map_bitselect(b, fn) || map_nan(b, fn)) continue;
     int uns, mode = convert_mode(fn, &uns);
     if (mode >= 0) {
       map_convert(m, b, fn, mode, uns);

@@ -418,25 +418,32 @@ static void test_dmisc(void **state) {
 static void test_dbits(void **state) {
   rig *r = *state;
   enum { N = 128 };
-  static uint64_t a[2 * N], b[2 * N], c[2 * N], o[4 * N];
+  static uint64_t a[2 * N], b[2 * N], c[2 * N], o[6 * N];
   uint64_t s = 31337;
   for (int i = 0; i < 2 * N; i++) a[i] = rnd64(&s), b[i] = rnd64(&s), c[i] = rnd64(&s);
+  a[0] = a[1] = 0; /* nan(0): the quiet NaN itself, not an infinity */
   uint32_t A = cc_rig_buf(r->c, a, sizeof a), B = cc_rig_buf(r->c, b, sizeof b), C = cc_rig_buf(r->c, c, sizeof c);
   uint32_t O = cc_rig_buf(r->c, NULL, sizeof o);
   cy_ndrange nd = {.work_dim = 1, .global = {N}, .local = {32}};
   cc_rig_launch(r->c, r->prog, "dbits", &nd, (uint32_t[]){A, B, C, O}, 4);
   cc_rig_get(r->c, O, o, sizeof o);
+  const uint64_t qnan = 0x7ff8000000000000ull, low = 0x7ffffffffffffull;
   for (int i = 0; i < N; i++) {
     for (int k = 0; k < 2; k++) {
       uint64_t w = (a[2 * i + k] & ~c[2 * i + k]) | (b[2 * i + k] & c[2 * i + k]);
-      if (o[4 * i + k] != w)
-        fail_msg("bitselect(double2) item %d lane %d: 0x%016llx, expected 0x%016llx", i, k, (unsigned long long)o[4 * i + k],
+      if (o[6 * i + k] != w)
+        fail_msg("bitselect(double2) item %d lane %d: 0x%016llx, expected 0x%016llx", i, k, (unsigned long long)o[6 * i + k],
                  (unsigned long long)w);
     }
     uint64_t w = (a[2 * i] & ~c[2 * i + 1]) | (b[2 * i + 1] & c[2 * i + 1]);
-    if (o[4 * i + 2] != w || o[4 * i + 3] != 0)
-      fail_msg("bitselect(double) item %d: 0x%016llx, expected 0x%016llx", i, (unsigned long long)o[4 * i + 2],
+    if (o[6 * i + 2] != w)
+      fail_msg("bitselect(double) item %d: 0x%016llx, expected 0x%016llx", i, (unsigned long long)o[6 * i + 2],
                (unsigned long long)w);
+    uint64_t n[3] = {qnan | (a[2 * i] & low), qnan | (a[2 * i + 1] & low), qnan | (a[2 * i] & low)};
+    for (int k = 0; k < 3; k++)
+      if (o[6 * i + 3 + k] != n[k])
+        fail_msg("nan item %d %s: 0x%016llx, expected 0x%016llx", i, k ? "(double2)" : "(double)",
+                 (unsigned long long)o[6 * i + 3 + k], (unsigned long long)n[k]);
   }
 }
 

@@ -157,6 +157,20 @@ CL
   [ "$(cat "$tmp/out")" = "1.000000,2.500000,-3.000000,3.000000|1.500000,1.000000|2.000000" ] &&
   ok "printf of a half vector and a half" || bad "printf of half: $(cat "$tmp/out")"
 
+# printf of an unsuffixed floating constant: varargs take it as double, so
+# its digits print as written though the kernel names no double (the
+# expected text is the shell's own printf)
+cat >"$tmp/pd.cl" <<'CL'
+__kernel void pd(__global float *o) {
+  printf("%-#20.15e|%.16g|%.1f\n", 789456123.0, M_PI, o[1] * 0.5f);
+}
+CL
+"$ventus" cc -o "$tmp/pd.elf" "$tmp/pd.cl" 2>"$tmp/err" || bad "printf of double constants: $(cat "$tmp/err")"
+want=$(printf "%-#20.15e|%.16g|%.1f" 789456123.0 3.141592653589793 0.5)
+"$ventus" run -q "$tmp/pd.elf" --kernel pd --global 1 --arg buf:f32:2:iota >"$tmp/out" 2>&1 &&
+  [ "$(cat "$tmp/out")" = "$want" ] && ok "printf of double constants in a float kernel" ||
+  bad "printf of double constants: '$(cat "$tmp/out")', not '$want'"
+
 # the compiler module is loaded on first use: a wrong module is one input error
 ldd "$ventus" 2>/dev/null | grep -q libasan ||
   CHENGYING_CC_MODULE="$tmp/no-such-module.so" expect 4 "cannot load the OpenCL C compiler module" \

@@ -201,9 +201,12 @@ __kernel void dmixed(__global const double4 *v, __global const double *s, __glob
 }
 
 /* bitselect on the bits of doubles, scalar and double2 (NaN payloads and
- * subnormals pass untouched: no arithmetic) */
+ * subnormals pass untouched: no arithmetic); nan(code) a quiet NaN with
+ * the code in its low bits, scalar and double2 */
 __kernel void dbits(__global const double2 *a, __global const double2 *b, __global const double2 *c, __global double2 *o) {
   int i = get_global_id(0);
-  o[2 * i] = bitselect(a[i], b[i], c[i]);
-  o[2 * i + 1] = (double2)(bitselect(a[i].x, b[i].y, c[i].y), 0.0);
+  ulong2 code = as_ulong2(a[i]) & 0x7ffffffffffffUL;
+  o[3 * i] = bitselect(a[i], b[i], c[i]);
+  o[3 * i + 1] = (double2)(bitselect(a[i].x, b[i].y, c[i].y), nan(code.x));
+  o[3 * i + 2] = nan(code.yx);
 }
