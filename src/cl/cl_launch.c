@@ -170,13 +170,20 @@ static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_uint dim, const
       lin *= local[i];
     }
     if (lin > maxwg) return CL_INVALID_WORK_GROUP_SIZE;
+  } else if (k->info.reqd[0]) {
+    /* a NULL local size takes the declared one (as OpenCL 3.0 platforms and
+     * the CTS's null_required_work_group_size do; 1.2 §5.8 had it an error,
+     * which no working program relies on); it must divide the global size */
+    for (int i = 0; i < 3; i++) {
+      lsz[i] = k->info.reqd[i];
+      if (g[i] % lsz[i]) return CL_INVALID_WORK_GROUP_SIZE;
+    }
   } else {
     choose_local(dim, g, maxwg, lsz);
   }
   /* a kernel declared with reqd_work_group_size runs in groups of exactly
-   * that size, which the application must give (OpenCL 1.2 §5.8) */
-  if (k->info.reqd[0] && (!local || lsz[0] != k->info.reqd[0] || lsz[1] != k->info.reqd[1] ||
-                          lsz[2] != k->info.reqd[2]))
+   * that size (OpenCL 1.2 §5.8) */
+  if (k->info.reqd[0] && (lsz[0] != k->info.reqd[0] || lsz[1] != k->info.reqd[1] || lsz[2] != k->info.reqd[2]))
     return CL_INVALID_WORK_GROUP_SIZE;
   /* warp width: a divisor of the group size when one keeps the group in an
    * SM's warp slots (no idle lanes), else the widest warp */

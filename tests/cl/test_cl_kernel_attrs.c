@@ -61,7 +61,7 @@ static void test_attributes(void) {
   expect_attrs(p, "hinted", "work_group_size_hint(1,1,1)", 0, 0, 0);
   expect_attrs(p, "plain", "", 0, 0, 0);
 
-  /* reqd_work_group_size: the group size must be given, and be it */
+  /* reqd_work_group_size: the group size is it; a NULL local size takes it */
   cl_int err;
   cl_kernel k = kernel(p, "fixed");
   enum { GX = 8, GY = 4 };
@@ -69,24 +69,31 @@ static void test_attributes(void) {
   CHECK(err);
   CHECK(clSetKernelArg(k, 0, sizeof out, &out));
   size_t g[2] = {GX, GY}, wrong[2] = {8, 1}, right[2] = {4, 2}, g1 = 8, l1 = 4;
-  EXPECT_ERR(clEnqueueNDRangeKernel(q, k, 2, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+  size_t odd[2] = {GX, 3};
   EXPECT_ERR(clEnqueueNDRangeKernel(q, k, 2, NULL, g, wrong, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
-  /* one dimension: the group is (4, 1, 1), not (4, 2, 1) */
+  /* one dimension: the group is (4, 1, 1), not (4, 2, 1), given or not */
   EXPECT_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, &g1, &l1, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+  EXPECT_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, &g1, NULL, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+  /* a global size the declared group does not divide */
+  EXPECT_ERR(clEnqueueNDRangeKernel(q, k, 2, NULL, odd, NULL, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
   EXPECT_ERR(clEnqueueTask(q, k, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
-  CHECK(clEnqueueNDRangeKernel(q, k, 2, NULL, g, right, 0, NULL, NULL));
   int res[GX * GY];
-  CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof res, res, 0, NULL, NULL));
-  for (int y = 0; y < GY; y++)
-    for (int x = 0; x < GX; x++) {
-      int want = 4 * 100 + 2 * 10 + x % 4 + y % 2;
-      if (res[y * GX + x] != want) {
-        fprintf(stderr, "fixed: (%d,%d) is %d, expected %d\n", x, y, res[y * GX + x], want);
-        cy_failures++;
-        y = GY;
-        break;
+  for (int pass = 0; pass < 2; pass++) {
+    CHECK(clEnqueueFillBuffer(q, out, &(int){-1}, sizeof(int), 0, sizeof res, 0, NULL, NULL));
+    CHECK(clEnqueueNDRangeKernel(q, k, 2, NULL, g, pass ? NULL : right, 0, NULL, NULL));
+    CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof res, res, 0, NULL, NULL));
+    for (int y = 0; y < GY; y++)
+      for (int x = 0; x < GX; x++) {
+        int want = 4 * 100 + 2 * 10 + x % 4 + y % 2;
+        if (res[y * GX + x] != want) {
+          fprintf(stderr, "fixed (%s local size): (%d,%d) is %d, expected %d\n", pass ? "NULL" : "given", x, y,
+                  res[y * GX + x], want);
+          cy_failures++;
+          y = GY;
+          break;
+        }
       }
-    }
+  }
   CHECK(clReleaseMemObject(out));
   CHECK(clReleaseKernel(k));
 

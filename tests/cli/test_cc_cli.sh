@@ -116,8 +116,13 @@ printf '__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void sq(__globa
 expect 2 "kernel sq declares reqd_work_group_size(64,1,1): --local must be 64,1,1, not 32,1,1" \
   "reqd_work_group_size: another --local refused" "$ventus" run "$tmp/rq.elf" --kernel sq --global 128 --local 32 \
   --arg buf:u32:128:zero
-expect 2 "--local must be 64,1,1, not 1,1,1" "reqd_work_group_size: no --local refused" \
-  "$ventus" run "$tmp/rq.elf" --kernel sq --global 128 --arg buf:u32:128:zero
+"$ventus" run -q "$tmp/rq.elf" --kernel sq --global 128 --arg buf:u32:128:zero --show 0:0 >"$tmp/out" 2>&1 &&
+  grep -q " 4096 4225 .* 16129$" "$tmp/out" && ok "reqd_work_group_size: no --local takes the declared size" ||
+  bad "reqd_work_group_size without --local: $(cat "$tmp/out")"
+printf '__kernel __attribute__((reqd_work_group_size(4, 2, 1))) void two(__global int *a) { a[0] = 1; }\n' >"$tmp/rq2.cl"
+"$ventus" cc -o "$tmp/rq2.elf" "$tmp/rq2.cl" 2>"$tmp/err" || bad "reqd_work_group_size(4,2,1): $(cat "$tmp/err")"
+expect 2 "kernel two declares reqd_work_group_size(4,2,1): --global needs 2 dimensions, not 1" \
+  "reqd_work_group_size of 2 dimensions, --global of 1" "$ventus" run "$tmp/rq2.elf" --kernel two --global 8 --arg buf:u32:1
 "$ventus" run -q "$tmp/rq.elf" --kernel sq --global 128 --local 64 --arg buf:u32:128:zero --show 0:6 >"$tmp/out" 2>&1 &&
   grep -q "0 1 4 9 16 25" "$tmp/out" && ok "reqd_work_group_size: the declared --local runs" ||
   bad "reqd_work_group_size with --local 64: $(cat "$tmp/out")"

@@ -33,8 +33,9 @@ static const char usage_text[] =
     "launch options (ELF only):\n"
     "  --kernel NAME         kernel symbol to launch\n"
     "  --global X[,Y[,Z]]    global size per dimension (its dimension count is work_dim)\n"
-    "  --local X[,Y[,Z]]     work-group size per dimension (default 1s); it must divide --global,\n"
-    "                        and be the size a compiled kernel's reqd_work_group_size declares\n"
+    "  --local X[,Y[,Z]]     work-group size per dimension (default 1s, or the size a compiled\n"
+    "                        kernel's reqd_work_group_size declares); it must divide --global,\n"
+    "                        and be that declared size\n"
     "  --offset X[,Y[,Z]]    global offset (default 0)\n"
     "  --threads N           threads per warp, 1..32 (default: the widest warp up to config\n"
     "                        max_threads that divides the work-group; a last warp's lanes\n"
@@ -373,16 +374,27 @@ static int parse_args(int argc, char **argv, run_opts *o) {
 }
 
 /* A compiled kernel declared with reqd_work_group_size runs only in groups
- * of that size, as the OpenCL platform enforces (docs/opencl.md §5.6); a
- * damaged attribute section is the platform's to refuse. */
-static int check_reqd_size(const vt_elf_file *f, const char *kernel, const uint32_t local[3], vt_error *e) {
+ * of that size, as the OpenCL platform enforces (docs/opencl.md §5.6):
+ * without --local it takes that size, as clEnqueueNDRangeKernel does with
+ * a NULL local size; a damaged attribute section is the platform's to
+ * refuse. */
+static int apply_reqd_size(const vt_elf_file *f, const char *kernel, uint32_t work_dim, uint32_t local[3], int given,
+                           vt_error *e) {
   char name[256], text[200], why[160];
   uint32_t r[3];
   snprintf(name, sizeof name, ".ventus.attrs.%s", kernel);
   const vt_elf_section *s = vt_elf_find_section(f, name);
-  if (!s || vt_kernel_attrs_read(s, r, text, sizeof text, why, sizeof why) || !r[0] ||
-      (local[0] == r[0] && local[1] == r[1] && local[2] == r[2]))
+  if (!s || vt_kernel_attrs_read(s, r, text, sizeof text, why, sizeof why) || !r[0]) return 0;
+  if (!given) {
+    for (uint32_t i = work_dim; i < 3; i++)
+      if (r[i] != 1)
+        return vt_fail(e, VT_ERR_USAGE,
+                       "kernel %s declares reqd_work_group_size(%u,%u,%u): --global needs %d dimensions, not %u",
+                       kernel, r[0], r[1], r[2], r[2] != 1 ? 3 : 2, work_dim);
+    memcpy(local, r, sizeof r);
     return 0;
+  }
+  if (local[0] == r[0] && local[1] == r[1] && local[2] == r[2]) return 0;
   return vt_fail(e, VT_ERR_USAGE, "kernel %s declares reqd_work_group_size(%u,%u,%u): --local must be %u,%u,%u, not %u,%u,%u",
                  kernel, r[0], r[1], r[2], r[0], r[1], r[2], local[0], local[1], local[2]);
 }
@@ -543,7 +555,8 @@ int cmd_run(int argc, char **argv) {
     }
     uint32_t loc[3];
     for (int i = 0; i < 3; i++) loc[i] = o.nd.local[i] ? o.nd.local[i] : 1;
-    if (check_reqd_size(&pelf, o.nd.kernel, loc, &e)) goto fail;
+    if (apply_reqd_size(&pelf, o.nd.kernel, o.nd.work_dim, loc, o.have_local || o.have_warps, &e)) goto fail;
+    memcpy(o.nd.local, loc, sizeof loc);
     vt_launch l;
     if (vt_ndrange_setup(d, &heap, &o.nd, &l, &e)) goto fail;
     if (o.have_warps && l.num_warps != o.warps) {
