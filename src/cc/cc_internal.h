@@ -220,6 +220,15 @@ int cc_link_libclc(LLVMModuleRef m, vt_error *e);
 #define CC_PRIVATE_VARS_MAX 32768
 /* a new scalar register holding tp + off (addi, or li and add past addi's reach) */
 int cc_tp_plus(cc_fn *f, uint32_t off);
+/* cc_embedded.c: one of our device libraries (src/cc/lib) compiled with
+ * clang (-g0 and flags) and linked into m; passes (LLVM pipeline text)
+ * and shape run on it first when given */
+typedef struct {
+  const char *text, *what; /* the source; "software double library" */
+  const char *passes;
+  void (*shape)(LLVMModuleRef lib);
+} cc_embedded_lib;
+int cc_link_embedded(LLVMModuleRef m, const cc_embedded_lib *lib, const char *const *flags, int nflags, vt_error *e);
 /* the float builtins whose libclc bodies flush subnormals (exp, exp2,
  * ldexp, fmod, remquo) taken from src/cc/lib/subnormal.cl instead */
 int cc_link_subnormal(LLVMModuleRef m, vt_error *e);

@@ -11,14 +11,10 @@
  * Runs after the optimiser because it forms llvm.fabs.f64,
  * llvm.fmuladd.f64, ... of its own, and before cc_lower_int_intrinsics,
  * which the library's own llvm.umin and the like need. */
-#include <llvm-c/BitReader.h>
-#include <llvm-c/Linker.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cc_front.h"
 #include "cc_internal.h"
 
 extern const char cc_softfp64_cl[];
@@ -326,39 +322,11 @@ static void shape_library(LLVMModuleRef u) {
 /* the library compiled from its embedded text, shaped as the back end
  * expects (one return, no switch, no critical edges), linked into m */
 static int link_library(LLVMModuleRef m, vt_error *e) {
-  static const char *const flags[] = {"-g0"}; /* no line tables: refusals never point into it */
-  cc_options o = {.cflags = flags, .ncflags = 1, .opt = 2, .allow_empty = 1};
-  char *bc = NULL, *log = NULL;
-  size_t len = 0;
-  if (cc_run_clang(NULL, cc_softfp64_cl, &o, &bc, &len, &log, e)) {
-    if (e->kind == VT_ERR_ASM) /* clang's errors on our own text */
-      vt_fail(e, VT_ERR_INTERNAL, "the software double library does not compile (a compiler defect): %.300s", log ? log : "");
-    free(log);
-    return -1;
-  }
-  free(log);
-  LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(bc, len, "softfp64");
-  free(bc);
-  LLVMModuleRef u = NULL;
-  int bad = !mb || LLVMParseBitcodeInContext2(LLVMGetModuleContext(m), mb, &u);
-  if (mb) LLVMDisposeMemoryBuffer(mb);
-  if (bad) return vt_fail(e, VT_ERR_INTERNAL, "the software double library does not parse");
-  LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-  LLVMErrorRef err = LLVMRunPasses(u, "function(lower-switch,mergereturn,break-crit-edges)", NULL, po);
-  LLVMDisposePassBuilderOptions(po);
-  if (err) {
-    char *msg = LLVMGetErrorMessage(err);
-    vt_fail(e, VT_ERR_INTERNAL, "LLVM passes failed on the software double library: %s", msg);
-    LLVMDisposeErrorMessage(msg);
-    LLVMDisposeModule(u);
-    return -1;
-  }
-  shape_library(u);
-  /* the program's data layout and triple, so the linker does not warn */
-  LLVMSetDataLayout(u, LLVMGetDataLayoutStr(m));
-  LLVMSetTarget(u, LLVMGetTarget(m));
-  if (LLVMLinkModules2(m, u)) return vt_fail(e, VT_ERR_INTERNAL, "linking the software double library failed");
-  return 0;
+  static const cc_embedded_lib lib = {.text = cc_softfp64_cl,
+                                      .what = "software double library",
+                                      .passes = "function(lower-switch,mergereturn,break-crit-edges)",
+                                      .shape = shape_library};
+  return cc_link_embedded(m, &lib, NULL, 0, e);
 }
 
 int cc_lower_f64(LLVMModuleRef m, int isa, vt_error *e) {

@@ -14,13 +14,10 @@
  * Runs first, on the module as read, so the library goes through the
  * whole pipeline with the program (optimised; its entry points are
  * noinline, so a program carries one copy of each it calls). */
-#include <llvm-c/BitReader.h>
-#include <llvm-c/Linker.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cc_front.h"
 #include "cc_internal.h"
 
 extern const char cc_images_cl[];
@@ -89,27 +86,8 @@ static int uses_images(LLVMModuleRef m) {
 
 /* the library compiled from its embedded text and linked into m */
 static int link_library(LLVMModuleRef m, vt_error *e) {
-  static const char *const flags[] = {"-g0"};
-  cc_options o = {.cflags = flags, .ncflags = 1, .opt = 2, .allow_empty = 1};
-  char *bc = NULL, *log = NULL;
-  size_t len = 0;
-  if (cc_run_clang(NULL, cc_images_cl, &o, &bc, &len, &log, e)) {
-    if (e->kind == VT_ERR_ASM)
-      vt_fail(e, VT_ERR_INTERNAL, "the image library does not compile (a compiler defect): %.300s", log ? log : "");
-    free(log);
-    return -1;
-  }
-  free(log);
-  LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(bc, len, "images");
-  free(bc);
-  LLVMModuleRef u = NULL;
-  int bad = !mb || LLVMParseBitcodeInContext2(LLVMGetModuleContext(m), mb, &u);
-  if (mb) LLVMDisposeMemoryBuffer(mb);
-  if (bad) return vt_fail(e, VT_ERR_INTERNAL, "the image library does not parse");
-  LLVMSetDataLayout(u, LLVMGetDataLayoutStr(m));
-  LLVMSetTarget(u, LLVMGetTarget(m));
-  if (LLVMLinkModules2(m, u)) return vt_fail(e, VT_ERR_INTERNAL, "linking the image library failed");
-  return 0;
+  static const cc_embedded_lib lib = {.text = cc_images_cl, .what = "image library"};
+  return cc_link_embedded(m, &lib, NULL, 0, e);
 }
 
 /* fn rebuilt with lowered parameter types; fn keeps no blocks */

@@ -8,13 +8,8 @@
  * (CL_FP_DENORM). A program's calls of those builtins are renamed to the
  * functions of src/cc/lib/subnormal.cl, compiled (only the parts needed)
  * and linked before libclc, which then supplies what they call in turn. */
-#include <llvm-c/BitReader.h>
-#include <llvm-c/Linker.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "cc_front.h"
 #include "cc_internal.h"
 
 extern const char cc_subnormal_cl[];
@@ -44,36 +39,17 @@ int cc_subnormal_known(const char *name) {
 }
 
 int cc_link_subnormal(LLVMModuleRef m, vt_error *e) {
-  const char *flags[2 + NFIX] = {"-g0"}; /* no line tables: refusals never point into it */
-  int nflags = 1;
+  const char *flags[NFIX];
+  int nflags = 0;
   for (int i = 0; i < NFIX; i++) {
     LLVMValueRef fn = LLVMGetNamedFunction(m, fixes[i].builtin);
     if (!fn || LLVMGetFirstBasicBlock(fn) || !LLVMGetFirstUse(fn) || LLVMGetNamedFunction(m, fixes[i].ours)) continue;
     LLVMSetValueName2(fn, fixes[i].ours, strlen(fixes[i].ours));
     int seen = 0;
-    for (int k = 1; k < nflags; k++) seen |= !strcmp(flags[k], fixes[i].macro);
+    for (int k = 0; k < nflags; k++) seen |= !strcmp(flags[k], fixes[i].macro);
     if (!seen) flags[nflags++] = fixes[i].macro;
   }
-  if (nflags == 1) return 0;
-  cc_options o = {.cflags = flags, .ncflags = nflags, .opt = 2, .allow_empty = 1};
-  char *bc = NULL, *log = NULL;
-  size_t len = 0;
-  if (cc_run_clang(NULL, cc_subnormal_cl, &o, &bc, &len, &log, e)) {
-    if (e->kind == VT_ERR_ASM)
-      vt_fail(e, VT_ERR_INTERNAL, "the subnormal float library does not compile (a compiler defect): %.300s",
-              log ? log : "");
-    free(log);
-    return -1;
-  }
-  free(log);
-  LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(bc, len, "subnormal");
-  free(bc);
-  LLVMModuleRef u = NULL;
-  int bad = !mb || LLVMParseBitcodeInContext2(LLVMGetModuleContext(m), mb, &u);
-  if (mb) LLVMDisposeMemoryBuffer(mb);
-  if (bad) return vt_fail(e, VT_ERR_INTERNAL, "the subnormal float library does not parse");
-  LLVMSetDataLayout(u, LLVMGetDataLayoutStr(m));
-  LLVMSetTarget(u, LLVMGetTarget(m));
-  if (LLVMLinkModules2(m, u)) return vt_fail(e, VT_ERR_INTERNAL, "linking the subnormal float library failed");
-  return 0;
+  if (!nflags) return 0;
+  static const cc_embedded_lib lib = {.text = cc_subnormal_cl, .what = "subnormal float library"};
+  return cc_link_embedded(m, &lib, flags, nflags, e);
 }
