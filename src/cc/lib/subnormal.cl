@@ -81,183 +81,101 @@ double __cy_sub_ldexpd(double x, int n) {
 }
 #endif
 
+/* fmod and remquo by binary long division of the significands in
+ * integers, at one width: T the float type, U its bits' integer type, M
+ * the significand's bits below the hidden one, L the leading zeros of a
+ * hidden bit in U, S the sign's shift; ABS, INF, QNAN the magnitude mask,
+ * infinity's and the quiet NaN's bits; TINY, TWO, HALF constants of T
+ * (suffixed: the double part switches fp64 on for the whole text). The
+ * float form keeps subnormals (libclc's nvptx one loses them); the double
+ * form replaces libclc's loop over software double operations, which ran
+ * for billions of instructions on operands far apart. */
+#define CY_REM(T, U, SUF, M, L, S, ABS, INF, QNAN, TINY, TWO, HALF)                                        \
+  /* |x| as significand and biased exponent, subnormals normalised: |x| =  \
+   * m * 2^(e - bias - M), the hidden bit of m set */                                                      \
+  static U unpack##SUF(U a, int *e) {                                                                       \
+    if (a >> M) {                                                                                           \
+      *e = (int)(a >> M);                                                                                   \
+      return (a & (((U)1 << M) - 1)) | ((U)1 << M);                                                         \
+    }                                                                                                       \
+    int s = (int)clz(a) - L;                                                                                \
+    *e = 1 - s;                                                                                             \
+    return a << s;                                                                                          \
+  }                                                                                                         \
+  /* the inverse for 0 < m < 2^(M+1): exact, as a remainder always is */                                  \
+  static U pack##SUF(U m, int e) {                                                                          \
+    if (!m) return 0;                                                                                       \
+    int s = (int)clz(m) - L;                                                                                \
+    m <<= s;                                                                                                \
+    e -= s;                                                                                                 \
+    return e > 0 ? (U)e << M | (m & (((U)1 << M) - 1)) : m >> (1 - e);                                      \
+  }                                                                                                         \
+  /* |x| mod |y| for finite x, finite non-zero y, |x| >= |y|; *q the low 32 \
+   * bits of the truncated quotient */                                                                     \
+  static U rem_bits##SUF(U ax, U ay, uint *q) {                                                             \
+    int ex, ey;                                                                                             \
+    U mx = unpack##SUF(ax, &ex), my = unpack##SUF(ay, &ey);                                                 \
+    uint n = 0;                                                                                             \
+    for (; ex > ey; ex--) {                                                                                 \
+      if (mx >= my) {                                                                                       \
+        mx -= my;                                                                                           \
+        n++;                                                                                                \
+      }                                                                                                     \
+      mx <<= 1;                                                                                             \
+      n <<= 1;                                                                                              \
+    }                                                                                                       \
+    if (mx >= my) {                                                                                         \
+      mx -= my;                                                                                             \
+      n++;                                                                                                  \
+    }                                                                                                       \
+    *q = n;                                                                                                 \
+    return pack##SUF(mx, ey);                                                                               \
+  }                                                                                                         \
+  T __cy_sub_fmod##SUF(T x, T y) {                                                                          \
+    U ux = as_##U(x), uy = as_##U(y), ax = ux & ABS, ay = uy & ABS;                                         \
+    uint q;                                                                                                 \
+    if (ay == 0 || ax >= INF || ay > INF) return as_##T(QNAN);                                              \
+    if (ax < ay) return x;                                                                                  \
+    return as_##T(rem_bits##SUF(ax, ay, &q) | (ux & ~ABS));                                                 \
+  }                                                                                                         \
+  /* x - n*y, n the quotient rounded to nearest even; *quo the low 7 bits  \
+   * of |n| with the sign of x / y. Past half of |y|, or at half with q    \
+   * odd, one more (|y| - |r| is then exact, Sterbenz); halving |y| is     \
+   * exact unless tiny */                                                                                  \
+  static T remquo_core##SUF(T x, T y, int *quo) {                                                           \
+    U ux = as_##U(x), uy = as_##U(y), ax = ux & ABS, ay = uy & ABS;                                         \
+    uint q = 0;                                                                                             \
+    *quo = 0;                                                                                               \
+    if (ay == 0 || ax >= INF || ay > INF) return as_##T(QNAN);                                              \
+    T r = as_##T(ax >= ay ? rem_bits##SUF(ax, ay, &q) : ax), b = as_##T(ay);                                \
+    int more = b < TINY ? (TWO * r > b || (TWO * r == b && (q & 1))) : (r > HALF * b || (r == HALF * b && (q & 1))); \
+    if (more) {                                                                                             \
+      r -= b;                                                                                               \
+      q++;                                                                                                  \
+    }                                                                                                       \
+    int n = (int)(q & 0x7fu);                                                                               \
+    *quo = ((ux ^ uy) >> S) ? -n : n;                                                                       \
+    return (ux >> S) ? -r : r;                                                                              \
+  }                                                                                                         \
+  T __cy_sub_remquo##SUF##_p(T x, T y, int *quo) { return remquo_core##SUF(x, y, quo); }                    \
+  T __cy_sub_remquo##SUF##_g(T x, T y, __global int *quo) {                                                 \
+    int n;                                                                                                  \
+    T r = remquo_core##SUF(x, y, &n);                                                                       \
+    *quo = n;                                                                                               \
+    return r;                                                                                               \
+  }                                                                                                         \
+  T __cy_sub_remquo##SUF##_l(T x, T y, __local int *quo) {                                                  \
+    int n;                                                                                                  \
+    T r = remquo_core##SUF(x, y, &n);                                                                       \
+    *quo = n;                                                                                               \
+    return r;                                                                                               \
+  }
+
 #if defined(NEED_FMOD) || defined(NEED_REMQUO)
-/* |x| as significand and biased exponent with subnormals normalised, so
- * that |x| = m * 2^(e - 150) and bit 23 of m is set */
-static uint unpack(uint a, int *e) {
-  if (a >> 23) {
-    *e = (int)(a >> 23);
-    return (a & 0x7fffffu) | 0x800000u;
-  }
-  int s = (int)clz(a) - 8;
-  *e = 1 - s;
-  return a << s;
-}
-
-/* m * 2^(e - 150) for 0 < m < 2^24 as a float's magnitude bits: exact,
- * as a remainder always is */
-static uint pack(uint m, int e) {
-  if (!m) return 0;
-  int s = (int)clz(m) - 8;
-  m <<= s;
-  e -= s;
-  return e > 0 ? (uint)e << 23 | (m & 0x7fffffu) : m >> (1 - e);
-}
-
-/* |x| mod |y| for finite x and finite non-zero y with |x| >= |y|, by
- * binary long division; *q gets the low 32 bits of the truncated quotient */
-static uint rem_bits(uint ax, uint ay, uint *q) {
-  int ex, ey;
-  uint mx = unpack(ax, &ex), my = unpack(ay, &ey), n = 0;
-  for (; ex > ey; ex--) {
-    if (mx >= my) {
-      mx -= my;
-      n++;
-    }
-    mx <<= 1;
-    n <<= 1;
-  }
-  if (mx >= my) {
-    mx -= my;
-    n++;
-  }
-  *q = n;
-  return pack(mx, ey);
-}
+CY_REM(float, uint, f, 23, 8, 31, 0x7fffffffu, 0x7f800000u, 0x7fc00000u, 0x1p-125f, 2.0f, 0.5f)
 #endif
 
 #if defined(NEED_FMODD) || defined(NEED_REMQUOD)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-/* the double forms: libclc's loop over software double operations ran for
- * billions of instructions on operands far apart; these divide the 53-bit
- * significands in 64-bit integers */
-static ulong unpackd(ulong a, int *e) {
-  if (a >> 52) {
-    *e = (int)(a >> 52);
-    return (a & 0xfffffffffffffUL) | 0x10000000000000UL;
-  }
-  int s = (int)clz(a) - 11;
-  *e = 1 - s;
-  return a << s;
-}
-
-static ulong packd(ulong m, int e) {
-  if (!m) return 0;
-  int s = (int)clz(m) - 11;
-  m <<= s;
-  e -= s;
-  return e > 0 ? (ulong)e << 52 | (m & 0xfffffffffffffUL) : m >> (1 - e);
-}
-
-static ulong rem_bitsd(ulong ax, ulong ay, uint *q) {
-  int ex, ey;
-  ulong mx = unpackd(ax, &ex), my = unpackd(ay, &ey);
-  uint n = 0;
-  for (; ex > ey; ex--) {
-    if (mx >= my) {
-      mx -= my;
-      n++;
-    }
-    mx <<= 1;
-    n <<= 1;
-  }
-  if (mx >= my) {
-    mx -= my;
-    n++;
-  }
-  *q = n;
-  return packd(mx, ey);
-}
-#endif
-
-#ifdef NEED_FMODD
-double __cy_sub_fmodd(double x, double y) {
-  ulong ux = as_ulong(x), uy = as_ulong(y), ax = ux & 0x7fffffffffffffffUL, ay = uy & 0x7fffffffffffffffUL;
-  uint q;
-  if (ay == 0 || ax >= 0x7ff0000000000000UL || ay > 0x7ff0000000000000UL) return as_double(0x7ff8000000000000UL);
-  if (ax < ay) return x;
-  return as_double(rem_bitsd(ax, ay, &q) | (ux & 0x8000000000000000UL));
-}
-#endif
-
-#ifdef NEED_REMQUOD
-static double remquod_core(double x, double y, int *quo) {
-  ulong ux = as_ulong(x), uy = as_ulong(y), ax = ux & 0x7fffffffffffffffUL, ay = uy & 0x7fffffffffffffffUL;
-  uint q = 0;
-  *quo = 0;
-  if (ay == 0 || ax >= 0x7ff0000000000000UL || ay > 0x7ff0000000000000UL) return as_double(0x7ff8000000000000UL);
-  double r = as_double(ax >= ay ? rem_bitsd(ax, ay, &q) : ax), b = as_double(ay);
-  int more = b < 0x1p-1021 ? (2.0 * r > b || (2.0 * r == b && (q & 1))) : (r > 0.5 * b || (r == 0.5 * b && (q & 1)));
-  if (more) {
-    r -= b;
-    q++;
-  }
-  int n = (int)(q & 0x7fu);
-  *quo = ((ux ^ uy) >> 63) ? -n : n;
-  return (ux >> 63) ? -r : r;
-}
-
-double __cy_sub_remquod_p(double x, double y, int *quo) { return remquod_core(x, y, quo); }
-
-double __cy_sub_remquod_g(double x, double y, __global int *quo) {
-  int n;
-  double r = remquod_core(x, y, &n);
-  *quo = n;
-  return r;
-}
-
-double __cy_sub_remquod_l(double x, double y, __local int *quo) {
-  int n;
-  double r = remquod_core(x, y, &n);
-  *quo = n;
-  return r;
-}
-#endif
-
-#ifdef NEED_FMOD
-float __cy_sub_fmodf(float x, float y) {
-  uint ux = as_uint(x), uy = as_uint(y), ax = ux & 0x7fffffffu, ay = uy & 0x7fffffffu, q;
-  if (ay == 0 || ax >= 0x7f800000u || ay > 0x7f800000u) return as_float(0x7fc00000u);
-  if (ax < ay) return x;
-  return as_float(rem_bits(ax, ay, &q) | (ux & 0x80000000u));
-}
-#endif
-
-#ifdef NEED_REMQUO
-/* x - n*y with n the quotient rounded to nearest even; *quo the low 7 bits
- * of |n| with the sign of x / y */
-static float remquo_core(float x, float y, int *quo) {
-  uint ux = as_uint(x), uy = as_uint(y), ax = ux & 0x7fffffffu, ay = uy & 0x7fffffffu, q = 0;
-  *quo = 0;
-  if (ay == 0 || ax >= 0x7f800000u || ay > 0x7f800000u) return as_float(0x7fc00000u);
-  uint ar = ax >= ay ? rem_bits(ax, ay, &q) : ax;
-  float r = as_float(ar), b = as_float(ay);
-  /* round the quotient: past half of |y|, or at half with q odd, one more
-   * (|y| - |r| is then exact, Sterbenz); halving |y| is exact unless tiny */
-  int more = b < 0x1p-125f ? (2.0f * r > b || (2.0f * r == b && (q & 1)))
-                           : (r > 0.5f * b || (r == 0.5f * b && (q & 1)));
-  if (more) {
-    r -= b;
-    q++;
-  }
-  int n = (int)(q & 0x7fu);
-  *quo = (ux ^ uy) >> 31 ? -n : n;
-  return (ux >> 31) ? -r : r;
-}
-
-float __cy_sub_remquof_p(float x, float y, int *quo) { return remquo_core(x, y, quo); }
-
-float __cy_sub_remquof_g(float x, float y, __global int *quo) {
-  int n;
-  float r = remquo_core(x, y, &n);
-  *quo = n;
-  return r;
-}
-
-float __cy_sub_remquof_l(float x, float y, __local int *quo) {
-  int n;
-  float r = remquo_core(x, y, &n);
-  *quo = n;
-  return r;
-}
+CY_REM(double, ulong, d, 52, 11, 63, 0x7fffffffffffffffUL, 0x7ff0000000000000UL, 0x7ff8000000000000UL, 0x1p-1021, 2.0, 0.5)
 #endif
