@@ -13,7 +13,7 @@
  * shuffle2, select and bitselect of half are those of ushort; the geometric functions
  * the float ones on whole vectors; frexp, modf, ... with pointer or int
  * parameters the float ones (a half result through a pointer via a
- * private float). Before libclc is linked,
+ * private float); signbit the sign bit. Before libclc is linked,
  * which then brings the float bodies in. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,6 +290,29 @@ static LLVMValueRef half_nan(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef cal
   return LLVMBuildBitCast(b, LLVMBuildOr(b, LLVMBuildAnd(b, x, mask, ""), q, ""), rt, "");
 }
 
+/* signbit of half: the sign bit itself (int 0/1; shortN lanes -1/0), not
+ * the float's, since a widening conversion may make a NaN the canonical one */
+static LLVMValueRef half_signbit(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef call) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  if (strncmp(name, "_Z7signbit", 10) || LLVMCountParams(fn) != 1) return NULL;
+  LLVMValueRef x = LLVMGetOperand(call, 0);
+  LLVMTypeRef xt = LLVMTypeOf(x), rt = LLVMTypeOf(call);
+  int vec = LLVMGetTypeKind(xt) == LLVMVectorTypeKind;
+  if (LLVMGetTypeKind(vec ? LLVMGetElementType(xt) : xt) != LLVMHalfTypeKind) return NULL;
+  LLVMTypeRef i16 = LLVMInt16TypeInContext(LLVMGetTypeContext(xt));
+  if (!vec) {
+    LLVMValueRef bits = LLVMBuildBitCast(b, x, i16, "");
+    return LLVMBuildZExt(b, LLVMBuildLShr(b, bits, LLVMConstInt(i16, 15, 0), ""), rt, "");
+  }
+  unsigned n = LLVMGetVectorSize(xt);
+  LLVMTypeRef vt = LLVMVectorType(i16, n);
+  LLVMValueRef k[16];
+  for (unsigned i = 0; i < n && i < 16; i++) k[i] = LLVMConstInt(i16, 15, 0);
+  if (n > 16 || LLVMTypeOf(call) != vt) return NULL;
+  return LLVMBuildAShr(b, LLVMBuildBitCast(b, x, vt, ""), LLVMConstVector(k, n), "");
+}
+
 /* a scalar half builtin with int or pointer parameters (frexp, modf,
  * fract, sincos, remquo, lgamma_r, ldexp, pown, rootn): the float one, a
  * half through a pointer via a private float; NULL when fn is not one */
@@ -369,6 +392,7 @@ void cc_map_f16_builtins(LLVMModuleRef m) {
         if (!r && LLVMCountParams(fn) == 1) r = from_half(m, b, fn, call);
         if (!r) r = half_as_ushort(m, b, fn, call);
         if (!r) r = half_nan(b, fn, call);
+        if (!r) r = half_signbit(b, fn, call);
         if (!r) r = half_ptr_call(m, b, fn, call);
         if (!r) break;
         LLVMReplaceAllUsesWith(call, r);

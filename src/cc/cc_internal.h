@@ -270,7 +270,7 @@ void cc_scalarize_intrinsics(LLVMModuleRef m);
 uint16_t cc_half_bits(uint32_t u);
 /* cc_lower_f16.c: half arithmetic as float, rounded back to half (after
  * the optimiser, before cc_lower_f64) */
-void cc_lower_f16(LLVMModuleRef m);
+void cc_lower_f16(LLVMModuleRef m, int isa); /* isa 2025: SEW-16 primitives (cc_isel_f16v.c) */
 /* cc_f16_builtins.c: builtins of half as the float ones (before libclc) */
 void cc_map_f16_builtins(LLVMModuleRef m);
 
@@ -292,6 +292,9 @@ int cc_text_rev2025(char **text);
 /* cc_isel_f64v.c: a __cy_v64_* primitive as SEW-64 vector instructions
  * (-1 not one, 0 selected, -2 error) */
 int cc_select_f64v(cc_fn *f, LLVMValueRef call, const char *name);
+/* cc_isel_f16v.c: a __cy_v16_* primitive as SEW-16 vector instructions
+ * (-1 not one, 0 selected, -2 error) */
+int cc_select_f16v(cc_fn *f, LLVMValueRef call, const char *name);
 /* cc_lower_image.c: image and sampler values as descriptor addresses and
  * CLK_* bits, the image builtins as calls of src/cc/lib/images.cl (linked
  * when the module uses images); first, on the module as read */

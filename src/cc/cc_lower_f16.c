@@ -11,7 +11,15 @@
  * rounds correctly. A double becomes half with one rounding from double
  * (the software double library's conversion). What is left of half is
  * 16-bit data for the back end: loads, stores, phis, selects, bitcasts.
- * Runs before cc_lower_f64, which lowers the double it makes. */
+ * Runs before cc_lower_f64, which lowers the double it makes.
+ *
+ * Revision 2025's vector unit computes binary16 at SEW 16
+ * (docs/isa-extensions.md "Half and double precision"): there +, -, *, /,
+ * sqrt, fma, fmin, fmax and the compares become calls of __cy_v16_*
+ * primitives on the bits, and the conversions between half and float the
+ * unit's widening and narrowing ones, which the back end selects as
+ * instructions (cc_isel_f16v.c) and never calls. The rest keeps the float
+ * route above, through those conversions. */
 #include <stdint.h>
 #include <string.h>
 
@@ -32,12 +40,122 @@ typedef struct {
   LLVMModuleRef m;
   LLVMBuilderRef b;
   LLVMTypeRef i16, i32, i64, f16, f32, f64;
+  int v16; /* revision 2025: the SEW-16 primitives */
 } hw;
 
 static int is_half(LLVMTypeRef t) { return LLVMGetTypeKind(t) == LLVMHalfTypeKind; }
 
-static LLVMValueRef ext(hw *w, LLVMValueRef h) { return LLVMBuildFPExt(w->b, h, w->f32, ""); }
-static LLVMValueRef rnd(hw *w, LLVMValueRef f) { return LLVMBuildFPTrunc(w->b, f, w->f16, ""); }
+/* a call of the primitive `name` on halves (as their bits) and other values */
+static LLVMValueRef prim(hw *w, const char *name, LLVMTypeRef ret, LLVMValueRef *ops, unsigned n) {
+  LLVMValueRef a[3];
+  LLVMTypeRef ps[3];
+  for (unsigned i = 0; i < n; i++) {
+    a[i] = is_half(LLVMTypeOf(ops[i])) ? LLVMBuildBitCast(w->b, ops[i], w->i16, "") : ops[i];
+    ps[i] = LLVMTypeOf(a[i]);
+  }
+  int h = ret == w->f16;
+  LLVMTypeRef fty = LLVMFunctionType(h ? w->i16 : ret, ps, n, 0);
+  LLVMValueRef fn = LLVMGetNamedFunction(w->m, name);
+  if (!fn) fn = LLVMAddFunction(w->m, name, fty);
+  LLVMValueRef r = LLVMBuildCall2(w->b, fty, fn, a, n, "");
+  return h ? LLVMBuildBitCast(w->b, r, w->f16, "") : r;
+}
+
+static LLVMValueRef ext(hw *w, LLVMValueRef h) {
+  return w->v16 ? prim(w, "__cy_v16_htof", w->f32, &h, 1) : LLVMBuildFPExt(w->b, h, w->f32, "");
+}
+static LLVMValueRef rnd(hw *w, LLVMValueRef f) {
+  return w->v16 ? prim(w, "__cy_v16_ftoh", w->f16, &f, 1) : LLVMBuildFPTrunc(w->b, f, w->f16, "");
+}
+
+/* an ordered predicate (1 oeq .. 7 ord; bits 1 equal, 2 greater, 4 less)
+ * as 0/1 from the three compares the unit has */
+static LLVMValueRef ordered(hw *w, unsigned p, LLVMValueRef a, LLVMValueRef b) {
+  LLVMValueRef ab[2] = {a, b}, ba[2] = {b, a}, aa[2] = {a, a}, bb[2] = {b, b};
+  switch (p) {
+  case 1: return prim(w, "__cy_v16_feq", w->i32, ab, 2);
+  case 2: return prim(w, "__cy_v16_flt", w->i32, ba, 2);
+  case 3: return prim(w, "__cy_v16_fle", w->i32, ba, 2);
+  case 4: return prim(w, "__cy_v16_flt", w->i32, ab, 2);
+  case 5: return prim(w, "__cy_v16_fle", w->i32, ab, 2);
+  case 6: return LLVMBuildOr(w->b, prim(w, "__cy_v16_flt", w->i32, ab, 2), prim(w, "__cy_v16_flt", w->i32, ba, 2), "");
+  default: /* 7: neither is a NaN */
+    return LLVMBuildAnd(w->b, prim(w, "__cy_v16_feq", w->i32, aa, 2), prim(w, "__cy_v16_feq", w->i32, bb, 2), "");
+  }
+}
+
+static const char *callee_name(LLVMValueRef v) {
+  LLVMValueRef fn = LLVMIsACallInst(v) ? LLVMGetCalledValue(v) : NULL;
+  size_t len;
+  return fn && LLVMIsAFunction(fn) ? LLVMGetValueName2(fn, &len) : "";
+}
+
+/* the half that float f was widened from (an fpext, or the widening
+ * primitive made earlier in the block), or NULL */
+static LLVMValueRef widened_from(hw *w, LLVMValueRef f) {
+  if (LLVMIsAFPExtInst(f) && is_half(LLVMTypeOf(LLVMGetOperand(f, 0)))) return LLVMGetOperand(f, 0);
+  if (!strcmp(callee_name(f), "__cy_v16_htof")) return LLVMBuildBitCast(w->b, LLVMGetOperand(f, 0), w->f16, "");
+  return NULL;
+}
+
+static void erase_if_dead(LLVMValueRef v) {
+  if (LLVMIsAInstruction(v) && !LLVMGetFirstUse(v)) LLVMInstructionEraseFromParent(v);
+}
+
+/* half(sqrt((float)h)), as the half builtin sqrt arrives (cc_f16_builtins.c):
+ * one SEW-16 square root, which rounds the same (correctly); NULL when f
+ * is not that */
+static LLVMValueRef sqrt_of_widened(hw *w, LLVMValueRef f) {
+  const char *name = callee_name(f); /* sqrt(float) is one the back end selects itself */
+  if (strcmp(name, "llvm.sqrt.f32") && strcmp(name, "_Z4sqrtf")) return NULL;
+  LLVMValueRef wide = LLVMGetOperand(f, 0), h = widened_from(w, wide);
+  return h ? prim(w, "__cy_v16_sqrt", w->f16, &h, 1) : NULL;
+}
+
+/* what revision 2025 computes at SEW 16 directly; NULL for the rest */
+static LLVMValueRef native(hw *w, LLVMValueRef in) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(in);
+  LLVMTypeRef t = LLVMTypeOf(in);
+  LLVMValueRef a[3] = {NULL, NULL, NULL};
+  unsigned n = op == LLVMCall ? (unsigned)LLVMGetNumArgOperands(in) : (unsigned)LLVMGetNumOperands(in);
+  for (unsigned i = 0; i < n && i < 3; i++) a[i] = LLVMGetOperand(in, i);
+  static const char *const bin[] = {[LLVMFAdd] = "__cy_v16_add", [LLVMFSub] = "__cy_v16_sub",
+                                    [LLVMFMul] = "__cy_v16_mul", [LLVMFDiv] = "__cy_v16_div"};
+  switch (op) {
+  case LLVMFAdd:
+  case LLVMFSub:
+  case LLVMFMul:
+  case LLVMFDiv: return is_half(t) ? prim(w, bin[op], w->f16, a, 2) : NULL;
+  case LLVMFCmp: {
+    if (!is_half(LLVMTypeOf(a[0]))) return NULL;
+    unsigned p = (unsigned)LLVMGetFCmpPredicate(in); /* bit 8: unordered, the negation of 15 - p */
+    if (p == 0 || p == 15) return LLVMConstInt(LLVMInt1TypeInContext(LLVMGetModuleContext(w->m)), p == 15, 0);
+    LLVMValueRef c = ordered(w, p < 8 ? p : 15 - p, a[0], a[1]);
+    return LLVMBuildICmp(w->b, p < 8 ? LLVMIntNE : LLVMIntEQ, c, LLVMConstInt(w->i32, 0, 0), "");
+  }
+  case LLVMFPExt:
+    return is_half(LLVMTypeOf(a[0])) && LLVMGetTypeKind(t) == LLVMFloatTypeKind ? ext(w, a[0]) : NULL;
+  case LLVMFPTrunc: {
+    if (!is_half(t) || LLVMGetTypeKind(LLVMTypeOf(a[0])) != LLVMFloatTypeKind) return NULL;
+    LLVMValueRef r = sqrt_of_widened(w, a[0]);
+    if (!r) return rnd(w, a[0]);
+    LLVMValueRef wide = LLVMGetOperand(a[0], 0);
+    LLVMSetOperand(in, 0, LLVMGetUndef(w->f32)); /* the caller erases in */
+    erase_if_dead(a[0]);
+    erase_if_dead(wide);
+    return r;
+  }
+  case LLVMCall: {
+    const char *name = callee_name(in);
+    if (!strcmp(name, "llvm.sqrt.f16")) return prim(w, "__cy_v16_sqrt", w->f16, a, 1);
+    if (!strcmp(name, "llvm.fma.f16") || !strcmp(name, "llvm.fmuladd.f16")) return prim(w, "__cy_v16_fma", w->f16, a, 3);
+    if (!strcmp(name, "llvm.minnum.f16")) return prim(w, "__cy_v16_min", w->f16, a, 2);
+    if (!strcmp(name, "llvm.maxnum.f16")) return prim(w, "__cy_v16_max", w->f16, a, 2);
+    return NULL;
+  }
+  default: return NULL;
+  }
+}
 
 static LLVMValueRef call_f32(hw *w, const char *intrinsic, LLVMValueRef *args, unsigned n) {
   unsigned id = LLVMLookupIntrinsicID(intrinsic, strlen(intrinsic));
@@ -99,6 +217,8 @@ static LLVMValueRef lower_call(hw *w, LLVMValueRef in) {
 }
 
 static LLVMValueRef lower_one(hw *w, LLVMValueRef in) {
+  LLVMValueRef nat = w->v16 ? native(w, in) : NULL;
+  if (nat) return nat;
   LLVMOpcode op = LLVMGetInstructionOpcode(in);
   LLVMTypeRef t = LLVMTypeOf(in);
   LLVMValueRef a = LLVMGetNumOperands(in) ? LLVMGetOperand(in, 0) : NULL;
@@ -140,10 +260,17 @@ static LLVMValueRef lower_one(hw *w, LLVMValueRef in) {
   }
 }
 
-void cc_lower_f16(LLVMModuleRef m) {
+void cc_lower_f16(LLVMModuleRef m, int isa) {
   LLVMContextRef c = LLVMGetModuleContext(m);
-  hw w = {m, LLVMCreateBuilderInContext(c), LLVMInt16TypeInContext(c), LLVMInt32TypeInContext(c),
-          LLVMInt64TypeInContext(c), LLVMHalfTypeInContext(c), LLVMFloatTypeInContext(c), LLVMDoubleTypeInContext(c)};
+  hw w = {m,
+          LLVMCreateBuilderInContext(c),
+          LLVMInt16TypeInContext(c),
+          LLVMInt32TypeInContext(c),
+          LLVMInt64TypeInContext(c),
+          LLVMHalfTypeInContext(c),
+          LLVMFloatTypeInContext(c),
+          LLVMDoubleTypeInContext(c),
+          isa == 2025};
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef in = LLVMGetFirstInstruction(bb), next; in; in = next) {

@@ -348,7 +348,8 @@ int cc_lower_f64(LLVMModuleRef m, int isa, vt_error *e) {
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && !w.used; fn = LLVMGetNextFunction(fn)) {
     size_t len;
     const char *name = LLVMGetValueName2(fn, &len);
-    w.used = !strncmp(name, "__cy_", 5) && strncmp(name, "__cy_v64_", 9) && !LLVMGetFirstBasicBlock(fn) && LLVMGetFirstUse(fn);
+    w.used = !strncmp(name, "__cy_", 5) && strncmp(name, "__cy_v64_", 9) && strncmp(name, "__cy_v16_", 9) &&
+             !LLVMGetFirstBasicBlock(fn) && LLVMGetFirstUse(fn);
   }
   return w.used ? link_library(m, e) : 0;
 }

@@ -437,7 +437,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   cc_map_f64_builtins(m);
   cc_map_f16_builtins(m);
   if (cc_link_subnormal(m, e) || cc_link_libclc(m, e)) goto done;
-  cc_lower_half(m);
+  if (o->isa != 2025) cc_lower_half(m); /* revision 2025 converts at SEW 16 (cc_lower_f16.c) */
   cc_printf_lower(m);
   cc_lower_async(m);
   force_inline(ctx, m);
@@ -453,7 +453,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   if (cc_budget_check(b, origin, e)) goto done; /* LLVM's passes cannot be stopped: checked after them */
   cc_lower_fpclass(m);
   cc_scalarize_intrinsics(m);
-  cc_lower_f16(m);
+  cc_lower_f16(m, o->isa);
   if (cc_lower_f64(m, o->isa, e)) goto done;
   cc_lower_int_intrinsics(m);
   cc_lower_unaligned(m);

@@ -146,7 +146,7 @@ static void test_harith(void **state) {
         fail_msg("harith %s: x = %a (0x%04x), y = %a (0x%04x), z = %a: 0x%04x (%a), expected 0x%04x (%a)", names[k], dx, x, dy,
                  y, h2d(z), g, h2d(g), w[k], h2d(w[k]));
     }
-    if (!((isnan(dx) && isnan(f[i])) || (double)f[i] == dx) || !signbit(f[i]) != !signbit(dx))
+    if (!((isnan(dx) && isnan(f[i])) || ((double)f[i] == dx && !signbit(f[i]) == !signbit(dx))))
       fail_msg("(float) of half 0x%04x is %a", x, (double)f[i]);
     if (!isnan(dx) && fabs(dx) < 0x1p31 && iv[i] != (int32_t)dx) fail_msg("(int) of half %a is %d", dx, iv[i]);
     uint32_t wr = (uint32_t)((dx < dy) | (dx <= dy) << 1 | (dx > dy) << 2 | (dx >= dy) << 3 | (dx == dy) << 4 |

@@ -176,6 +176,33 @@ want=$(printf "%-#20.15e|%.16g|%.1f" 789456123.0 3.141592653589793 0.5)
   [ "$(cat "$tmp/out")" = "$want" ] && ok "printf of double constants in a float kernel" ||
   bad "printf of double constants: '$(cat "$tmp/out")', not '$want'"
 
+# half on an ISA revision 2025 device: the vector unit's SEW-16 float
+# instructions (each in its own e16 stretch), none on the baseline, which
+# computes half in float (test_cc_half_2025 checks the results)
+cat >"$tmp/h25.cl" <<'CL'
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void h(__global half *a, __global float *f, __global int *c) {
+  int i = get_global_id(0);
+  half x = a[2 * i], y = a[2 * i + 1];
+  a[2 * i] = fma(x + y, x * y, x / y) - sqrt(x);
+  a[2 * i + 1] = fmin(x, y) + (half)f[i];
+  f[i] = (float)fmax(x, y);
+  c[i] = (x < y) + (x <= y) + (x == y);
+}
+CL
+"$ventus" cc --isa 2025 -S -o "$tmp/h25.s" "$tmp/h25.cl" 2>"$tmp/err" || bad "half for revision 2025: $(cat "$tmp/err")"
+"$ventus" cc -S -o "$tmp/h0.s" "$tmp/h25.cl" 2>"$tmp/err" || bad "half for the baseline: $(cat "$tmp/err")"
+miss=""
+for insn in vfadd.vv vfsub.vv vfmul.vv vfdiv.vv vfsqrt.v vfmacc.vv vfmin.vv vfmax.vv vmflt.vv vmfle.vv vmfeq.vv \
+  vfwcvt.f.f.v vfncvt.f.f.w; do
+  grep -q "	$insn \| $insn " "$tmp/h25.s" || miss="$miss $insn"
+done
+n16=$(grep -c "vsetvli zero, zero, e16, m1, ta, ma" "$tmp/h25.s")
+n32=$(grep -c "vsetvli zero, zero, e32, m1, ta, ma" "$tmp/h25.s")
+[ -z "$miss" ] && [ "$n16" -ge 13 ] && [ "$n16" = "$n32" ] && ! grep -q "e16" "$tmp/h0.s" &&
+  ok "half on revision 2025: SEW-16 float instructions ($n16 stretches)" ||
+  bad "half on revision 2025: missing$miss; $n16 e16 and $n32 e32 vsetvli; baseline e16: $(grep -c e16 "$tmp/h0.s")"
+
 # the compiler module is loaded on first use: a wrong module is one input error
 ldd "$ventus" 2>/dev/null | grep -q libasan ||
   CHENGYING_CC_MODULE="$tmp/no-such-module.so" expect 4 "cannot load the OpenCL C compiler module" \
