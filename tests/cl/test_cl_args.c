@@ -96,9 +96,11 @@ int main(void) {
     cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
     CHECK(err);
     CHECK(clSetKernelArg(ka, 0, sizeof out, &out));
-    size_t g[2] = {8, 4}, l[2] = {4, 2}, l2[2] = {2, 4};
-    EXPECT_ERR(clEnqueueNDRangeKernel(q, ka, 2, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+    size_t g[2] = {8, 4}, l[2] = {4, 2}, l2[2] = {2, 4}, g3[2] = {6, 4};
+    /* a NULL local size takes the declared one, which must divide the global size */
+    EXPECT_ERR(clEnqueueNDRangeKernel(q, ka, 2, NULL, g3, NULL, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
     EXPECT_ERR(clEnqueueNDRangeKernel(q, ka, 2, NULL, g, l2, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+    CHECK(clEnqueueNDRangeKernel(q, ka, 2, NULL, g, NULL, 0, NULL, NULL));
     CHECK(clEnqueueNDRangeKernel(q, ka, 2, NULL, g, l, 0, NULL, NULL));
     CHECK(clFinish(q));
     /* a kernel without the section: no attributes, 0, 0, 0 */
