@@ -241,7 +241,7 @@ int cc_read_bitcode_library(LLVMContextRef ctx, const char *path, LLVMModuleRef 
  * (the compilation's LLVM state is abandoned) instead of exit(1) */
 int cc_guarded(int (*fn)(void *arg), void *arg, vt_error *e);
 /* llvm.{s,u}{min,max}/abs of other widths and llvm.*.sat as plain IR (cc_lower_int.c) */
-void cc_lower_int_intrinsics(LLVMModuleRef m);
+void cc_lower_int_intrinsics(LLVMModuleRef m, int isa);
 /* llvm.memset/memcpy/memmove of a run-time or large length as loops
  * (cc_lower_mem.c); how many; break-crit-edges must run again after it */
 int cc_lower_mem_intrinsics(LLVMModuleRef m);
@@ -292,6 +292,16 @@ int cc_text_rev2025(char **text);
 /* cc_isel_f64v.c: a __cy_v64_* primitive as SEW-64 vector instructions
  * (-1 not one, 0 selected, -2 error) */
 int cc_select_f64v(cc_fn *f, LLVMValueRef call, const char *name);
+/* cc_fixed.c: hadd, rhadd, mul_hi and the saturating additions at their
+ * element width (revision 2025; mul_hi of int on both): the builtins'
+ * scalar names, which the scalarizer splits vector forms into (known),
+ * those calls renamed to __cy_vx_* primitives before libclc (map), the
+ * saturating intrinsics cc_lower_int.c leaves for them (keeps), and their
+ * selection (-1 not one, 0 selected, -2 error) */
+int cc_fixed_known(const char *name);
+int cc_fixed_keeps(const char *name, int isa);
+void cc_map_fixed_builtins(LLVMModuleRef m, int isa);
+int cc_select_fixed(cc_fn *f, LLVMValueRef call, const char *name);
 /* cc_isel_f16v.c: a __cy_v16_* primitive as SEW-16 vector instructions
  * (-1 not one, 0 selected, -2 error) */
 int cc_select_f16v(cc_fn *f, LLVMValueRef call, const char *name);

@@ -437,6 +437,7 @@ int cc_select_call(cc_fn *f, LLVMValueRef call, int vec) {
     if (at == -1 && *name) at = cc_select_convert_call(f, call, name);
     if (at == -1 && *name) at = cc_select_f64v(f, call, name); /* double on revision 2025 */
     if (at == -1 && *name) at = cc_select_f16v(f, call, name); /* half on revision 2025 */
+    if (at == -1 && *name) at = cc_select_fixed(f, call, name); /* hadd, mul_hi, saturation at their width */
     if (at != -1) return at ? -1 : 0;
     if (fn && LLVMIsAFunction(fn) && LLVMGetFirstBasicBlock(fn) && LLVMGetFunctionCallConv(fn) != LLVMSPIRKERNELCallConv)
       return cc_select_fn_call(f, call);

@@ -436,6 +436,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   cc_lower_vstore_half(m);
   cc_map_f64_builtins(m);
   cc_map_f16_builtins(m);
+  cc_map_fixed_builtins(m, o->isa);
   if (cc_link_subnormal(m, e) || cc_link_libclc(m, e)) goto done;
   if (o->isa != 2025) cc_lower_half(m); /* revision 2025 converts at SEW 16 (cc_lower_f16.c) */
   cc_printf_lower(m);
@@ -455,7 +456,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   cc_scalarize_intrinsics(m);
   cc_lower_f16(m, o->isa);
   if (cc_lower_f64(m, o->isa, e)) goto done;
-  cc_lower_int_intrinsics(m);
+  cc_lower_int_intrinsics(m, o->isa);
   cc_lower_unaligned(m);
   if (cc_lower_mem_intrinsics(m)) {
     po = LLVMCreatePassBuilderOptions();

@@ -7,8 +7,8 @@
  *  - OpenCL builtins (Itanium-mangled, _Z<len><name><params>) whose
  *    parameters are vectors (Dv<N>_<T>) or scalars, when the scalar form of
  *    the same name is one the back end selects (cc_builtin_known,
- *    cc_bits_known, cc_i64_bits_known, or one of cc_subnormal.c's scalar
- *    replacements). This runs before libclc is
+ *    cc_bits_known, cc_i64_bits_known, one of cc_subnormal.c's scalar
+ *    replacements, or cc_fixed.c's builtins). This runs before libclc is
  *    linked, so what the back end does not map keeps its vector form and
  *    comes from the library.
  *  - LLVM intrinsics on vectors (llvm.ctpop.v4i8, llvm.umin.v2i16, ...)
@@ -71,8 +71,10 @@ static int scalar_builtin(const char *name, char *out, size_t len) {
   for (int i = 0; i < np && w > 0 && (size_t)w + 1 < len; i++) out[w++] = letter[i];
   if (w <= 0 || (size_t)w >= len) return 0;
   out[w] = 0;
-  return n && (cc_builtin_known(out) || cc_bits_known(out) || cc_i64_bits_known(out) || cc_subnormal_known(out)) ? n
-                                                                                                              : 0;
+  return n && (cc_builtin_known(out) || cc_bits_known(out) || cc_i64_bits_known(out) || cc_subnormal_known(out) ||
+                cc_fixed_known(out))
+             ? n
+             : 0;
 }
 
 /* the element-wise intrinsics (others, like llvm.vector.reverse, are not) */

@@ -1374,7 +1374,10 @@ static int64_t sat64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v
 static int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
 static int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
 
-enum { NI = 24 };
+enum { NI = 45 };
+
+/* hadd (r = 0) and rhadd (r = 1) of any width: the sum is exact in 64 bits */
+static int64_t avg(int64_t a, int64_t b, int r) { return (a + b + r) >> 1; }
 
 static void int_ref(int32_t x, int32_t y, int32_t z, int32_t *o) {
   int8_t cx = (int8_t)x, cy = (int8_t)y, cz = (int8_t)z;
@@ -1405,6 +1408,27 @@ static void int_ref(int32_t x, int32_t y, int32_t z, int32_t *o) {
   o[21] = (int8_t)sat64(cx * cy + cz, -128, 127);
   o[22] = (int16_t)sat64(sx * sy + sz, -32768, 32767);
   o[23] = (int32_t)sat64((int64_t)x * y + z, INT32_MIN, INT32_MAX);
+  for (int r = 0; r < 2; r++) {
+    o[24 + r] = (int8_t)avg(cx, cy, r);
+    o[26 + r] = (uint8_t)avg(ux, uy, r);
+    o[28 + r] = (int16_t)avg(sx, sy, r);
+    o[30 + r] = (uint16_t)avg(wx, wy, r);
+    o[32 + r] = (int32_t)avg(x, y, r);
+    o[34 + r] = (int32_t)(uint32_t)avg((uint32_t)x, (uint32_t)y, r);
+  }
+  o[36] = (int8_t)((cx * cy) >> 8);
+  o[37] = (uint8_t)((ux * uy) >> 8);
+  o[38] = (int16_t)((sx * sy) >> 16);
+  o[39] = (uint16_t)(((uint32_t)wx * wy) >> 16);
+  o[40] = (int32_t)(((int64_t)x * y) >> 32);
+  o[41] = (int32_t)(uint32_t)(((uint64_t)(uint32_t)x * (uint32_t)y) >> 32);
+  uint8_t c4[4] = {(uint8_t)avg(cx, cz, 1), (uint8_t)avg(cy, cx, 1), (uint8_t)avg(cz, cy, 1), (uint8_t)avg(cx, cy, 1)};
+  uint16_t s2[2] = {(uint16_t)((sx * sz) >> 16), (uint16_t)((sy * sx) >> 16)};
+  uint8_t u4[4] = {(uint8_t)sat64(ux + uy, 0, 255), (uint8_t)sat64(uy + uy, 0, 255), (uint8_t)sat64(ux + ux, 0, 255),
+                   (uint8_t)sat64(uy + ux, 0, 255)};
+  memcpy(&o[42], c4, 4);
+  memcpy(&o[43], s2, 4);
+  memcpy(&o[44], u4, 4);
 }
 
 static void test_int_builtins(void **state) {

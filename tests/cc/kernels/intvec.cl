@@ -1,7 +1,9 @@
 /* vloadN/vstoreN over global, local and private pointers, and the integer
  * builtins of char/short/int the optimiser turns into llvm.{s,u}{min,max},
- * llvm.abs and llvm.*.sat (checked by tests/cc/test_cc_kernels.c) */
-#define NI 24
+ * llvm.abs and llvm.*.sat, and hadd, rhadd, mul_hi at every width, scalar
+ * and vector (on revision 2025 the fixed-point instructions, cc_fixed.c;
+ * checked by tests/cc/test_cc_kernels.c) */
+#define NI 45
 
 void int_ops(int x, int y, int z, global int *o) {
   char cx = (char)x, cy = (char)y, cz = (char)z;
@@ -32,6 +34,27 @@ void int_ops(int x, int y, int z, global int *o) {
   o[21] = mad_sat(cx, cy, cz);
   o[22] = mad_sat(sx, sy, sz);
   o[23] = mad_sat(x, y, z);
+  o[24] = hadd(cx, cy);
+  o[25] = rhadd(cx, cy);
+  o[26] = hadd(ux, uy);
+  o[27] = rhadd(ux, uy);
+  o[28] = hadd(sx, sy);
+  o[29] = rhadd(sx, sy);
+  o[30] = hadd(wx, wy);
+  o[31] = rhadd(wx, wy);
+  o[32] = hadd(x, y);
+  o[33] = rhadd(x, y);
+  o[34] = hadd((uint)x, (uint)y);
+  o[35] = rhadd((uint)x, (uint)y);
+  o[36] = mul_hi(cx, cy);
+  o[37] = mul_hi(ux, uy);
+  o[38] = mul_hi(sx, sy);
+  o[39] = mul_hi(wx, wy);
+  o[40] = mul_hi(x, y);
+  o[41] = mul_hi((uint)x, (uint)y);
+  o[42] = as_int(rhadd((char4)(cx, cy, cz, cx), (char4)(cz, cx, cy, cy)));
+  o[43] = as_int(mul_hi((short2)(sx, sy), (short2)(sz, sx)));
+  o[44] = as_int(add_sat((uchar4)(ux, uy, ux, uy), (uchar4)(uy, uy, ux, ux)));
 }
 
 kernel void int_lanes(global const int *a, global int *out) {
