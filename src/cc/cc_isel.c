@@ -246,9 +246,11 @@ static int sext_from(cc_fn *f, int r, int vec, int w) {
 
 /* an operand in the requested form, sign-extended if asked */
 static int operand(cc_fn *f, LLVMValueRef v, int vec, int sext) {
+  int w = cc_int_width(LLVMTypeOf(v));
+  /* a narrow constant sign-extended here, not by two shifts at run time */
+  if (sext && w > 1 && w < 32 && LLVMIsAConstantInt(v)) return cc_xk(f, vec, (int32_t)LLVMConstIntGetSExtValue(v));
   int r = vec ? cc_vec(f, v) : cc_sreg(f, v);
   if (r < 0) return -1;
-  int w = cc_int_width(LLVMTypeOf(v));
   return sext && w && w < 32 ? sext_from(f, r, vec, w) : r;
 }
 
