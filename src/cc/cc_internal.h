@@ -277,7 +277,8 @@ void cc_map_f16_builtins(LLVMModuleRef m);
 /* cc_lower_fp.c: half <-> float conversions (before the optimiser) and
  * llvm.is.fpclass (after it) as integer IR */
 void cc_lower_half(LLVMModuleRef m);
-void cc_lower_vstore_half(LLVMModuleRef m); /* vstore[a]_half* of float values (before libclc) */
+/* vstore[a]_half* of float values (before libclc); isa 2025 rounds to nearest with the unit's conversion */
+void cc_lower_vstore_half(LLVMModuleRef m, int isa);
 void cc_lower_fpclass(LLVMModuleRef m);
 /* float (or a float vector) to half bits (i16) in rounding mode rm: 0 rte, 1 rtz, 2 rtp, 3 rtn */
 LLVMValueRef cc_float_to_half_bits(LLVMBuilderRef b, LLVMValueRef x, int rm);

@@ -157,7 +157,7 @@ static LLVMValueRef double_to_half(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueR
 
 /* the calls of the half stores of float and double values: the
  * conversion in the call's rounding mode, then 16-bit stores */
-void cc_lower_vstore_half(LLVMModuleRef m) {
+void cc_lower_vstore_half(LLVMModuleRef m, int isa) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   LLVMTypeRef i16 = LLVMInt16TypeInContext(LLVMGetModuleContext(m)), i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
@@ -175,8 +175,11 @@ void cc_lower_vstore_half(LLVMModuleRef m) {
       LLVMValueRef h = NULL;
       if (!dbl) {
         fpb p = fpb_of(b, LLVMTypeOf(v));
-        h = rm == RM_RTE ? LLVMBuildBitCast(b, float_to_half(&p, v, shaped(LLVMTypeOf(v), LLVMHalfTypeInContext(LLVMGetModuleContext(m)))), p.i16, "")
-                         : float_to_half_directed(&p, v, rm);
+        LLVMTypeRef ht = shaped(LLVMTypeOf(v), LLVMHalfTypeInContext(LLVMGetModuleContext(m)));
+        if (rm == RM_RTE && isa == 2025) /* the unit's narrowing conversion (cc_lower_f16.c) */
+          h = LLVMBuildBitCast(b, LLVMBuildFPTrunc(b, v, ht, ""), p.i16, "");
+        else
+          h = rm == RM_RTE ? LLVMBuildBitCast(b, float_to_half(&p, v, ht), p.i16, "") : float_to_half_directed(&p, v, rm);
       }
       LLVMValueRef base = LLVMBuildMul(b, idx, LLVMConstInt(i32, (unsigned)(kind == 2 ? 4 : n), 0), "");
       for (int e = 0; e < n; e++) {

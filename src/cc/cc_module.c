@@ -433,7 +433,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
   if (cc_read_linked(ctx, bcs, lens, n, &m, e) || cc_lower_images(m, e)) goto done;
   if (raw && (cc_optimise(m, o->opt, e) || cc_budget_check(b, origin, e))) goto done;
   cc_scalarize_builtins(m);
-  cc_lower_vstore_half(m);
+  cc_lower_vstore_half(m, o->isa);
   cc_map_f64_builtins(m);
   cc_map_f16_builtins(m);
   cc_map_fixed_builtins(m, o->isa);
