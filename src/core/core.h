@@ -74,6 +74,7 @@ typedef struct vt_warp {
   uint32_t vxrm, vxsat; /* fixed-point rounding mode and sticky saturation (revision 2025) */
   uint32_t mtvec, mscratch, mepc, mcause, mtval, mie, mip;
   uint64_t instret;
+  uint64_t park_round; /* parked at a barrier (dispatch.c): the round of its last re-check */
 
   /* LR/SC reservation: host address of the reserved word, NULL = none */
   const uint8_t *resv;
@@ -100,6 +101,8 @@ struct vt_wg {
   uint32_t slot;        /* index among the SM's work-group slots */
   uint32_t nwarps, ended, arrived;
   uint32_t bar_gen;
+  uint32_t nparked;     /* warps parked at the barrier of generation park_gen (dispatch.c) */
+  uint32_t park_gen;
   vt_warp **warps;      /* [num_warps] */
   vt_mbar *mbar;        /* [(num_warps + 3) / 4] */
   /* local store of this work-group (the window at lds_base) */
@@ -157,6 +160,7 @@ typedef struct vt_worker {
   vt_stats own;
   vt_commit *commit;           /* where a recording step writes; NULL: the device's (timing threads: their own) */
   uint64_t ahead;              /* warp-instructions run ahead (a debug counter: vt_device_ahead_insns) */
+  uint64_t parked;             /* barrier re-checks skipped by parking (vt_device_parked_checks) */
   /* stores into decoded code (route): set by the store, cleared by the
    * loop that checks them against the warps running ahead */
   int smc;
@@ -358,6 +362,27 @@ int sm_has_room(const vt_device *d, uint32_t s);
 /* Fills *e with the deadlock of a stuck group on SMs first, first+step, ...
  * (all SMs: 0, 1) and returns -1, the group's id in *wg: the first in SM
  * and slot order, or with `lowest` the one of lowest id. */
+/* Barrier parking (park.c): due[j] of a parked warp. */
+#define VT_DUE_PARKED (UINT64_MAX - 1)
+/* When the warps of a group wake: in `round` for slots after `self`, else
+ * in `at`; the step count holds every parked warp's re-checks up to round
+ * `counted`. */
+typedef struct {
+  uint64_t round;
+  uint32_t self;
+  uint64_t at, counted;
+} park_when;
+void park_warp(vt_warp *w, uint64_t *due, uint32_t j, uint64_t round, uint32_t *parked);
+void park_wake(vt_device *d, vt_worker *k, uint64_t *due, vt_wg *g, const park_when *t, uint32_t *parked,
+               uint64_t *steps, uint64_t *next);
+/* every parked warp of SMs first, first + step, ...: due in `round` */
+void park_wake_all(vt_device *d, vt_worker *k, uint64_t *due, uint32_t first, uint32_t step, uint64_t round,
+                   uint32_t *parked, uint64_t *steps, uint64_t *next);
+/* The loop goes from round to round `to`: the parked warps' re-checks in
+ * between are counted; with `wake` (nothing else to run, or a step limit
+ * near) they are all woken for round `to`. */
+void park_advance(vt_device *d, vt_worker *k, uint64_t *due, uint32_t first, uint32_t step, uint64_t round,
+                  uint64_t to, int wake, uint32_t *parked, uint64_t *steps);
 int launch_deadlock(vt_device *d, vt_worker *k, uint32_t first, uint32_t step, int lowest, uint32_t *wg,
                     vt_error *e);
 /* Parallel launch (par_launch.c): 1 when this launch (set up, nothing

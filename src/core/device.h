@@ -327,6 +327,9 @@ void vt_device_host_cpu(const vt_device *d, double *busiest, double *all);
 /* Warp-instructions run ahead of their round since creation (docs/simulator.md
  * §2): a debug counter, not a statistic, since it depends on the schedule. */
 uint64_t vt_device_ahead_insns(const vt_device *d);
+/* Barrier re-checks that parked warps skipped (dispatch.c; counted in the
+ * step count and instret all the same): a debug counter too. */
+uint64_t vt_device_parked_checks(const vt_device *d);
 
 /* Statistics accumulated since creation or the last reset. */
 const vt_stats *vt_device_stats(const vt_device *d);

@@ -199,7 +199,7 @@ int wg_place(vt_device *d, vt_worker *k, uint32_t best, uint64_t id, vt_error *e
   wg->active = 1;
   wg->id = (uint32_t)id;
   wg->nwarps = l->num_warps;
-  wg->ended = wg->arrived = wg->bar_gen = 0;
+  wg->ended = wg->arrived = wg->bar_gen = wg->nparked = 0;
   memset(wg->mbar, 0, (l->num_warps + 3) / 4 * sizeof *wg->mbar);
   /* warps_last_first: the RTL's cu_handler.v dispatches a group's warps
    * from the last down and cta2warp.v gives each the lowest free slot */
@@ -369,7 +369,7 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
    * visits the slots in order and steps the warps due; rounds in which no
    * warp is due are skipped. */
   uint64_t *due = d->due, round = 0;
-  uint32_t nw = c->warps_per_sm;
+  uint32_t nw = c->warps_per_sm, parked = 0;
   for (uint32_t j = 0; j < c->num_sm * nw; j++) due[j] = UINT64_MAX;
   due_new_warps(d, due, 0);
   while (d->wg_done < d->wg_total) {
@@ -379,7 +379,7 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
       vt_warp *ws = d->sms[s].warps;
       for (uint32_t i = 0; i < nw; i++, j++) {
         if (due[j] != round) {
-          if (due[j] != UINT64_MAX) { /* this round's instruction already ran ahead */
+          if (due[j] < VT_DUE_PARKED) { /* this round's instruction already ran ahead */
             any = progress = 1;
             next = due[j] < next ? due[j] : next;
           }
@@ -400,11 +400,21 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
         if (rc < 0) goto fail;
         if (unlikely(d->w0.smc) && code_store_check(d, &d->w0, due, round, j, 0, 1, e)) goto fail;
         if (rc != 2) progress = 1;
+        vt_wg *g = w->wg;
+        if (unlikely(g->nparked) && (rc == 1 || g->bar_gen != g->park_gen)) { /* the barrier may open */
+          park_when t = {round, j, round + 1, round};
+          park_wake(d, &d->w0, due, g, &t, &parked, &d->steps, &next);
+        }
         if (rc == 1) {
           w->ended = 1;
-          w->wg->ended++;
+          g->ended++;
           ended = 1;
           due[j] = UINT64_MAX;
+          continue;
+        }
+        /* a re-check that changed nothing: parked until the barrier opens (park.c) */
+        if (rc == 2 && run_ahead && w->bar_wait && w->bar_gen == g->bar_gen && d->steps < ahead_until) {
+          park_warp(w, due, j, round, &parked);
           continue;
         }
         d->steps += ahead;
@@ -423,7 +433,14 @@ int vt_device_launch(vt_device *d, const vt_launch *l, vt_error *e) {
       launch_deadlock(d, &d->w0, 0, 1, 0, &wg, e);
       goto fail;
     }
-    round = next != UINT64_MAX ? next : round + 1;
+    uint64_t to = next != UINT64_MAX ? next : round + 1;
+    /* parked warps re-check in every round up to the next one run; near the
+     * step limit, or with nothing else to run (a deadlock plain round-robin
+     * reports), they all re-check again (park.c) */
+    if (unlikely(parked))
+      park_advance(d, &d->w0, due, 0, 1, round, to, d->steps + (uint64_t)parked * (to - round) >= ahead_until || next == UINT64_MAX,
+                   &parked, &d->steps);
+    round = to;
   }
   return 0;
 fail:

@@ -190,6 +190,7 @@ static int par_setup(vt_device *d, uint32_t n, vt_error *e) {
     p->k.code_gen = __atomic_load_n(&d->mem.code_gen, __ATOMIC_ACQUIRE); /* an empty TLB is protected */
     p->k.smc = 0;
     p->k.ahead = 0;
+    p->k.parked = 0;
     p->reported = 0;
   }
   return 0;
@@ -288,6 +289,7 @@ static void *worker_run(void *arg) {
    * then the single-threaded loop meets it too */
   const int run_ahead = c->run_ahead && !d->record && c->isa != 2025;
   uint64_t *due = p->due, round = 0;
+  uint32_t parked = 0; /* warps parked at a barrier (park.c) */
   int claiming = 1;
   uint32_t from = 0; /* blocks before (p->index + from) % n have nothing left for this thread */
   uint64_t retired_at = UINT64_MAX; /* the fault id the last retirement saw */
@@ -311,7 +313,7 @@ static void *worker_run(void *arg) {
     for (uint32_t s = p->index; s < c->num_sm; s += n) {
       vt_warp *ws = d->sms[s].warps;
       for (uint32_t i = 0, j = s * nw; i < nw; i++, j++) {
-        if (due[j] == UINT64_MAX) continue; /* empty slot or ended warp (due_own_warps) */
+        if (due[j] >= VT_DUE_PARKED) continue; /* empty slot, ended warp (due_own_warps), parked */
         vt_warp *w = &ws[i];
         if (unlikely(fault != UINT64_MAX) && w->wg->id >= fault) continue;
         if (due[j] != round) { /* this round's instruction already ran ahead */
@@ -347,11 +349,20 @@ static void *worker_run(void *arg) {
           continue;
         }
         if (rc != 2) progress = 1;
+        vt_wg *g = w->wg;
+        if (unlikely(g->nparked) && (rc == 1 || g->bar_gen != g->park_gen)) { /* the barrier may open */
+          park_when t = {round, j, round + 1, round};
+          park_wake(d, &p->k, due, g, &t, &parked, &steps, &next);
+        }
         if (rc == 1) {
           w->ended = 1;
-          w->wg->ended++;
+          g->ended++;
           due[j] = UINT64_MAX;
           ended = 1;
+          continue;
+        }
+        if (rc == 2 && run_ahead && w->bar_wait && w->bar_gen == g->bar_gen) { /* park.c */
+          park_warp(w, due, j, round, &parked);
           continue;
         }
         steps += ahead;
@@ -359,6 +370,15 @@ static void *worker_run(void *arg) {
         due[j] = round + 1 + ahead;
         next = due[j] < next ? due[j] : next;
       }
+    }
+    uint64_t to = next != UINT64_MAX ? next : round + 1;
+    /* parked warps re-check in every round up to the next one run (park.c);
+     * with nothing else to run (a deadlock), they re-check again. When
+     * groups retire (below), new warps may be due in the next round: no
+     * rounds are skipped then. */
+    if (unlikely(parked)) {
+      if (ended || !any || !progress || fault != retired_at) to = round + 1;
+      park_advance(d, &p->k, due, p->index, n, round, to, next == UINT64_MAX, &parked, &steps);
     }
     /* the total is the same in any schedule (a group's steps, barrier
      * re-checks included, do not depend on other groups), so passing it is
@@ -368,7 +388,7 @@ static void *worker_run(void *arg) {
     /* groups retire and new ones come only when a warp ended, a fault
      * abandoned groups, or nothing ran (as in vt_device_launch) */
     if (!ended && any && progress && fault == retired_at) {
-      round = next != UINT64_MAX ? next : round + 1;
+      round = to;
       continue;
     }
     retired_at = fault;
@@ -376,7 +396,11 @@ static void *worker_run(void *arg) {
       for (uint32_t g = 0; g < c->wg_slots_per_sm; g++) {
         vt_wg *wg = &d->sms[s].wgs[g];
         if (!wg->active) continue;
-        if (wg->id >= fault) wg_release(d, wg); /* abandoned: a lower group faulted */
+        if (wg->id >= fault) { /* abandoned: a lower group faulted */
+          parked -= wg->nparked;
+          wg->nparked = 0;
+          wg_release(d, wg);
+        }
         else if (wg->ended < wg->nwarps) resident = 1;
         else {
           finish_group(p, wg);
@@ -416,8 +440,8 @@ static void *worker_run(void *arg) {
       resident = 1;
     }
     if (!resident) break;
-    if (due_own_warps(p, due, round + 1)) next = round + 1;
-    round = next != UINT64_MAX ? next : round + 1;
+    if (due_own_warps(p, due, round + 1)) to = round + 1;
+    round = to;
   }
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
   p->cpu = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
@@ -454,6 +478,7 @@ int par_run(vt_device *d, uint32_t n, vt_error *e) {
     d->cpu_all += p->cpu;
     vt_stats_add(&d->stats, &p->k.own);
     d->w0.ahead += p->k.ahead;
+    d->w0.parked += p->k.parked;
     for (unsigned r = 0; r < VT_NUM_VREGS / 64; r++) d->w0.vwritten[r] |= p->k.vwritten[r];
     for (unsigned r = 0; r < VT_NUM_XREGS / 64; r++) d->w0.xwritten[r] |= p->k.xwritten[r];
   }

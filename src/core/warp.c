@@ -541,7 +541,8 @@ int code_store_check(vt_device *d, vt_worker *k, const uint64_t *due, uint64_t r
   for (uint32_t s = first; s < d->cfg.num_sm; s += step)
     for (uint32_t i = 0, j = s * nw; i < nw; i++, j++) {
       const vt_warp *a = &d->sms[s].warps[i];
-      if (j == self || due[j] == UINT64_MAX || due[j] <= (j < self ? round + 1 : round)) continue;
+      /* UINT64_MAX: no warp; UINT64_MAX - 1: parked at a barrier, not ahead */
+      if (j == self || due[j] >= VT_DUE_PARKED || due[j] <= (j < self ? round + 1 : round)) continue;
       if (a->ahead_hi < lo || a->ahead_lo >= hi) continue;
       const vt_warp *w = &d->sms[self / nw].warps[self % nw];
       vt_fail(e, VT_ERR_ILLEGAL,
@@ -557,3 +558,4 @@ int code_store_check(vt_device *d, vt_worker *k, const uint64_t *due, uint64_t r
 }
 
 uint64_t vt_device_ahead_insns(const vt_device *d) { return d->w0.ahead; }
+uint64_t vt_device_parked_checks(const vt_device *d) { return d->w0.parked; }

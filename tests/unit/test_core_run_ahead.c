@@ -224,6 +224,168 @@ static void step_limit_at_its_place(void **state) {
   assert_int_equal(limits, 3010);
 }
 
+/* Barrier parking (dispatch.c): warp 0 loops n passes (2 instructions
+ * each) before a barrier that warp 1 reaches at once and re-checks in
+ * every round until warp 0 arrives; both then read instret and store it.
+ * Warp 0: csrr, slli, lui, add, bnez, li, 2n loop, barrier: it arrives
+ * and opens the barrier in round 2n + 7 and reads 2n + 7. Warp 1 (wid 1:
+ * the higher slot, or the lower with warps_last_first) re-checks after
+ * warp 0 in that round and is through, or before it, and is through in the
+ * next: it reads 2n + 7 or 2n + 8. With max_steps, the limit is met at the
+ * warp and pc of plain round-robin for every limit. */
+static const char barrier_src[] = "  csrr t0, wid\n"
+                                  "  slli t0, t0, 2\n"
+                                  "  li a0, 0x90001000\n"
+                                  "  add a0, a0, t0\n"
+                                  "  bnez t0, skip\n"
+                                  "  li t1, %u\n"
+                                  "loop:\n"
+                                  "  addi t1, t1, -1\n"
+                                  "  bnez t1, loop\n"
+                                  "skip:\n"
+                                  "  barrier x0, x0, 0\n"
+                                  "  csrr t2, instret\n"
+                                  "  sw t2, 0(a0)\n"
+                                  "  endprg x0, x0, x0\n";
+
+typedef struct {
+  int rc;
+  vt_error e;
+  uint32_t c0, c1;
+  uint64_t warp_insns, barriers, parked;
+} barrier_run;
+
+static barrier_run launch_barrier(unsigned n, int run_ahead, int last_first, uint64_t max_steps) {
+  vt_config c;
+  vt_config_defaults(&c);
+  c.host_threads = 1;
+  c.num_sm = 1;
+  c.warps_per_sm = 2;
+  c.run_ahead = (uint32_t)run_ahead;
+  c.warps_last_first = (uint32_t)last_first;
+  c.max_steps = max_steps;
+  vt_error me;
+  vt_device *d = vt_device_create(&c, &me);
+  assert_non_null(d);
+  assert_int_equal(vt_mem_map(d, CODE_BASE, 0x10000, VT_PERM_R | VT_PERM_X, &me), 0);
+  assert_int_equal(vt_mem_map(d, DATA_BASE, DATA_SIZE, VT_PERM_R | VT_PERM_W, &me), 0);
+  char src[1024];
+  snprintf(src, sizeof src, barrier_src, n);
+  load_asm(d, src);
+  vt_launch l = mklaunch(1, 1, 1, 4, 2);
+  barrier_run r = {0};
+  r.rc = vt_device_launch(d, &l, &r.e);
+  r.c0 = rd32(d, COUNTER);
+  r.c1 = rd32(d, COUNTER + 4);
+  r.warp_insns = vt_device_stats(d)->warp_insns;
+  r.barriers = vt_device_stats(d)->barriers;
+  r.parked = vt_device_parked_checks(d);
+  vt_device_destroy(d);
+  return r;
+}
+
+static void barrier_parking_invisible(void **state) {
+  (void)state;
+  for (int lf = 0; lf <= 1; lf++) {
+    unsigned n = 500;
+    barrier_run on = launch_barrier(n, 1, lf, 0), off = launch_barrier(n, 0, lf, 0);
+    assert_int_equal(on.rc, 0);
+    assert_int_equal(off.rc, 0);
+    assert_int_equal(on.c0, 2 * n + 7);
+    assert_int_equal(on.c1, 2 * n + 7 + (unsigned)lf);
+    assert_int_equal(off.c0, on.c0);
+    assert_int_equal(off.c1, on.c1);
+    assert_int_equal(on.warp_insns, off.warp_insns);
+    assert_int_equal(on.barriers, off.barriers);
+    assert_int_equal(on.barriers, 2);
+    /* warp 1 arrived in round 6 and re-checked in round 7, then was parked
+     * until warp 0's arrival: 2n - 1 re-checks skipped (one more when it
+     * comes first in the round) */
+    assert_int_equal(on.parked, 2 * n - 1 + (unsigned)lf);
+    assert_int_equal(off.parked, 0);
+  }
+}
+
+/* every limit from 1 to past the end (2 * (2n + 10) steps or so) */
+static void barrier_parking_step_limit(void **state) {
+  (void)state;
+  unsigned n = 700, limits = 0;
+  for (uint64_t m = 1; m <= 2 * (2 * n + 12); m++) {
+    barrier_run on = launch_barrier(n, 1, 0, m), off = launch_barrier(n, 0, 0, m);
+    assert_int_equal(on.rc, off.rc);
+    assert_int_equal(on.e.kind, off.e.kind);
+    assert_int_equal(on.e.warp, off.e.warp);
+    assert_int_equal(on.e.pc, off.e.pc);
+    assert_int_equal(on.c0, off.c0);
+    assert_int_equal(on.c1, off.c1);
+    limits += on.rc != 0 && on.e.kind == VT_ERR_STEP_LIMIT;
+  }
+  /* warp 0 runs 2n + 10 instructions, warp 1 one per round until then: every
+   * limit below 2 * (2n + 9) + 1 steps stops the launch */
+  assert_true(limits > 2 * (2 * n + 8));
+}
+
+/* Many groups on two host threads (par_launch.c parks too): group g's
+ * warp 0 loops n = 100 + 8g passes after 10 instructions of set-up, so
+ * both its warps read instret 2n + 11 after the barrier (warp 1, in the
+ * higher slot, is through in the same round), as with one thread and
+ * run-ahead off. */
+static void barrier_parking_parallel(void **state) {
+  (void)state;
+  static const char src[] = "  csrr t0, wid\n"
+                            "  csrr t3, wgid\n"
+                            "  slli t5, t3, 1\n"
+                            "  add t5, t5, t0\n"
+                            "  slli t5, t5, 2\n"
+                            "  li a0, 0x90001000\n"
+                            "  add a0, a0, t5\n"
+                            "  bnez t0, skip\n"
+                            "  slli t1, t3, 3\n"
+                            "  addi t1, t1, 100\n"
+                            "loop:\n"
+                            "  addi t1, t1, -1\n"
+                            "  bnez t1, loop\n"
+                            "skip:\n"
+                            "  barrier x0, x0, 0\n"
+                            "  csrr t2, instret\n"
+                            "  sw t2, 0(a0)\n"
+                            "  endprg x0, x0, x0\n";
+  enum { GROUPS = 32 };
+  uint32_t got[2][2 * GROUPS];
+  uint64_t insns[2], parked[2], par[2];
+  for (int run = 0; run < 2; run++) { /* 0: two threads, run-ahead; 1: one thread, none */
+    vt_config c;
+    vt_config_defaults(&c);
+    c.host_threads = run ? 1 : 2;
+    c.num_sm = 4;
+    c.warps_per_sm = 2;
+    c.run_ahead = run ? 0 : 1;
+    vt_error me;
+    vt_device *d = vt_device_create(&c, &me);
+    assert_non_null(d);
+    assert_int_equal(vt_mem_map(d, CODE_BASE, 0x10000, VT_PERM_R | VT_PERM_X, &me), 0);
+    assert_int_equal(vt_mem_map(d, DATA_BASE, DATA_SIZE, VT_PERM_R | VT_PERM_W, &me), 0);
+    load_asm(d, src);
+    vt_launch l = mklaunch(GROUPS, 1, 1, 4, 2);
+    launch_ok(d, &l);
+    for (int i = 0; i < 2 * GROUPS; i++) got[run][i] = rd32(d, COUNTER + 4u * (uint32_t)i);
+    insns[run] = vt_device_stats(d)->warp_insns;
+    par[run] = vt_device_stats(d)->parallel_launches;
+    parked[run] = vt_device_parked_checks(d);
+    vt_device_destroy(d);
+  }
+  for (unsigned g = 0; g < GROUPS; g++) {
+    assert_int_equal(got[0][2 * g], 2 * (100 + 8 * g) + 11);
+    assert_int_equal(got[0][2 * g + 1], 2 * (100 + 8 * g) + 11);
+  }
+  assert_memory_equal(got[0], got[1], sizeof got[0]);
+  assert_int_equal(insns[0], insns[1]);
+  assert_int_equal(par[0], 1);
+  assert_int_equal(par[1], 0);
+  assert_true(parked[0] > GROUPS * 150);
+  assert_int_equal(parked[1], 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(late_fault_ahead_waits_its_round),
@@ -232,6 +394,9 @@ int main(void) {
       cmocka_unit_test(early_csr_fault_ahead_reported_in_its_round),
       cmocka_unit_test(counter_read_in_its_round),
       cmocka_unit_test(step_limit_at_its_place),
+      cmocka_unit_test(barrier_parking_invisible),
+      cmocka_unit_test(barrier_parking_step_limit),
+      cmocka_unit_test(barrier_parking_parallel),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
