@@ -122,6 +122,19 @@ typedef struct {
   uint32_t tp_frame;    /* own private bytes: variables, spills, saved vector registers */
   uint32_t callee_sp, callee_tp; /* deepest callee chain */
   int callee_vgprs, callee_sgprs;
+  /* work-item values selected in the entry block, register + 1 (0: none
+   * yet; cc_isel_call.c): the knl CSR, its words, the linear local id,
+   * local, group and global ids */
+  int wi_knl, wi_word[16], wi_lin, wi_lid[3], wi_grp[3], wi_gid[3];
+  /* address parts already computed in the block being selected
+   * (cc_isel.c: scaled GEP indices, static __local addresses), reused
+   * instead of computed again; a small ring */
+  struct {
+    LLVMValueRef key;
+    uint64_t size;
+    int blk, vec, reg;
+  } addr_memo[16];
+  int addr_next, addr_used;
 } cc_fn;
 
 /* cc_uniform.c */
@@ -253,6 +266,10 @@ LLVMBasicBlockRef cc_split_before(LLVMContextRef ctx, LLVMValueRef inst);
  * wait_group_events as a barrier, prefetch dropped (cc_lower_async.c;
  * before the optimiser) */
 void cc_lower_async(LLVMModuleRef m);
+/* the work-item functions of a constant dimension called once per function
+ * and dimension, in the entry block (cc_lower_workitem.c; last before
+ * selection) */
+void cc_hoist_workitems(LLVMModuleRef m);
 /* the functions the source declares inline as linkonce_odr (cc_inline.c;
  * each unit, before linking) */
 void cc_inline_odr(LLVMModuleRef m);

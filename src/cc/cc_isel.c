@@ -143,8 +143,40 @@ static int vec_len(LLVMTypeRef t);
 static int *group_of(cc_fn *f, LLVMValueRef v, int vec);
 static int set_group(cc_fn *f, LLVMValueRef in, int *g);
 
+/* An address part (a global's address: size 0; a GEP index times size)
+ * computed earlier in the block being selected: its register, or -1.
+ * Registers of a block's values are written once and are not changed
+ * before its end (phi copies come last), so a hit is the same value. */
+static int addr_memo_get(const cc_fn *f, LLVMValueRef key, uint64_t size, int vec) {
+  for (int i = 0; i < f->addr_used; i++)
+    if (f->addr_memo[i].key == key && f->addr_memo[i].blk == f->cur && f->addr_memo[i].size == size &&
+        f->addr_memo[i].vec == vec)
+      return f->addr_memo[i].reg;
+  return -1;
+}
+
+static int addr_memo_put(cc_fn *f, LLVMValueRef key, uint64_t size, int vec, int reg) {
+  if (reg < 0) return reg;
+  int n = (int)(sizeof f->addr_memo / sizeof *f->addr_memo), i = f->addr_next;
+  f->addr_memo[i].key = key;
+  f->addr_memo[i].size = size;
+  f->addr_memo[i].blk = f->cur;
+  f->addr_memo[i].vec = vec;
+  f->addr_memo[i].reg = reg;
+  f->addr_next = (i + 1) % n;
+  if (f->addr_used < n) f->addr_used++;
+  return reg;
+}
+
+static int global_addr_new(cc_fn *f, LLVMValueRef g);
+
 /* a global variable's address */
 static int global_addr(cc_fn *f, LLVMValueRef g) {
+  int r = addr_memo_get(f, g, 0, 0);
+  return r >= 0 ? r : addr_memo_put(f, g, 0, 0, global_addr_new(f, g));
+}
+
+static int global_addr_new(cc_fn *f, LLVMValueRef g) {
   int r = cc_new_vreg(f, CC_S);
   if (r < 0) return -1;
   int off = f->lds_off ? cc_map_get(f->lds_off, g) : -1;
@@ -689,20 +721,32 @@ static int sel_select(cc_fn *f, LLVMValueRef in, int vec) {
   return CC_EMIT(f, vec ? "vxor.vv %0, %1, %2" : "xor %0, %1, %2", 1, cc_r(d), cc_r(y), cc_r(u));
 }
 
+/* idx * size in the given form (vector when sv) */
+static int scaled_index(cc_fn *f, LLVMValueRef idx, uint64_t size, int sv) {
+  int s = addr_memo_get(f, idx, size, sv);
+  if (s >= 0) return s;
+  int r = operand(f, idx, sv, 0);
+  if (r < 0) return -1;
+  if (size && !(size & (size - 1))) {
+    int sh = __builtin_ctzll(size);
+    if (!sh) return r;
+    s = cc_new_vreg(f, sv ? CC_V : CC_S);
+    if (s < 0 || CC_EMIT(f, sv ? "vsll.vi %0, %1, %2" : "slli %0, %1, %2", 1, cc_r(s), cc_r(r), cc_imm(sh))) return -1;
+  } else {
+    int k = li(f, (int32_t)size);
+    s = cc_new_vreg(f, sv ? CC_V : CC_S);
+    if (k < 0 || s < 0 || CC_EMIT(f, sv ? "vmul.vx %0, %1, %2" : "mul %0, %1, %2", 1, cc_r(s), cc_r(r), cc_r(k)))
+      return -1;
+  }
+  return addr_memo_put(f, idx, size, sv, s);
+}
+
 /* acc + idx * size in the given form */
 static int add_scaled(cc_fn *f, int acc, LLVMValueRef idx, uint64_t size, int vec) {
   if (cc_int_width(LLVMTypeOf(idx)) != 32) return cc_unsupported(f, NULL, "an address index that is not 32 bits wide");
   int sv = vec && is_div(f, idx); /* a uniform index is scaled on the scalar unit */
-  int r = operand(f, idx, sv, 0), s = cc_new_vreg(f, sv ? CC_V : CC_S), d = cc_new_vreg(f, vec ? CC_V : CC_S);
-  if (r < 0 || s < 0 || d < 0) return -1;
-  if (size && !(size & (size - 1))) {
-    int sh = __builtin_ctzll(size);
-    if (!sh) s = r;
-    else if (CC_EMIT(f, sv ? "vsll.vi %0, %1, %2" : "slli %0, %1, %2", 1, cc_r(s), cc_r(r), cc_imm(sh))) return -1;
-  } else {
-    int k = li(f, (int32_t)size);
-    if (k < 0 || CC_EMIT(f, sv ? "vmul.vx %0, %1, %2" : "mul %0, %1, %2", 1, cc_r(s), cc_r(r), cc_r(k))) return -1;
-  }
+  int s = scaled_index(f, idx, size, sv), d = cc_new_vreg(f, vec ? CC_V : CC_S);
+  if (s < 0 || d < 0) return -1;
   if (vec && f->rclass[acc] == CC_S && f->rclass[s] == CC_S) { /* both uniform: add, then broadcast */
     int t = cc_new_vreg(f, CC_S);
     if (t < 0 || CC_EMIT(f, "add %0, %1, %2", 1, cc_r(t), cc_r(acc), cc_r(s))) return -1;

@@ -99,11 +99,27 @@ int cc_call_is_divergent(LLVMValueRef call) {
   }
 }
 
-static int knl_word(cc_fn *f, int off) {
-  int k = cc_new_vreg(f, CC_S), r = cc_new_vreg(f, CC_S);
-  if (k < 0 || r < 0 || CC_EMIT(f, "csrr %0, knl", 1, cc_r(k)) || CC_EMIT(f, "lw %0, %2(%1)", 1, cc_r(r), cc_r(k), cc_imm(off)))
-    return -1;
+/* A work-item value computed in the entry block holds for the whole
+ * function (the calls of a constant dimension are all there,
+ * cc_lower_workitem.c): *slot remembers its register. */
+static int memo_get(const cc_fn *f, const int *slot) { return f->cur == 0 && *slot ? *slot - 1 : -1; }
+static int memo_put(cc_fn *f, int *slot, int r) {
+  if (r >= 0 && f->cur == 0) *slot = r + 1;
   return r;
+}
+
+static int knl_word(cc_fn *f, int off) {
+  int *w = &f->wi_word[(off / 4) & 15], r = memo_get(f, w);
+  if (r >= 0) return r;
+  int k = memo_get(f, &f->wi_knl);
+  if (k < 0) {
+    k = cc_new_vreg(f, CC_S);
+    if (k < 0 || CC_EMIT(f, "csrr %0, knl", 1, cc_r(k))) return -1;
+    memo_put(f, &f->wi_knl, k);
+  }
+  r = cc_new_vreg(f, CC_S);
+  if (r < 0 || CC_EMIT(f, "lw %0, %2(%1)", 1, cc_r(r), cc_r(k), cc_imm(off))) return -1;
+  return memo_put(f, w, r);
 }
 
 static int sop(cc_fn *f, const char *fmt, int a, int b) {
@@ -118,12 +134,20 @@ static int vop(cc_fn *f, const char *fmt, int a, int b) {
 
 /* local linear id of each lane: tid + lane */
 static int lin_id(cc_fn *f) {
+  int r = memo_get(f, &f->wi_lin);
+  if (r >= 0) return r;
   int v = cc_new_vreg(f, CC_V), t = cc_new_vreg(f, CC_S);
   if (v < 0 || t < 0 || CC_EMIT(f, "vid.v %0", 1, cc_r(v)) || CC_EMIT(f, "csrr %0, tid", 1, cc_r(t))) return -1;
-  return vop(f, "vadd.vx %0, %1, %2", v, t);
+  return memo_put(f, &f->wi_lin, vop(f, "vadd.vx %0, %1, %2", v, t));
 }
 
+static int local_id_new(cc_fn *f, int dim);
 static int local_id(cc_fn *f, int dim) {
+  int r = memo_get(f, &f->wi_lid[dim]);
+  return r >= 0 ? r : memo_put(f, &f->wi_lid[dim], local_id_new(f, dim));
+}
+
+static int local_id_new(cc_fn *f, int dim) {
   int l = lin_id(f), lsx = knl_word(f, 24);
   if (l < 0 || lsx < 0) return -1;
   if (dim == 0) return vop(f, "vremu.vx %0, %1, %2", l, lsx);
@@ -137,8 +161,10 @@ static int local_id(cc_fn *f, int dim) {
 static const char *const gid_csr[] = {"csrr %0, gidx", "csrr %0, gidy", "csrr %0, gidz"};
 
 static int group_id(cc_fn *f, int dim) {
-  int r = cc_new_vreg(f, CC_S);
-  return r < 0 || CC_EMIT(f, gid_csr[dim], 1, cc_r(r)) ? -1 : r;
+  int r = memo_get(f, &f->wi_grp[dim]);
+  if (r >= 0) return r;
+  r = cc_new_vreg(f, CC_S);
+  return r < 0 || CC_EMIT(f, gid_csr[dim], 1, cc_r(r)) ? -1 : memo_put(f, &f->wi_grp[dim], r);
 }
 
 static int workitem_dim(cc_fn *f, LLVMValueRef call, int kind, int dim);
@@ -209,10 +235,12 @@ static int workitem_dim(cc_fn *f, LLVMValueRef call, int kind, int dim) {
     return g < 0 || l < 0 ? -1 : sop(f, "divu %0, %1, %2", g, l);
   }
   default: { /* global id = group * local size + offset + local id */
+    int r = memo_get(f, &f->wi_gid[dim]);
+    if (r >= 0) return r;
     int lid = local_id(f, dim), g = group_id(f, dim), ls = knl_word(f, 24 + 4 * dim), off = knl_word(f, 36 + 4 * dim);
     if (lid < 0 || g < 0 || ls < 0 || off < 0) return -1;
     int m = sop(f, "mul %0, %1, %2", g, ls), s = m < 0 ? -1 : sop(f, "add %0, %1, %2", m, off);
-    return s < 0 ? -1 : vop(f, "vadd.vx %0, %1, %2", lid, s);
+    return s < 0 ? -1 : memo_put(f, &f->wi_gid[dim], vop(f, "vadd.vx %0, %1, %2", lid, s));
   }
   }
 }

@@ -469,6 +469,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
       goto done;
     }
   }
+  cc_hoist_workitems(m);
   td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
   uint32_t lds_bytes = 0;
   if (layout_local(m, td, &lds, &lds_bytes)) {

@@ -203,6 +203,34 @@ n32=$(grep -c "vsetvli zero, zero, e32, m1, ta, ma" "$tmp/h25.s")
   ok "half on revision 2025: SEW-16 float instructions ($n16 stretches)" ||
   bad "half on revision 2025: missing$miss; $n16 e16 and $n32 e32 vsetvli; baseline e16: $(grep -c e16 "$tmp/h0.s")"
 
+# work-item functions: one computation per function and dimension, wherever
+# the kernel calls them (cc_lower_workitem.c), and the values still right
+cat >"$tmp/wi.cl" <<'CL'
+__kernel void ids(__global int *out, int n) {
+  int x = get_global_id(0), y = get_global_id(1);
+  int v = get_local_id(0) + 100 * get_local_id(1);
+  if (get_local_id(0) & 1)
+    v += 10000 * (get_global_id(0) + get_global_id(1));
+  for (int i = 0; i < n; i++)
+    v += get_local_id(1) * (int)get_local_size(0);
+  out[y * get_global_size(0) + x] = v;
+}
+CL
+"$ventus" cc -S -o "$tmp/wi.s" "$tmp/wi.cl" 2>"$tmp/err" || bad "work-item kernel: $(cat "$tmp/err")"
+nrem=$(grep -c "vremu\|vdivu" "$tmp/wi.s") nknl=$(grep -c "csrr .*knl" "$tmp/wi.s") ntid=$(grep -c "csrr .*tid" "$tmp/wi.s")
+# local id 0 = l % lsx; local id 1 = (l % (lsx * lsy)) / lsx: three divisions in all
+[ "$nrem" = 3 ] && [ "$nknl" = 1 ] && [ "$ntid" = 1 ] && ok "work-item functions computed once each" ||
+  bad "work-item functions: $nrem vremu/vdivu (want 3), $nknl csrr knl, $ntid csrr tid (want 1 each)"
+want="arg0 i32[32]:"
+for y in 0 1 2 3; do for x in 0 1 2 3 4 5 6 7; do
+  lx=$((x % 4)) ly=$((y % 2)); v=$((lx + 100 * ly))
+  [ $((lx & 1)) = 1 ] && v=$((v + 10000 * (x + y)))
+  want="$want $((v + 3 * ly * 4))"
+done; done
+"$ventus" cc -o "$tmp/wi.elf" "$tmp/wi.cl" && "$ventus" run "$tmp/wi.elf" --kernel ids --global 8,4 --local 4,2 \
+  --arg buf:i32:32 --arg i32:3 --show 0:0 --quiet >"$tmp/out" 2>&1 && [ "$(cat "$tmp/out")" = "$want" ] &&
+  ok "work-item values in branches and loops (8x4 in 4x2 groups)" || bad "work-item values: $(cat "$tmp/out"), want $want"
+
 # the compiler module is loaded on first use: a wrong module is one input error
 ldd "$ventus" 2>/dev/null | grep -q libasan ||
   CHENGYING_CC_MODULE="$tmp/no-such-module.so" expect 4 "cannot load the OpenCL C compiler module" \
