@@ -1,12 +1,14 @@
-/* Reading a bitcode library from a file (libclc) without handing LLVM
- * anything it could end the process on: the file is read by us, bounded
+/* Reading a bitcode library from a file (libclc) and linking it without
+ * handing LLVM anything it could end the process on: the file is read by us, bounded
  * (a regular file of at most CC_BITCODE_MAX bytes, so /dev/zero or a pipe
  * is refused at once), must start with the bitcode magic, and is parsed
  * with a diagnostic handler of ours on the context, so that LLVM's default
- * one (which prints a line and calls exit(1)) never sees a parse error. */
+ * one (which prints a line and calls exit(1)) never sees a parse error;
+ * the same when the linker reads the bodies it takes. */
 #include <errno.h>
 #include <fcntl.h>
 #include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +75,8 @@ static int has_magic(const unsigned char *p, size_t n) {
   return n >= 4 && (!memcmp(p, raw, 4) || !memcmp(p, wrap, 4));
 }
 
+/* Function bodies are read when first used (by the linker,
+ * cc_link_bitcode_library), not all at once. */
 int cc_read_bitcode_library(LLVMContextRef ctx, const char *path, LLVMModuleRef *out, vt_error *e) {
   *out = NULL;
   char *buf = NULL, why[200] = "";
@@ -84,15 +88,31 @@ int cc_read_bitcode_library(LLVMContextRef ctx, const char *path, LLVMModuleRef 
     void *old_arg = LLVMContextGetDiagnosticContext(ctx);
     parse_sink d = {""};
     LLVMContextSetDiagnosticHandler(ctx, on_diag, &d);
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(buf, len, path, 0);
-    if (!mb || LLVMParseBitcodeInContext2(ctx, mb, out)) {
+    /* the module keeps its buffer (a copy: buf goes below) */
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(buf, len, path);
+    int bad = !mb || LLVMGetBitcodeModuleInContext2(ctx, mb, out);
+    if (bad) {
       *out = NULL;
       snprintf(why, sizeof why, "LLVM: %.180s", d.msg[0] ? d.msg : "cannot parse it");
     }
-    if (mb) LLVMDisposeMemoryBuffer(mb);
+    if (mb && bad) LLVMDisposeMemoryBuffer(mb); /* the module owns it once read */
     LLVMContextSetDiagnosticHandler(ctx, old, old_arg);
   }
   free(buf);
   if (*out) return 0;
   return vt_fail(e, VT_ERR_FORMAT, "%s: not a readable LLVM bitcode library (%s)", path, why);
+}
+
+int cc_link_bitcode_library(LLVMModuleRef u, LLVMModuleRef lib, const char *path, vt_error *e) {
+  LLVMContextRef ctx = LLVMGetModuleContext(u);
+  LLVMDiagnosticHandler old = LLVMContextGetDiagnosticHandler(ctx);
+  void *old_arg = LLVMContextGetDiagnosticContext(ctx);
+  parse_sink d = {""};
+  /* a body read only now may be malformed: LLVM's own handler would exit */
+  LLVMContextSetDiagnosticHandler(ctx, on_diag, &d);
+  int bad = LLVMLinkModules2(u, lib); /* lib is gone either way */
+  LLVMContextSetDiagnosticHandler(ctx, old, old_arg);
+  if (!bad) return 0;
+  return vt_fail(e, VT_ERR_FORMAT, "%s: linking the library failed (LLVM: %.180s)", path,
+                 d.msg[0] ? d.msg : "no reason given");
 }

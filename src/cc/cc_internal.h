@@ -248,8 +248,12 @@ int cc_link_subnormal(LLVMModuleRef m, vt_error *e);
 int cc_subnormal_known(const char *name); /* a scalar builtin it replaces (vector forms are split into it) */
 /* cc_bitcode.c: a bitcode library file read with bounds and a magic check,
  * parsed without LLVM's exiting diagnostic handler (VT_ERR_FORMAT "P: not a
- * readable LLVM bitcode library (WHY)") */
+ * readable LLVM bitcode library (WHY)"); lazily: its function bodies are
+ * read when the linker takes them */
 int cc_read_bitcode_library(LLVMContextRef ctx, const char *path, LLVMModuleRef *out, vt_error *e);
+/* links lib (consumed) into u with a diagnostic handler of ours: a body
+ * read lazily may be malformed only now */
+int cc_link_bitcode_library(LLVMModuleRef u, LLVMModuleRef lib, const char *path, vt_error *e);
 /* cc_fatal.c: fn(arg) with LLVM's fatal errors turned into VT_ERR_INTERNAL
  * (the compilation's LLVM state is abandoned) instead of exit(1) */
 int cc_guarded(int (*fn)(void *arg), void *arg, vt_error *e);

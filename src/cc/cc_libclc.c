@@ -2,11 +2,12 @@
  * (/usr/lib/clc/nvptx--.bc, package libclc-19) is 32-bit and its math
  * functions are target-independent IR over standard LLVM intrinsics, with
  * their tables in constant memory. The math builtins a program calls (and
- * that the back end does not map itself) are linked from it: only their
- * transitive closure keeps a body, everything else of the library becomes
- * a declaration first, so the library's NVVM work-item functions never
- * replace ours; LLVM's math intrinsics the library's native_* functions
- * use (llvm.log2.f32, ...) are redirected to its accurate functions. The
+ * that the back end does not map itself) are linked from it with what
+ * they call (read lazily, cc_link_libclc), the library's functions that
+ * the back end maps itself becoming declarations first, so the library's
+ * NVVM work-item functions never replace ours; LLVM's math intrinsics the
+ * library's native_* functions use (llvm.log2.f32, ...) are redirected to
+ * its accurate functions. The
  * linked functions are inlined like the program's own. Its integer
  * builtins and vloadN/vstoreN are target-independent IR too and come the
  * same way (its constant space is nvptx's 4, spir's is 2: calls on
@@ -54,14 +55,6 @@ static const char *const redirect[][2] = {
     {"llvm.exp2.f32", "_Z4exp2f"}, {"llvm.log.f32", "_Z3logf"},   {"llvm.log2.f32", "_Z4log2f"},
     {"llvm.log10.f32", "_Z5log10f"}, {"llvm.pow.f32", "_Z3powff"}};
 
-static const char *redirect_of(LLVMValueRef fn) {
-  size_t len;
-  const char *name = LLVMGetValueName2(fn, &len);
-  for (size_t i = 0; i < sizeof redirect / sizeof *redirect; i++)
-    if (!strcmp(name, redirect[i][0])) return redirect[i][1];
-  return NULL;
-}
-
 /* the unmangled name of an Itanium-mangled OpenCL builtin (_Z<len><name>...) */
 static int is_math(const char *mangled) {
   if (strncmp(mangled, "_Z", 2)) return 0;
@@ -81,18 +74,6 @@ static int is_math(const char *mangled) {
     return (p && *p == 'd') || (len >= 14 && !strncmp(end, "convert_double", 14));
   }
   return 0;
-}
-
-static int needed_from_program(LLVMModuleRef u, LLVMModuleRef lib, LLVMValueRef *todo, int max) {
-  int n = 0;
-  for (LLVMValueRef fn = LLVMGetFirstFunction(u); fn; fn = LLVMGetNextFunction(fn)) {
-    size_t len;
-    const char *name = LLVMGetValueName2(fn, &len), *to = redirect_of(fn);
-    if (LLVMGetFirstBasicBlock(fn) || !LLVMGetFirstUse(fn) || cc_builtin_known(name) || (!is_math(name) && !to)) continue;
-    LLVMValueRef l = LLVMGetNamedFunction(lib, to ? to : name);
-    if (l && LLVMGetFirstBasicBlock(l) && n < max) todo[n++] = l;
-  }
-  return n;
 }
 
 /* libclc has mad_hi as a macro over mul_hi, not as a function: a call of
@@ -169,22 +150,29 @@ static void constant_as_nvptx(LLVMModuleRef u) {
   LLVMDisposeBuilder(b);
 }
 
-/* fn becomes a declaration. Its values lose their uses first, then its
- * instructions go, then its blocks: deleting a block whose values a later
- * block still uses (or that a branch still names) leaves uses of freed
- * values, which valgrind saw written to. */
-static void drop_body(LLVMValueRef fn) {
-  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
-    for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in))
-      if (LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(in, LLVMGetPoison(LLVMTypeOf(in)));
-  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
-    for (LLVMValueRef in; (in = LLVMGetLastInstruction(b));) LLVMInstructionEraseFromParent(in);
-  LLVMBasicBlockRef b;
-  while ((b = LLVMGetFirstBasicBlock(fn))) LLVMDeleteBasicBlock(b);
+/* A function of the library the program's calls may use: a math builtin
+ * the back end does not map itself, or a redirect target. */
+static int wanted(const char *name) {
+  if (cc_builtin_known(name)) return 0;
+  if (is_math(name)) return 1;
+  for (size_t i = 0; i < sizeof redirect / sizeof *redirect; i++)
+    if (!strcmp(name, redirect[i][1])) return 1;
+  return 0;
 }
 
+/* The library is read lazily (8 MB of bitcode, 2 500 functions: reading
+ * all of it was most of a one-line kernel's compile time) and linked the
+ * way a linker takes a library: its functions become linkonce_odr, which
+ * LLVM's linker takes only where the program declares one or a function
+ * it takes calls one, reading each body then. Before that, the library's
+ * functions the back end maps itself (its NVVM work-item functions, sqrt,
+ * fabs, ...) become declarations, so the bodies taken call ours; those the
+ * program declares but does not take from it (conversions the back end
+ * selects, ...) are renamed, so the program's calls stay the back end's;
+ * and LLVM's math intrinsics become the accurate functions. The bitcode
+ * reader tracks its values through RAUW, so bodies read later see these
+ * replacements too. */
 int cc_link_libclc(LLVMModuleRef u, vt_error *e) {
-  LLVMValueRef want[256];
   const char *path = getenv("CHENGYING_LIBCLC");
   if (!path || !*path) path = LIBCLC_DEFAULT;
   mad_hi_as_mul_hi(u);
@@ -198,59 +186,57 @@ int cc_link_libclc(LLVMModuleRef u, vt_error *e) {
   }
   if (!any || access(path, R_OK)) return 0;
   LLVMModuleRef lib = NULL;
-  if (cc_read_bitcode_library(LLVMGetModuleContext(u), path, &lib, e)) return -1;
-  /* the closure of the wanted functions over calls and references */
-  cc_map keep = {0};
-  int n = needed_from_program(u, lib, want, 256), rc = -1;
-  LLVMValueRef *stack = malloc(sizeof *stack * 16384);
-  int sp = 0;
-  if (!stack) goto oom;
-  for (int i = 0; i < n; i++) stack[sp++] = want[i];
-  while (sp) {
-    LLVMValueRef fn = stack[--sp];
-    if (cc_map_get(&keep, fn) >= 0) continue;
-    if (cc_map_put(&keep, fn, 1)) goto oom;
-    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
-      for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in))
-        for (int o = 0, no = LLVMGetNumOperands(in); o < no; o++) {
-          LLVMValueRef op = LLVMGetOperand(in, (unsigned)o);
-          size_t len;
-          const char *to = op && LLVMIsAFunction(op) ? redirect_of(op) : NULL;
-          if (to) op = LLVMGetNamedFunction(lib, to);
-          if (op && LLVMIsAFunction(op) && LLVMGetFirstBasicBlock(op) && cc_map_get(&keep, op) < 0 && sp < 16384 &&
-              !cc_builtin_known(LLVMGetValueName2(op, &len)))
-            stack[sp++] = op;
-        }
+  LLVMContextRef ctx = LLVMGetModuleContext(u);
+  if (cc_read_bitcode_library(ctx, path, &lib, e)) return -1;
+  /* the program's own uses of the redirected intrinsics want their targets */
+  for (size_t i = 0; i < sizeof redirect / sizeof *redirect; i++) {
+    LLVMValueRef from = LLVMGetNamedFunction(u, redirect[i][0]);
+    if (from && LLVMGetFirstUse(from) && !LLVMGetNamedFunction(u, redirect[i][1]))
+      LLVMAddFunction(u, redirect[i][1], LLVMGlobalGetValueType(from));
   }
-  /* everything else loses its body; what stays is inlined like the program's code */
   unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
-  for (LLVMValueRef fn = LLVMGetFirstFunction(lib); fn; fn = LLVMGetNextFunction(fn)) {
-    if (!LLVMGetFirstBasicBlock(fn)) continue;
-    if (cc_map_get(&keep, fn) < 0) {
-      drop_body(fn);
-      LLVMSetLinkage(fn, LLVMExternalLinkage);
+  char alias[160];
+  int n = 0;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(lib), next; fn; fn = next) {
+    next = LLVMGetNextFunction(fn);
+    if (LLVMIsDeclaration(fn)) continue; /* intrinsics, and the declarations added here */
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    if (len > 100) continue;
+    if (cc_builtin_known(name)) { /* the back end's: a declaration its callers call */
+      LLVMTypeRef t = LLVMGlobalGetValueType(fn);
+      char keep[128];
+      memcpy(keep, name, len + 1);
+      snprintf(alias, sizeof alias, "__cy_libclc_unused.%d", n++);
+      LLVMSetValueName2(fn, alias, strlen(alias));
+      LLVMValueRef d = LLVMAddFunction(lib, keep, t);
+      LLVMReplaceAllUsesWith(fn, d);
+      LLVMSetLinkage(fn, LLVMLinkOnceODRLinkage); /* nothing refers to it: never taken */
       continue;
     }
+    LLVMValueRef mine = LLVMGetNamedFunction(u, name);
+    if (mine && LLVMIsDeclaration(mine) && !wanted(name)) { /* the program's call stays its own */
+      snprintf(alias, sizeof alias, "__cy_libclc.%s", name);
+      LLVMSetValueName2(fn, alias, strlen(alias));
+    }
+    if (LLVMGetLinkage(fn) == LLVMExternalLinkage) LLVMSetLinkage(fn, LLVMLinkOnceODRLinkage);
     LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-features", 15);
     LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-cpu", 10);
-    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(LLVMGetModuleContext(u), always, 0));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
   }
-  for (size_t i = 0; i < sizeof redirect / sizeof *redirect; i++) { /* before linking: the callees stay linked */
+  for (size_t i = 0; i < sizeof redirect / sizeof *redirect; i++) {
     LLVMValueRef from = LLVMGetNamedFunction(lib, redirect[i][0]), to = LLVMGetNamedFunction(lib, redirect[i][1]);
-    if (from && to && LLVMGetFirstBasicBlock(to) && LLVMGlobalGetValueType(from) == LLVMGlobalGetValueType(to))
+    if (from && to && !LLVMIsDeclaration(to) && LLVMGlobalGetValueType(from) == LLVMGlobalGetValueType(to))
       LLVMReplaceAllUsesWith(from, to);
   }
   LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(u));
   LLVMSetTarget(lib, LLVMGetTarget(u));
-  free(stack);
-  stack = NULL;
-  cc_map_free(&keep);
-  if (LLVMLinkModules2(u, lib)) return vt_fail(e, VT_ERR_INTERNAL, "linking the libclc math library (%s) failed", path);
+  if (cc_link_bitcode_library(u, lib, path, e)) return -1;
+  /* and the program's own intrinsic calls, now that the targets are there */
+  for (size_t i = 0; i < sizeof redirect / sizeof *redirect; i++) {
+    LLVMValueRef from = LLVMGetNamedFunction(u, redirect[i][0]), to = LLVMGetNamedFunction(u, redirect[i][1]);
+    if (from && to && LLVMGetFirstBasicBlock(to) && LLVMGlobalGetValueType(from) == LLVMGlobalGetValueType(to))
+      LLVMReplaceAllUsesWith(from, to);
+  }
   return 0;
-oom:
-  vt_fail(e, VT_ERR_NOMEM, "out of memory while linking the libclc math library");
-  free(stack);
-  cc_map_free(&keep);
-  LLVMDisposeModule(lib);
-  return rc;
 }

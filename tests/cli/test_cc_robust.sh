@@ -31,6 +31,13 @@ if [ -r /usr/lib/clc/nvptx--.bc ]; then
   head -c 1000 /usr/lib/clc/nvptx--.bc >"$tmp/trunc.bc"
   CHENGYING_LIBCLC="$tmp/trunc.bc" expect 4 "$tmp/trunc.bc: not a readable LLVM bitcode library (LLVM: " \
     "libclc: a truncated copy of nvptx--.bc" "$ventus" cc -o "$tmp/m.elf" "$tmp/math.cl"
+  # the bodies are read when the linker takes them: zeros in their place
+  # (10 % to 90 % of the file, where the function blocks lie) are met then
+  cp /usr/lib/clc/nvptx--.bc "$tmp/holes.bc"
+  sz=$(stat -c %s "$tmp/holes.bc")
+  dd if=/dev/zero of="$tmp/holes.bc" bs=1024 seek=$((sz / 10240)) count=$((sz * 8 / 10240)) conv=notrunc status=none
+  CHENGYING_LIBCLC="$tmp/holes.bc" expect 4 "$tmp/holes.bc: linking the library failed (LLVM: " \
+    "libclc: function bodies zeroed, found when linked" "$ventus" cc -o "$tmp/m.elf" "$tmp/math.cl"
   truncate -s 65M "$tmp/big.bc"
   CHENGYING_LIBCLC="$tmp/big.bc" expect 4 "$tmp/big.bc: not a readable LLVM bitcode library (larger than 64 MiB)" \
     "libclc: a file over the size bound" "$ventus" cc -o "$tmp/m.elf" "$tmp/math.cl"
