@@ -270,6 +270,11 @@ LLVMBasicBlockRef cc_split_before(LLVMContextRef ctx, LLVMValueRef inst);
  * wait_group_events as a barrier, prefetch dropped (cc_lower_async.c;
  * before the optimiser) */
 void cc_lower_async(LLVMModuleRef m);
+/* An fcmp of predicate p (LLVMRealPredicate) on x and y from a unit's
+ * three compares, cmp giving 0/1 as i32 (cc_lower_fcmp.c) */
+enum { CC_FEQ, CC_FLT, CC_FLE };
+typedef LLVMValueRef (*cc_fcmp_prim)(void *ctx, int kind, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef cc_fcmp_by(LLVMBuilderRef b, unsigned p, LLVMValueRef x, LLVMValueRef y, cc_fcmp_prim cmp, void *ctx);
 /* the work-item functions of a constant dimension called once per function
  * and dimension, in the entry block (cc_lower_workitem.c; last before
  * selection) */

@@ -68,20 +68,12 @@ static LLVMValueRef rnd(hw *w, LLVMValueRef f) {
   return w->v16 ? prim(w, "__cy_v16_ftoh", w->f16, &f, 1) : LLVMBuildFPTrunc(w->b, f, w->f16, "");
 }
 
-/* an ordered predicate (1 oeq .. 7 ord; bits 1 equal, 2 greater, 4 less)
- * as 0/1 from the three compares the unit has */
-static LLVMValueRef ordered(hw *w, unsigned p, LLVMValueRef a, LLVMValueRef b) {
-  LLVMValueRef ab[2] = {a, b}, ba[2] = {b, a}, aa[2] = {a, a}, bb[2] = {b, b};
-  switch (p) {
-  case 1: return prim(w, "__cy_v16_feq", w->i32, ab, 2);
-  case 2: return prim(w, "__cy_v16_flt", w->i32, ba, 2);
-  case 3: return prim(w, "__cy_v16_fle", w->i32, ba, 2);
-  case 4: return prim(w, "__cy_v16_flt", w->i32, ab, 2);
-  case 5: return prim(w, "__cy_v16_fle", w->i32, ab, 2);
-  case 6: return LLVMBuildOr(w->b, prim(w, "__cy_v16_flt", w->i32, ab, 2), prim(w, "__cy_v16_flt", w->i32, ba, 2), "");
-  default: /* 7: neither is a NaN */
-    return LLVMBuildAnd(w->b, prim(w, "__cy_v16_feq", w->i32, aa, 2), prim(w, "__cy_v16_feq", w->i32, bb, 2), "");
-  }
+/* the SEW-16 compares, for cc_fcmp_by */
+static LLVMValueRef v16_cmp(void *ctx, int kind, LLVMValueRef a, LLVMValueRef b) {
+  static const char *const name[] = {[CC_FEQ] = "__cy_v16_feq", [CC_FLT] = "__cy_v16_flt", [CC_FLE] = "__cy_v16_fle"};
+  hw *w = ctx;
+  LLVMValueRef ab[2] = {a, b};
+  return prim(w, name[kind], w->i32, ab, 2);
 }
 
 static const char *callee_name(LLVMValueRef v) {
@@ -128,10 +120,7 @@ static LLVMValueRef native(hw *w, LLVMValueRef in) {
   case LLVMFDiv: return is_half(t) ? prim(w, bin[op], w->f16, a, 2) : NULL;
   case LLVMFCmp: {
     if (!is_half(LLVMTypeOf(a[0]))) return NULL;
-    unsigned p = (unsigned)LLVMGetFCmpPredicate(in); /* bit 8: unordered, the negation of 15 - p */
-    if (p == 0 || p == 15) return LLVMConstInt(LLVMInt1TypeInContext(LLVMGetModuleContext(w->m)), p == 15, 0);
-    LLVMValueRef c = ordered(w, p < 8 ? p : 15 - p, a[0], a[1]);
-    return LLVMBuildICmp(w->b, p < 8 ? LLVMIntNE : LLVMIntEQ, c, LLVMConstInt(w->i32, 0, 0), "");
+    return cc_fcmp_by(w->b, (unsigned)LLVMGetFCmpPredicate(in), a[0], a[1], v16_cmp, w);
   }
   case LLVMFPExt:
     return is_half(LLVMTypeOf(a[0])) && LLVMGetTypeKind(t) == LLVMFloatTypeKind ? ext(w, a[0]) : NULL;

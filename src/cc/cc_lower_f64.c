@@ -128,20 +128,12 @@ static LLVMValueRef prim_d(lw *w, const char *name, LLVMValueRef *ops, unsigned 
   return dbl(w, prim(w, name, w->i64, ops, n));
 }
 
-/* an ordered predicate (1 oeq .. 7 ord; bits 1 equal, 2 greater, 4 less)
- * as 0/1 from the three compares the unit has */
-static LLVMValueRef ordered(lw *w, unsigned p, LLVMValueRef a, LLVMValueRef b) {
-  LLVMValueRef ab[2] = {a, b}, ba[2] = {b, a}, aa[2] = {a, a}, bb[2] = {b, b};
-  switch (p) {
-  case 1: return prim(w, "__cy_v64_feq", w->i32, ab, 2);
-  case 2: return prim(w, "__cy_v64_flt", w->i32, ba, 2);
-  case 3: return prim(w, "__cy_v64_fle", w->i32, ba, 2);
-  case 4: return prim(w, "__cy_v64_flt", w->i32, ab, 2);
-  case 5: return prim(w, "__cy_v64_fle", w->i32, ab, 2);
-  case 6: return LLVMBuildOr(w->b, prim(w, "__cy_v64_flt", w->i32, ab, 2), prim(w, "__cy_v64_flt", w->i32, ba, 2), "");
-  default: /* 7: neither is a NaN */
-    return LLVMBuildAnd(w->b, prim(w, "__cy_v64_feq", w->i32, aa, 2), prim(w, "__cy_v64_feq", w->i32, bb, 2), "");
-  }
+/* the SEW-64 compares, for cc_fcmp_by */
+static LLVMValueRef v64_cmp(void *ctx, int kind, LLVMValueRef a, LLVMValueRef b) {
+  static const char *const name[] = {[CC_FEQ] = "__cy_v64_feq", [CC_FLT] = "__cy_v64_flt", [CC_FLE] = "__cy_v64_fle"};
+  lw *w = ctx;
+  LLVMValueRef ab[2] = {a, b};
+  return prim(w, name[kind], w->i32, ab, 2);
 }
 
 /* r, the conversion of x to an integer, zero when x is a NaN: the
@@ -180,10 +172,7 @@ static LLVMValueRef lower_native(lw *w, LLVMValueRef in) {
   case LLVMFDiv: return is_f64(t) ? prim_d(w, "__cy_v64_div", a, 2) : NULL;
   case LLVMFCmp: {
     if (!is_f64(at)) return NULL;
-    unsigned p = (unsigned)LLVMGetFCmpPredicate(in); /* bit 8: unordered, the negation of 15 - p */
-    if (p == 0 || p == 15) return LLVMConstInt(w->i1, p == 15, 0);
-    LLVMValueRef c = ordered(w, p < 8 ? p : 15 - p, a[0], a[1]);
-    return LLVMBuildICmp(w->b, p < 8 ? LLVMIntNE : LLVMIntEQ, c, LLVMConstInt(w->i32, 0, 0), "");
+    return cc_fcmp_by(w->b, (unsigned)LLVMGetFCmpPredicate(in), a[0], a[1], v64_cmp, w);
   }
   case LLVMFPExt:
     return is_f64(t) && LLVMGetTypeKind(at) == LLVMFloatTypeKind ? prim_d(w, "__cy_v64_ftod", a, 1) : NULL;
