@@ -233,20 +233,25 @@ static void step_limit_at_its_place(void **state) {
  * warp 0 in that round and is through, or before it, and is through in the
  * next: it reads 2n + 7 or 2n + 8. With max_steps, the limit is met at the
  * warp and pc of plain round-robin for every limit. */
+/* both barrier programs: warp 0 loops t1 passes, then every warp meets
+ * the barrier and stores the instret it reads after it at a0 */
+#define BARRIER_TAIL \
+  "loop:\n" \
+  "  addi t1, t1, -1\n" \
+  "  bnez t1, loop\n" \
+  "skip:\n" \
+  "  barrier x0, x0, 0\n" \
+  "  csrr t2, instret\n" \
+  "  sw t2, 0(a0)\n" \
+  "  endprg x0, x0, x0\n"
+
 static const char barrier_src[] = "  csrr t0, wid\n"
                                   "  slli t0, t0, 2\n"
                                   "  li a0, 0x90001000\n"
                                   "  add a0, a0, t0\n"
                                   "  bnez t0, skip\n"
                                   "  li t1, %u\n"
-                                  "loop:\n"
-                                  "  addi t1, t1, -1\n"
-                                  "  bnez t1, loop\n"
-                                  "skip:\n"
-                                  "  barrier x0, x0, 0\n"
-                                  "  csrr t2, instret\n"
-                                  "  sw t2, 0(a0)\n"
-                                  "  endprg x0, x0, x0\n";
+                                  BARRIER_TAIL;
 
 typedef struct {
   int rc;
@@ -342,14 +347,7 @@ static void barrier_parking_parallel(void **state) {
                             "  bnez t0, skip\n"
                             "  slli t1, t3, 3\n"
                             "  addi t1, t1, 100\n"
-                            "loop:\n"
-                            "  addi t1, t1, -1\n"
-                            "  bnez t1, loop\n"
-                            "skip:\n"
-                            "  barrier x0, x0, 0\n"
-                            "  csrr t2, instret\n"
-                            "  sw t2, 0(a0)\n"
-                            "  endprg x0, x0, x0\n";
+                            BARRIER_TAIL;
   enum { GROUPS = 32 };
   uint32_t got[2][2 * GROUPS];
   uint64_t insns[2], parked[2], par[2];
