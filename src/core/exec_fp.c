@@ -66,6 +66,26 @@ F_FMA(fnmsub_s, 1, 0)
 F_FMA(fnmadd_s, 1, 1)
 
 /* ---- vector: a = vs2[i], b = vs1[i] or x[rs1] ----------------------------- */
+/* The lanes of a partial mask for the whole-register batches (VF_WHOLE,
+ * vfsqrt.v): all 32 are computed, those off the mask on 1.0 (1+1, 1*1,
+ * 1/1 and sqrt(1) are exact normal results, inside every batch's domain and
+ * without NX), in branch-free loops of a constant count the compiler
+ * vectorises. lane_on: all ones for a lane of the mask, else 0. */
+#define FP32_ONE 0x3f800000u
+static const uint32_t lane_bit[VT_MAX_LANES] = {
+    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
+    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
+static inline uint32_t lane_on(uint32_t em, uint32_t i) { return -(uint32_t)((em & lane_bit[i]) != 0); }
+/* vd[i] = r[i] on the mask; the lanes off it keep vd's value */
+static inline void on_merge(uint32_t *restrict vd, const uint32_t *restrict r, uint32_t em) {
+  for (uint32_t i = 0; i < VT_MAX_LANES; i++) {
+    uint32_t on = lane_on(em, i);
+    vd[i] = (r[i] & on) | (vd[i] & ~on);
+  }
+}
+
 /* Every vector fp op rounds with frm; the flags of all lanes go to fcsr once.
  * They gather in a local so that the inlined fast paths keep them in a
  * register (x->fflags could alias vd[i] for the compiler). */
@@ -93,25 +113,41 @@ F_FMA(fnmadd_s, 1, 1)
   }
 #define VF2(n, expr) VF_VV(n##_vv, expr) VF_VF(n##_vf, expr)
 
-/* vfadd/vfsub/vfmul/vfdiv on a full mask in RNE: the whole register in
- * host arithmetic first (fp32_lanes.c); any lane outside its proven domain
- * sends the instruction to the per-lane path. B(i) is the second operand
- * of lane i, as the batch wants it (b negated for a subtraction). The
+/* vfadd/vfsub/vfmul/vfdiv in RNE: the whole register in host arithmetic
+ * first (fp32_lanes.c); any lane outside its proven domain sends the
+ * instruction to the per-lane path. B(i) is the second operand of lane i,
+ * as the batch wants it (b negated for a subtraction). On a full mask the
  * batch writes vd itself unless vd is a source, which the per-lane path
- * would still need (it writes every lane of vd again). */
+ * would still need (it writes every lane of vd again); on a partial mask
+ * (divergent code, v0.t) all 32 lanes are computed, those off it as
+ * 1.0 op 1.0 (lane_on), and only the mask's lanes reach vd (on_merge). */
 #define VF_WHOLE(id, B, batch, expr)                                                       \
   HANDLER(id) {                                                                            \
-    uint32_t vl = x->w->vl;                                                                \
-    if (x->w->frm == FP_RNE && x->emask == lanes_mask(vl) && vl && fp32_host_rne()) {      \
-      uint32_t bv[VT_MAX_LANES], r[VT_MAX_LANES], lane_flags = 0;                          \
-      const uint32_t *s1 = VR(in->rs1);                                                    \
+    uint32_t vl = x->w->vl, em = x->emask;                                                 \
+    if (x->w->frm == FP_RNE && em && fp32_host_rne()) {                                    \
+      uint32_t av[VT_MAX_LANES], bv[VT_MAX_LANES], r[VT_MAX_LANES], lane_flags = 0;        \
+      const uint32_t *s1 = VR(in->rs1), *a = VR(in->rs2);                                  \
       const uint32_t bx = XR(in->rs1);                                                     \
       (void)s1;                                                                            \
       (void)bx;                                                                            \
-      for (uint32_t i = 0; i < vl; i++) bv[i] = (B);                                       \
-      uint32_t *out = in->rd == in->rs1 || in->rd == in->rs2 ? r : VR(in->rd);             \
-      if (!batch(out, VR(in->rs2), bv, vl, &lane_flags)) {                                 \
-        if (out == r) memcpy(VR(in->rd), r, 4 * (size_t)vl);                               \
+      int full = em == lanes_mask(vl);                                                     \
+      uint32_t n = full ? vl : VT_MAX_LANES;                                               \
+      if (full) {                                                                          \
+        for (uint32_t i = 0; i < vl; i++) bv[i] = (B);                                     \
+      } else {                                                                             \
+        for (uint32_t i = 0; i < VT_MAX_LANES; i++) {                                      \
+          uint32_t on = lane_on(em, i);                                                    \
+          av[i] = (a[i] & on) | (FP32_ONE & ~on);                                          \
+          bv[i] = ((B) & on) | (FP32_ONE & ~on);                                           \
+        }                                                                                  \
+        a = av;                                                                            \
+      }                                                                                    \
+      uint32_t *out = !full || in->rd == in->rs1 || in->rd == in->rs2 ? r : VR(in->rd);    \
+      if (!batch(out, a, bv, n, &lane_flags)) {                                            \
+        if (!full)                                                                         \
+          on_merge(VR(in->rd), r, em);                                                     \
+        else if (out == r)                                                                 \
+          memcpy(VR(in->rd), r, 4 * (size_t)vl);                                           \
         x->fflags |= lane_flags;                                                           \
         fp_commit_flags(x);                                                                \
         trace_vreg(x, in->rd);                                                             \
@@ -174,15 +210,30 @@ VF_UN(vfcvt_f_xu_v, fp32_from_u32(a, rm, fl))
 VF_UN(vfcvt_f_x_v, fp32_from_i32((int32_t)a, rm, fl))
 VF_UN(vfcvt_rtz_xu_f_v, fp32_to_u32(a, FP_RTZ, fl))
 VF_UN(vfcvt_rtz_x_f_v, (uint32_t)fp32_to_i32(a, FP_RTZ, fl))
-/* vfsqrt.v on a full mask in RNE: the whole register through host sqrtf
- * first (fp32_lanes_sqrt), as VF_WHOLE does for the binary operations */
+/* vfsqrt.v in RNE: the whole register through host sqrtf first
+ * (fp32_lanes_sqrt), as VF_WHOLE does for the binary operations */
 static int exec_vfsqrt_v_lanes(vt_exec *x, const isa_inst *in) { VF_BODY(0, fp32_sqrt(a, rm, fl)) }
 HANDLER(vfsqrt_v) {
   uint32_t vl = x->w->vl;
-  if (x->w->frm == FP_RNE && x->emask == lanes_mask(vl) && vl && fp32_host_rne()) {
-    uint32_t r[VT_MAX_LANES], lane_flags = 0, *out = in->rd == in->rs2 ? r : VR(in->rd);
-    if (!fp32_lanes_sqrt(out, VR(in->rs2), vl, &lane_flags)) {
-      if (out == r) memcpy(VR(in->rd), r, 4 * (size_t)vl);
+  uint32_t em = x->emask;
+  if (x->w->frm == FP_RNE && em && fp32_host_rne()) {
+    int full = em == lanes_mask(vl);
+    uint32_t r[VT_MAX_LANES], av[VT_MAX_LANES], lane_flags = 0;
+    uint32_t *out = !full || in->rd == in->rs2 ? r : VR(in->rd);
+    const uint32_t *a = VR(in->rs2);
+    uint32_t n = full ? vl : VT_MAX_LANES;
+    if (!full) {
+      for (uint32_t i = 0; i < VT_MAX_LANES; i++) {
+        uint32_t on = lane_on(em, i);
+        av[i] = (a[i] & on) | (FP32_ONE & ~on);
+      }
+      a = av;
+    }
+    if (!fp32_lanes_sqrt(out, a, n, &lane_flags)) {
+      if (!full)
+        on_merge(VR(in->rd), r, em);
+      else if (out == r)
+        memcpy(VR(in->rd), r, 4 * (size_t)vl);
       x->fflags |= lane_flags;
       fp_commit_flags(x);
       trace_vreg(x, in->rd);
