@@ -134,6 +134,8 @@ typedef struct {
   uint32_t flags;
   uint8_t unit;
   uint8_t private_only; /* touches nothing outside its warp (warp_turn) */
+  uint8_t local_ok;     /* a vector load or store that may run ahead on its group's local
+                         * memory while the group's other warps wait at its barrier */
 } vt_icache_entry;
 
 #define VT_ICACHE_BITS 14
@@ -238,10 +240,16 @@ typedef struct vt_exec {
   int spin;          /* barrier re-check */
   int waits;         /* arrived at a barrier and waits: it retires when released */
   int stop;          /* warp left the run queue (endprg) */
+  int ahead_local;   /* running ahead: a memory access outside the group's flat local
+                      * part is declined (VT_EXEC_DECLINED), not executed */
   vt_commit *c;      /* NULL unless tracing */
   vt_commit *m;      /* where memory accesses and copies are recorded: c, or a stepping
                       * caller's lean record without a trace sink (step_at); else NULL */
 } vt_exec;
+
+/* A handler's return value for an instruction it declined to run ahead
+ * (x->ahead_local): nothing changed, the instruction runs in its round. */
+#define VT_EXEC_DECLINED 2
 
 /* ---- helpers shared by the handlers ------------------------------------ */
 static inline void trace_x(vt_exec *x, unsigned reg, uint32_t val) {

@@ -292,7 +292,8 @@ static inline uint32_t vaddr(vt_exec *x, const isa_inst *in, int kind, uint32_t 
  * host block the instruction may access: the group's flat local part, or
  * one global page through the translation cache. The access counters
  * advance by n lanes at once. NULL = use the per-lane path (another page,
- * the sparse local part, a fault to report, a store into a code page). */
+ * the sparse local part, a fault to report, a store into a code page), or,
+ * running ahead on local memory, anything but the flat local part. */
 static uint8_t *route_span(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, int priv,
                            unsigned n) {
   vt_device *d = x->d;
@@ -301,6 +302,7 @@ static uint8_t *route_span(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, 
     x->st->local_accesses += n;
     return x->wg->lds + (lo - lds);
   }
+  if (x->ahead_local) return NULL; /* declined ahead (warp_turn): nothing else counted */
   if ((lo < lds_end && end > lds) || (lo >> VT_PAGE_BITS) != ((end - 1) >> VT_PAGE_BITS)) return NULL;
   int denied;
   uint8_t *h = mem_host_t(&d->mem, x->k->tlb, lo, (unsigned)(end - lo), acc, &denied);
@@ -425,6 +427,7 @@ VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, i
   int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
   const uint8_t *h = n && !mis ? route_span(x, lo, (uint64_t)hi + size, ACC_R, kind == VA_PRIVATE, n)
                                : NULL;
+  if (!h && x->ahead_local) return VT_EXEC_DECLINED; /* outside the flat local part */
   if (h) { /* addresses were read from the registers first, so vd may be a source */
     if (HOST_LE && size == 4 && unit) /* lanes are little-endian words in a row */
       memcpy(vd, h, 4 * (size_t)x->w->vl);
@@ -476,6 +479,7 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
   int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
   uint8_t *h = n && !mis ? route_span(x, lo, (uint64_t)hi + size, ACC_W, kind == VA_PRIVATE, n)
                          : NULL;
+  if (!h && x->ahead_local) return VT_EXEC_DECLINED;
   if (h) { /* lane order kept: of two lanes storing to one address the higher wins */
     if (HOST_LE && size == 4 && unit)
       memcpy(h, vs, 4 * (size_t)x->w->vl);

@@ -120,6 +120,20 @@ static inline uint32_t icache_index(uint32_t pc, uint32_t prefix) {
   return ((pc >> 2) ^ ((prefix * 0x9e3779b1u) >> 17)) & ((1u << VT_ICACHE_BITS) - 1);
 }
 
+/* The vector loads and stores whose handlers (vload, vstore in
+ * exec_mem.c) decline an access outside the group's flat local part while
+ * x->ahead_local is set; private-memory ones are left out (their region is
+ * global memory, so they would always decline). */
+static int local_mem_insn(isa_id id) {
+  switch (id) {
+  case ISA_vlb12_v: case ISA_vlh12_v: case ISA_vlw12_v: case ISA_vlbu12_v: case ISA_vlhu12_v:
+  case ISA_vsb12_v: case ISA_vsh12_v: case ISA_vsw12_v:
+  case ISA_vle32_v: case ISA_vse32_v: case ISA_vlse32_v: case ISA_vsse32_v:
+  case ISA_vluxei32_v: case ISA_vloxei32_v: case ISA_vsuxei32_v: case ISA_vsoxei32_v: return 1;
+  default: return 0;
+  }
+}
+
 /* vsetvl* and Zicsr on CSRs that are the warp's own state (mstatus, fcsr,
  * vl, vtype, the Ventus CSRs, ...; csr.c): private to the warp as well, an
  * unknown CSR being a fault like any other. Not private: CSR_PRINT, whose
@@ -234,6 +248,7 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
                      ((regs && !(ic->flags & (IF_LOAD | IF_STORE | IF_AMO | IF_CSR | IF_PREFIX | IF_ENDPRG |
                                               IF_BARRIER | IF_LONG))) ||
                       csr_private(id, &in));
+  ic->local_ok = rev == ISA_REV_BASE && !fn && local_mem_insn(id);
   return 0;
 }
 
@@ -347,6 +362,7 @@ static inline void exec_init(vt_exec *x, vt_device *d, vt_worker *k, vt_warp *w,
   x->spin = 0;
   x->waits = 0;
   x->stop = 0;
+  x->ahead_local = 0;
   x->c = NULL;
   x->m = NULL;
 }
@@ -450,12 +466,21 @@ static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int tra
   /* an instruction a prefix modifies is left to its round: private ones
    * never set a prefix, so the loop looks up prefix 0 only */
   if (w->prefix) limit = 0;
+  /* Alone in its group: every other warp of it has arrived at the barrier
+   * (or ended), and none runs again before this warp arrives there too,
+   * which ends the run; no other group reaches this one's local memory.
+   * So its accesses to that memory may run now instead of in their rounds:
+   * no other instruction of the order between could see or change them. */
+  vt_wg *g = w->wg;
+  uint8_t alone = g->arrived + g->ended + 1 >= g->nwarps;
+  x->ahead_local = alone;
   while (n < limit) {
     /* only instructions already predecoded: a fetch fault or a decode is
      * left to the instruction's own round */
     uint32_t pc = w->pc;
     const vt_icache_entry *ic = &k->icache[icache_index(pc, 0)];
-    if (ic->pc != pc || ic->prefix != 0 || ic->gen != gen || !ic->private_only) break;
+    if (ic->pc != pc || ic->prefix != 0 || ic->gen != gen || !(ic->private_only | (ic->local_ok & alone)))
+      break;
     uint32_t flags = ic->flags, mask = w->mask;
     if (unlikely((flags & (IF_VEC | IF_VBRANCH)) && (w->vtype & VTYPE_VILL))) {
       vill_fault(d, w, x->e, ic);
@@ -467,7 +492,9 @@ static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int tra
     x->word = ic->in.word;
     x->emask = exec_mask(w, ic, flags);
     x->fflags = 0;
-    if (unlikely(ic->fn(x, &ic->in))) {
+    int rc = ic->fn(x, &ic->in);
+    if (unlikely(rc)) {
+      if (rc == VT_EXEC_DECLINED) break; /* not local: it runs in its own round */
       handler_fault(d, w, x->e, x);
       *fault = 1;
       break;
