@@ -37,6 +37,31 @@ static uint32_t lds_passes(const vt_commit *c, const vt_config *cf) {
   return worst;
 }
 
+/* Whether the total lanes of c (idle ones continuing the stride of the
+ * last two) access one run of bytes [*lo, *end) in lane order, each lane
+ * the size bytes after the one before, without wrapping: a unit-stride
+ * access, whose lines lsu_timing then takes without a pass over the lanes
+ * (which gives the same lines, in the same order, and the same lane
+ * count). */
+static int contiguous(const vt_commit *c, int total, uint32_t *lo, uint32_t *end) {
+  if (!c->nmem || (c->nmem == 1 && total > 1)) return 0;
+  uint32_t a0 = c->mem[0].addr, size = c->mem[0].size, bad = 0;
+  for (int i = 1; i < c->nmem; i++)
+    bad |= (c->mem[i].addr - a0 - (uint32_t)i * size) | (c->mem[i].size ^ size);
+  uint64_t e = (uint64_t)a0 + (uint64_t)total * size;
+  if (bad || e > 0x100000000ull) return 0;
+  *lo = a0;
+  *end = (uint32_t)e; /* 0 for a run up to 2^32: end - 1 is the last byte */
+  return 1;
+}
+
+/* whether [lo, end) (end - 1 its last byte) meets the window [base, base + win) */
+static int overlaps(uint32_t lo, uint32_t end, uint32_t base, uint32_t win) {
+  if (!win) return 0;
+  uint64_t l = lo, e = end ? end : 0x100000000ull;
+  return l < (uint64_t)base + win && e > base;
+}
+
 void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, uint32_t idle, uint64_t now,
                 uint32_t *lat, uint32_t *occupy) {
   const vt_config *cf = &t->cfg;
@@ -49,6 +74,13 @@ void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, 
   int total = c->nmem + (c->nmem ? (int)idle : 0);
   uint32_t stride = c->nmem > 1 ? c->mem[c->nmem - 1].addr - c->mem[c->nmem - 2].addr : 0;
   uint32_t sh = l1->line_shift, lds_base = cf->lds_base, lds_win = cf->lds_through_l1d ? 0 : cf->lds_window;
+  uint32_t run_lo, run_end;
+  if (contiguous(c, total, &run_lo, &run_end) && !overlaps(run_lo, run_end, lds_base, lds_win)) {
+    /* the lanes' lines are those of [run_lo, run_end), in order */
+    lanes = (uint32_t)total;
+    for (uint32_t l = run_lo >> sh; l <= (run_end - 1) >> sh; l++) lines[n++] = l;
+    total = 0;
+  }
   for (int i = 0; i < total; i++) {
     int last = i < c->nmem ? i : c->nmem - 1;
     uint32_t a = c->mem[last].addr + (uint32_t)(i - last) * stride;

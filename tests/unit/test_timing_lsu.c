@@ -24,10 +24,10 @@ static uint64_t timed(const vt_config *c, const prog *p, const vt_launch *l, vt_
 
 /* Lane i loads the word at base + (i << shift), where base is the data
  * region or the group's local memory; a dependent vector add uses it. */
-static void build_load(prog *p, int local, int shift) {
+static void build_load_at(prog *p, int local, uint32_t offset, int shift) {
   p->n = 0;
   if (local) E(p, csrrs, T0, CSR_LDS, 0);
-  else emit_li(p, T0, DATA_BASE);
+  else emit_li(p, T0, DATA_BASE + offset);
   E(p, vid_v, 1, 1);
   E(p, vsll_vi, 5, 1, shift, 1);
   E(p, vadd_vx, 5, 5, T0, 1);
@@ -35,6 +35,7 @@ static void build_load(prog *p, int local, int shift) {
   E(p, vadd_vv, 6, 4, 4, 1);
   E0(p, endprg);
 }
+static void build_load(prog *p, int local, int shift) { build_load_at(p, local, 0, shift); }
 
 /* 8 lanes, the default configuration (128-byte L1 lines, 4 L1 MSHRs, a
  * miss back after lat_l2 + lat_dram = 40 cycles). Words 4 bytes apart are
@@ -191,6 +192,35 @@ static void test_idle_lanes_access(void **state) {
   assert_int_equal(b.gmem_lines, 8);
 }
 
+/* Unit-stride words from byte 0x70 of a line on (lsu.c takes such a run's
+ * lines without a pass over the lanes): 8 lanes read 0x70..0x8f, two lines;
+ * with the 16 lanes of idle_lanes_access, 0x70..0xaf, still two lines but
+ * 16 lanes; from 0x40 all 16 lanes (0x40..0x7f) are one line. */
+static void test_unit_stride_runs(void **state) {
+  (void)state;
+  static prog p;
+  vt_config c;
+  vt_config_defaults(&c);
+  c.collector_cycles = 1;
+  c.num_lanes = 16;
+  vt_launch l = mklaunch(1, 1, 1, 8, 1);
+  vt_sm_timing a;
+  build_load_at(&p, 0, 0x70, 2);
+  timed(&c, &p, &l, &a);
+  assert_int_equal(a.gmem_lines, 2);
+  assert_int_equal(a.gmem_lanes, 8);
+  assert_int_equal(a.l1_misses, 2);
+  c.idle_lanes_access = 1;
+  timed(&c, &p, &l, &a);
+  assert_int_equal(a.gmem_lines, 2);
+  assert_int_equal(a.gmem_lanes, 16);
+  build_load_at(&p, 0, 0x40, 2);
+  timed(&c, &p, &l, &a);
+  assert_int_equal(a.gmem_lines, 1);
+  assert_int_equal(a.gmem_lanes, 16);
+  assert_int_equal(a.l1_misses, 1);
+}
+
 /* ISA 2025: a load under REGPAIR writes a pair, under PREFIX_MEMORY 128
  * bits four registers, and the scoreboard holds all of them. A local load
  * (one lane, 11 cycles) at cycle L, then an addi reading register R: if R
@@ -291,6 +321,7 @@ int main(void) {
       cmocka_unit_test(test_bank_conflicts),
       cmocka_unit_test(test_local_memory_through_l1d),
       cmocka_unit_test(test_idle_lanes_access),
+      cmocka_unit_test(test_unit_stride_runs),
       cmocka_unit_test(test_store_wshrs),
       cmocka_unit_test(test_mshr_subentries),
       cmocka_unit_test(test_occupancy_by_local_memory),
