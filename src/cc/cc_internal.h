@@ -279,6 +279,9 @@ LLVMValueRef cc_fcmp_by(LLVMBuilderRef b, unsigned p, LLVMValueRef x, LLVMValueR
  * and dimension, in the entry block (cc_lower_workitem.c; last before
  * selection) */
 void cc_hoist_workitems(LLVMModuleRef m);
+/* cc_lower_addr.c: constant address offsets split from GEPs (for the
+ * loads' and stores' immediates) */
+int cc_split_address_offsets(LLVMModuleRef m, vt_error *e);
 /* the functions the source declares inline as linkonce_odr (cc_inline.c;
  * each unit, before linking) */
 void cc_inline_odr(LLVMModuleRef m);

@@ -138,7 +138,7 @@ static int const_bits(cc_fn *f, LLVMValueRef v, int32_t *out) {
 }
 
 static int sel_gep(cc_fn *f, LLVMValueRef g, int vec);
-static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v, int vec);
+static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v, int32_t off, int vec);
 static int vec_len(LLVMTypeRef t);
 static int *group_of(cc_fn *f, LLVMValueRef v, int vec);
 static int set_group(cc_fn *f, LLVMValueRef in, int *g);
@@ -812,6 +812,58 @@ static int mem_width(cc_fn *f, LLVMValueRef in, LLVMTypeRef t) {
   return w;
 }
 
+/* A GEP instruction whose indices are all constants on a base that is
+ * not one (the form cc_lower_addr.c leaves: base + a byte offset), used
+ * only as the address of loads and stores which can all take the offset
+ * in their 12-bit immediates (with the elements of a vector access after
+ * it): it is not selected, and each access addresses *base with *off
+ * instead. The same answer wherever it is asked (it reads only the IR). */
+static int folded_gep(cc_fn *f, LLVMValueRef g, LLVMValueRef *base, int32_t *off) {
+  if (!LLVMIsAGetElementPtrInst(g) || LLVMIsConstant(LLVMGetOperand(g, 0))) return 0;
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(g);
+  int64_t cst = 0;
+  for (int i = 1, n = LLVMGetNumOperands(g); i < n; i++) {
+    LLVMValueRef idx = LLVMGetOperand(g, (unsigned)i);
+    if (!LLVMIsAConstantInt(idx)) return 0;
+    if (i > 1) {
+      LLVMTypeKind k = LLVMGetTypeKind(t);
+      if (k == LLVMStructTypeKind) {
+        unsigned fld = (unsigned)LLVMConstIntGetZExtValue(idx);
+        cst += (int64_t)LLVMOffsetOfElement(f->td, t, fld);
+        t = LLVMStructGetTypeAtIndex(t, fld);
+        continue;
+      }
+      if (k != LLVMArrayTypeKind && k != LLVMVectorTypeKind) return 0;
+      t = LLVMGetElementType(t);
+    }
+    cst += LLVMConstIntGetSExtValue(idx) * (int64_t)LLVMABISizeOfType(f->td, t);
+  }
+  if (!cst || !fits12(cst)) return 0;
+  int users = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    LLVMTypeRef at;
+    if (LLVMIsALoadInst(user)) at = LLVMTypeOf(user);
+    else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == g && LLVMGetOperand(user, 0) != g)
+      at = LLVMTypeOf(LLVMGetOperand(user, 0));
+    else return 0;
+    if (!fits12(cst + (int64_t)LLVMABISizeOfType(f->td, at))) return 0;
+    users++;
+  }
+  if (!users) return 0;
+  *base = LLVMGetOperand(g, 0);
+  *off = (int32_t)cst;
+  return 1;
+}
+
+/* the address operand of a load or store: p, or a folded GEP's base and
+ * offset (folded_gep) */
+static LLVMValueRef mem_addr(cc_fn *f, LLVMValueRef p, int32_t *off) {
+  LLVMValueRef base;
+  *off = 0;
+  return folded_gep(f, p, &base, off) ? base : p;
+}
+
 /* 0 private, 1 global/local/constant (one address space for the
  * instructions: the address decides), -1 refused */
 static int space_of(cc_fn *f, LLVMValueRef in, LLVMValueRef ptr) {
@@ -846,39 +898,41 @@ static int sel_alloca(cc_fn *f, LLVMValueRef in) {
 }
 
 static int sel_load(cc_fn *f, LLVMValueRef in, int vec) {
-  LLVMValueRef p = LLVMGetOperand(in, 0);
-  if (vec_len(LLVMTypeOf(in)) || cc_is_i64(LLVMTypeOf(in))) return sel_vec_mem(f, in, p, NULL, vec);
+  int32_t off;
+  LLVMValueRef p = mem_addr(f, LLVMGetOperand(in, 0), &off);
+  if (vec_len(LLVMTypeOf(in)) || cc_is_i64(LLVMTypeOf(in))) return sel_vec_mem(f, in, p, NULL, off, vec);
   int w = mem_width(f, in, LLVMTypeOf(in)), sp = space_of(f, in, p);
   if (w < 0 || sp < 0) return -1;
   int d = defreg(f, in);
   if (d < 0) return -1;
   if (!sp) {
     int a = cc_vec(f, p);
-    const char *fm = w == 8 ? "vlbu.v %0, 0(%1)" : w == 16 ? "vlhu.v %0, 0(%1)" : "vlw.v %0, 0(%1)";
-    return a < 0 ? -1 : CC_EMIT(f, fm, 1, cc_r(d), cc_r(a));
+    const char *fm = w == 8 ? "vlbu.v %0, %2(%1)" : w == 16 ? "vlhu.v %0, %2(%1)" : "vlw.v %0, %2(%1)";
+    return a < 0 ? -1 : CC_EMIT(f, fm, 1, cc_r(d), cc_r(a), cc_imm(off));
   }
   if (!vec) {
     int a = cc_sreg(f, p);
-    const char *fm = w == 8 ? "lbu %0, 0(%1)" : w == 16 ? "lhu %0, 0(%1)" : "lw %0, 0(%1)";
-    return a < 0 ? -1 : CC_EMIT(f, fm, 1, cc_r(d), cc_r(a));
+    const char *fm = w == 8 ? "lbu %0, %2(%1)" : w == 16 ? "lhu %0, %2(%1)" : "lw %0, %2(%1)";
+    return a < 0 ? -1 : CC_EMIT(f, fm, 1, cc_r(d), cc_r(a), cc_imm(off));
   }
   int a = cc_vec(f, p);
-  const char *fm = w == 8 ? "vlbu12.v %0, 0(%1)" : w == 16 ? "vlhu12.v %0, 0(%1)" : "vlw12.v %0, 0(%1)";
-  return a < 0 ? -1 : CC_EMIT(f, fm, 1, cc_r(d), cc_r(a));
+  const char *fm = w == 8 ? "vlbu12.v %0, %2(%1)" : w == 16 ? "vlhu12.v %0, %2(%1)" : "vlw12.v %0, %2(%1)";
+  return a < 0 ? -1 : CC_EMIT(f, fm, 1, cc_r(d), cc_r(a), cc_imm(off));
 }
 
 static int sel_store(cc_fn *f, LLVMValueRef in, int vec) {
-  LLVMValueRef v = LLVMGetOperand(in, 0), p = LLVMGetOperand(in, 1);
-  if (vec_len(LLVMTypeOf(v)) || cc_is_i64(LLVMTypeOf(v))) return sel_vec_mem(f, in, p, v, vec);
+  int32_t off;
+  LLVMValueRef v = LLVMGetOperand(in, 0), p = mem_addr(f, LLVMGetOperand(in, 1), &off);
+  if (vec_len(LLVMTypeOf(v)) || cc_is_i64(LLVMTypeOf(v))) return sel_vec_mem(f, in, p, v, off, vec);
   int w = mem_width(f, in, LLVMTypeOf(v)), sp = space_of(f, in, p);
   if (w < 0 || sp < 0) return -1;
   vec = vec || is_div(f, v) || is_div(f, p) || !sp;
   int rv = operand(f, v, vec, 0), a = vec ? cc_vec(f, p) : cc_sreg(f, p);
   if (rv < 0 || a < 0) return -1;
-  const char *fm = !sp ? (w == 8 ? "vsb.v %0, 0(%1)" : w == 16 ? "vsh.v %0, 0(%1)" : "vsw.v %0, 0(%1)")
-                 : vec ? (w == 8 ? "vsb12.v %0, 0(%1)" : w == 16 ? "vsh12.v %0, 0(%1)" : "vsw12.v %0, 0(%1)")
-                       : (w == 8 ? "sb %0, 0(%1)" : w == 16 ? "sh %0, 0(%1)" : "sw %0, 0(%1)");
-  return CC_EMIT(f, fm, 0, cc_r(rv), cc_r(a));
+  const char *fm = !sp ? (w == 8 ? "vsb.v %0, %2(%1)" : w == 16 ? "vsh.v %0, %2(%1)" : "vsw.v %0, %2(%1)")
+                 : vec ? (w == 8 ? "vsb12.v %0, %2(%1)" : w == 16 ? "vsh12.v %0, %2(%1)" : "vsw12.v %0, %2(%1)")
+                       : (w == 8 ? "sb %0, %2(%1)" : w == 16 ? "sh %0, %2(%1)" : "sw %0, %2(%1)");
+  return CC_EMIT(f, fm, 0, cc_r(rv), cc_r(a), cc_imm(off));
 }
 
 /* ---- LLVM vectors (float4, int2, ...): one register per element ------------------- */
@@ -957,7 +1011,8 @@ static int elem_access(cc_fn *f, int priv, int vec, int w, int addr, int off, in
   return d < 0 || CC_EMIT(f, ld[form][k], 1, cc_r(d), cc_r(addr), cc_imm(off)) ? -1 : d;
 }
 
-static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v, int vec) {
+/* p + off: the address (off a folded GEP's offset, folded_gep) */
+static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v, int32_t off, int vec) {
   LLVMTypeRef t = LLVMTypeOf(v ? v : in);
   int i64 = cc_is_i64(t); /* a long: its low and high words */
   int n = i64 ? 2 : cc_vec_words(t), w = i64 || n != vec_len(t) ? 32 : cc_int_width(LLVMGetElementType(t));
@@ -978,7 +1033,7 @@ static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v
       return -1;
     }
     for (int i = 0; i < n; i++)
-      if (elem_access(f, !sp, vec, w, a, i * esz, 1, g[i])) {
+      if (elem_access(f, !sp, vec, w, a, off + i * esz, 1, g[i])) {
         free(g);
         return -1;
       }
@@ -988,7 +1043,7 @@ static int sel_vec_mem(cc_fn *f, LLVMValueRef in, LLVMValueRef p, LLVMValueRef v
   int *g = calloc((size_t)n + 1, sizeof *g);
   if (!g) return oom(f);
   for (int i = 0; i < n; i++)
-    if ((g[i] = elem_access(f, !sp, vec, w, a, i * esz, 0, 0)) < 0) {
+    if ((g[i] = elem_access(f, !sp, vec, w, a, off + i * esz, 0, 0)) < 0) {
       free(g);
       return -1;
     }
@@ -1283,6 +1338,12 @@ int cc_select(cc_fn *f) {
         case LLVMAddrSpaceCast: rc = sel_cast(f, in, vec); break;
         case LLVMSelect: rc = sel_select(f, in, vec); break;
         case LLVMGetElementPtr: {
+          LLVMValueRef base;
+          int32_t off;
+          if (folded_gep(f, in, &base, &off)) { /* its loads and stores address base + off */
+            rc = 0;
+            break;
+          }
           int r = sel_gep(f, in, vec);
           rc = r < 0 ? -1 : 0;
           if (!rc) f->vreg[k] = r;

@@ -452,6 +452,7 @@ static int compile_bitcode(const char *const *bcs, const size_t *lens, int n, co
     goto done;
   }
   if (cc_budget_check(b, origin, e)) goto done; /* LLVM's passes cannot be stopped: checked after them */
+  if (cc_split_address_offsets(m, e)) goto done;
   cc_lower_fpclass(m);
   cc_scalarize_intrinsics(m);
   cc_lower_f16(m, o->isa);

@@ -231,6 +231,42 @@ done; done
   --arg buf:i32:32 --arg i32:3 --show 0:0 --quiet >"$tmp/out" 2>&1 && [ "$(cat "$tmp/out")" = "$want" ] &&
   ok "work-item values in branches and loops (8x4 in 4x2 groups)" || bad "work-item values: $(cat "$tmp/out"), want $want"
 
+# neighbours in a __local tile: tile[ly][lx + 1], tile[ly + 2][lx + 1], ...
+# are one address (computed before the barrier) plus constants
+# (cc_lower_addr.c), which the loads take as their immediates: after the
+# barrier five vlw12.v off one register, each with its own offset; the
+# values by hand (cells past the tile hold -1)
+cat >"$tmp/nb.cl" <<'CL'
+__kernel void nb(__global const int *in, __global int *out) {
+  __local int t[6][10];
+  int lx = get_local_id(0), ly = get_local_id(1);
+  int x = get_global_id(0), y = get_global_id(1), w = get_global_size(0);
+  t[ly + 1][lx + 1] = in[y * w + x];
+  if (lx == 0) t[ly + 1][0] = -1;
+  if (lx == 7) t[ly + 1][9] = -1;
+  if (ly == 0) t[0][lx + 1] = -1;
+  if (ly == 3) t[5][lx + 1] = -1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[y * w + x] = t[ly][lx + 1] + 10 * t[ly + 2][lx + 1] + 100 * t[ly + 1][lx] + 1000 * t[ly + 1][lx + 2] +
+                   10000 * t[ly + 1][lx + 1];
+}
+CL
+"$ventus" cc -S -o "$tmp/nb.s" "$tmp/nb.cl" 2>"$tmp/err" || bad "neighbour kernel: $(cat "$tmp/err")"
+sed -n '/barrier/,/ret/p' "$tmp/nb.s" >"$tmp/nb.after"
+loads=$(grep -c "vlw12.v" "$tmp/nb.after") bases=$(grep "vlw12.v" "$tmp/nb.after" | sed 's/.*(\(.*\))/\1/' | sort -u | wc -l)
+offs=$(grep "vlw12.v" "$tmp/nb.after" | sed 's/.*, \(-*[0-9]*\)(.*/\1/' | grep -v '^0$' | sort -u | wc -l)
+[ "$loads" = 5 ] && [ "$bases" = 1 ] && [ "$offs" = 5 ] &&
+  ok "__local neighbours: five loads off one register with immediate offsets" ||
+  bad "__local neighbours after the barrier: $loads loads, $bases base registers, $offs distinct offsets: $(tr '\n' ';' <"$tmp/nb.after")"
+want="arg1 i32[32]:"
+cell() { if [ "$1" -lt 0 ] || [ "$1" -gt 7 ] || [ "$2" -lt 0 ] || [ "$2" -gt 3 ]; then echo -1; else echo $(($2 * 8 + $1)); fi; }
+for y in 0 1 2 3; do for x in 0 1 2 3 4 5 6 7; do
+  want="$want $(($(cell $x $((y - 1))) + 10 * $(cell $x $((y + 1))) + 100 * $(cell $((x - 1)) $y) + 1000 * $(cell $((x + 1)) $y) + 10000 * $(cell $x $y)))"
+done; done
+"$ventus" cc -o "$tmp/nb.elf" "$tmp/nb.cl" && "$ventus" run "$tmp/nb.elf" --kernel nb --global 8,4 --local 8,4 \
+  --arg buf:i32:32:iota --arg buf:i32:32 --show 1:0 --quiet >"$tmp/out" 2>&1 && [ "$(cat "$tmp/out")" = "$want" ] &&
+  ok "__local neighbour values (8x4, halo -1)" || bad "__local neighbour values: $(cat "$tmp/out"), want $want"
+
 # the compiler module is loaded on first use: a wrong module is one input error
 ldd "$ventus" 2>/dev/null | grep -q libasan ||
   CHENGYING_CC_MODULE="$tmp/no-such-module.so" expect 4 "cannot load the OpenCL C compiler module" \
