@@ -396,19 +396,20 @@ typedef struct {
   LLVMIntPredicate p;
   const char *s, *v, *vx, *sb, *vb; /* scalar set, vector set, .vx, scalar branch, vector branch */
   int swap, invert, sgn;
+  const char *sbz; /* the scalar branch against a constant 0 (b): x0 for it, the target as %1 */
 } icmpop;
 
 static const icmpop icmps[] = {
-    {LLVMIntEQ, NULL, "vmseq.vv %0, %1, %2", "vmseq.vx %0, %1, %2", "beq %0, %1, %2", "vbeq %0, %1, %2", 0, 0, 0},
-    {LLVMIntNE, NULL, "vmsne.vv %0, %1, %2", "vmsne.vx %0, %1, %2", "bne %0, %1, %2", "vbne %0, %1, %2", 0, 0, 0},
-    {LLVMIntSLT, "slt %0, %1, %2", "vmslt.vv %0, %1, %2", "vmslt.vx %0, %1, %2", "blt %0, %1, %2", "vblt %0, %1, %2", 0, 0, 1},
-    {LLVMIntULT, "sltu %0, %1, %2", "vmsltu.vv %0, %1, %2", "vmsltu.vx %0, %1, %2", "bltu %0, %1, %2", "vbltu %0, %1, %2", 0, 0, 0},
-    {LLVMIntSLE, "slt %0, %1, %2", "vmsle.vv %0, %1, %2", "vmsle.vx %0, %1, %2", "bge %0, %1, %2", "vbge %0, %1, %2", 1, 1, 1},
-    {LLVMIntULE, "sltu %0, %1, %2", "vmsleu.vv %0, %1, %2", "vmsleu.vx %0, %1, %2", "bgeu %0, %1, %2", "vbgeu %0, %1, %2", 1, 1, 0},
-    {LLVMIntSGT, "slt %0, %1, %2", "vmslt.vv %0, %1, %2", "vmsgt.vx %0, %1, %2", "blt %0, %1, %2", "vblt %0, %1, %2", 1, 0, 1},
-    {LLVMIntUGT, "sltu %0, %1, %2", "vmsltu.vv %0, %1, %2", "vmsgtu.vx %0, %1, %2", "bltu %0, %1, %2", "vbltu %0, %1, %2", 1, 0, 0},
-    {LLVMIntSGE, "slt %0, %1, %2", "vmsle.vv %0, %1, %2", NULL, "bge %0, %1, %2", "vbge %0, %1, %2", 0, 1, 1},
-    {LLVMIntUGE, "sltu %0, %1, %2", "vmsleu.vv %0, %1, %2", NULL, "bgeu %0, %1, %2", "vbgeu %0, %1, %2", 0, 1, 0},
+    {LLVMIntEQ, NULL, "vmseq.vv %0, %1, %2", "vmseq.vx %0, %1, %2", "beq %0, %1, %2", "vbeq %0, %1, %2", 0, 0, 0, "beq %0, zero, %1"},
+    {LLVMIntNE, NULL, "vmsne.vv %0, %1, %2", "vmsne.vx %0, %1, %2", "bne %0, %1, %2", "vbne %0, %1, %2", 0, 0, 0, "bne %0, zero, %1"},
+    {LLVMIntSLT, "slt %0, %1, %2", "vmslt.vv %0, %1, %2", "vmslt.vx %0, %1, %2", "blt %0, %1, %2", "vblt %0, %1, %2", 0, 0, 1, "blt %0, zero, %1"},
+    {LLVMIntULT, "sltu %0, %1, %2", "vmsltu.vv %0, %1, %2", "vmsltu.vx %0, %1, %2", "bltu %0, %1, %2", "vbltu %0, %1, %2", 0, 0, 0, "bltu %0, zero, %1"},
+    {LLVMIntSLE, "slt %0, %1, %2", "vmsle.vv %0, %1, %2", "vmsle.vx %0, %1, %2", "bge %0, %1, %2", "vbge %0, %1, %2", 1, 1, 1, "bge zero, %0, %1"},
+    {LLVMIntULE, "sltu %0, %1, %2", "vmsleu.vv %0, %1, %2", "vmsleu.vx %0, %1, %2", "bgeu %0, %1, %2", "vbgeu %0, %1, %2", 1, 1, 0, "bgeu zero, %0, %1"},
+    {LLVMIntSGT, "slt %0, %1, %2", "vmslt.vv %0, %1, %2", "vmsgt.vx %0, %1, %2", "blt %0, %1, %2", "vblt %0, %1, %2", 1, 0, 1, "blt zero, %0, %1"},
+    {LLVMIntUGT, "sltu %0, %1, %2", "vmsltu.vv %0, %1, %2", "vmsgtu.vx %0, %1, %2", "bltu %0, %1, %2", "vbltu %0, %1, %2", 1, 0, 0, "bltu zero, %0, %1"},
+    {LLVMIntSGE, "slt %0, %1, %2", "vmsle.vv %0, %1, %2", NULL, "bge %0, %1, %2", "vbge %0, %1, %2", 0, 1, 1, "bge %0, zero, %1"},
+    {LLVMIntUGE, "sltu %0, %1, %2", "vmsleu.vv %0, %1, %2", NULL, "bgeu %0, %1, %2", "vbgeu %0, %1, %2", 0, 1, 0, "bgeu %0, zero, %1"},
 };
 /* Reading the table: scalar set-forms compute (swap ? b<a : a<b), inverted
  * when `invert`; vector set-forms of < and > with `swap` take (b, a) in .vv
@@ -430,6 +431,20 @@ static int sel_icmp(cc_fn *f, LLVMValueRef in, int vec) {
   int d = defreg(f, in);
   if (d < 0) return -1;
   if (!vec) {
+    int32_t z;
+    if (!c->s && !const_bits(f, b, &z) && !z) { /* a == 0, a != 0 */
+      int ra = operand(f, a, 0, c->sgn);
+      return ra < 0 ? -1
+                    : c->p == LLVMIntEQ ? CC_EMIT(f, "sltiu %0, %1, 1", 1, cc_r(d), cc_r(ra))
+                                        : CC_EMIT(f, "sltu %0, zero, %1", 1, cc_r(d), cc_r(ra));
+    }
+    if (c->s && !const_bits(f, b, &z) && !z) { /* a against x0: (swap ? 0 < a : a < 0), maybe inverted */
+      int ra = operand(f, a, 0, c->sgn), t = c->invert ? cc_new_vreg(f, CC_S) : d;
+      const char *fm = c->swap ? (c->sgn ? "slt %0, zero, %1" : "sltu %0, zero, %1")
+                               : (c->sgn ? "slt %0, %1, zero" : "sltu %0, %1, zero");
+      if (ra < 0 || t < 0 || CC_EMIT(f, fm, 1, cc_r(t), cc_r(ra))) return -1;
+      return c->invert ? CC_EMIT(f, "xori %0, %1, 1", 1, cc_r(d), cc_r(t)) : 0;
+    }
     int ra = operand(f, a, 0, c->sgn), rb = operand(f, b, 0, c->sgn);
     if (ra < 0 || rb < 0) return -1;
     if (!c->s) { /* eq / ne */
@@ -442,6 +457,13 @@ static int sel_icmp(cc_fn *f, LLVMValueRef in, int vec) {
     int t = c->invert ? cc_new_vreg(f, CC_S) : d;
     if (t < 0 || CC_EMIT(f, c->s, 1, cc_r(t), cc_r(x), cc_r(y))) return -1;
     return c->invert ? CC_EMIT(f, "xori %0, %1, 1", 1, cc_r(d), cc_r(t)) : 0;
+  }
+  int32_t k;
+  if ((c->p == LLVMIntEQ || c->p == LLVMIntNE) && !const_bits(f, b, &k) && fits5(k)) { /* vmseq.vi / vmsne.vi */
+    int ra = operand(f, a, 1, c->sgn);
+    return ra < 0 ? -1
+                  : CC_EMIT(f, c->p == LLVMIntEQ ? "vmseq.vi %0, %1, %2" : "vmsne.vi %0, %1, %2", 1, cc_r(d), cc_r(ra),
+                            cc_imm(k));
   }
   if (!is_div(f, b) && c->vx) {
     int ra = operand(f, a, 1, c->sgn), rb = operand(f, b, 0, c->sgn);
@@ -707,9 +729,20 @@ done:
   return rc;
 }
 
-/* c ? x : y  =  y ^ ((x ^ y) & -c) */
+/* c ? x : y  =  y ^ ((x ^ y) & -c); with y 0: x & -c, with x 0: y & (c - 1) */
 static int sel_select(cc_fn *f, LLVMValueRef in, int vec) {
   if (!cc_int_width(LLVMTypeOf(in))) return cc_unsupported(f, in, "a select of vectors or 64-bit values");
+  int32_t zx, zy;
+  int x0 = !const_bits(f, LLVMGetOperand(in, 1), &zx) && !zx, y0 = !const_bits(f, LLVMGetOperand(in, 2), &zy) && !zy;
+  if (x0 != y0) { /* one side 0: a mask of the condition and the other side */
+    int c = operand(f, LLVMGetOperand(in, 0), vec, 0), o = operand(f, LLVMGetOperand(in, x0 ? 2 : 1), vec, 0),
+        d = defreg(f, in), m = cc_new_vreg(f, vec ? CC_V : CC_S);
+    if (c < 0 || o < 0 || d < 0 || m < 0) return -1;
+    if (x0 ? CC_EMIT(f, vec ? "vadd.vi %0, %1, -1" : "addi %0, %1, -1", 1, cc_r(m), cc_r(c))
+           : CC_EMIT(f, vec ? "vrsub.vi %0, %1, 0" : "sub %0, zero, %1", 1, cc_r(m), cc_r(c)))
+      return -1;
+    return CC_EMIT(f, vec ? "vand.vv %0, %1, %2" : "and %0, %1, %2", 1, cc_r(d), cc_r(o), cc_r(m));
+  }
   int c = operand(f, LLVMGetOperand(in, 0), vec, 0), x = operand(f, LLVMGetOperand(in, 1), vec, 0),
       y = operand(f, LLVMGetOperand(in, 2), vec, 0), d = defreg(f, in);
   int m = cc_new_vreg(f, vec ? CC_V : CC_S), t = cc_new_vreg(f, vec ? CC_V : CC_S), u = cc_new_vreg(f, vec ? CC_V : CC_S);
@@ -1171,6 +1204,12 @@ static int sel_condbr(cc_fn *f, LLVMValueRef t, int b) {
   if (k >= 0 && f->folded[k]) {
     const icmpop *o = find_icmp(LLVMGetICmpPredicate(c));
     LLVMValueRef x = LLVMGetOperand(c, 0), y = LLVMGetOperand(c, 1);
+    int32_t z;
+    if (!vec && !const_bits(f, y, &z) && !z) { /* against x0 */
+      int rx = operand(f, x, 0, o->sgn);
+      if (rx < 0 || CC_EMIT(f, o->sbz, 0, cc_r(rx), cc_lab(tb))) return -1;
+      return fb == b + 1 ? 0 : CC_EMIT(f, "j %0", 0, cc_lab(fb));
+    }
     int rx = operand(f, x, vec, o->sgn), ry = operand(f, y, vec, o->sgn);
     if (rx < 0 || ry < 0) return -1;
     int sw = o->swap;

@@ -267,6 +267,50 @@ done; done
   --arg buf:i32:32:iota --arg buf:i32:32 --show 1:0 --quiet >"$tmp/out" 2>&1 && [ "$(cat "$tmp/out")" = "$want" ] &&
   ok "__local neighbour values (8x4, halo -1)" || bad "__local neighbour values: $(cat "$tmp/out"), want $want"
 
+# compares against constants and selects with a 0 side: vmseq.vi/vmsne.vi,
+# slt/sltu and branches against x0 instead of a register loaded with 0, and a
+# select of (c ? k : 0) as k & -c (cc_isel.c); every result by hand for a
+# negative, zero and positive n
+cat >"$tmp/c0.cl" <<'CL'
+__kernel void cmp0(__global int *out, int n) {
+  int i = get_global_id(0), a = i - 4;
+  int r = (a == 0) | (a != 0) << 1 | (a == -3) << 2 | (a != 2) << 3;
+  int s = (n < 0) | (n <= 0) << 1 | (n > 0) << 2 | (n >= 0) << 3 | (n == 0) << 4 | (n != 0) << 5 |
+          ((uint)n > 0u) << 6 | ((uint)n <= 0u) << 7;
+  out[i] = r | s << 4;
+  if (n < 0) out[8 + i] = 1;
+  if (n > 0) out[16 + i] = 2;
+  if (n == 0) out[24 + i] = 3;
+  if (n != 0) out[32 + i] = 4;
+}
+CL
+"$ventus" cc -S -o "$tmp/c0.s" "$tmp/c0.cl" 2>"$tmp/err" || bad "compare kernel: $(cat "$tmp/err")"
+nvi=$(grep -c "vms\(eq\|ne\)\.vi" "$tmp/c0.s") nz=$(grep -c "slt[u]* x[0-9]*, \(zero, x[0-9]*\|x[0-9]*, zero\)$" "$tmp/c0.s")
+nmv=$(grep -c "mv x[0-9]*, zero" "$tmp/c0.s")
+[ "$nvi" -ge 3 ] && [ "$nz" -ge 2 ] && [ "$nmv" = 0 ] && ok "compares against constants: .vi forms and x0" ||
+  bad "compares against constants: $nvi vmseq/vmsne.vi (want 3), $nz slt against zero (want 2), $nmv mv of zero (want 0)"
+"$ventus" cc -o "$tmp/c0.elf" "$tmp/c0.cl" || bad "compare kernel does not compile"
+for n in -5 0 7; do
+  s=0
+  [ "$n" -lt 0 ] && s=$((s | 1)); [ "$n" -le 0 ] && s=$((s | 2)); [ "$n" -gt 0 ] && s=$((s | 4))
+  [ "$n" -ge 0 ] && s=$((s | 8)); [ "$n" = 0 ] && s=$((s | 16)); [ "$n" != 0 ] && s=$((s | 32))
+  [ "$n" != 0 ] && s=$((s | 64)); [ "$n" = 0 ] && s=$((s | 128)) # unsigned: n > 0u, n <= 0u
+  want="arg0 i32[40]:"
+  for i in 0 1 2 3 4 5 6 7; do
+    a=$((i - 4)) r=0
+    [ $a = 0 ] && r=$((r | 1)); [ $a != 0 ] && r=$((r | 2)); [ $a = -3 ] && r=$((r | 4)); [ $a != 2 ] && r=$((r | 8))
+    want="$want $((r | s << 4))"
+  done
+  for k in 1 2 3 4; do
+    v=0
+    case $k in 1) [ "$n" -lt 0 ] && v=1 ;; 2) [ "$n" -gt 0 ] && v=2 ;; 3) [ "$n" = 0 ] && v=3 ;; 4) [ "$n" != 0 ] && v=4 ;; esac
+    for i in 0 1 2 3 4 5 6 7; do want="$want $v"; done
+  done
+  "$ventus" run "$tmp/c0.elf" --kernel cmp0 --global 8 --local 8 --arg buf:i32:40 --arg i32:$n --show 0:0 --quiet \
+    >"$tmp/out" 2>&1 && [ "$(cat "$tmp/out")" = "$want" ] && ok "compare values, n = $n" ||
+    bad "compare values, n = $n: $(cat "$tmp/out"), want $want"
+done
+
 # the compiler module is loaded on first use: a wrong module is one input error
 ldd "$ventus" 2>/dev/null | grep -q libasan ||
   CHENGYING_CC_MODULE="$tmp/no-such-module.so" expect 4 "cannot load the OpenCL C compiler module" \
