@@ -90,7 +90,11 @@ case_path() {
       return 0
     fi
     mkdir -p "$work"
-    if [ ! -f "$dir/kernels.txt" ] || [ "$file" -nt "$dir/kernels.txt" ] || [ "$ventus" -nt "$dir/kernels.txt" ]; then
+    # exported again when the source, ventus or its compiler module is newer
+    local ccmod
+    ccmod=$(dirname "$ventus")/libchengying-cc.so
+    if [ ! -f "$dir/kernels.txt" ] || [ "$file" -nt "$dir/kernels.txt" ] || [ "$ventus" -nt "$dir/kernels.txt" ] ||
+      { [ "${src%%:*}" = cl ] && [ "$ccmod" -nt "$dir/kernels.txt" ]; }; then
       rm -rf "$dir"
       if [ "${src%%:*}" = asm ]; then
         "$ventus" as -o "$elf" "$root/kernels/lib/start.S" "$root/kernels/lib/workitem.S" "$file" >&2
