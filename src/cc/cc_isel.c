@@ -790,6 +790,24 @@ static int add_scaled(cc_fn *f, int acc, LLVMValueRef idx, uint64_t size, int ve
   return CC_EMIT(f, vec ? "vadd.vv %0, %1, %2" : "add %0, %1, %2", 1, cc_r(d), cc_r(acc), cc_r(s)) ? -1 : d;
 }
 
+/* Index i of a GEP whose indexed type is *t (the source type for i = 1):
+ * a struct field adds its offset to *cst and steps *t into it (1); an
+ * array or vector index steps *t to the element it scales (0); any other
+ * type -1. */
+static int gep_index(cc_fn *f, LLVMTypeRef *t, LLVMValueRef idx, int i, int64_t *cst) {
+  if (i == 1) return 0;
+  LLVMTypeKind k = LLVMGetTypeKind(*t);
+  if (k == LLVMStructTypeKind) {
+    unsigned fld = (unsigned)LLVMConstIntGetZExtValue(idx);
+    *cst += (int64_t)LLVMOffsetOfElement(f->td, *t, fld);
+    *t = LLVMStructGetTypeAtIndex(*t, fld);
+    return 1;
+  }
+  if (k != LLVMArrayTypeKind && k != LLVMVectorTypeKind) return -1;
+  *t = LLVMGetElementType(*t);
+  return 0;
+}
+
 /* the address a GEP (instruction or constant expression) computes */
 static int sel_gep(cc_fn *f, LLVMValueRef g, int vec) {
   LLVMValueRef base = LLVMGetOperand(g, 0);
@@ -799,18 +817,9 @@ static int sel_gep(cc_fn *f, LLVMValueRef g, int vec) {
   int64_t cst = 0;
   for (int i = 1, n = LLVMGetNumOperands(g); i < n; i++) {
     LLVMValueRef idx = LLVMGetOperand(g, (unsigned)i);
-    if (i > 1) {
-      LLVMTypeKind k = LLVMGetTypeKind(t);
-      if (k == LLVMStructTypeKind) {
-        unsigned fld = (unsigned)LLVMConstIntGetZExtValue(idx);
-        cst += (int64_t)LLVMOffsetOfElement(f->td, t, fld);
-        t = LLVMStructGetTypeAtIndex(t, fld);
-        continue;
-      }
-      if (k != LLVMArrayTypeKind && k != LLVMVectorTypeKind)
-        return cc_unsupported(f, LLVMIsAInstruction(g) ? g : NULL, "an address computation of an unknown shape");
-      t = LLVMGetElementType(t);
-    }
+    int r = gep_index(f, &t, idx, i, &cst);
+    if (r < 0) return cc_unsupported(f, LLVMIsAInstruction(g) ? g : NULL, "an address computation of an unknown shape");
+    if (r) continue;
     uint64_t size = LLVMABISizeOfType(f->td, t);
     if (LLVMIsAConstantInt(idx)) {
       cst += LLVMConstIntGetSExtValue(idx) * (int64_t)size;
@@ -858,17 +867,9 @@ static int folded_gep(cc_fn *f, LLVMValueRef g, LLVMValueRef *base, int32_t *off
   for (int i = 1, n = LLVMGetNumOperands(g); i < n; i++) {
     LLVMValueRef idx = LLVMGetOperand(g, (unsigned)i);
     if (!LLVMIsAConstantInt(idx)) return 0;
-    if (i > 1) {
-      LLVMTypeKind k = LLVMGetTypeKind(t);
-      if (k == LLVMStructTypeKind) {
-        unsigned fld = (unsigned)LLVMConstIntGetZExtValue(idx);
-        cst += (int64_t)LLVMOffsetOfElement(f->td, t, fld);
-        t = LLVMStructGetTypeAtIndex(t, fld);
-        continue;
-      }
-      if (k != LLVMArrayTypeKind && k != LLVMVectorTypeKind) return 0;
-      t = LLVMGetElementType(t);
-    }
+    int r = gep_index(f, &t, idx, i, &cst);
+    if (r < 0) return 0;
+    if (r) continue;
     cst += LLVMConstIntGetSExtValue(idx) * (int64_t)LLVMABISizeOfType(f->td, t);
   }
   if (!cst || !fits12(cst)) return 0;
