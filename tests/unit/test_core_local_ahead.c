@@ -135,14 +135,21 @@ static void same_as_round_robin(const run_result *on, const run_result *off) {
   assert_int_equal(off->ahead, 0);
 }
 
+/* src with and without run-ahead: lane i of both warps ends with
+ * scale * (i + 1), the same as round-robin; the run-ahead launch */
+static run_result alone_runs(const char *src, uint32_t scale) {
+  run_result on = launch(src, 1), off = launch(src, 0);
+  for (uint32_t w = 0; w < 2; w++)
+    for (uint32_t i = 0; i < 4; i++) assert_int_equal(on.out[4 * w + i], scale * (i + 1));
+  same_as_round_robin(&on, &off);
+  return on;
+}
+
 static void local_accesses_run_ahead_alone(void **state) {
   (void)state;
   char src[2048];
   alone_program(src, sizeof src, 0);
-  run_result on = launch(src, 1), off = launch(src, 0);
-  for (uint32_t w = 0; w < 2; w++)
-    for (uint32_t i = 0; i < 4; i++) assert_int_equal(on.out[4 * w + i], N * (i + 1));
-  same_as_round_robin(&on, &off);
+  run_result on = alone_runs(src, N);
   assert_true(on.ahead > 5 * N);
 }
 
@@ -150,11 +157,7 @@ static void global_access_declined(void **state) {
   (void)state;
   char src[2048];
   alone_program(src, sizeof src, 1);
-  run_result on = launch(src, 1), off = launch(src, 0);
-  /* the loaded words stay 0: v3 = lane + 1 after the last pass */
-  for (uint32_t w = 0; w < 2; w++)
-    for (uint32_t i = 0; i < 4; i++) assert_int_equal(on.out[4 * w + i], i + 1);
-  same_as_round_robin(&on, &off);
+  run_result on = alone_runs(src, 1); /* the loaded words stay 0: v3 = lane + 1 after the last pass */
   assert_true(on.ahead <= 5 * N);
   assert_true(on.ahead > 4 * N); /* the local stores still ran ahead */
 }

@@ -14,6 +14,22 @@
 
 #define NT 32
 
+/* the six results v3..v7 and LAST to DATA_BASE + 0x100 + 0x80 * k, then the end */
+#define STORE_RESULTS(LAST)                                                                 \
+  "  addi a2, a0, 0x100\n"                                                                 \
+  "  vse32.v v3, (a2)\n"                                                                   \
+  "  addi a2, a2, 0x80\n"                                                                  \
+  "  vse32.v v4, (a2)\n"                                                                   \
+  "  addi a2, a2, 0x80\n"                                                                  \
+  "  vse32.v v5, (a2)\n"                                                                   \
+  "  addi a2, a2, 0x80\n"                                                                  \
+  "  vse32.v v6, (a2)\n"                                                                   \
+  "  addi a2, a2, 0x80\n"                                                                  \
+  "  vse32.v v7, (a2)\n"                                                                   \
+  "  addi a2, a2, 0x80\n"                                                                  \
+  "  vse32.v " LAST ", (a2)\n"                                                             \
+  "  endprg x0, x0, x0\n"
+
 static void run_case(const uint32_t a[NT], const uint32_t b[NT]) {
   vt_device *d = mkdev(NULL);
   wr_words(d, DATA_BASE, a, NT);
@@ -43,19 +59,7 @@ static void run_case(const uint32_t a[NT], const uint32_t b[NT]) {
               "  vfsqrt.v v8, v8\n"
               "  csrrw t0, fflags, x0\n"
               "  sw t0, 0x414(a0)\n"
-              "  addi a2, a0, 0x100\n"
-              "  vse32.v v3, (a2)\n"
-              "  addi a2, a2, 0x80\n"
-              "  vse32.v v4, (a2)\n"
-              "  addi a2, a2, 0x80\n"
-              "  vse32.v v5, (a2)\n"
-              "  addi a2, a2, 0x80\n"
-              "  vse32.v v6, (a2)\n"
-              "  addi a2, a2, 0x80\n"
-              "  vse32.v v7, (a2)\n"
-              "  addi a2, a2, 0x80\n"
-              "  vse32.v v8, (a2)\n"
-              "  endprg x0, x0, x0\n");
+              STORE_RESULTS("v8"));
   vt_launch l = mklaunch(1, 1, 1, NT, 1);
   launch_ok(d, &l);
   uint32_t flags[6] = {0};
@@ -119,19 +123,7 @@ static void run_masked(const uint32_t a[NT], const uint32_t b[NT], uint32_t mask
            "  vfmul.vv v1, v1, v2, v0.t\n"
            "  csrrw t0, fflags, x0\n"
            "  sw t0, 0x414(a0)\n"
-           "  addi a2, a0, 0x100\n"
-           "  vse32.v v3, (a2)\n"
-           "  addi a2, a2, 0x80\n"
-           "  vse32.v v4, (a2)\n"
-           "  addi a2, a2, 0x80\n"
-           "  vse32.v v5, (a2)\n"
-           "  addi a2, a2, 0x80\n"
-           "  vse32.v v6, (a2)\n"
-           "  addi a2, a2, 0x80\n"
-           "  vse32.v v7, (a2)\n"
-           "  addi a2, a2, 0x80\n"
-           "  vse32.v v1, (a2)\n"
-           "  endprg x0, x0, x0\n",
+           STORE_RESULTS("v1"),
            mask, "t1");
   /* t1 = 3.0f, the scalar operand of vfmul.vf */
   char full[2300];
