@@ -44,7 +44,7 @@ static int fetch_one(vt_timing *t, uint32_t smi, uint32_t slot, warp_t *w, uint6
   const vt_config *cf = &t->cfg;
   uint32_t pc = w->fpc;
   long i = cache_find(&sm->l1i, pc);
-  if (i >= 0 && sm->l1i.ready[i] <= now) {
+  if (i >= 0 && sm->l1i.way[i].ready <= now) {
     ss->l1i_hits++;
     /* the block's words are the fetch's slots: a 64-bit instruction takes
      * two, and one that starts in the block's last slot takes the first
@@ -79,7 +79,7 @@ static int fetch_one(vt_timing *t, uint32_t smi, uint32_t slot, warp_t *w, uint6
   }
   if (i >= 0) { /* in flight for another warp: wait for the same fill */
     ss->l1i_merges++;
-    w->fwait = sm->l1i.ready[i];
+    w->fwait = sm->l1i.way[i].ready;
   } else {
     uint32_t k, victim;
     uint64_t free_at = cache_mshr_free(&sm->l1i, now, &k);
@@ -89,7 +89,7 @@ static int fetch_one(vt_timing *t, uint32_t smi, uint32_t slot, warp_t *w, uint6
       ss->l1i_misses++;
       uint64_t r = tp_access(t, smi, now, pc & ~((1u << sm->l1i.line_shift) - 1), 0);
       cache_alloc(&sm->l1i, pc, r, &victim);
-      sm->l1i.mshr[k] = r;
+      cache_mshr_set(&sm->l1i, k, r);
       w->fwait = r;
     }
   }
@@ -132,7 +132,7 @@ static void fetch_next_block(vt_timing *t, uint32_t smi, const warp_t *w, uint64
   t->st.sm[smi].l1i_misses++;
   uint64_t r = tp_access(t, smi, now, pc & ~((1u << sm->l1i.line_shift) - 1), 0);
   cache_alloc(&sm->l1i, pc, r, &victim);
-  sm->l1i.mshr[k] = r;
+  cache_mshr_set(&sm->l1i, k, r);
 }
 
 /* fetch_policy 1, the Verilog RTL (warp_scheduler.v, ibuffer.v): every

@@ -121,20 +121,20 @@ void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, 
       uint64_t ack = tp_access(t, smi, tj, addr, 1);
       sm->wshr[k] = ack;
       if (ack > sm->busy_until) sm->busy_until = ack;
-    } else if (i >= 0 && l1->ready[i] <= tj) {
+    } else if (i >= 0 && l1->way[i].ready <= tj) {
       ss->l1_hits++;
     } else if (i >= 0) {
       ss->l1_merges++;
-      if (l1->merged[i] < cf->l1d_mshr_subs) l1->merged[i]++;
-      else tj = l1->ready[i]; /* no free sub-entry: wait for the fill, then hit */
-      arrive = l1->ready[i];
+      if (l1->way[i].merged < cf->l1d_mshr_subs) l1->way[i].merged++;
+      else tj = l1->way[i].ready; /* no free sub-entry: wait for the fill, then hit */
+      arrive = l1->way[i].ready;
     } else {
       ss->l1_misses++;
       uint64_t free_at = cache_mshr_free(l1, tj, &k);
       if (free_at > tj) tj = free_at;
       arrive = tp_access(t, smi, tj, addr, 0);
       cache_alloc(l1, addr, arrive, &victim); /* write-through: never dirty */
-      l1->mshr[k] = arrive;
+      cache_mshr_set(l1, k, arrive);
     }
     if (arrive > last) last = arrive;
   }

@@ -33,8 +33,8 @@ void ms_free(vt_memsys *m) {
 void ms_begin(vt_memsys *m) {
   memset(m->bank_free, 0, m->banks * sizeof *m->bank_free);
   if (m->set_free) memset(m->set_free, 0, m->l2.sets * sizeof *m->set_free);
-  memset(m->l2.mshr, 0, m->l2.nmshr * sizeof *m->l2.mshr);
-  for (size_t i = 0; i < (size_t)m->l2.sets * m->l2.ways; i++) m->l2.ready[i] = 0;
+  cache_mshr_clear(&m->l2);
+  for (size_t i = 0; i < (size_t)m->l2.sets * m->l2.ways; i++) m->l2.way[i].ready = 0;
   m->dram_free = 0;
   if (m->cold_launch) cache_invalidate(&m->l2);
 }
@@ -59,10 +59,10 @@ uint64_t ms_access(vt_memsys *m, uint64_t now, uint32_t addr, int write) {
   }
   long i = cache_find(&m->l2, addr);
   if (i >= 0) {
-    if (m->l2.ready[i] > t) m->st.l2_merges++;
+    if (m->l2.way[i].ready > t) m->st.l2_merges++;
     else m->st.l2_hits++;
-    if (write) m->l2.dirty[i] = 1;
-    uint64_t r = m->l2.ready[i] > t ? m->l2.ready[i] : t;
+    if (write) m->l2.way[i].dirty = 1;
+    uint64_t r = m->l2.way[i].ready > t ? m->l2.way[i].ready : t;
     return r + m->lat_l2;
   }
   /* a miss: a free MSHR fetches the line (a store's partial line too:
@@ -80,9 +80,9 @@ uint64_t ms_access(vt_memsys *m, uint64_t now, uint32_t addr, int write) {
     m->st.dram_writes++;
     m->st.l2_writebacks++;
   }
-  m->l2.mshr[k] = busy;
+  cache_mshr_set(&m->l2, k, busy);
   if (set_free) *set_free = busy;
-  if (write) m->l2.dirty[i] = 1;
+  if (write) m->l2.way[i].dirty = 1;
   return fill + m->lat_l2;
 }
 
@@ -91,11 +91,11 @@ uint64_t ms_flush(vt_memsys *m, uint64_t now) {
   /* the RTL's directory walks every line, one a cycle (l2cache/directory_test.v, flushCount) */
   uint64_t end = now + (uint64_t)lines * m->flush_walk;
   for (size_t i = 0; i < lines; i++) {
-    if (!m->l2.tag[i] || !m->l2.dirty[i]) continue;
+    if (!m->l2.way[i].tag || !m->l2.way[i].dirty) continue;
     uint64_t at = now + (uint64_t)i * m->flush_walk;
-    uint64_t d = dram(m, at > m->l2.ready[i] ? at : m->l2.ready[i]);
+    uint64_t d = dram(m, at > m->l2.way[i].ready ? at : m->l2.way[i].ready);
     if (d > end) end = d;
-    m->l2.dirty[i] = 0;
+    m->l2.way[i].dirty = 0;
     m->st.dram_writes++;
     m->st.l2_writebacks++;
   }

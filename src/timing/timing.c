@@ -114,11 +114,12 @@ static const reg_use *uses_of(const vt_timing *t, sm_t *sm, const vt_warp_view *
  * before anything is allocated: accepted configuration values (1024 SMs of
  * 1024 warps, 65536-set caches) would otherwise take gigabytes in seconds. */
 static uint64_t footprint(const vt_config *c) {
-  const uint64_t line = sizeof(uint32_t) + 2 * sizeof(uint64_t) + 2; /* tag, used, ready, dirty, merged */
+  const uint64_t line = sizeof(vt_way);
   uint64_t sm = sizeof(sm_t) + (uint64_t)c->warps_per_sm * (sizeof(warp_t) + 1 + sizeof(uint32_t)) +
                 (uint64_t)c->l1d_wshrs * 8 + 2ull * c->rf_banks * WB_RING * 8 + (uint64_t)c->l1d_sets * c->l1d_ways * line +
-                (c->l1i_sets ? (uint64_t)c->l1i_sets * c->l1i_ways * line : 0);
-  return (uint64_t)c->num_sm * sm + (uint64_t)c->l2_sets * c->l2_ways * line + (uint64_t)c->l2_sets * 8;
+                (uint64_t)c->l1d_sets * sizeof(vt_set) +
+                (c->l1i_sets ? (uint64_t)c->l1i_sets * (c->l1i_ways * line + sizeof(vt_set)) : 0);
+  return (uint64_t)c->num_sm * sm + (uint64_t)c->l2_sets * c->l2_ways * line + (uint64_t)c->l2_sets * (8 + sizeof(vt_set));
 }
 
 vt_timing *vt_timing_attach(vt_device *d, vt_error *e) {

@@ -118,30 +118,15 @@ int tp_exec(vt_timing *t, uint32_t smi, uint32_t slot, const vt_commit **c, vt_e
 }
 
 /* ---- the shared L2 and the views ------------------------------------------------ */
-static void copy_set(vt_cache *dst, const vt_cache *src, uint32_t addr) {
-  size_t base = (size_t)((addr >> src->line_shift) & (src->sets - 1)) * src->ways, n = src->ways;
-  memcpy(dst->tag + base, src->tag + base, n * sizeof *dst->tag);
-  memcpy(dst->used + base, src->used + base, n * sizeof *dst->used);
-  memcpy(dst->ready + base, src->ready + base, n * sizeof *dst->ready);
-  memcpy(dst->dirty + base, src->dirty + base, n);
-  memcpy(dst->merged + base, src->merged + base, n);
-}
-
-/* Everything of the shared state but the sets: crossbar, MSHRs, DRAM, LRU clock. */
+/* Everything of the shared state but the sets: crossbar, MSHRs, DRAM. */
 static void copy_timers(vt_memsys *dst, const vt_memsys *src) {
   memcpy(dst->bank_free, src->bank_free, src->banks * sizeof *dst->bank_free);
-  memcpy(dst->l2.mshr, src->l2.mshr, src->l2.nmshr * sizeof *dst->l2.mshr);
+  cache_mshr_copy(&dst->l2, &src->l2);
   dst->dram_free = src->dram_free;
-  dst->l2.clock = src->l2.clock;
 }
 
 static void copy_all(vt_memsys *dst, const vt_memsys *src) {
-  size_t n = (size_t)src->l2.sets * src->l2.ways;
-  memcpy(dst->l2.tag, src->l2.tag, n * sizeof *dst->l2.tag);
-  memcpy(dst->l2.used, src->l2.used, n * sizeof *dst->l2.used);
-  memcpy(dst->l2.ready, src->l2.ready, n * sizeof *dst->l2.ready);
-  memcpy(dst->l2.dirty, src->l2.dirty, n);
-  memcpy(dst->l2.merged, src->l2.merged, n);
+  cache_copy_sets(&dst->l2, &src->l2);
   if (src->set_free) memcpy(dst->set_free, src->set_free, src->l2.sets * sizeof *dst->set_free);
   copy_timers(dst, src);
 }
@@ -196,7 +181,7 @@ static void view_sync(struct tpar *P, tp_sm *s) {
     copy_all(v, &t->ms);
   } else {
     for (size_t i = 0; i < P->nall; i++) {
-      copy_set(&v->l2, &t->ms.l2, P->all[i].addr);
+      cache_copy_set(&v->l2, &t->ms.l2, P->all[i].addr);
       if (v->set_free) {
         uint32_t set = (P->all[i].addr >> v->l2.line_shift) & (v->l2.sets - 1);
         v->set_free[set] = t->ms.set_free[set];
