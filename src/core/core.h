@@ -344,6 +344,10 @@ int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e);
  * belongs to. */
 int warp_turn(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e, uint32_t limit, uint32_t *ahead,
               vt_error *ahead_e, int *fault);
+/* A stepping caller's run-ahead (vt_step_ahead): up to max of w's private
+ * instructions, each recorded in rec as a peek would have seen it; the
+ * returned count ran. None under a trace sink or with run_ahead = 0. */
+uint32_t warp_ahead_records(vt_device *d, vt_worker *k, vt_warp *w, vt_step_rec *rec, uint32_t max);
 /* Launch phases shared by the functional loop and the stepping interface. */
 int launch_begin(vt_device *d, const vt_launch *l, vt_error *e);
 int launch_retire(vt_device *d, int *progress, vt_error *e); /* retire finished groups, refill */

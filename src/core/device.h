@@ -198,6 +198,7 @@ typedef struct vt_warp_view {
   isa_unit unit;
   uint32_t flags;        /* IF_* */
   uint32_t vtype;        /* the warp's vtype (its SEW: the timing model's element width) */
+  int priv;              /* private (vt_step_ahead may run it) */
 } vt_warp_view;
 /* Fills *v; decoding the next instruction may fault (-1, error with context). */
 int vt_step_peek(vt_device *d, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e);
@@ -214,6 +215,32 @@ vt_warp_state vt_step_state(const vt_device *d, uint32_t sm, uint32_t slot, uint
  * only its mask, memory accesses and copy fields are filled). */
 struct vt_commit;
 int vt_step_exec(vt_device *d, uint32_t sm, uint32_t slot, const struct vt_commit **rec, vt_error *e);
+/* Run-ahead for a stepping caller: executes up to max of the warp's next
+ * instructions now, while they are predecoded and private (registers, pc,
+ * mask, SIMT stack and CSRs of the warp only: nothing else can see when
+ * they run), each recorded in r[i] as vt_step_peek would have shown it
+ * (state ready) with the pc after it. Returns how many ran (0: the next one
+ * is not such an instruction, a commit log is being written, or run_ahead
+ * = 0). The warp's own state is then past them: the caller issues them
+ * from the records, counting each with vt_step_count, and must not peek or
+ * step the warp before the last of them is issued. */
+typedef struct vt_worker vt_worker;
+typedef struct vt_step_rec {
+  isa_inst in;
+  uint32_t pc, npc;
+  uint32_t mask, vtype, flags; /* the view's fields */
+  isa_unit unit;
+} vt_step_rec;
+uint32_t vt_step_ahead(vt_device *d, uint32_t sm, uint32_t slot, vt_step_rec *r, uint32_t max);
+/* Whether code of a writable region has been decoded: before, no store can
+ * reach an instruction vt_step_ahead ran. */
+int vt_step_code_writable(const vt_device *d);
+/* Counts the issue of a recorded instruction at pc against max_steps, as
+ * vt_step_exec counts a step (VT_ERR_STEP_LIMIT names the warp and pc). */
+int vt_step_count(vt_device *d, uint32_t sm, uint32_t slot, uint32_t pc, vt_error *e);
+/* Whether an instruction stepped with worker k (NULL: vt_step_exec's) stored
+ * into decoded code since the last call, and the bytes [*lo, *hi) it hit. */
+int vt_step_code_stored(vt_device *d, vt_worker *k, uint32_t *lo, uint32_t *hi);
 /* Retires finished work-groups and dispatches waiting ones; *done = 1 when
  * the whole launch has finished. */
 int vt_step_retire(vt_device *d, int *done, vt_error *e);
@@ -231,12 +258,12 @@ void vt_step_abort(vt_device *d);
  * not count against max_steps (the caller counts them).
  * vt_step_threads_end merges the workers' statistics into the device's and
  * adds the threads' CPU seconds cpu[0..n-1] to vt_device_host_cpu's. */
-typedef struct vt_worker vt_worker;
 int vt_step_threads(vt_device *d, uint32_t max, uint32_t *n, vt_error *e);
 vt_worker *vt_step_worker(vt_device *d, uint32_t i);
 int vt_step_peek_on(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e);
 int vt_step_exec_on(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, const struct vt_commit **rec,
                     vt_error *e);
+uint32_t vt_step_ahead_on(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, vt_step_rec *r, uint32_t max);
 int vt_step_retire_threads(vt_device *d, uint32_t n, int *done, vt_error *e);
 void vt_step_threads_end(vt_device *d, uint32_t n, const double *cpu);
 

@@ -312,15 +312,16 @@ int launch_retire(vt_device *d, int *progress, vt_error *e) {
 }
 
 /* The step-limit check shared by both loops. */
-static int step_limit(vt_device *d, vt_warp *w, vt_error *e) {
+static int step_limit_at(vt_device *d, vt_warp *w, uint32_t pc, vt_error *e) {
   const vt_config *c = &d->cfg;
   if (!c->max_steps || d->steps < c->max_steps) return 0;
   vt_fail(e, VT_ERR_STEP_LIMIT, "step limit of %llu warp-instructions reached", (unsigned long long)c->max_steps);
   int dummy;
-  const uint8_t *h = mem_host(&d->mem, w->pc, 4, ACC_X, &dummy);
-  vt_err_ctx(e, (int)d->l.kernel_id, (int)w->wg->id, (int)w->wid, -1, w->pc, h ? ld_u32(h) : 0);
+  const uint8_t *h = mem_host(&d->mem, pc, 4, ACC_X, &dummy);
+  vt_err_ctx(e, (int)d->l.kernel_id, (int)w->wg->id, (int)w->wid, -1, pc, h ? ld_u32(h) : 0);
   return -1;
 }
+static int step_limit(vt_device *d, vt_warp *w, vt_error *e) { return step_limit_at(d, w, w->pc, e); }
 
 /* Gives the warps placed since the last call (running, not yet due) the
  * round `at`; 1 if there was one. */
@@ -488,6 +489,7 @@ static int step_peek(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, vt_
   v->unit = (isa_unit)ic->unit;
   v->flags = ic->flags;
   v->vtype = w->vtype;
+  v->priv = ic->private_only && !w->prefix;
   v->state = live_state(d, w);
   return 0;
 }
@@ -520,6 +522,27 @@ int vt_step_exec(vt_device *d, uint32_t sm, uint32_t slot, const vt_commit **rec
     w->wg->ended++;
   }
   return rc;
+}
+
+uint32_t vt_step_ahead(vt_device *d, uint32_t sm, uint32_t slot, vt_step_rec *r, uint32_t max) {
+  return warp_ahead_records(d, &d->w0, &d->sms[sm].warps[slot], r, max);
+}
+
+int vt_step_code_writable(const vt_device *d) { return __atomic_load_n(&d->mem.code, __ATOMIC_RELAXED) != NULL; }
+
+int vt_step_count(vt_device *d, uint32_t sm, uint32_t slot, uint32_t pc, vt_error *e) {
+  if (step_limit_at(d, &d->sms[sm].warps[slot], pc, e)) return -1;
+  d->steps++;
+  return 0;
+}
+
+int vt_step_code_stored(vt_device *d, vt_worker *k, uint32_t *lo, uint32_t *hi) {
+  if (!k) k = &d->w0;
+  if (!k->smc) return 0;
+  k->smc = 0;
+  *lo = k->smc_lo;
+  *hi = k->smc_hi;
+  return 1;
 }
 
 int vt_step_retire(vt_device *d, int *done, vt_error *e) {
@@ -558,6 +581,10 @@ vt_worker *vt_step_worker(vt_device *d, uint32_t i) { return par_step_worker(d, 
 
 int vt_step_peek_on(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e) {
   return step_peek(d, k, sm, slot, v, e);
+}
+
+uint32_t vt_step_ahead_on(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, vt_step_rec *r, uint32_t max) {
+  return warp_ahead_records(d, k, &d->sms[sm].warps[slot], r, max);
 }
 
 int vt_step_exec_on(vt_device *d, vt_worker *k, uint32_t sm, uint32_t slot, const vt_commit **rec, vt_error *e) {

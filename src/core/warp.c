@@ -451,7 +451,7 @@ int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int track) {
+static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int track, vt_step_rec *rec) {
   vt_device *d = x->d;
   vt_worker *k = x->k;
   vt_warp *w = x->w;
@@ -472,7 +472,7 @@ static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int tra
    * So its accesses to that memory may run now instead of in their rounds:
    * no other instruction of the order between could see or change them. */
   vt_wg *g = w->wg;
-  uint8_t alone = g->arrived + g->ended + 1 >= g->nwarps;
+  uint8_t alone = !rec && g->arrived + g->ended + 1 >= g->nwarps; /* a stepping caller times local accesses */
   x->ahead_local = alone;
   while (n < limit) {
     /* only instructions already predecoded: a fetch fault or a decode is
@@ -492,6 +492,8 @@ static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int tra
     x->word = ic->in.word;
     x->emask = exec_mask(w, ic, flags);
     x->fflags = 0;
+    if (rec) /* as a peek would have seen it */
+      rec[n] = (vt_step_rec){ic->in, pc, 0, mask, w->vtype, flags, (isa_unit)ic->unit};
     int rc = ic->fn(x, &ic->in);
     if (unlikely(rc)) {
       if (rc == VT_EXEC_DECLINED) break; /* not local: it runs in its own round */
@@ -504,6 +506,7 @@ static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int tra
       if (unlikely((w->mstatus & MSTATUS_VS) != MSTATUS_VS)) mark_vs_dirty(x);
     }
     w->pc = x->npc;
+    if (rec) rec[n].npc = x->npc;
     if (unlikely(mask != run_mask)) { /* thread counts: one popcount per mask, not per instruction */
       threads += (uint64_t)popcount32(run_mask) * run_n;
       run_mask = mask;
@@ -541,10 +544,19 @@ int warp_turn(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e, uint32_t limi
   x.waits = 0; /* a barrier arrival (rc 0) may have set it */
   /* the pcs of a run are tracked only once code of a writable region has
    * been decoded (and so marked): before, no store can reach one of them */
-  *ahead = __atomic_load_n(&d->mem.code, __ATOMIC_RELAXED) ? run_ahead(&x, limit, fault, 1)
-                                                            : run_ahead(&x, limit, fault, 0);
+  *ahead = __atomic_load_n(&d->mem.code, __ATOMIC_RELAXED) ? run_ahead(&x, limit, fault, 1, NULL)
+                                                            : run_ahead(&x, limit, fault, 0, NULL);
   k->ahead += *ahead;
   return 0;
+}
+
+uint32_t warp_ahead_records(vt_device *d, vt_worker *k, vt_warp *w, vt_step_rec *rec, uint32_t max) {
+  if (d->trace_fn || !d->cfg.run_ahead) return 0; /* a commit log wants each step as it issues */
+  vt_exec x;
+  vt_error scratch; /* a fault is left to the instruction's own step */
+  int fault;
+  exec_init(&x, d, k, w, &scratch);
+  return run_ahead(&x, max, &fault, 0, rec);
 }
 
 /* ---- stores into code -------------------------------------------------------- */

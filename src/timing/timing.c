@@ -281,8 +281,8 @@ static uint32_t div_up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
 /* Issues the next instruction of warp slot s on SM sm at cycle now; b: its
  * registers, as blocked found them. Returns the core's step result. */
-static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, const block_t *b, uint64_t now,
-                 vt_error *e) {
+static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, const block_t *b, int queued,
+                 uint64_t now, vt_error *e) {
   sm_t *sm = &t->sms[smi];
   vt_sm_timing *ss = &t->st.sm[smi];
   warp_t *w = &sm->warps[s];
@@ -292,8 +292,8 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
   isa_unit unit = v->unit;
   const reg_use *u = b->u;
   int nu = b->nu, nsrc = unit != UNIT_CTRL ? b->nsrc : 0;
-  const vt_commit *c;
-  int rc = tp_exec(t, smi, s, &c, e);
+  const vt_commit *c = NULL; /* read only for the LSU: never a recorded (private) instruction */
+  int rc = queued ? tp_count(t, smi, s, v->pc, e) : tp_exec(t, smi, s, &c, e);
   if (rc < 0) return -1;
   ss->issued++;
   /* a barrier's re-check at its release is the core's, not an issue of the
@@ -381,7 +381,7 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
 /* The next pc after a step is the warp's pc; a branch whose next pc is not
  * the fall-through, and every SIMT op, costs a fetch bubble. */
 static void after_issue(vt_timing *t, uint32_t smi, uint32_t s, uint32_t id, uint32_t flags, uint32_t pc,
-                        uint64_t now) {
+                        const vt_step_rec *r, uint64_t now) {
   warp_t *w = &t->sms[smi].warps[s];
   int parked = w->bar_since != 0;
   if (w->bar_since) { /* released: its re-check just issued */
@@ -392,7 +392,12 @@ static void after_issue(vt_timing *t, uint32_t smi, uint32_t s, uint32_t id, uin
   sm_t *sm = &t->sms[smi];
   if (!(flags & CONTROL_FLAGS) && !t->frontend) return;
   vt_warp_view nv; /* state and pc only: the next scan decodes (and reports a fault) */
-  nv.state = vt_step_state(t->d, smi, s, &nv.pc);
+  if (r) { /* a record's: the core's warp is further on */
+    nv.state = VT_WS_READY;
+    nv.pc = r->npc;
+  } else {
+    nv.state = vt_step_state(t->d, smi, s, &nv.pc);
+  }
   sm->state[s] = (uint8_t)nv.state;
   if (nv.state == VT_WS_EMPTY) return;
   sm->pc[s] = nv.pc;
@@ -403,6 +408,47 @@ static void after_issue(vt_timing *t, uint32_t smi, uint32_t s, uint32_t id, uin
   } else if ((flags & (IF_VBRANCH | IF_JOIN)) || ((flags & (IF_BRANCH | IF_JUMP)) && nv.pc != pc + 4)) {
     w->fetch_at = now + 1 + t->cfg.lat_branch;
   }
+}
+
+/* The view of warp w's next recorded instruction, as a peek had it. */
+static void record_view(const warp_t *w, vt_warp_view *v) {
+  const vt_step_rec *r = &w->q[w->qh];
+  *v = (vt_warp_view){VT_WS_READY, r->pc, r->mask, w->threads, w->wg, w->wid, &r->in, r->unit, r->flags,
+                      r->vtype, 1};
+}
+
+/* Runs warp w's private instructions from the one peeked (v) ahead, when
+ * its view may come from their records: then v is the first's. */
+static void fill_records(vt_timing *t, uint32_t smi, uint32_t s, warp_t *w, vt_warp_view *v) {
+  uint32_t n = tp_ahead(t, smi, s, w->q, AHEAD_Q);
+  if (!n) return;
+  w->qh = 0;
+  w->qn = n;
+  w->qlo = w->qhi = w->q[0].pc;
+  for (uint32_t i = 1; i < n; i++) {
+    if (w->q[i].pc < w->qlo) w->qlo = w->q[i].pc;
+    if (w->q[i].pc > w->qhi) w->qhi = w->q[i].pc;
+  }
+  record_view(w, v);
+}
+
+/* One thread: a store into code must not hit an instruction some warp ran
+ * ahead and has not issued yet, which it would have changed (as the
+ * functional launch's run-ahead, docs/simulator.md §2). */
+static int code_store_check(vt_timing *t, uint32_t pc, vt_error *e) {
+  uint32_t lo, hi;
+  if (!vt_step_code_stored(t->d, NULL, &lo, &hi)) return 0;
+  for (uint32_t smi = 0; smi < t->cfg.num_sm; smi++)
+    for (uint32_t s = 0; s < t->cfg.warps_per_sm; s++) {
+      const warp_t *w = &t->sms[smi].warps[s];
+      if (!w->qn || w->qlo >= hi || w->qhi + 4 <= lo) continue;
+      return vt_fail(e, VT_ERR_ILLEGAL,
+                     "store into code at 0x%08x..0x%08x (the instruction at 0x%08x), which warp %u of work-group %u "
+                     "ran ahead of its issue (run-ahead, docs/simulator.md §2): the result would depend on it; "
+                     "run_ahead = 0 runs every instruction as it issues",
+                     lo, hi - 1, pc, w->wid, w->wg);
+    }
+  return 0;
 }
 
 /* One cycle of SM smi at now: scans the warp slots from the one after the
@@ -433,20 +479,27 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
       }
       v = w->view; /* the block is over: check again, without a peek */
       w->hold_until = 0;
+    } else if (w->qn) { /* its next instruction ran ahead: the record's view */
+      record_view(w, &v);
+      sm->state[s] = VT_WS_READY;
+      sm->pc[s] = v.pc;
+      if (picked) continue;
     } else {
       if (tp_peek(t, smi, s, &v, e)) return -1;
       sm->state[s] = (uint8_t)v.state;
       sm->pc[s] = v.pc;
       if (v.state == VT_WS_EMPTY) continue;
       if (!w->seen || w->wg != v.wg || w->wid != v.wid) { /* a newly dispatched warp */
-        memset(w, 0, sizeof *w);
+        memset(w, 0, offsetof(warp_t, q));
         w->seen = 1;
         w->wg = v.wg;
         w->wid = v.wid;
+        w->threads = v.threads;
         fe_reset_warp(w, v.pc);
         w->fwait = now;
         w->since = now;
       }
+      if (v.priv && v.state == VT_WS_READY) fill_records(t, smi, s, w, &v);
       if (picked) continue;
     }
     block_t b;
@@ -467,9 +520,15 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
       continue;
     }
     uint32_t flags = v.flags, pc = v.pc, id = v.in->id;
-    int r = issue(t, smi, s, &v, &b, now, e);
+    const vt_step_rec *qr = w->qn ? &w->q[w->qh] : NULL; /* then v is its view */
+    int r = issue(t, smi, s, &v, &b, qr != NULL, now, e);
     if (r < 0) return -1;
-    after_issue(t, smi, s, id, flags, pc, now);
+    if (!qr && vt_step_code_gen(t->d) != gen && tp_threads(t) == 1 && code_store_check(t, pc, e)) return -1;
+    after_issue(t, smi, s, id, flags, pc, qr, now);
+    if (qr) {
+      w->qh++;
+      w->qn--;
+    }
     if (r == 1) *ended = 1;
     sm->rr = s;
     picked = 1;
@@ -497,7 +556,7 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
     /* the RTL invalidates L1 at the end of every launch: each starts cold */
     cache_invalidate(&sm->l1d);
     if (t->frontend) cache_invalidate(&sm->l1i);
-    for (uint32_t w = 0; w < cf->warps_per_sm; w++) sm->warps[w].seen = sm->warps[w].hold_until = 0;
+    for (uint32_t w = 0; w < cf->warps_per_sm; w++) sm->warps[w].seen = sm->warps[w].hold_until = sm->warps[w].qn = 0;
     t->st.sm[s].stall[VT_STALL_IDLE] += cf->lat_launch;
   }
   ms_begin(&t->ms);

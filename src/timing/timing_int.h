@@ -15,6 +15,7 @@
 #define RF_BANKS_MAX 32 /* rf_banks' limit */
 #define DMA_QMAX 64 /* dma_queue's limit */
 #define WB_RING 256 /* write-port reservations reach this many cycles ahead */
+#define AHEAD_Q 16  /* private instructions the core runs ahead of their issue at once */
 
 typedef struct {
   uint32_t pc;
@@ -50,6 +51,12 @@ typedef struct {
   uint8_t hold_why, hold_unit;
   vt_warp_view view;   /* the peek the hold was decided on (in: vin) */
   isa_inst vin;
+  /* private instructions the core already ran (vt_step_ahead), issued from
+   * here in order: the core's warp is past them, so while any is left the
+   * warp is not peeked; their pcs lie in [qlo, qhi] */
+  uint32_t qh, qn, qlo, qhi;
+  uint32_t threads;    /* the launch's threads per warp (for the records' views) */
+  vt_step_rec q[AHEAD_Q];
 } warp_t;
 
 /* One register an instruction reads or writes, with the registers after it
@@ -198,6 +205,13 @@ int tp_launch(vt_timing *t, vt_error *e);
 uint64_t tp_access(vt_timing *t, uint32_t smi, uint64_t now, uint32_t addr, int write);
 int tp_peek(vt_timing *t, uint32_t smi, uint32_t slot, vt_warp_view *v, vt_error *e);
 int tp_exec(vt_timing *t, uint32_t smi, uint32_t slot, const struct vt_commit **c, vt_error *e);
+/* tp_ahead: vt_step_ahead with the thread's worker, where sound (one
+ * thread, whose stores into code sm_cycle checks against the records; or
+ * no writable code decoded, so no store can reach them); tp_count: the
+ * issue of a record, counted as tp_exec counts a step. */
+uint32_t tp_ahead(vt_timing *t, uint32_t smi, uint32_t slot, vt_step_rec *r, uint32_t max);
+int tp_count(vt_timing *t, uint32_t smi, uint32_t slot, uint32_t pc, vt_error *e);
+uint32_t tp_threads(const vt_timing *t);
 
 /* timeline.c: one complete event [from, to) of this launch on SM pid's
  * slot tid (pid num_sm: the launches); args is a JSON member list or NULL. */

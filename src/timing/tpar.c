@@ -117,6 +117,20 @@ int tp_exec(vt_timing *t, uint32_t smi, uint32_t slot, const vt_commit **c, vt_e
   return s->k ? vt_step_exec_on(t->d, s->k, smi, slot, c, e) : vt_step_exec(t->d, smi, slot, c, e);
 }
 
+uint32_t tp_ahead(vt_timing *t, uint32_t smi, uint32_t slot, vt_step_rec *r, uint32_t max) {
+  vt_worker *k = t->tp->sm[smi].k;
+  if (!k) return vt_step_ahead(t->d, smi, slot, r, max);
+  return vt_step_code_writable(t->d) ? 0 : vt_step_ahead_on(t->d, k, smi, slot, r, max);
+}
+
+int tp_count(vt_timing *t, uint32_t smi, uint32_t slot, uint32_t pc, vt_error *e) {
+  tp_sm *s = &t->tp->sm[smi];
+  s->steps++;
+  return s->k ? 0 : vt_step_count(t->d, smi, slot, pc, e);
+}
+
+uint32_t tp_threads(const vt_timing *t) { return t->tp->n; }
+
 /* ---- the shared L2 and the views ------------------------------------------------ */
 /* Everything of the shared state but the sets: crossbar, MSHRs, DRAM. */
 static void copy_timers(vt_memsys *dst, const vt_memsys *src) {

@@ -6,7 +6,8 @@
 # kernels with many work-groups, with barriers and local memory, with global
 # AMOs whose results are discarded (counts computed by hand), a
 # memory-bound one and one on seven SMs; an AMO whose old value is used
-# keeps one thread.
+# keeps one thread. With run_ahead = 0 (each instruction run as it issues,
+# not before), one thread gives the same cycles and statistics too.
 #   usage: bash test_timing_threads.sh <ventus binary> <source dir>
 set -u
 . "$(dirname "$0")/lib.sh" "$@" # ventus, src, tmp, fail
@@ -35,6 +36,18 @@ same() {
       || bad "$name: $t threads differ from one: $(diff "$tmp/f1" "$tmp/f$t" | head -3 | tr '\n' ';')"
   done
   [ "$(stat_of parallel_launches "$tmp/s1")" = 0 ] || bad "$name: --host-threads 1 ran in parallel"
+  # run_ahead = 0: every instruction runs as it issues (the timing model's
+  # run-ahead runs private ones before): the same cycles and statistics
+  if "$ventus" run -q --timing "$elf" -c num_sm=4 -c run_ahead=0 --host-threads 1 --dump "$tmp/d0" --stats "$@" \
+    >"$tmp/s0" 2>"$tmp/e0"; then
+    cmp -s "$tmp/df" "$tmp/d0" || bad "$name: memory with run_ahead = 0 differs from the functional mode"
+    grep -v "^host_threads\|^parallel_launches\|^run_ahead" "$tmp/s0" >"$tmp/f0"
+    grep -v "^run_ahead" "$tmp/f1" >"$tmp/f1r"
+    cmp -s "$tmp/f1r" "$tmp/f0" && ok "$name: run_ahead = 0, the same cycles and statistics" \
+      || bad "$name: run_ahead = 0 differs: $(diff "$tmp/f1r" "$tmp/f0" | head -3 | tr '\n' ';')"
+  else
+    bad "$name --timing -c run_ahead=0: $(head -1 "$tmp/e0")"
+  fi
   stat_of parallel_launches "$tmp/s3" >"$tmp/par"
 }
 

@@ -12,6 +12,7 @@
 
 #include "test_core_more.h"
 #include "testvec.h"
+#include "timing.h"
 
 #define OUT (DATA_BASE + 0x1000u)
 
@@ -19,10 +20,13 @@ typedef struct {
   int rc;
   vt_error e;
   uint32_t out[8];
-  uint64_t ahead, parallel;
+  uint64_t ahead, parallel, cycles;
 } result;
 
-static result run_smc(const char *src, uint32_t groups, uint32_t warps, int run_ahead, uint32_t host_threads) {
+/* timing: under the timing model, whose run-ahead runs a warp's private
+ * instructions before they issue (docs/timing.md) */
+static result run_smc(const char *src, uint32_t groups, uint32_t warps, int run_ahead, uint32_t host_threads,
+                      int timing) {
   vt_config c;
   vt_config_defaults(&c);
   c.run_ahead = (uint32_t)run_ahead;
@@ -30,6 +34,8 @@ static result run_smc(const char *src, uint32_t groups, uint32_t warps, int run_
   vt_error me;
   vt_device *d = vt_device_create(&c, &me);
   assert_non_null(d);
+  vt_timing *t = timing ? vt_timing_attach(d, &me) : NULL;
+  if (timing) assert_non_null(t);
   assert_int_equal(vt_mem_map(d, CODE_BASE, 0x10000, VT_PERM_RWX, &me), 0);
   assert_int_equal(vt_mem_map(d, DATA_BASE, DATA_SIZE, VT_PERM_R | VT_PERM_W, &me), 0);
   load_asm(d, src);
@@ -40,16 +46,26 @@ static result run_smc(const char *src, uint32_t groups, uint32_t warps, int run_
   for (unsigned i = 0; i < 8; i++) r.out[i] = rd32(d, OUT + 4 * i);
   r.ahead = vt_device_ahead_insns(d);
   r.parallel = vt_device_stats(d)->parallel_launches;
+  r.cycles = t ? vt_timing_get_stats(t)->cycles : 0;
+  vt_timing_free(t);
   vt_device_destroy(d);
   return r;
 }
 
-/* run-ahead (host_threads threads) and the reference leave the same words */
+/* run-ahead (host_threads threads) and the reference leave the same words;
+ * under the timing model too, in the same cycles */
 static result same_as_reference(const char *src, uint32_t groups, uint32_t warps, uint32_t host_threads) {
-  result fast = run_smc(src, groups, warps, 1, host_threads), ref = run_smc(src, groups, warps, 0, 1);
+  result fast = run_smc(src, groups, warps, 1, host_threads, 0), ref = run_smc(src, groups, warps, 0, 1, 0);
   if (fast.rc || ref.rc) fail_msg("launch failed: %s / %s", fast.rc ? fast.e.msg : "-", ref.rc ? ref.e.msg : "-");
   assert_memory_equal(fast.out, ref.out, sizeof fast.out);
   assert_int_equal(ref.ahead, 0);
+  for (uint32_t th = 1; th <= host_threads + 1; th++) {
+    result tf = run_smc(src, groups, warps, 1, th, 1), tr = run_smc(src, groups, warps, 0, th, 1);
+    if (tf.rc || tr.rc) fail_msg("timed launch failed: %s / %s", tf.rc ? tf.e.msg : "-", tr.rc ? tr.e.msg : "-");
+    assert_memory_equal(tf.out, ref.out, sizeof tf.out);
+    assert_memory_equal(tr.out, ref.out, sizeof tr.out);
+    assert_int_equal(tf.cycles, tr.cycles);
+  }
   return fast;
 }
 
@@ -185,14 +201,22 @@ static void patch_raced_by_run_ahead(void **state) {
                     "  endprg x0, x0, x0\n"
                     "newword:\n"
                     "  addi a2, a2, 1000\n";
-  result ref = run_smc(src, 1, 2, 0, 1);
+  result ref = run_smc(src, 1, 2, 0, 1, 0);
   assert_int_equal(ref.rc, 0);
   assert_true(ref.out[1] > 1000 && ref.out[1] < 400 * 1000);
-  result fast = run_smc(src, 1, 2, 1, 1);
+  result fast = run_smc(src, 1, 2, 1, 1, 0);
   assert_int_equal(fast.rc, -1);
   assert_int_equal(fast.e.kind, VT_ERR_ILLEGAL);
   assert_int_equal(fast.e.warp, 0);
   assert_non_null(strstr(fast.e.msg, "warp 1 of work-group 0 may already have run ahead"));
+  /* the timing model: warp 1's loop instructions ran before they issue */
+  result tref = run_smc(src, 1, 2, 0, 1, 1);
+  assert_int_equal(tref.rc, 0);
+  assert_true(tref.out[1] > 1000 && tref.out[1] < 400 * 1000);
+  result timed = run_smc(src, 1, 2, 1, 1, 1);
+  assert_int_equal(timed.rc, -1);
+  assert_int_equal(timed.e.kind, VT_ERR_ILLEGAL);
+  assert_non_null(strstr(timed.e.msg, "which warp 1 of work-group 0 ran ahead of its issue"));
 }
 
 /* ---- a test-vector launch --------------------------------------------------- */
