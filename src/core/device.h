@@ -238,6 +238,10 @@ int vt_step_code_writable(const vt_device *d);
 /* Counts the issue of a recorded instruction at pc against max_steps, as
  * vt_step_exec counts a step (VT_ERR_STEP_LIMIT names the warp and pc). */
 int vt_step_count(vt_device *d, uint32_t sm, uint32_t slot, uint32_t pc, vt_error *e);
+/* The launch's step count and its max_steps (*limit, 0: none): below the
+ * limit a caller may count an issue with ++*count itself (vt_step_count's
+ * work without the call); at it, vt_step_count reports the limit. */
+uint64_t *vt_step_counter(vt_device *d, uint64_t *limit);
 /* Whether an instruction stepped with worker k (NULL: vt_step_exec's) stored
  * into decoded code since the last call, and the bytes [*lo, *hi) it hit. */
 int vt_step_code_stored(vt_device *d, vt_worker *k, uint32_t *lo, uint32_t *hi);

@@ -536,6 +536,11 @@ int vt_step_count(vt_device *d, uint32_t sm, uint32_t slot, uint32_t pc, vt_erro
   return 0;
 }
 
+uint64_t *vt_step_counter(vt_device *d, uint64_t *limit) {
+  *limit = d->cfg.max_steps;
+  return &d->steps;
+}
+
 int vt_step_code_stored(vt_device *d, vt_worker *k, uint32_t *lo, uint32_t *hi) {
   if (!k) k = &d->w0;
   if (!k->smc) return 0;

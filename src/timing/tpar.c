@@ -58,6 +58,7 @@ struct tpar {
   vt_error err;
   tp_meet meet;
   vt_timing *t;
+  uint64_t *count, limit; /* the device's step count and max_steps (tp_count) */
 };
 
 typedef struct {
@@ -124,9 +125,15 @@ uint32_t tp_ahead(vt_timing *t, uint32_t smi, uint32_t slot, vt_step_rec *r, uin
 }
 
 int tp_count(vt_timing *t, uint32_t smi, uint32_t slot, uint32_t pc, vt_error *e) {
-  tp_sm *s = &t->tp->sm[smi];
+  struct tpar *P = t->tp;
+  tp_sm *s = &P->sm[smi];
   s->steps++;
-  return s->k ? 0 : vt_step_count(t->d, smi, slot, pc, e);
+  if (s->k) return 0; /* several threads: between() counts */
+  if (!P->limit || *P->count < P->limit) {
+    ++*P->count;
+    return 0;
+  }
+  return vt_step_count(t->d, smi, slot, pc, e);
 }
 
 uint32_t tp_threads(const vt_timing *t) { return t->tp->n; }
@@ -397,6 +404,7 @@ int tp_launch(vt_timing *t, vt_error *e) {
     m->synced = 0;
   }
   P->replays = P->nall = 0;
+  P->count = vt_step_counter(t->d, &P->limit);
   P->q = cf->timing_quantum ? cf->timing_quantum : cf->lat_l2 ? cf->lat_l2 : 1;
   P->from = cf->lat_launch;
   P->to = P->from + P->q;

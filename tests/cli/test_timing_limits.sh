@@ -41,4 +41,18 @@ else
   took=$(($(date +%s) - start))
   [ "$took" -lt 600 ] && ok "... reached in $took s" || bad "the default step limit under --timing took $took s"
 fi
+# the step limit names the same warp and pc whether the timing model's
+# run-ahead ran the loop's private instructions before they issued or not
+printf '        .text\n        .globl k\nk:      li a0, 0\n1:      addi a0, a0, 1\n        addi a1, a0, 3\n        xor a2, a1, a0\n        j 1b\n' >"$tmp/loop3.S"
+if build_kernel loop3 "$tmp/loop3.S"; then
+  for m in 1003 1004 1005 1006; do
+    for ra in 1 0; do
+      "$ventus" run "$tmp/loop3.elf" --kernel k --global 64 --local 32 --timing --max-steps $m -c run_ahead=$ra \
+        >/dev/null 2>"$tmp/lim$ra"
+    done
+    grep -q "step limit of $m warp-instructions reached \[kernel 0 wg . warp 0 pc 0x" "$tmp/lim1" &&
+      cmp -s "$tmp/lim1" "$tmp/lim0" && ok "--max-steps $m: the same warp and pc with run_ahead = 0" ||
+      bad "--max-steps $m: $(cat "$tmp/lim1") / $(cat "$tmp/lim0")"
+  done
+fi
 exit $fail
