@@ -265,8 +265,12 @@ void trace_vreg_record(vt_exec *x, unsigned reg);
 static inline void trace_vreg(vt_exec *x, unsigned reg) {
   if (x->c) trace_vreg_record(x, reg);
 }
+/* a lean record's unit-stride span (exec_mem.c trace_unit) listed lane by
+ * lane: another access of the instruction follows it */
+void trace_unit_spill(vt_commit *c);
 static inline void trace_mem(vt_exec *x, uint32_t addr, uint32_t val, unsigned size, int store) {
   vt_commit *c = x->m;
+  if (c && unlikely(c->unit_n)) trace_unit_spill(c);
   if (c && c->nmem < VT_MAX_MEM) {
     c->mem[c->nmem].addr = addr;
     c->mem[c->nmem].val = val;

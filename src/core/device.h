@@ -284,6 +284,14 @@ typedef struct vt_simt_entry {
 
 /* One retired warp-instruction, as the commit log shows it. Only produced
  * when a trace sink is installed, so the untraced path pays nothing. */
+/* One lane's memory access of a commit record. */
+typedef struct vt_mem_access {
+  uint32_t addr;
+  uint32_t val;
+  uint8_t size;
+  uint8_t store;
+} vt_mem_access;
+
 typedef struct vt_commit {
   uint32_t wg;        /* linear work-group id */
   uint32_t warp;      /* warp index inside the work-group */
@@ -292,6 +300,10 @@ typedef struct vt_commit {
   uint32_t insn_hi;   /* the second word of a 64-bit instruction (insn_len 8) */
   int insn_len;       /* 8 for a 64-bit instruction, else 0 (one word) */
   uint32_t mask;      /* thread mask the instruction executed under */
+  /* Lean records only (no trace sink): a unit-stride access of unit_n
+   * 4-byte words from unit_lo, lane i at unit_lo + 4 i, whose lanes are not
+   * listed in mem[] (0: none; then mem[] has them all). */
+  uint32_t unit_lo, unit_n, unit_store;
   int spin;           /* 1 = a barrier re-check that retired nothing (ISS prints a bare commit line) */
   int nx;             /* scalar register writes */
   struct { uint16_t reg; uint32_t val; } x[2];
@@ -312,7 +324,7 @@ typedef struct vt_commit {
   struct { uint32_t addr, len; } dma[VT_MAX_LANES];
   uint64_t dma_more;  /* source bytes read beyond those ranges (not line-modelled) */
   int nmem;           /* memory accesses in lane order (a lane's words in order) */
-  struct { uint32_t addr; uint32_t val; uint8_t size; uint8_t store; } mem[VT_MAX_MEM];
+  vt_mem_access mem[VT_MAX_MEM];
   int has_simt;       /* vbranch/join/setrpc: SIMT state after the instruction */
   uint32_t simt_mask, simt_npc, simt_depth;
   /* The stack after the instruction, bottom first (simt_depth entries; the

@@ -406,6 +406,26 @@ VMEM_INLINE void stride_hint(vt_exec *x, uint32_t lo, uint32_t bytes, int write)
   }
 }
 
+/* A unit-stride access of vl words from lo (vs: a store's data): a lean
+ * record (the timing model's) takes it as one span, a full one lane by lane. */
+static inline void trace_unit(vt_exec *x, uint32_t lo, uint32_t vl, const uint32_t *vs) {
+  vt_commit *m = x->m;
+  if (!x->c && m->nmem == 0 && m->unit_n == 0) {
+    m->unit_lo = lo;
+    m->unit_n = vl;
+    m->unit_store = vs != NULL;
+    return;
+  }
+  for (uint32_t i = 0; i < vl; i++) trace_mem(x, lo + 4 * i, vs ? vs[i] : 0, 4, vs != NULL);
+}
+
+void trace_unit_spill(vt_commit *c) {
+  uint32_t n = c->unit_n;
+  c->unit_n = 0;
+  for (uint32_t i = 0; i < n && c->nmem < VT_MAX_MEM; i++, c->nmem++)
+    c->mem[c->nmem] = (vt_mem_access){c->unit_lo + 4 * i, 0, 4, (uint8_t)c->unit_store};
+}
+
 VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, int sign) {
   uint32_t addr[VT_MAX_LANES], lo, hi;
   uint32_t em = x->emask;
@@ -415,7 +435,7 @@ VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, i
     if (h) {
       stride_hint(x, lo, 4 * vl, 0);
       memcpy(x->w->v[in->rd], h, 4 * (size_t)vl);
-      if (x->m) for (uint32_t i = 0; i < vl; i++) trace_mem(x, lo + 4 * i, 0, 4, 0);
+      if (x->m) trace_unit(x, lo, vl, NULL);
       x->st->loads += vl;
       x->st->load_bytes += 4 * (uint64_t)vl;
       trace_vreg(x, in->rd);
@@ -469,7 +489,7 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
       stride_hint(x, lo, 4 * vl, 1);
       memcpy(h, vs, 4 * (size_t)vl);
       if (x->d->nresv) for (uint32_t i = 0; i < vl; i++) resv_store(x, h + 4 * i);
-      if (x->m) for (uint32_t i = 0; i < vl; i++) trace_mem(x, lo + 4 * i, vs[i], 4, 1);
+      if (x->m) trace_unit(x, lo, vl, vs);
       x->st->stores += vl;
       x->st->store_bytes += 4 * (uint64_t)vl;
       return 0;

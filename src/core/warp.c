@@ -387,6 +387,7 @@ static inline int step_at(vt_exec *x, const vt_icache_entry *ic, int record) {
   if (record && !d->trace_fn) { /* a stepping caller (the timing model): the lean record */
     vt_commit *c = x->k->commit ? x->k->commit : &d->commit;
     c->nmem = 0;
+    c->unit_n = 0;
     c->mask = mask;
     x->m = c;
   } else if (record) {

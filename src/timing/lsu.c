@@ -20,11 +20,11 @@ static int is_shared(const vt_config *cf, uint32_t a) {
  * one bank serves (lanes reading the same word share it). A word is
  * looked for among the earlier ones only when its bank has one already,
  * so a conflict-free access costs one pass over the lanes. */
-static uint32_t lds_passes(const vt_commit *c, const vt_config *cf) {
+static uint32_t lds_passes(const vt_mem_access *mem, int nmem, const vt_config *cf) {
   uint32_t words[VT_MAX_MEM], n = 0, worst = 0;
   uint8_t per_bank[64] = {0}; /* lds_banks is 1..64 (config.c) */
-  for (int i = 0; i < c->nmem; i++) {
-    uint32_t a = c->mem[i].addr;
+  for (int i = 0; i < nmem; i++) {
+    uint32_t a = mem[i].addr;
     if (!is_shared(cf, a)) continue;
     uint32_t wd = a >> 2, b = wd % cf->lds_banks, j = 0;
     if (per_bank[b]) {
@@ -43,11 +43,11 @@ static uint32_t lds_passes(const vt_commit *c, const vt_config *cf) {
  * access, whose lines lsu_timing then takes without a pass over the lanes
  * (which gives the same lines, in the same order, and the same lane
  * count). */
-static int contiguous(const vt_commit *c, int total, uint32_t *lo, uint32_t *end) {
-  if (!c->nmem || (c->nmem == 1 && total > 1)) return 0;
-  uint32_t a0 = c->mem[0].addr, size = c->mem[0].size, bad = 0;
-  for (int i = 1; i < c->nmem; i++)
-    bad |= (c->mem[i].addr - a0 - (uint32_t)i * size) | (c->mem[i].size ^ size);
+static int contiguous(const vt_mem_access *mem, int nmem, int total, uint32_t *lo, uint32_t *end) {
+  if (!nmem || (nmem == 1 && total > 1)) return 0;
+  uint32_t a0 = mem[0].addr, size = mem[0].size, bad = 0;
+  for (int i = 1; i < nmem; i++)
+    bad |= (mem[i].addr - a0 - (uint32_t)i * size) | (mem[i].size ^ size);
   uint64_t e = (uint64_t)a0 + (uint64_t)total * size;
   if (bad || e > 0x100000000ull) return 0;
   *lo = a0;
@@ -70,26 +70,44 @@ void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, 
   vt_cache *l1 = &sm->l1d;
   uint32_t lines[VT_MAX_MEM * 2 + VT_MAX_LANES * 2], n = 0, lanes = 0; /* both ends of each access, idle lanes too */
   int shared = 0; /* recorded accesses to the local window: without one, no bank passes */
-  /* idle lanes continue the stride of the last two accesses */
-  int total = c->nmem + (c->nmem ? (int)idle : 0);
-  uint32_t stride = c->nmem > 1 ? c->mem[c->nmem - 1].addr - c->mem[c->nmem - 2].addr : 0;
+  const vt_mem_access *mem = c->mem;
+  int nmem = c->nmem;
   uint32_t sh = l1->line_shift, lds_base = cf->lds_base, lds_win = cf->lds_through_l1d ? 0 : cf->lds_window;
-  uint32_t run_lo, run_end;
-  if (contiguous(c, total, &run_lo, &run_end) && !overlaps(run_lo, run_end, lds_base, lds_win)) {
+  uint32_t run_lo = 0, run_end = 0;
+  vt_mem_access unit[VT_MAX_LANES];
+  int run = 0;
+  if (c->unit_n) { /* a lean record's unit-stride words: contiguous() of their lanes without a pass */
+    nmem = (int)c->unit_n;
+    uint64_t e = (uint64_t)c->unit_lo + 4ull * (uint64_t)(nmem + (int)idle);
+    run = (nmem > 1 || !idle) && e <= 0x100000000ull;
+    run_lo = c->unit_lo;
+    run_end = (uint32_t)e;
+    if (!run || overlaps(run_lo, run_end, lds_base, lds_win)) { /* the lanes, for the pass below */
+      int st = (flags & IF_STORE) != 0;
+      for (int i = 0; i < nmem; i++) unit[i] = (vt_mem_access){c->unit_lo + 4u * (uint32_t)i, 0, 4, (uint8_t)st};
+      mem = unit;
+    }
+  }
+  /* idle lanes continue the stride of the last two accesses */
+  int total = nmem + (nmem ? (int)idle : 0);
+  uint32_t stride = nmem > 1 ? mem[nmem - 1].addr - mem[nmem - 2].addr : 0;
+  if (mem != c->mem) run = 0; /* materialized: the pass decides */
+  else if (!c->unit_n) run = contiguous(mem, nmem, total, &run_lo, &run_end);
+  if (run && !overlaps(run_lo, run_end, lds_base, lds_win)) {
     /* the lanes' lines are those of [run_lo, run_end), in order */
     lanes = (uint32_t)total;
     for (uint32_t l = run_lo >> sh; l <= (run_end - 1) >> sh; l++) lines[n++] = l;
     total = 0;
   }
   for (int i = 0; i < total; i++) {
-    int last = i < c->nmem ? i : c->nmem - 1;
-    uint32_t a = c->mem[last].addr + (uint32_t)(i - last) * stride;
+    int last = i < nmem ? i : nmem - 1;
+    uint32_t a = mem[last].addr + (uint32_t)(i - last) * stride;
     if (a - lds_base < lds_win) { /* is_shared */
-      shared |= i < c->nmem;
+      shared |= i < nmem;
       continue;
     }
     lanes++;
-    uint32_t ends[2] = {a >> sh, (a + c->mem[last].size - 1) >> sh};
+    uint32_t ends[2] = {a >> sh, (a + mem[last].size - 1) >> sh};
     if (n && lines[n - 1] == ends[0] && ends[0] == ends[1]) continue; /* the common case: all on the lane before's line */
     for (int k = 0; k < 2; k++) {
       if (n && lines[n - 1] == ends[k]) continue; /* the common case: the line of the lane before */
@@ -143,7 +161,7 @@ void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, 
     ss->gmem_lanes += lanes;
     ss->gmem_lines += n;
   }
-  uint32_t passes = shared ? lds_passes(c, cf) : 0;
+  uint32_t passes = shared ? lds_passes(mem, nmem, cf) : 0;
   if (passes) {
     ss->shared_accesses++;
     ss->bank_conflicts += passes - 1;
