@@ -295,6 +295,7 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
   const vt_commit *c = NULL; /* read only for the LSU: never a recorded (private) instruction */
   int rc = queued ? tp_count(t, smi, s, v->pc, e) : tp_exec(t, smi, s, &c, e);
   if (rc < 0) return -1;
+  if (flags & (IF_BARRIER | IF_ENDPRG)) sm->bar_epoch++; /* may release warps waiting at a barrier */
   ss->issued++;
   /* a barrier's re-check at its release is the core's, not an issue of the
    * RTL's (its warp waits at the scheduler): logged once, when it arrives */
@@ -479,6 +480,10 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
       }
       v = w->view; /* the block is over: check again, without a peek */
       w->hold_until = 0;
+    } else if (w->bar_held && w->bar_epoch == sm->bar_epoch && w->bar_gen == gen) {
+      if (picked) continue; /* still at its barrier: what blocked() says of it */
+      if (VT_STALL_BARRIER < best) best = VT_STALL_BARRIER;
+      continue;
     } else if (w->qn) { /* its next instruction ran ahead: the record's view */
       record_view(w, &v);
       sm->state[s] = VT_WS_READY;
@@ -499,6 +504,9 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
         w->fwait = now;
         w->since = now;
       }
+      w->bar_held = v.state == VT_WS_BARRIER;
+      w->bar_epoch = sm->bar_epoch;
+      w->bar_gen = gen;
       if (v.priv && v.state == VT_WS_READY) fill_records(t, smi, s, w, &v);
       if (picked) continue;
     }
@@ -556,7 +564,8 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
     /* the RTL invalidates L1 at the end of every launch: each starts cold */
     cache_invalidate(&sm->l1d);
     if (t->frontend) cache_invalidate(&sm->l1i);
-    for (uint32_t w = 0; w < cf->warps_per_sm; w++) sm->warps[w].seen = sm->warps[w].hold_until = sm->warps[w].qn = 0;
+    for (uint32_t w = 0; w < cf->warps_per_sm; w++)
+      sm->warps[w].seen = sm->warps[w].hold_until = sm->warps[w].qn = sm->warps[w].bar_held = 0;
     t->st.sm[s].stall[VT_STALL_IDLE] += cf->lat_launch;
   }
   ms_begin(&t->ms);

@@ -55,6 +55,11 @@ typedef struct {
    * here in order: the core's warp is past them, so while any is left the
    * warp is not peeked; their pcs lie in [qlo, qhi] */
   uint32_t qh, qn, qlo, qhi;
+  /* it waits at a barrier (its last peek said so): only a barrier arrival
+   * or an end on its SM can release it (sm_t.bar_epoch moves), or a store
+   * into code change what its peek decodes (bar_gen) */
+  uint8_t bar_held;
+  uint32_t bar_epoch, bar_gen;
   uint32_t threads;    /* the launch's threads per warp (for the records' views) */
   vt_step_rec q[AHEAD_Q];
 } warp_t;
@@ -84,6 +89,7 @@ typedef struct {
   uint32_t *pc;       /* [warps_per_sm]: ... and its next pc */
   uint64_t unit_free[UNIT_COUNT];
   uint32_t rr;        /* slot issued last */
+  uint32_t bar_epoch; /* counts issues of barriers and endprg (warp_t.bar_held) */
   uint32_t fcur;      /* slot the greedy fetch serves */
   uint64_t fport_free; /* first cycle the fetch port takes the next fetch */
   uint64_t busy_until; /* last completion of an instruction issued here (stores: their ack) */
