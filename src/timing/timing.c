@@ -480,6 +480,8 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
       }
       v = w->view; /* the block is over: check again, without a peek */
       w->hold_until = 0;
+    } else if (w->empty && w->empty_at == t->dispatches) {
+      continue; /* still no warp: what a peek would say (state and pc kept) */
     } else if (w->bar_held && w->bar_epoch == sm->bar_epoch && w->bar_gen == gen) {
       if (picked) continue; /* still at its barrier: what blocked() says of it */
       if (VT_STALL_BARRIER < best) best = VT_STALL_BARRIER;
@@ -493,7 +495,9 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
       if (tp_peek(t, smi, s, &v, e)) return -1;
       sm->state[s] = (uint8_t)v.state;
       sm->pc[s] = v.pc;
-      if (v.state == VT_WS_EMPTY) continue;
+      w->empty = v.state == VT_WS_EMPTY;
+      w->empty_at = t->dispatches;
+      if (w->empty) continue;
       if (!w->seen || w->wg != v.wg || w->wid != v.wid) { /* a newly dispatched warp */
         memset(w, 0, offsetof(warp_t, q));
         w->seen = 1;
@@ -565,7 +569,7 @@ static int timing_launch(void *user, vt_device *d, const vt_launch *l, vt_error 
     cache_invalidate(&sm->l1d);
     if (t->frontend) cache_invalidate(&sm->l1i);
     for (uint32_t w = 0; w < cf->warps_per_sm; w++)
-      sm->warps[w].seen = sm->warps[w].hold_until = sm->warps[w].qn = sm->warps[w].bar_held = 0;
+      sm->warps[w].seen = sm->warps[w].hold_until = sm->warps[w].qn = sm->warps[w].bar_held = sm->warps[w].empty = 0;
     t->st.sm[s].stall[VT_STALL_IDLE] += cf->lat_launch;
   }
   ms_begin(&t->ms);

@@ -60,6 +60,10 @@ typedef struct {
    * into code change what its peek decodes (bar_gen) */
   uint8_t bar_held;
   uint32_t bar_epoch, bar_gen;
+  /* no warp in the slot (its last peek said so): none comes before the
+   * next dispatch of work-groups (vt_timing.dispatches moves) */
+  uint8_t empty;
+  uint32_t empty_at;
   uint32_t threads;    /* the launch's threads per warp (for the records' views) */
   vt_step_rec q[AHEAD_Q];
 } warp_t;
@@ -140,6 +144,7 @@ struct vt_timing {
   FILE *ilog;         /* the issue log being written, NULL = none */
   struct tpar *tp;    /* the launch loop's threads and per-SM L2 views (tpar.c) */
   uint64_t tl_base;   /* cycles of the launches before this one */
+  uint32_t dispatches; /* work-group retirements and dispatches so far (warp_t.empty) */
 };
 
 /* Ops after which fetch waits until they resolve (no branch prediction). */

@@ -293,6 +293,7 @@ static int between(struct tpar *P, vt_error *e) {
   if (ended) {
     int done = 0;
     if (vt_step_retire_threads(t->d, P->n, &done, e)) return -1;
+    t->dispatches++; /* slots may hold new warps */
     if (done) return 1;
   }
   if (issued || ended) {
