@@ -442,7 +442,7 @@ static int code_store_check(vt_timing *t, uint32_t pc, vt_error *e) {
   for (uint32_t smi = 0; smi < t->cfg.num_sm; smi++)
     for (uint32_t s = 0; s < t->cfg.warps_per_sm; s++) {
       const warp_t *w = &t->sms[smi].warps[s];
-      if (!w->qn || w->qlo >= hi || w->qhi + 4 <= lo) continue;
+      if (!w->qn || w->qlo >= hi || (uint64_t)w->qhi + 4 <= lo) continue;
       return vt_fail(e, VT_ERR_ILLEGAL,
                      "store into code at 0x%08x..0x%08x (the instruction at 0x%08x), which warp %u of work-group %u "
                      "ran ahead of its issue (run-ahead, docs/simulator.md §2): the result would depend on it; "
