@@ -71,34 +71,33 @@ void lsu_timing(vt_timing *t, uint32_t smi, const vt_commit *c, uint32_t flags, 
   uint32_t lines[VT_MAX_MEM * 2 + VT_MAX_LANES * 2], n = 0, lanes = 0; /* both ends of each access, idle lanes too */
   int shared = 0; /* recorded accesses to the local window: without one, no bank passes */
   const vt_mem_access *mem = c->mem;
-  int nmem = c->nmem;
+  int nmem = c->nmem, total, run;
   uint32_t sh = l1->line_shift, lds_base = cf->lds_base, lds_win = cf->lds_through_l1d ? 0 : cf->lds_window;
   uint32_t run_lo = 0, run_end = 0;
-  vt_mem_access unit[VT_MAX_LANES];
-  int run = 0;
-  if (c->unit_n) { /* a lean record's unit-stride words: contiguous() of their lanes without a pass */
+  if (c->unit_n) { /* a lean record's unit-stride words: what contiguous() finds of their lanes */
     nmem = (int)c->unit_n;
-    uint64_t e = (uint64_t)c->unit_lo + 4ull * (uint64_t)(nmem + (int)idle);
+    total = nmem + (int)idle;
+    uint64_t e = (uint64_t)c->unit_lo + 4ull * (uint64_t)total;
     run = (nmem > 1 || !idle) && e <= 0x100000000ull;
     run_lo = c->unit_lo;
     run_end = (uint32_t)e;
-    if (!run || overlaps(run_lo, run_end, lds_base, lds_win)) { /* the lanes, for the pass below */
-      int st = (flags & IF_STORE) != 0;
-      for (int i = 0; i < nmem; i++) unit[i] = (vt_mem_access){c->unit_lo + 4u * (uint32_t)i, 0, 4, (uint8_t)st};
-      mem = unit;
-    }
+  } else {
+    total = nmem + (nmem ? (int)idle : 0);
+    run = contiguous(mem, nmem, total, &run_lo, &run_end);
   }
-  /* idle lanes continue the stride of the last two accesses */
-  int total = nmem + (nmem ? (int)idle : 0);
-  uint32_t stride = nmem > 1 ? mem[nmem - 1].addr - mem[nmem - 2].addr : 0;
-  if (mem != c->mem) run = 0; /* materialized: the pass decides */
-  else if (!c->unit_n) run = contiguous(mem, nmem, total, &run_lo, &run_end);
+  vt_mem_access unit[VT_MAX_LANES];
   if (run && !overlaps(run_lo, run_end, lds_base, lds_win)) {
     /* the lanes' lines are those of [run_lo, run_end), in order */
     lanes = (uint32_t)total;
     for (uint32_t l = run_lo >> sh; l <= (run_end - 1) >> sh; l++) lines[n++] = l;
     total = 0;
+  } else if (c->unit_n) { /* the span's lanes, for the pass below */
+    for (int i = 0; i < nmem; i++)
+      unit[i] = (vt_mem_access){c->unit_lo + 4u * (uint32_t)i, 0, 4, (uint8_t)c->unit_store};
+    mem = unit;
   }
+  /* idle lanes continue the stride of the last two accesses */
+  uint32_t stride = total && nmem > 1 ? mem[nmem - 1].addr - mem[nmem - 2].addr : 0;
   for (int i = 0; i < total; i++) {
     int last = i < nmem ? i : nmem - 1;
     uint32_t a = mem[last].addr + (uint32_t)(i - last) * stride;
