@@ -136,7 +136,21 @@ typedef struct {
   uint8_t private_only; /* touches nothing outside its warp (warp_turn) */
   uint8_t local_ok;     /* a vector load or store that may run ahead on its group's local
                          * memory while the group's other warps wait at its barrier */
+  /* The straight run from here (warp.c, run_build): VT_RUN_LEN bits say
+   * how many entries from this one on, at consecutive pcs and of this
+   * generation, the run-ahead loop may run without looking each up
+   * (private instructions that keep the warp's mask, vl and vtype and fall
+   * through, and one more private instruction of any kind), VT_RUN_SAME
+   * that the mask, vl and vtype are the same after the run, VT_RUN_MASK
+   * that vl and vtype are. 0: not known. A fill clears it in the
+   * VT_RUN_MAX entries before its own. */
+  uint8_t run;
 } vt_icache_entry;
+
+#define VT_RUN_MAX 32
+#define VT_RUN_LEN 0x3fu
+#define VT_RUN_SAME 0x40u
+#define VT_RUN_MASK 0x80u
 
 #define VT_ICACHE_BITS 14
 

@@ -249,6 +249,9 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
                                               IF_BARRIER | IF_LONG))) ||
                       csr_private(id, &in));
   ic->local_ok = rev == ISA_REV_BASE && !fn && local_mem_insn(id);
+  /* the runs that may have counted the entry this one replaced */
+  uint32_t at = (uint32_t)(ic - k->icache);
+  for (uint32_t j = 0; j < VT_RUN_MAX; j++) k->icache[(at - j) & ((1u << VT_ICACHE_BITS) - 1)].run = 0;
   return 0;
 }
 
@@ -445,6 +448,74 @@ int warp_step(vt_device *d, vt_worker *k, vt_warp *w, vt_error *e) {
   return d->record ? step_at(&x, ic, 1) : step_at(&x, ic, 0);
 }
 
+/* The length of the straight run from the valid private entry at index
+ * at (pc, generation gen), stored in it: entries at consecutive pcs of the
+ * same generation, private, up to and including the first that may branch
+ * or change the warp's mask, vl, vtype or CSRs (a branch, jump, SIMT or
+ * CSR-unit instruction but setrpc and CSR reads) or is not one of the
+ * register-only units. */
+static uint32_t run_build(vt_worker *k, uint32_t at, uint32_t pc, uint32_t gen) {
+  uint32_t n = 0, after = VT_RUN_SAME; /* cut short: the next one is not (yet) part of it */
+  while (n < VT_RUN_MAX && at + n < (1u << VT_ICACHE_BITS)) { /* not across the table's end */
+    const vt_icache_entry *e = &k->icache[at + n];
+    if (e->pc != pc + 4 * n || e->prefix != 0 || e->gen != gen || !e->private_only) break;
+    n++;
+    unsigned u = e->unit;
+    /* setrpc writes the rpc CSR and rd only; a CSR read (rs1 = x0 for a
+     * set or clear) reads the warp's own state and writes rd only */
+    if (e->in.id == ISA_setrpc || ((e->in.id == ISA_csrrs || e->in.id == ISA_csrrc || e->in.id == ISA_csrrsi ||
+                                    e->in.id == ISA_csrrci) && e->in.rs1 == 0))
+      continue;
+    if ((e->flags & (IF_BRANCH | IF_JUMP | IF_VBRANCH | IF_JOIN | IF_CSR | IF_PREFIX | IF_LONG)) ||
+        !(u == UNIT_ALU || u == UNIT_VALU || u == UNIT_MUL || u == UNIT_SFU || u == UNIT_VFPU)) {
+      after = u == UNIT_SIMT ? VT_RUN_MASK : u == UNIT_ALU && (e->flags & (IF_BRANCH | IF_JUMP)) ? VT_RUN_SAME : 0;
+      break;
+    }
+  }
+  k->icache[at].run = (uint8_t)(n | after);
+  return n | after;
+}
+
+/* One instruction of the run-ahead loop: ic at pc, under the warp's mask
+ * and vtype (VILL clear for a vector one; vmask: the mask and vl's lanes,
+ * read for a vector one only); records it in r (a stepping
+ * caller) as a peek would have seen it. The handler's return code. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int ahead_one(vt_exec *x, vt_stats *s, const vt_icache_entry *ic, uint32_t pc, uint32_t mask,
+                            uint32_t vmask, uint32_t vtype, vt_step_rec *r) {
+  vt_warp *w = x->w;
+  uint32_t f = ic->flags, em = mask;
+  if (f & IF_VEC) {
+    em = vmask;
+    if (!ic->in.vm && !(f & IF_CUSTOMV)) em &= w->v[0][0];
+  }
+  x->pc = pc;
+  x->npc = pc + 4;
+  x->word = ic->in.word; /* the context of a store into code */
+  x->emask = em;
+  x->fflags = 0;
+  if (r) *r = (vt_step_rec){ic->in, pc, 0, mask, vtype, f, (isa_unit)ic->unit};
+  int rc = ic->fn(x, &ic->in);
+  if (unlikely(rc)) return rc;
+  if (f & (IF_VEC | IF_VBRANCH)) {
+    w->vstart = 0;
+    if (unlikely((w->mstatus & MSTATUS_VS) != MSTATUS_VS)) mark_vs_dirty(x);
+  }
+  if (r) r->npc = x->npc;
+  s->unit_insns[ic->unit]++;
+  return 0;
+}
+
+/* Thread counts of the run-ahead loop: one popcount per mask, not per
+ * instruction (run_n instructions ran under run_mask). */
+static inline void new_mask(uint32_t mask, uint32_t *run_mask, uint32_t *run_n, uint64_t *threads) {
+  *threads += (uint64_t)popcount32(*run_mask) * *run_n;
+  *run_mask = mask;
+  *run_n = 0;
+}
+
 /* The run-ahead loop on x (set up for w, errors going to x->e): private
  * instructions only, which never end the warp, wait at a barrier, prefix
  * the next instruction or record a commit (run-ahead is off while
@@ -478,46 +549,72 @@ static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int tra
   while (n < limit) {
     /* only instructions already predecoded: a fetch fault or a decode is
      * left to the instruction's own round */
-    uint32_t pc = w->pc;
-    const vt_icache_entry *ic = &k->icache[icache_index(pc, 0)];
+    uint32_t pc = w->pc, at = icache_index(pc, 0);
+    const vt_icache_entry *ic = &k->icache[at];
     if (ic->pc != pc || ic->prefix != 0 || ic->gen != gen || !(ic->private_only | (ic->local_ok & alone)))
       break;
-    uint32_t flags = ic->flags, mask = w->mask;
-    if (unlikely((flags & (IF_VEC | IF_VBRANCH)) && (w->vtype & VTYPE_VILL))) {
-      vill_fault(d, w, x->e, ic);
-      *fault = 1;
-      break;
+    uint32_t mask = w->mask, vtype = w->vtype;
+    if (unlikely(mask != run_mask)) new_mask(mask, &run_mask, &run_n, &threads);
+    int rc;
+    if (unlikely(!ic->private_only || (vtype & VTYPE_VILL))) { /* a local access, or anything under VILL */
+      if ((vtype & VTYPE_VILL) && (ic->flags & (IF_VEC | IF_VBRANCH))) {
+        vill_fault(d, w, x->e, ic);
+        *fault = 1;
+        break;
+      }
+      uint32_t vmask = ic->flags & IF_VEC ? mask & lanes_mask(w->vl) : 0;
+      if (unlikely(rc = ahead_one(x, s, ic, pc, mask, vmask, vtype, rec ? &rec[n] : NULL))) {
+        if (rc == VT_EXEC_DECLINED) break; /* not local: it runs in its own round */
+        handler_fault(d, w, x->e, x);
+        *fault = 1;
+        break;
+      }
+      w->pc = x->npc;
+      run_n++;
+      if (track) span |= pc ^ start;
+      n++;
+      continue;
     }
-    x->pc = pc;
-    x->npc = pc + 4;
-    x->word = ic->in.word;
-    x->emask = exec_mask(w, ic, flags);
-    x->fflags = 0;
-    if (rec) /* as a peek would have seen it */
-      rec[n] = (vt_step_rec){ic->in, pc, 0, mask, w->vtype, flags, (isa_unit)ic->unit};
-    int rc = ic->fn(x, &ic->in);
-    if (unlikely(rc)) {
-      if (rc == VT_EXEC_DECLINED) break; /* not local: it runs in its own round */
-      handler_fault(d, w, x->e, x);
-      *fault = 1;
-      break;
+    /* Straight runs (run_build), each looked up and checked once: up to a
+     * run's last instruction the mask, vl and vtype stay, and only the last
+     * may branch; while that is a scalar branch or jump, or a SIMT
+     * instruction (which may move the mask only), the next run follows
+     * under the same vl and vtype. */
+    uint32_t vmask = mask & lanes_mask(w->vl);
+    for (;;) {
+      uint32_t run = ic->run ? ic->run : run_build(k, at, pc, gen), len = run & VT_RUN_LEN, n0 = n, stop;
+      stop = n + (len < limit - n ? len : limit - n);
+      for (;;) {
+        if (unlikely(rc = ahead_one(x, s, ic, ic->pc, mask, vmask, vtype, rec ? &rec[n] : NULL))) break;
+        ic++;
+        if (++n == stop) break;
+      }
+      run_n += n - n0;
+      if (unlikely(rc)) {
+        if (track && n != n0) span |= (pc ^ start) | ((ic - 1)->pc ^ start);
+        w->pc = ic->pc;
+        if (rc == VT_EXEC_DECLINED) goto out;
+        handler_fault(d, w, x->e, x);
+        *fault = 1;
+        goto out;
+      }
+      if (track) span |= (pc ^ start) | ((ic - 1)->pc ^ start); /* the ends' span is the run's */
+      pc = x->npc;
+      if (n == limit) break;
+      if (run & VT_RUN_MASK) { /* a vector branch or a join: the mask may have moved */
+        mask = w->mask;
+        vmask = mask & lanes_mask(w->vl);
+        if (mask != run_mask) new_mask(mask, &run_mask, &run_n, &threads);
+      } else if (!(run & VT_RUN_SAME)) { /* a CSR write or vsetvl: vl and vtype too */
+        break;
+      }
+      at = icache_index(pc, 0);
+      ic = &k->icache[at];
+      if (ic->pc != pc || ic->prefix != 0 || ic->gen != gen || !ic->private_only) break;
     }
-    if (flags & (IF_VEC | IF_VBRANCH)) {
-      w->vstart = 0;
-      if (unlikely((w->mstatus & MSTATUS_VS) != MSTATUS_VS)) mark_vs_dirty(x);
-    }
-    w->pc = x->npc;
-    if (rec) rec[n].npc = x->npc;
-    if (unlikely(mask != run_mask)) { /* thread counts: one popcount per mask, not per instruction */
-      threads += (uint64_t)popcount32(run_mask) * run_n;
-      run_mask = mask;
-      run_n = 0;
-    }
-    run_n++;
-    s->unit_insns[ic->unit]++;
-    if (track) span |= pc ^ start;
-    n++;
+    w->pc = pc;
   }
+out:
   if (n) { /* untracked: no instruction it ran is writable, so no store can change one */
     /* every pc of the run has start's bits above span's highest one */
     uint32_t m = span ? 0xffffffffu >> __builtin_clz(span) : 0;
