@@ -329,9 +329,13 @@ static uint8_t *route_span(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, 
 #define VMEM_INLINE static inline
 #endif
 
-/* Every active lane's address into a[], with the lowest and highest and
- * whether any is misaligned for `size`; a full mask is a plain loop, which
- * also tells whether lane i reads a[0] + size * i (*unit; else 0). */
+/* Every active lane's address into a[], with bounds *lo <= each <= *hi
+ * (the exact lowest and highest under a partial mask; under a full one the
+ * AND and OR of the addresses, which a plain loop reduces without the
+ * unsigned minimum and maximum the host's baseline vector unit lacks;
+ * vbounds_exact tightens them) and whether any is misaligned for `size`;
+ * a full mask also tells whether lane i reads a[0] + size * i (*unit;
+ * else 0). */
 VMEM_INLINE int vaddrs(vt_exec *x, const isa_inst *in, int kind, unsigned size, uint32_t em,
                          uint32_t *a, uint32_t *lo, uint32_t *hi, int *unit) {
   uint32_t mn = UINT32_MAX, mx = 0, bits = 0, vl = x->w->vl;
@@ -341,11 +345,11 @@ VMEM_INLINE int vaddrs(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
     for (uint32_t i = 0; i < vl; i++) {
       uint32_t v = vaddr(x, in, kind, i);
       a[i] = v;
-      mn = v < mn ? v : mn;
-      mx = v > mx ? v : mx;
+      mn &= v;
       bits |= v;
       off |= v - size * i - first;
     }
+    mx = bits;
     *unit = vl && !off;
   } else {
     FOR_LANES(em, i) {
@@ -359,6 +363,31 @@ VMEM_INLINE int vaddrs(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
   *lo = mn;
   *hi = mx;
   return (bits & (size - 1)) != 0;
+}
+
+/* The exact lowest and highest of a full mask's addresses (vaddrs). */
+static inline void vbounds_exact(const vt_exec *x, const uint32_t *a, uint32_t *lo, uint32_t *hi) {
+  uint32_t mn = UINT32_MAX, mx = 0, vl = x->w->vl;
+  for (uint32_t i = 0; i < vl; i++) {
+    mn = a[i] < mn ? a[i] : mn;
+    mx = a[i] > mx ? a[i] : mx;
+  }
+  *lo = mn;
+  *hi = mx;
+}
+
+/* The host bytes behind the lanes' bounds (vaddrs) as one block: tried
+ * with the bounds of a full mask first, then with the exact ones. */
+VMEM_INLINE uint8_t *vroute(vt_exec *x, uint32_t em, const uint32_t *a, uint32_t *lo, uint32_t *hi, unsigned size,
+                            unsigned acc, int priv, unsigned n) {
+  uint8_t *h = route_span(x, *lo, (uint64_t)*hi + size, acc, priv, n);
+  if (h || em != lanes_mask(x->w->vl)) return h;
+  uint32_t l, u;
+  vbounds_exact(x, a, &l, &u);
+  if (l == *lo && u == *hi) return NULL;
+  *lo = l;
+  *hi = u;
+  return route_span(x, l, (uint64_t)u + size, acc, priv, n);
 }
 
 /* Whether a full mask of lanes addresses the words a[0], a[0] + 4, ... in
@@ -443,18 +472,19 @@ VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, i
     }
   }
   unsigned n = (unsigned)popcount32(em);
-  uint32_t *vd = x->w->v[in->rd];
+  uint32_t *vd = x->w->v[in->rd], vl = x->w->vl;
   int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
-  const uint8_t *h = n && !mis ? route_span(x, lo, (uint64_t)hi + size, ACC_R, kind == VA_PRIVATE, n)
-                               : NULL;
+  const uint8_t *h = n && !mis ? vroute(x, em, addr, &lo, &hi, size, ACC_R, kind == VA_PRIVATE, n) : NULL;
   if (!h && x->ahead_local) return VT_EXEC_DECLINED; /* outside the flat local part */
   if (h) { /* addresses were read from the registers first, so vd may be a source */
     if (HOST_LE && size == 4 && unit) /* lanes are little-endian words in a row */
-      memcpy(vd, h, 4 * (size_t)x->w->vl);
-    else if (em == lanes_mask(x->w->vl) && lo == hi) /* one word for every lane */
-      for (uint32_t i = 0, v = ld_n(h, size, sign); i < x->w->vl; i++) vd[i] = v;
-    else if (em == lanes_mask(x->w->vl))
-      for (uint32_t i = 0; i < x->w->vl; i++) vd[i] = ld_n(h + (addr[i] - lo), size, sign);
+      memcpy(vd, h, 4 * (size_t)vl);
+    else if (em == lanes_mask(vl) && lo == hi) /* one word for every lane */
+      for (uint32_t i = 0, v = ld_n(h, size, sign); i < vl; i++) vd[i] = v;
+    else if (HOST_LE && size == 4 && em == lanes_mask(vl)) /* a gather of words in one block */
+      for (uint32_t i = 0; i < vl; i++) memcpy(&vd[i], h + (addr[i] - lo), 4);
+    else if (em == lanes_mask(vl))
+      for (uint32_t i = 0; i < vl; i++) vd[i] = ld_n(h + (addr[i] - lo), size, sign);
     else
       FOR_LANES(em, i) vd[i] = ld_n(h + (addr[i] - lo), size, sign);
     if (x->m) FOR_LANES(em, i) trace_mem(x, addr[i], 0, size, 0);
@@ -497,8 +527,7 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
   }
   unsigned n = (unsigned)popcount32(em);
   int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
-  uint8_t *h = n && !mis ? route_span(x, lo, (uint64_t)hi + size, ACC_W, kind == VA_PRIVATE, n)
-                         : NULL;
+  uint8_t *h = n && !mis ? vroute(x, em, addr, &lo, &hi, size, ACC_W, kind == VA_PRIVATE, n) : NULL;
   if (!h && x->ahead_local) return VT_EXEC_DECLINED;
   if (h) { /* lane order kept: of two lanes storing to one address the higher wins */
     if (HOST_LE && size == 4 && unit)

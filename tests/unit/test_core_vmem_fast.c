@@ -4,8 +4,9 @@
  * that take the lane loops (reversed order, partial vl, one lane out of
  * the run), with the destination register also the address source; and a
  * run of consecutive words that is misaligned or wraps past 0xffffffff,
- * which must fault on the right lane. Expected words are computed here
- * from the input formula in[k] = 0x1000 + 7k. */
+ * which must fault on the right lane; a gather whose full-mask bounds
+ * (AND and OR of the addresses) reach past its block. Expected words are
+ * computed here from the input formula in[k] = 0x1000 + 7k. */
 #include "test_core_more.h"
 
 #define IN (DATA_BASE + 0x2000u)
@@ -159,6 +160,37 @@ static void wrapping_run_faults_on_its_first_unmapped_lane(void **state) {
   vt_device_destroy(d);
 }
 
+/* A gather whose lanes' AND and OR (the bounds vaddrs keeps under a full
+ * mask) reach past the group's 12 KiB of local memory although every lane
+ * is inside it: offsets 0x1004 and 0x2004 (OR 0x3004). The exact bounds
+ * are taken then, and the lanes read the right words through them. */
+static void gather_bounds_past_the_local_part(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  load_asm(d, "  li a1, 0x70001000\n"
+              "  li t0, 1111\n"
+              "  sw t0, 4(a1)\n"           /* 0x1004 */
+              "  li t0, 2222\n"
+              "  li a2, 0x70002000\n"
+              "  sw t0, 4(a2)\n"           /* 0x2004 */
+              "  vid.v v1\n"
+              "  vand.vi v2, v1, 1\n"      /* lane parity */
+              "  vsll.vi v2, v2, 12\n"     /* 0 or 0x1000 */
+              "  vadd.vx v2, v2, a1\n"
+              "  vlw12.v v3, 4(v2)\n"      /* even lanes 0x1004, odd lanes 0x2004 */
+              "  li a0, 0x90003000\n"
+              "  vsll.vi v4, v1, 2\n"
+              "  vadd.vx v4, v4, a0\n"
+              "  vsw12.v v3, 0(v4)\n"
+              "  endprg x0, x0, x0\n");
+  vt_launch l = mklaunch(1, 1, 1, 8, 1);
+  l.lds_size = 0x3000;
+  launch_ok(d, &l);
+  for (uint32_t i = 0; i < 8; i++) assert_int_equal(rd32(d, OUT + 4 * i), i % 2 ? 2222u : 1111u);
+  assert_int_equal(vt_device_stats(d)->local_accesses, 2 + 8);
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(unit_and_same_word_patterns),
@@ -166,6 +198,7 @@ int main(void) {
       cmocka_unit_test(one_lane_out_of_the_run),
       cmocka_unit_test(misaligned_run_faults),
       cmocka_unit_test(wrapping_run_faults_on_its_first_unmapped_lane),
+      cmocka_unit_test(gather_bounds_past_the_local_part),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
