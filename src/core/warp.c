@@ -344,12 +344,15 @@ static int handler_fault(vt_device *d, vt_warp *w, vt_error *e, const vt_exec *x
 }
 
 /* The lanes an instruction writes: standard RVV ops honour v0 (packed bit
- * i, as ISS and RTL agree), Ventus custom ops only the SIMT mask. */
+ * i, as ISS and RTL agree), Ventus custom ops only the SIMT mask (mask; a
+ * vector op's vmask is the mask and vl's lanes). */
+static inline uint32_t lanes_of(const vt_warp *w, const vt_icache_entry *ic, uint32_t flags, uint32_t mask,
+                                uint32_t vmask) {
+  if (!(flags & IF_VEC)) return mask;
+  return !ic->in.vm && !(flags & IF_CUSTOMV) ? vmask & w->v[0][0] : vmask;
+}
 static inline uint32_t exec_mask(const vt_warp *w, const vt_icache_entry *ic, uint32_t flags) {
-  if (!(flags & IF_VEC)) return w->mask;
-  uint32_t em = w->mask & lanes_mask(w->vl);
-  if (!ic->in.vm && !(flags & IF_CUSTOMV)) em &= w->v[0][0];
-  return em;
+  return lanes_of(w, ic, flags, w->mask, w->mask & lanes_mask(w->vl));
 }
 
 /* The state every instruction of one warp shares. */
@@ -486,15 +489,11 @@ __attribute__((always_inline))
 static inline int ahead_one(vt_exec *x, vt_stats *s, const vt_icache_entry *ic, uint32_t pc, uint32_t mask,
                             uint32_t vmask, uint32_t vtype, vt_step_rec *r) {
   vt_warp *w = x->w;
-  uint32_t f = ic->flags, em = mask;
-  if (f & IF_VEC) {
-    em = vmask;
-    if (!ic->in.vm && !(f & IF_CUSTOMV)) em &= w->v[0][0];
-  }
+  uint32_t f = ic->flags;
   x->pc = pc;
   x->npc = pc + 4;
   x->word = ic->in.word; /* the context of a store into code */
-  x->emask = em;
+  x->emask = lanes_of(w, ic, f, mask, vmask);
   x->fflags = 0;
   if (r) *r = (vt_step_rec){ic->in, pc, 0, mask, vtype, f, (isa_unit)ic->unit};
   int rc = ic->fn(x, &ic->in);

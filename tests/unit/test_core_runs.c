@@ -11,50 +11,15 @@
  *  - divergent SIMT code, whose branches and joins move the mask between
  *    runs: the same thread counts and SIMT statistics;
  *  - a CSR write (the rounding mode) between fp instructions. */
-#include "test_core_more.h"
-#include "timing.h"
+#include "test_core_launch_src.h"
 
 #define OUT (DATA_BASE + 0x1000u)
 #define CODE_SIZE 0x20000u
-#define CODE_WORDS (CODE_SIZE / 4)
 
-typedef struct {
-  int rc;
-  vt_error e;
-  uint32_t out[64];
-  vt_stats st;
-  uint64_t ahead, cycles;
-} result;
+typedef src_result result;
 
 static result run_prog(const char *src, uint32_t warps, int run_ahead, int timing) {
-  vt_config c;
-  vt_config_defaults(&c);
-  c.run_ahead = (uint32_t)run_ahead;
-  c.host_threads = 1;
-  vt_error me;
-  vt_device *d = vt_device_create(&c, &me);
-  assert_non_null(d);
-  vt_timing *t = timing ? vt_timing_attach(d, &me) : NULL;
-  if (timing) assert_non_null(t);
-  assert_int_equal(vt_mem_map(d, CODE_BASE, CODE_SIZE, VT_PERM_RWX, &me), 0);
-  assert_int_equal(vt_mem_map(d, DATA_BASE, DATA_SIZE, VT_PERM_R | VT_PERM_W, &me), 0);
-  uint32_t *w = calloc(CODE_WORDS, 4);
-  assert_non_null(w);
-  int n = asm_words(src, CODE_BASE, w, CODE_WORDS, &me);
-  if (n < 0) fail_msg("assembling the test program: %s", me.msg);
-  assert_int_equal(vt_mem_write(d, CODE_BASE, w, (uint32_t)n * 4, &me), 0);
-  free(w);
-  vt_launch l = mklaunch(1, 1, 1, 32, warps);
-  result r;
-  memset(&r, 0, sizeof r);
-  r.rc = vt_device_launch(d, &l, &r.e);
-  for (unsigned i = 0; i < 64; i++) r.out[i] = rd32(d, OUT + 4 * i);
-  r.st = *vt_device_stats(d);
-  r.ahead = vt_device_ahead_insns(d);
-  r.cycles = t ? vt_timing_get_stats(t)->cycles : 0;
-  vt_timing_free(t);
-  vt_device_destroy(d);
-  return r;
+  return launch_src(src, CODE_SIZE, 1, 32, warps, run_ahead, 1, timing, OUT);
 }
 
 /* With runs (run_ahead = 1) and without, functionally and timed: the same

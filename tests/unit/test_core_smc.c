@@ -10,46 +10,18 @@
  * loader) runs ahead and on two host threads. */
 #include <unistd.h>
 
-#include "test_core_more.h"
+#include "test_core_launch_src.h"
 #include "testvec.h"
-#include "timing.h"
 
 #define OUT (DATA_BASE + 0x1000u)
 
-typedef struct {
-  int rc;
-  vt_error e;
-  uint32_t out[8];
-  uint64_t ahead, parallel, cycles;
-} result;
+typedef src_result result;
 
 /* timing: under the timing model, whose run-ahead runs a warp's private
  * instructions before they issue (docs/timing.md) */
 static result run_smc(const char *src, uint32_t groups, uint32_t warps, int run_ahead, uint32_t host_threads,
                       int timing) {
-  vt_config c;
-  vt_config_defaults(&c);
-  c.run_ahead = (uint32_t)run_ahead;
-  c.host_threads = host_threads;
-  vt_error me;
-  vt_device *d = vt_device_create(&c, &me);
-  assert_non_null(d);
-  vt_timing *t = timing ? vt_timing_attach(d, &me) : NULL;
-  if (timing) assert_non_null(t);
-  assert_int_equal(vt_mem_map(d, CODE_BASE, 0x10000, VT_PERM_RWX, &me), 0);
-  assert_int_equal(vt_mem_map(d, DATA_BASE, DATA_SIZE, VT_PERM_R | VT_PERM_W, &me), 0);
-  load_asm(d, src);
-  vt_launch l = mklaunch(groups, 1, 1, 4, warps);
-  result r;
-  memset(&r, 0, sizeof r);
-  r.rc = vt_device_launch(d, &l, &r.e);
-  for (unsigned i = 0; i < 8; i++) r.out[i] = rd32(d, OUT + 4 * i);
-  r.ahead = vt_device_ahead_insns(d);
-  r.parallel = vt_device_stats(d)->parallel_launches;
-  r.cycles = t ? vt_timing_get_stats(t)->cycles : 0;
-  vt_timing_free(t);
-  vt_device_destroy(d);
-  return r;
+  return launch_src(src, 0x10000, groups, 4, warps, run_ahead, host_threads, timing, OUT);
 }
 
 /* run-ahead (host_threads threads) and the reference leave the same words;
@@ -170,7 +142,7 @@ static void patch_on_two_threads(void **state) {
   result r = same_as_reference(src, 2, 1, 2);
   assert_int_equal(r.out[0], 1400);
   assert_int_equal(r.out[1], 1400);
-  if (sysconf(_SC_NPROCESSORS_ONLN) >= 1) assert_int_equal(r.parallel, 1);
+  if (sysconf(_SC_NPROCESSORS_ONLN) >= 1) assert_int_equal(r.st.parallel_launches, 1);
 }
 
 /* Warp 1 loops over `target` (running ahead) while warp 0, without
