@@ -126,6 +126,8 @@ typedef struct vt_sm {
 /* One predecoded static instruction (keyed by pc and the prefix word). */
 struct vt_exec;
 typedef int (*vt_exec_fn)(struct vt_exec *x, const isa_inst *in);
+/* a handler's lean form for the run-ahead loop's full warps (exec_lean.c) */
+typedef void (*vt_lean_fn)(vt_warp *w, const isa_inst *in);
 typedef struct {
   uint32_t pc, prefix;
   uint32_t gen;   /* valid iff equal to the device's icache_gen */
@@ -145,6 +147,7 @@ typedef struct {
    * that vl and vtype are. 0: not known. A fill clears it in the
    * VT_RUN_MAX entries before its own. */
   uint8_t run;
+  vt_lean_fn lean; /* the lean form (exec_lean.c) or NULL */
 } vt_icache_entry;
 
 #define VT_RUN_MAX 32
@@ -449,6 +452,8 @@ extern const vt_exec_fn vt_exec_table[ISA_COUNT];
 /* Revision 2025's replacement handler for a decoded instruction (a prefix's
  * request, the flat address check), or NULL (exec_memext.c). */
 vt_exec_fn exec_select_2025(const isa_inst *in);
+/* The lean form of a decoded instruction, NULL if it has none (exec_lean.c). */
+vt_lean_fn exec_lean_of(const isa_inst *in);
 /* csrr rd, <Ventus CSR> (csrrs with rs1 = x0 on 0x800..0x80c): the read
  * alone, the handler icache_fill picks for it (csr.c). */
 int exec_csrr_custom(struct vt_exec *x, const isa_inst *in);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "exec.h"
+#include "exec_ops.h"
 
 #define ALU_RR(id, expr)                                                                   \
   HANDLER(id) {                                                                            \
@@ -55,26 +56,7 @@ BRANCH(bge, (int32_t)a >= (int32_t)b)
 BRANCH(bltu, a < b)
 BRANCH(bgeu, a >= b)
 
-ALU_RI(addi, a + b)
-ALU_RI(slti, (int32_t)a < (int32_t)b)
-ALU_RI(sltiu, a < b)
-ALU_RI(xori, a ^ b)
-ALU_RI(ori, a | b)
-ALU_RI(andi, a & b)
-ALU_RI(slli, a << (b & 31))
-ALU_RI(srli, a >> (b & 31))
-ALU_RI(srai, (uint32_t)((int32_t)a >> (b & 31)))
-
-ALU_RR(add, a + b)
-ALU_RR(sub, a - b)
-ALU_RR(sll, a << (b & 31))
-ALU_RR(slt, (int32_t)a < (int32_t)b)
-ALU_RR(sltu, a < b)
-ALU_RR(xor, a ^ b)
-ALU_RR(srl, a >> (b & 31))
-ALU_RR(sra, (uint32_t)((int32_t)a >> (b & 31)))
-ALU_RR(or, a | b)
-ALU_RR(and, a & b)
+VT_SCALAR_OPS(ALU_RR, ALU_RI)
 
 HANDLER(fence) {
   (void)x;
@@ -103,11 +85,3 @@ uint32_t rv_mulhsu(uint32_t a, uint32_t b) {
   return (uint32_t)((uint64_t)((int64_t)(int32_t)a * (int64_t)(uint64_t)b) >> 32);
 }
 
-ALU_RR(mul, a * b)
-ALU_RR(mulh, rv_mulh(a, b))
-ALU_RR(mulhsu, rv_mulhsu(a, b))
-ALU_RR(mulhu, rv_mulhu(a, b))
-ALU_RR(div, rv_div(a, b))
-ALU_RR(divu, rv_divu(a, b))
-ALU_RR(rem, rv_rem(a, b))
-ALU_RR(remu, rv_remu(a, b))

@@ -3,7 +3,7 @@
  * per element (Ventus), moves to/from scalars broadcast / take the last
  * active lane (the ISS writes rd once per active lane). */
 #include "exec.h"
-
+#include "exec_ops.h"
 
 /* a = vs2[i], b = vs1[i], x[rs1] or the immediate, d = vd[i] */
 #define VBODY(B, expr)                                                                     \
@@ -29,29 +29,7 @@
 #define OP2(n, expr) OP_VV(n##_vv, expr) OP_VX(n##_vx, expr)
 #define OPXI(n, expr) OP_VX(n##_vx, expr) OP_VI(n##_vi, expr)
 
-#define S(v) ((int32_t)(v))
-
-OP3(vadd, a + b)
-OP2(vsub, a - b)
-OPXI(vrsub, b - a)
-OP2(vminu, a < b ? a : b)
-OP2(vmin, S(a) < S(b) ? a : b)
-OP2(vmaxu, a > b ? a : b)
-OP2(vmax, S(a) > S(b) ? a : b)
-OP3(vand, a & b)
-OP3(vor, a | b)
-OP3(vxor, a ^ b)
-OP3(vmseq, a == b)
-OP3(vmsne, a != b)
-OP2(vmsltu, a < b)
-OP2(vmslt, S(a) < S(b))
-OP3(vmsleu, a <= b)
-OP3(vmsle, S(a) <= S(b))
-OPXI(vmsgtu, a > b)
-OPXI(vmsgt, S(a) > S(b))
-OP3(vsll, a << (b & 31))
-OP3(vsrl, a >> (b & 31))
-OP3(vsra, (uint32_t)(S(a) >> (b & 31)))
+VT_VECTOR_OPS(OP3, OP2, OPXI)
 
 /* vdivu.vx and vremu.vx divide every lane by one divisor b: by the
  * reciprocal m = ceil(2^64 / b) (UINT64_MAX / b + 1), a mod b is the high
@@ -94,18 +72,6 @@ OP_VV(vremu_vv, rv_remu(a, b))
 OP2(vdivu, rv_divu(a, b))
 OP2(vremu, rv_remu(a, b))
 #endif
-OP2(vdiv, rv_div(a, b))
-OP2(vrem, rv_rem(a, b))
-OP2(vmulhu, rv_mulhu(a, b))
-OP2(vmul, a * b)
-OP2(vmulhsu, rv_mulhsu(a, b))
-OP2(vmulh, rv_mulh(a, b))
-
-/* multiply-add: a = vs2[i], b = vs1[i] or x[rs1], d = vd[i] */
-OP2(vmacc, b * a + d)
-OP2(vnmsac, d - b * a)
-OP2(vmadd, b * d + a)
-OP2(vnmsub, a - b * d)
 
 /* mask logic on the per-element 0/1 values the compares write */
 #define MASKOP(id, expr)                                                                   \

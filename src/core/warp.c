@@ -249,6 +249,7 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
                                               IF_BARRIER | IF_LONG))) ||
                       csr_private(id, &in));
   ic->local_ok = rev == ISA_REV_BASE && !fn && local_mem_insn(id);
+  ic->lean = ic->private_only && ic->fn == vt_exec_table[id] ? exec_lean_of(&in) : NULL;
   /* the runs that may have counted the entry this one replaced */
   uint32_t at = (uint32_t)(ic - k->icache);
   for (uint32_t j = 0; j < VT_RUN_MAX; j++) k->icache[(at - j) & ((1u << VT_ICACHE_BITS) - 1)].run = 0;
@@ -507,6 +508,14 @@ static inline int ahead_one(vt_exec *x, vt_stats *s, const vt_icache_entry *ic, 
   return 0;
 }
 
+/* Whether the run-ahead loop may call lean forms (exec_lean.c) in a run
+ * under mask: a full warp, vstart 0, VS dirty. A run keeps them: vl, vtype
+ * and CSRs change only at its end (run_build), and a handler only clears
+ * vstart and marks VS dirty. */
+static inline int lean_ok(const vt_warp *w, uint32_t mask) {
+  return mask == 0xffffffffu && w->vl == 32 && !w->vstart && (w->mstatus & MSTATUS_VS) == MSTATUS_VS;
+}
+
 /* Thread counts of the run-ahead loop: one popcount per mask, not per
  * instruction (run_n instructions ran under run_mask). */
 static inline void new_mask(uint32_t mask, uint32_t *run_mask, uint32_t *run_n, uint64_t *threads) {
@@ -580,11 +589,19 @@ static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int tra
      * instruction (which may move the mask only), the next run follows
      * under the same vl and vtype. */
     uint32_t vmask = mask & lanes_mask(w->vl);
+    int lean = lean_ok(w, mask);
     for (;;) {
       uint32_t run = ic->run ? ic->run : run_build(k, at, pc, gen), len = run & VT_RUN_LEN, n0 = n, stop;
       stop = n + (len < limit - n ? len : limit - n);
+      rc = 0;
       for (;;) {
-        if (unlikely(rc = ahead_one(x, s, ic, ic->pc, mask, vmask, vtype, rec ? &rec[n] : NULL))) break;
+        if (lean && ic->lean) { /* the handler's result without its checks */
+          if (rec) rec[n] = (vt_step_rec){ic->in, ic->pc, ic->pc + 4, mask, vtype, ic->flags, (isa_unit)ic->unit};
+          ic->lean(w, &ic->in);
+          s->unit_insns[ic->unit]++;
+        } else if (unlikely(rc = ahead_one(x, s, ic, ic->pc, mask, vmask, vtype, rec ? &rec[n] : NULL))) {
+          break;
+        }
         ic++;
         if (++n == stop) break;
       }
@@ -598,11 +615,12 @@ static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int tra
         goto out;
       }
       if (track) span |= (pc ^ start) | ((ic - 1)->pc ^ start); /* the ends' span is the run's */
-      pc = x->npc;
+      pc = lean && (ic - 1)->lean ? (ic - 1)->pc + 4 : x->npc; /* a lean form leaves x alone */
       if (n == limit) break;
       if (run & VT_RUN_MASK) { /* a vector branch or a join: the mask may have moved */
         mask = w->mask;
         vmask = mask & lanes_mask(w->vl);
+        lean = lean_ok(w, mask);
         if (mask != run_mask) new_mask(mask, &run_mask, &run_n, &threads);
       } else if (!(run & VT_RUN_SAME)) { /* a CSR write or vsetvl: vl and vtype too */
         break;

@@ -1,5 +1,6 @@
 /* One launch of an assembled program on a fresh device, for the tests that
- * compare run-ahead with run_ahead = 0 (test_core_smc.c, test_core_runs.c):
+ * compare run-ahead with run_ahead = 0 (test_core_smc.c, test_core_runs.c,
+ * test_core_lean.c):
  * code mapped writable and executable at CODE_BASE, optionally under the
  * timing model, and what the comparison needs afterwards. */
 #ifndef TEST_CORE_LAUNCH_SRC_H
@@ -48,6 +49,32 @@ static inline src_result launch_src(const char *src, uint32_t code_size, uint32_
   vt_timing_free(t);
   vt_device_destroy(d);
   return r;
+}
+
+/* With run-ahead and with run_ahead = 0 (every instruction in its round,
+ * each looked up), functionally and timed: the same words, statistics,
+ * error and cycles. Returns the functional run with run-ahead. */
+static inline src_result src_same_as_reference(const char *src, uint32_t code_size, uint32_t nt, uint32_t warps,
+                                               uint32_t out) {
+  src_result fast = launch_src(src, code_size, 1, nt, warps, 1, 1, 0, out);
+  src_result ref = launch_src(src, code_size, 1, nt, warps, 0, 1, 0, out);
+  assert_int_equal(fast.rc, ref.rc);
+  if (fast.rc) {
+    assert_string_equal(fast.e.msg, ref.e.msg);
+    assert_int_equal(fast.e.pc, ref.e.pc);
+    assert_int_equal(fast.e.warp, ref.e.warp);
+  }
+  assert_memory_equal(fast.out, ref.out, sizeof fast.out);
+  assert_memory_equal(&fast.st, &ref.st, sizeof fast.st);
+  assert_int_equal(ref.ahead, 0);
+  src_result tf = launch_src(src, code_size, 1, nt, warps, 1, 1, 1, out);
+  src_result tr = launch_src(src, code_size, 1, nt, warps, 0, 1, 1, out);
+  assert_int_equal(tf.rc, ref.rc);
+  assert_int_equal(tr.rc, ref.rc);
+  assert_memory_equal(tf.out, ref.out, sizeof tf.out);
+  assert_memory_equal(tr.out, ref.out, sizeof tr.out);
+  assert_int_equal(tf.cycles, tr.cycles);
+  return fast;
 }
 
 #endif

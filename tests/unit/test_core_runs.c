@@ -18,30 +18,9 @@
 
 typedef src_result result;
 
-static result run_prog(const char *src, uint32_t warps, int run_ahead, int timing) {
-  return launch_src(src, CODE_SIZE, 1, 32, warps, run_ahead, 1, timing, OUT);
-}
-
-/* With runs (run_ahead = 1) and without, functionally and timed: the same
- * words, statistics, error and cycles. The functional run with runs. */
+/* With runs (run_ahead = 1) and without: see src_same_as_reference. */
 static result same_as_reference(const char *src, uint32_t warps) {
-  result fast = run_prog(src, warps, 1, 0), ref = run_prog(src, warps, 0, 0);
-  assert_int_equal(fast.rc, ref.rc);
-  if (fast.rc) {
-    assert_string_equal(fast.e.msg, ref.e.msg);
-    assert_int_equal(fast.e.pc, ref.e.pc);
-    assert_int_equal(fast.e.warp, ref.e.warp);
-  }
-  assert_memory_equal(fast.out, ref.out, sizeof fast.out);
-  assert_memory_equal(&fast.st, &ref.st, sizeof fast.st);
-  assert_int_equal(ref.ahead, 0);
-  result tf = run_prog(src, warps, 1, 1), tr = run_prog(src, warps, 0, 1);
-  assert_int_equal(tf.rc, ref.rc);
-  assert_int_equal(tr.rc, ref.rc);
-  assert_memory_equal(tf.out, ref.out, sizeof tf.out);
-  assert_memory_equal(tr.out, ref.out, sizeof tr.out);
-  assert_int_equal(tf.cycles, tr.cycles);
-  return fast;
+  return src_same_as_reference(src, CODE_SIZE, 32, warps, OUT);
 }
 
 /* fa (4 adds and ret) and fb, 64 KiB + 8 bytes further: fb's two

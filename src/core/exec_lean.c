@@ -1,0 +1,105 @@
+/* Lean forms of the commonest register-only instructions, for the
+ * run-ahead loop's straight runs (warp.c, run_ahead): called only where the
+ * handler's checks are known to pass for the whole run, so each is the
+ * handler's result and nothing else. The caller guarantees: a full warp
+ * (SIMT mask all 32 lanes, vl = 32, an unmasked op: the execution mask is
+ * every lane), no trace or record of the warp's registers, vstart = 0 and
+ * mstatus.VS dirty (a vector op would leave both so). The results come from the same
+ * lists as the handlers' (exec_ops.h); tests/unit/test_core_lean.c runs
+ * each against its handler. */
+#include "exec.h"
+#include "exec_ops.h"
+
+#define LEAN(id) static void lean_##id(vt_warp *w, const isa_inst *in)
+/* The vector forms' 32 lanes in 256-bit registers where the host has AVX2
+ * (chosen once at load time); integer results do not depend on the width. */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define LEAN_WIDE __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef LEAN_WIDE
+#define LEAN_WIDE
+#endif
+
+/* every lane: vd[i] = expr of a = vs2[i], b = B, d = vd[i] */
+#define LBODY(B, expr)                                                                     \
+  uint32_t *vd = w->v[in->rd];                                                             \
+  const uint32_t *s2 = w->v[in->rs2];                                                      \
+  for (uint32_t i = 0; i < VT_MAX_LANES; i++) {                                            \
+    uint32_t a = s2[i], b = (B), d = vd[i];                                                \
+    (void)b;                                                                               \
+    (void)d;                                                                               \
+    vd[i] = (expr);                                                                        \
+  }
+#define L_VV(id, expr)                                                                     \
+  LEAN_WIDE LEAN(id) {                                                                     \
+    const uint32_t *s1 = w->v[in->rs1];                                                    \
+    LBODY(s1[i], expr)                                                                     \
+  }
+#define L_VX(id, expr)                                                                     \
+  LEAN_WIDE LEAN(id) {                                                                     \
+    const uint32_t bx = w->x[in->rs1];                                                     \
+    LBODY(bx, expr)                                                                        \
+  }
+#define L_VI(id, expr)                                                                     \
+  LEAN_WIDE LEAN(id) {                                                                     \
+    const uint32_t bx = (uint32_t)in->imm;                                                 \
+    LBODY(bx, expr)                                                                        \
+  }
+#define L3(n, expr) L_VV(n##_vv, expr) L_VX(n##_vx, expr) L_VI(n##_vi, expr)
+#define L2(n, expr) L_VV(n##_vv, expr) L_VX(n##_vx, expr)
+#define LXI(n, expr) L_VX(n##_vx, expr) L_VI(n##_vi, expr)
+VT_VECTOR_OPS(L3, L2, LXI)
+
+/* set_x without its trace (mark_fs_dirty's change alone) */
+static inline void lean_set_x(vt_warp *w, unsigned rd, uint32_t v) {
+  uint32_t fs = w->mstatus & MSTATUS_FS;
+  if (rd != 0) {
+    w->x[rd] = v;
+    if (fs != 0) w->f[rd] = F_BOX | v;
+  }
+  if (unlikely(fs != 0 && fs != MSTATUS_FS)) w->mstatus |= MSTATUS_FS | MSTATUS_SD;
+}
+#define L_RR(id, expr)                                                                     \
+  LEAN(id) {                                                                               \
+    uint32_t a = w->x[in->rs1], b = w->x[in->rs2];                                         \
+    lean_set_x(w, in->rd, (expr));                                                         \
+  }
+#define L_RI(id, expr)                                                                     \
+  LEAN(id) {                                                                               \
+    uint32_t a = w->x[in->rs1], b = (uint32_t)in->imm;                                     \
+    lean_set_x(w, in->rd, (expr));                                                         \
+  }
+VT_SCALAR_OPS(L_RR, L_RI)
+LEAN(lui) { lean_set_x(w, in->rd, (uint32_t)in->imm << 12); }
+
+/* splats and the register move (exec_splat, vmv.v.v) */
+static inline void lean_splat(vt_warp *w, unsigned rd, uint32_t v) {
+  uint32_t *vd = w->v[rd];
+  for (uint32_t i = 0; i < VT_MAX_LANES; i++) vd[i] = v;
+}
+LEAN(vmv_v_x) { lean_splat(w, in->rd, w->x[in->rs1]); }
+LEAN(vmv_v_i) { lean_splat(w, in->rd, (uint32_t)in->imm); }
+LEAN(vmv_s_x) { lean_splat(w, in->rd, w->x[in->rs1]); }
+LEAN(vmv_v_v) {
+  uint32_t *vd = w->v[in->rd];
+  const uint32_t *s = w->v[in->rs1];
+  for (uint32_t i = 0; i < VT_MAX_LANES; i++) vd[i] = s[i];
+}
+
+#define T_ONE(id) [ISA_##id] = lean_##id,
+#define T3(n, expr) T_ONE(n##_vv) T_ONE(n##_vx) T_ONE(n##_vi)
+#define T2(n, expr) T_ONE(n##_vv) T_ONE(n##_vx)
+#define TXI(n, expr) T_ONE(n##_vx) T_ONE(n##_vi)
+#define T_S(n, expr) T_ONE(n)
+static const vt_lean_fn lean_table[ISA_COUNT] = {
+    VT_VECTOR_OPS(T3, T2, TXI) VT_SCALAR_OPS(T_S, T_S) T_ONE(lui) T_ONE(vmv_v_x) T_ONE(vmv_v_i) T_ONE(vmv_s_x)
+        T_ONE(vmv_v_v)};
+
+vt_lean_fn exec_lean_of(const isa_inst *in) {
+  vt_lean_fn f = in->id < ISA_COUNT ? lean_table[in->id] : NULL;
+  /* a vector op under v0 writes fewer lanes than the warp's */
+  if (f && (isa_table[in->id].flags & IF_VEC) && !in->vm) return NULL;
+  return f;
+}

@@ -1,0 +1,272 @@
+/* The lean forms the run-ahead loop calls for full warps
+ * (src/core/exec_lean.c): each against the handler it stands for on
+ * random registers (aliased operands, x0, each state of mstatus.FS), and programs
+ * run with and without run-ahead against plain C and hand-computed values:
+ *  - an integer hash loop on a full warp (lean) and on 16 threads (not),
+ *    with an op under v0 inside the runs;
+ *  - the state the lean vector forms skip: mstatus.VS left Initial and a
+ *    nonzero vstart must still end Dirty and 0, as the handlers leave them;
+ *  - a vector branch between chained runs, and vl below the warp's width:
+ *    the lanes off the mask or past vl keep their values. */
+#include <stdio.h>
+
+#include "core.h"
+#include "test_core_launch_src.h"
+
+#define OUT (DATA_BASE + 0x1000u)
+#define CODE_SIZE 0x1000u
+
+static uint32_t next(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return (uint32_t)(*s >> 16);
+}
+
+/* a word that is often an edge case of the ops (division, shifts, signs) */
+static uint32_t operand(uint64_t *s) {
+  static const uint32_t edge[] = {0, 1, 31, 32, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu};
+  uint32_t r = next(s);
+  return (r & 7) == 0 ? edge[(r >> 3) & 7] : next(s);
+}
+
+static void each_lean_form_is_its_handler(void **state) {
+  (void)state;
+  vt_warp *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+  uint32_t(*va)[VT_MAX_LANES] = calloc(VT_NUM_VREGS, sizeof *va);
+  uint32_t(*vb)[VT_MAX_LANES] = calloc(VT_NUM_VREGS, sizeof *vb);
+  assert_true(a && b && va && vb);
+  uint64_t seed = 0x9e3779b97f4a7c15ull;
+  unsigned forms = 0;
+  for (unsigned id = 0; id < ISA_COUNT; id++) {
+    isa_inst in;
+    memset(&in, 0, sizeof in);
+    in.id = (uint16_t)id;
+    in.vm = 1;
+    vt_lean_fn lean = exec_lean_of(&in);
+    if (!lean) continue;
+    forms++;
+    if (isa_table[id].flags & IF_VEC) { /* under v0 it writes fewer lanes: no lean form */
+      in.vm = 0;
+      assert_null(exec_lean_of(&in));
+      in.vm = 1;
+    }
+    for (unsigned trial = 0; trial < 48; trial++) {
+      /* registers 0-5 only, so operands alias each other and x0 often */
+      in.rd = (uint8_t)(next(&seed) % 6);
+      in.rs1 = (uint8_t)(next(&seed) % 6);
+      in.rs2 = (uint8_t)(next(&seed) % 6);
+      in.imm = (int32_t)(next(&seed) % 4096) - 2048;
+      memset(a, 0, sizeof *a);
+      for (unsigned r = 1; r < 6; r++) a->x[r] = operand(&seed);
+      for (unsigned r = 0; r < 6; r++) {
+        a->f[r] = ((uint64_t)next(&seed) << 32) | next(&seed);
+        for (unsigned i = 0; i < VT_MAX_LANES; i++) va[r][i] = operand(&seed);
+      }
+      a->mask = 0xffffffffu;
+      a->vl = 32;
+      a->mstatus = MSTATUS_VS | (trial & 3) << 13 | MSTATUS_SD; /* FS off, Initial, Clean, Dirty */
+      *b = *a;
+      memcpy(vb, va, 6 * sizeof *va);
+      a->v = va;
+      b->v = vb;
+      vt_exec x;
+      memset(&x, 0, sizeof x);
+      x.w = a;
+      x.emask = 0xffffffffu;
+      x.err_lane = -1;
+      assert_int_equal(vt_exec_table[id](&x, &in), 0);
+      lean(b, &in);
+      if (memcmp(a->x, b->x, sizeof a->x) || memcmp(a->f, b->f, sizeof a->f) ||
+          memcmp(va, vb, 6 * sizeof *va) || a->mstatus != b->mstatus)
+        fail_msg("%s rd %u rs1 %u rs2 %u imm %d: the lean form differs from the handler",
+                 isa_table[id].mnemonic, in.rd, in.rs1, in.rs2, in.imm);
+    }
+  }
+  /* 73 vector forms from the op list, 27 scalar, lui and four moves */
+  assert_int_equal(forms, 105);
+  free(a);
+  free(b);
+  free(va);
+  free(vb);
+}
+
+/* Lane i: x = 7i + 1, then 40 rounds of x = x * 1664525 + 1013904223,
+ * x ^= x >> 13 and a scalar count; out[i] = x, out[32 + i] = x + i where
+ * bit i of 0xff0f is set (an add under v0), else 5; out[63]: the count. */
+static const char hash_prog[] = "  vid.v v1\n"
+                                "  li t0, 7\n"
+                                "  vmul.vx v2, v1, t0\n"
+                                "  vadd.vi v2, v2, 1\n"
+                                "  li t0, 0xff0f\n"
+                                "  vmv.v.x v0, t0\n"
+                                "  vmv.v.i v7, 5\n"
+                                "  li t2, 1664525\n"
+                                "  li t3, 1013904223\n"
+                                "  li t4, 40\n"
+                                "  li t6, 0\n"
+                                "round:\n"
+                                "  vmul.vx v2, v2, t2\n"
+                                "  vadd.vx v2, v2, t3\n"
+                                "  vsrl.vi v3, v2, 13\n"
+                                "  vxor.vv v2, v2, v3\n"
+                                "  addi t6, t6, 3\n"
+                                "  xori t6, t6, 1\n"
+                                "  addi t4, t4, -1\n"
+                                "  bnez t4, round\n"
+                                "  vadd.vv v7, v2, v1, v0.t\n"
+                                "  li a0, 0x90001000\n"
+                                "  vsll.vi v6, v1, 2\n"
+                                "  vadd.vx v6, v6, a0\n"
+                                "  vsw12.v v2, 0(v6)\n"
+                                "  vsw12.v v7, 128(v6)\n"
+                                "  sw t6, 252(a0)\n"
+                                "  endprg x0, x0, x0\n";
+
+static void check_hash(const src_result *r, uint32_t nt) {
+  uint32_t count = 0;
+  for (unsigned k = 0; k < 40; k++) count = (count + 3) ^ 1;
+  for (uint32_t i = 0; i < 32; i++) {
+    uint32_t x = 7 * i + 1;
+    for (unsigned k = 0; k < 40; k++) {
+      x = x * 1664525u + 1013904223u;
+      x ^= x >> 13;
+    }
+    assert_int_equal(r->out[i], i < nt ? x : 0);
+    if (i < 31) /* word 63 holds the count */
+      assert_int_equal(r->out[32 + i], i >= nt ? 0 : (0xff0fu >> i & 1) ? x + i : 5);
+  }
+  assert_int_equal(r->out[63], count);
+}
+
+static void hash_loop_full_and_partial_warps(void **state) {
+  (void)state;
+  src_result r = src_same_as_reference(hash_prog, CODE_SIZE, 32, 1, OUT);
+  assert_int_equal(r.rc, 0);
+  assert_true(r.ahead > 0);
+  check_hash(&r, 32);
+  /* the mask is not full: no lean form */
+  r = src_same_as_reference(hash_prog, CODE_SIZE, 16, 1, OUT);
+  assert_int_equal(r.rc, 0);
+  check_hash(&r, 16);
+}
+
+/* Twice (code runs ahead once predecoded): mstatus = ms and vstart = vs,
+ * then an x write and vector ops inside a run; out[0]: mstatus after them,
+ * out[1]: vstart, out[2]: the x result. VS Initial must end Dirty (with
+ * SD) and vstart 0, as the handlers leave them. */
+static void state_after(uint32_t ms, unsigned vs) {
+  char src[720];
+  snprintf(src, sizeof src,
+           "  li a3, 2\n"
+           "pass:\n"
+           "  li t0, %u\n"
+           "  csrw mstatus, t0\n"
+           "  csrwi vstart, %u\n"
+           "  li t1, 3\n"
+           "  addi t1, t1, 4\n"
+           "  vmv.v.x v1, t1\n"
+           "  vadd.vi v1, v1, 1\n"
+           "  csrr t2, mstatus\n"
+           "  csrr t3, vstart\n"
+           "  addi a3, a3, -1\n"
+           "  bnez a3, pass\n"
+           "  li a0, 0x90001000\n"
+           "  sw t2, 0(a0)\n"
+           "  sw t3, 4(a0)\n"
+           "  sw t1, 8(a0)\n"
+           "  endprg x0, x0, x0\n",
+           ms, vs);
+  src_result r = src_same_as_reference(src, CODE_SIZE, 32, 1, OUT);
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(r.out[0], 0x80006600u);
+  assert_int_equal(r.out[1], 0);
+  assert_int_equal(r.out[2], 7);
+  assert_true(r.ahead > 0);
+}
+
+static void skipped_state_still_changes(void **state) {
+  (void)state;
+  state_after(0x6200, 0); /* VS Initial */
+  state_after(0x6600, 5); /* vstart */
+}
+
+/* Three passes (code runs ahead once predecoded) of a vector branch inside
+ * a chain of runs, which moves the mask: lanes below 10 add 7 and xor 3 on
+ * their own, then every lane adds 1 (VS dirty first, so the runs before
+ * the branch are full-warp ones). */
+static void mask_moves_between_runs(void **state) {
+  (void)state;
+  const char *src = "  li t0, 0x600\n"
+                    "  csrs mstatus, t0\n"
+                    "  vid.v v1\n"
+                    "  vmv.v.i v2, 0\n"
+                    "  li t0, 10\n"
+                    "  vmv.v.x v5, t0\n"
+                    "  li a3, 3\n"
+                    "pass:\n"
+                    "  la t1, done\n"
+                    "  setrpc zero, t1, 0\n"
+                    "  vbgeu v1, v5, done\n"
+                    "  vadd.vi v2, v2, 7\n"
+                    "  vxor.vi v2, v2, 3\n"
+                    "done:\n"
+                    "  join zero, zero, 0\n"
+                    "  vadd.vi v2, v2, 1\n"
+                    "  addi a3, a3, -1\n"
+                    "  bnez a3, pass\n"
+                    "  li a0, 0x90001000\n"
+                    "  vsll.vi v6, v1, 2\n"
+                    "  vadd.vx v6, v6, a0\n"
+                    "  vsw12.v v2, 0(v6)\n"
+                    "  endprg x0, x0, x0\n";
+  src_result r = src_same_as_reference(src, CODE_SIZE, 32, 1, OUT);
+  assert_int_equal(r.rc, 0);
+  uint32_t low = 0;
+  for (unsigned k = 0; k < 3; k++) low = ((low + 7) ^ 3) + 1;
+  for (uint32_t i = 0; i < 32; i++) assert_int_equal(r.out[i], i < 10 ? low : 3);
+  assert_true(r.ahead > 0);
+}
+
+/* Three passes of vl = 8 ops on a full mask (no lean form: the tail
+ * lanes keep their values): lane i < 8 gets ((v + 5) ^ i) three times,
+ * the others stay 0. */
+static void short_vl_keeps_the_tail(void **state) {
+  (void)state;
+  const char *src = "  vid.v v1\n"
+                    "  vmv.v.i v2, 0\n"
+                    "  li a3, 3\n"
+                    "pass:\n"
+                    "  li t0, 8\n"
+                    "  vsetvli t1, t0, e32, m1\n"
+                    "  vadd.vi v2, v2, 5\n"
+                    "  vxor.vv v2, v2, v1\n"
+                    "  li t0, 32\n"
+                    "  vsetvli t1, t0, e32, m1\n"
+                    "  addi a3, a3, -1\n"
+                    "  bnez a3, pass\n"
+                    "  li a0, 0x90001000\n"
+                    "  vsll.vi v6, v1, 2\n"
+                    "  vadd.vx v6, v6, a0\n"
+                    "  vsw12.v v2, 0(v6)\n"
+                    "  endprg x0, x0, x0\n";
+  src_result r = src_same_as_reference(src, CODE_SIZE, 32, 1, OUT);
+  assert_int_equal(r.rc, 0);
+  for (uint32_t i = 0; i < 32; i++) {
+    uint32_t v = 0;
+    for (unsigned k = 0; k < 3; k++) v = (v + 5) ^ i;
+    assert_int_equal(r.out[i], i < 8 ? v : 0);
+  }
+  assert_true(r.ahead > 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(each_lean_form_is_its_handler),
+      cmocka_unit_test(hash_loop_full_and_partial_warps),
+      cmocka_unit_test(skipped_state_still_changes),
+      cmocka_unit_test(mask_moves_between_runs),
+      cmocka_unit_test(short_vl_keeps_the_tail),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
