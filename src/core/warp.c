@@ -508,12 +508,39 @@ static inline int ahead_one(vt_exec *x, vt_stats *s, const vt_icache_entry *ic, 
   return 0;
 }
 
-/* Whether the run-ahead loop may call lean forms (exec_lean.c) in a run
- * under mask: a full warp, vstart 0, VS dirty. A run keeps them: vl, vtype
- * and CSRs change only at its end (run_build), and a handler only clears
- * vstart and marks VS dirty. */
-static inline int lean_ok(const vt_warp *w, uint32_t mask) {
-  return mask == 0xffffffffu && w->vl == 32 && !w->vstart && (w->mstatus & MSTATUS_VS) == MSTATUS_VS;
+/* Whether the run-ahead loop may call lean forms (exec_lean.c) in runs
+ * under a full mask: vl 32, vstart 0, VS dirty. A run keeps that: vl,
+ * vtype and CSRs change only at its end (run_build), and a handler only
+ * clears vstart and marks VS dirty. */
+static inline int lean_state(const vt_warp *w) {
+  return w->vl == 32 && !w->vstart && (w->mstatus & MSTATUS_VS) == MSTATUS_VS;
+}
+
+/* The cnt instructions from ic of a straight run under a full mask and
+ * lean_state, for run_ahead: lean forms where there are, the others as
+ * ahead_one runs them. Out of line, so that the loop of the other runs
+ * keeps its registers. The first failing handler's return code (*done: the
+ * instructions before it), or 0 (*done = cnt). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int lean_run(vt_exec *x, vt_stats *s, const vt_icache_entry *ic, uint32_t cnt, uint32_t vtype,
+                    vt_step_rec *rec, uint32_t *done) {
+  vt_warp *w = x->w;
+  uint32_t i = 0;
+  int rc = 0;
+  for (; i < cnt; i++, ic++) {
+    if (ic->lean) { /* the handler's result without its checks */
+      if (rec) rec[i] = (vt_step_rec){ic->in, ic->pc, ic->pc + 4, 0xffffffffu, vtype, ic->flags, (isa_unit)ic->unit};
+      ic->lean(w, &ic->in);
+      s->unit_insns[ic->unit]++;
+    } else if (unlikely(rc = ahead_one(x, s, ic, ic->pc, 0xffffffffu, 0xffffffffu, vtype, rec ? &rec[i] : NULL))) {
+      break;
+    }
+  }
+  if (!rc && ic[-1].lean) x->npc = ic[-1].pc + 4; /* a lean form leaves x alone */
+  *done = i;
+  return rc;
 }
 
 /* Thread counts of the run-ahead loop: one popcount per mask, not per
@@ -589,21 +616,22 @@ static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int tra
      * instruction (which may move the mask only), the next run follows
      * under the same vl and vtype. */
     uint32_t vmask = mask & lanes_mask(w->vl);
-    int lean = lean_ok(w, mask);
+    int lean = mask == 0xffffffffu && lean_state(w);
     for (;;) {
       uint32_t run = ic->run ? ic->run : run_build(k, at, pc, gen), len = run & VT_RUN_LEN, n0 = n, stop;
       stop = n + (len < limit - n ? len : limit - n);
       rc = 0;
-      for (;;) {
-        if (lean && ic->lean) { /* the handler's result without its checks */
-          if (rec) rec[n] = (vt_step_rec){ic->in, ic->pc, ic->pc + 4, mask, vtype, ic->flags, (isa_unit)ic->unit};
-          ic->lean(w, &ic->in);
-          s->unit_insns[ic->unit]++;
-        } else if (unlikely(rc = ahead_one(x, s, ic, ic->pc, mask, vmask, vtype, rec ? &rec[n] : NULL))) {
-          break;
+      if (lean && ic->lean) { /* (a run that starts with one has more, mostly) */
+        uint32_t done;
+        rc = lean_run(x, s, ic, stop - n, vtype, rec ? rec + n : NULL, &done);
+        ic += done;
+        n += done;
+      } else {
+        for (;;) {
+          if (unlikely(rc = ahead_one(x, s, ic, ic->pc, mask, vmask, vtype, rec ? &rec[n] : NULL))) break;
+          ic++;
+          if (++n == stop) break;
         }
-        ic++;
-        if (++n == stop) break;
       }
       run_n += n - n0;
       if (unlikely(rc)) {
@@ -615,12 +643,12 @@ static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int tra
         goto out;
       }
       if (track) span |= (pc ^ start) | ((ic - 1)->pc ^ start); /* the ends' span is the run's */
-      pc = lean && (ic - 1)->lean ? (ic - 1)->pc + 4 : x->npc; /* a lean form leaves x alone */
+      pc = x->npc;
       if (n == limit) break;
       if (run & VT_RUN_MASK) { /* a vector branch or a join: the mask may have moved */
         mask = w->mask;
         vmask = mask & lanes_mask(w->vl);
-        lean = lean_ok(w, mask);
+        lean = mask == 0xffffffffu && lean_state(w);
         if (mask != run_mask) new_mask(mask, &run_mask, &run_n, &threads);
       } else if (!(run & VT_RUN_SAME)) { /* a CSR write or vsetvl: vl and vtype too */
         break;
