@@ -151,6 +151,18 @@ static void hash_loop_full_and_partial_warps(void **state) {
   check_hash(&r, 16);
 }
 
+/* The end of the looping programs below: the next of a3 passes, then v2
+ * stored to out[lane] (v1: the lane ids) and the warp's end. */
+#define NEXT_PASS                                                                                  \
+  "  addi a3, a3, -1\n"                                                                            \
+  "  bnez a3, pass\n"
+#define STORE_V2                                                                                   \
+  "  li a0, 0x90001000\n"                                                                          \
+  "  vsll.vi v6, v1, 2\n"                                                                          \
+  "  vadd.vx v6, v6, a0\n"                                                                         \
+  "  vsw12.v v2, 0(v6)\n"                                                                          \
+  "  endprg x0, x0, x0\n"
+
 /* Twice (code runs ahead once predecoded): mstatus = ms and vstart = vs,
  * then an x write and vector ops inside a run; out[0]: mstatus after them,
  * out[1]: vstart, out[2]: the x result. VS Initial must end Dirty (with
@@ -212,14 +224,7 @@ static void mask_moves_between_runs(void **state) {
                     "  vxor.vi v2, v2, 3\n"
                     "done:\n"
                     "  join zero, zero, 0\n"
-                    "  vadd.vi v2, v2, 1\n"
-                    "  addi a3, a3, -1\n"
-                    "  bnez a3, pass\n"
-                    "  li a0, 0x90001000\n"
-                    "  vsll.vi v6, v1, 2\n"
-                    "  vadd.vx v6, v6, a0\n"
-                    "  vsw12.v v2, 0(v6)\n"
-                    "  endprg x0, x0, x0\n";
+                    "  vadd.vi v2, v2, 1\n" NEXT_PASS STORE_V2;
   src_result r = src_same_as_reference(src, CODE_SIZE, 32, 1, OUT);
   assert_int_equal(r.rc, 0);
   uint32_t low = 0;
@@ -242,14 +247,7 @@ static void short_vl_keeps_the_tail(void **state) {
                     "  vadd.vi v2, v2, 5\n"
                     "  vxor.vv v2, v2, v1\n"
                     "  li t0, 32\n"
-                    "  vsetvli t1, t0, e32, m1\n"
-                    "  addi a3, a3, -1\n"
-                    "  bnez a3, pass\n"
-                    "  li a0, 0x90001000\n"
-                    "  vsll.vi v6, v1, 2\n"
-                    "  vadd.vx v6, v6, a0\n"
-                    "  vsw12.v v2, 0(v6)\n"
-                    "  endprg x0, x0, x0\n";
+                    "  vsetvli t1, t0, e32, m1\n" NEXT_PASS STORE_V2;
   src_result r = src_same_as_reference(src, CODE_SIZE, 32, 1, OUT);
   assert_int_equal(r.rc, 0);
   for (uint32_t i = 0; i < 32; i++) {
