@@ -1,12 +1,12 @@
 /* Lean forms of the commonest register-only instructions, for the
- * run-ahead loop's straight runs (warp.c, run_ahead): called only where the
+ * run-ahead loop's straight runs (warp.c, lean_run): called only where the
  * handler's checks are known to pass for the whole run, so each is the
  * handler's result and nothing else. The caller guarantees: a full warp
  * (SIMT mask all 32 lanes, vl = 32, an unmasked op: the execution mask is
  * every lane), no trace or record of the warp's registers, vstart = 0 and
- * mstatus.VS dirty (a vector op would leave both so). The results come from the same
- * lists as the handlers' (exec_ops.h); tests/unit/test_core_lean.c runs
- * each against its handler. */
+ * mstatus.VS dirty (a vector op would leave both so). The results come
+ * from the same lists as the handlers' (exec_ops.h);
+ * tests/unit/test_core_lean.c runs each against its handler. */
 #include "exec.h"
 #include "exec_ops.h"
 

@@ -84,4 +84,3 @@ uint32_t rv_mulhu(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) 
 uint32_t rv_mulhsu(uint32_t a, uint32_t b) {
   return (uint32_t)((uint64_t)((int64_t)(int32_t)a * (int64_t)(uint64_t)b) >> 32);
 }
-
