@@ -136,8 +136,7 @@ typedef struct {
   uint32_t flags;
   uint8_t unit;
   uint8_t private_only; /* touches nothing outside its warp (warp_turn) */
-  uint8_t local_ok;     /* a vector load or store that may run ahead on its group's local
-                         * memory while the group's other warps wait at its barrier */
+  uint8_t mem_ahead;    /* the memory it may run ahead on (VT_AHEAD_LOCAL, VT_AHEAD_RO) */
   /* The straight run from here (warp.c, run_build): VT_RUN_LEN bits say
    * how many entries from this one on, at consecutive pcs and of this
    * generation, the run-ahead loop may run without looking each up
@@ -257,16 +256,22 @@ typedef struct vt_exec {
   int spin;          /* barrier re-check */
   int waits;         /* arrived at a barrier and waits: it retires when released */
   int stop;          /* warp left the run queue (endprg) */
-  int ahead_local;   /* running ahead: a memory access outside the group's flat local
-                      * part is declined (VT_EXEC_DECLINED), not executed */
+  int ahead_mem;     /* running ahead (VT_AHEAD_* bits; 0 in the instruction's round): an
+                      * access to other memory is declined (VT_EXEC_DECLINED), not executed */
   vt_commit *c;      /* NULL unless tracing */
   vt_commit *m;      /* where memory accesses and copies are recorded: c, or a stepping
                       * caller's lean record without a trace sink (step_at); else NULL */
 } vt_exec;
 
 /* A handler's return value for an instruction it declined to run ahead
- * (x->ahead_local): nothing changed, the instruction runs in its round. */
+ * (x->ahead_mem): nothing changed, the instruction runs in its round. */
 #define VT_EXEC_DECLINED 2
+/* Memory an instruction may run ahead on (warp.c, run_ahead): its group's
+ * flat local part while every other warp of the group waits at the barrier
+ * (vector loads and stores), and, for loads, pages no store can reach in
+ * the launch (regions without write permission). */
+#define VT_AHEAD_LOCAL 1
+#define VT_AHEAD_RO 2
 
 /* ---- helpers shared by the handlers ------------------------------------ */
 static inline void trace_x(vt_exec *x, unsigned reg, uint32_t val) {

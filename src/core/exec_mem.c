@@ -166,9 +166,32 @@ int scalar_load(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v)
 
 int scalar_store(vt_exec *x, uint32_t addr, unsigned size, uint32_t v) { return sstore_at(x, addr, size, v); }
 
+/* A scalar load running ahead (x->ahead_mem): from a page no store
+ * reaches in the launch (a region without write permission, which the
+ * translation cache holds without VT_PERM_W and VT_PERM_CODE), aligned;
+ * anything else is declined untouched, to run (or fault) in its round. */
+SCALAR_INLINE int sload_ahead(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v) {
+  uint32_t off = addr - x->d->cfg.lds_base;
+  if (!(x->ahead_mem & VT_AHEAD_RO) || (addr & (size - 1)) || off < x->d->cfg.lds_window) return VT_EXEC_DECLINED;
+  int denied;
+  const uint8_t *h = mem_host_t(&x->d->mem, x->k->tlb, addr, size, ACC_R, &denied);
+  if (!h || (x->k->tlb[(addr >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)].perm & (VT_PERM_W | VT_PERM_CODE)))
+    return VT_EXEC_DECLINED;
+  *v = ld_n(h, size, sign);
+  x->st->global_accesses++;
+  x->st->loads++;
+  x->st->load_bytes += size;
+  return 0;
+}
+
 SCALAR_INLINE int sload(vt_exec *x, const isa_inst *in, unsigned size, int sign) {
-  uint32_t v;
-  if (sload_at(x, XR(in->rs1) + (uint32_t)in->imm, size, sign, &v)) return -1;
+  uint32_t v, addr = XR(in->rs1) + (uint32_t)in->imm;
+  if (unlikely(x->ahead_mem)) {
+    int rc = sload_ahead(x, addr, size, sign, &v);
+    if (rc) return rc;
+  } else if (sload_at(x, addr, size, sign, &v)) {
+    return -1;
+  }
   set_x(x, in->rd, v);
   return 0;
 }
@@ -299,16 +322,21 @@ static uint8_t *route_span(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, 
   vt_device *d = x->d;
   uint64_t lds = d->cfg.lds_base, lds_end = lds + d->cfg.lds_window;
   if (lo >= lds && end <= lds + x->wg->lds_alloc) {
+    if (x->ahead_mem && !(x->ahead_mem & VT_AHEAD_LOCAL)) return NULL; /* declined ahead */
     x->st->local_accesses += n;
     return x->wg->lds + (lo - lds);
   }
-  if (x->ahead_local) return NULL; /* declined ahead (warp_turn): nothing else counted */
+  /* running ahead (warp_turn), only a load from a page no store reaches
+   * is taken; nothing is counted for a declined one */
+  if (x->ahead_mem && (!(x->ahead_mem & VT_AHEAD_RO) || (acc & ACC_W) || priv)) return NULL;
   if ((lo < lds_end && end > lds) || (lo >> VT_PAGE_BITS) != ((end - 1) >> VT_PAGE_BITS)) return NULL;
   int denied;
   uint8_t *h = mem_host_t(&d->mem, x->k->tlb, lo, (unsigned)(end - lo), acc, &denied);
   if (!h) return NULL;
+  unsigned perm = x->k->tlb[(lo >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)].perm;
+  if (x->ahead_mem && (perm & (VT_PERM_W | VT_PERM_CODE))) return NULL;
   /* a store into a page of decoded code: the per-lane path, through route */
-  if ((acc & ACC_W) && (x->k->tlb[(lo >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)].perm & VT_PERM_CODE)) return NULL;
+  if ((acc & ACC_W) && (perm & VT_PERM_CODE)) return NULL;
   if (priv) x->st->private_accesses += n;
   else x->st->global_accesses += n;
   return h;
@@ -475,7 +503,7 @@ VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, i
   uint32_t *vd = x->w->v[in->rd], vl = x->w->vl;
   int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
   const uint8_t *h = n && !mis ? vroute(x, em, addr, &lo, &hi, size, ACC_R, kind == VA_PRIVATE, n) : NULL;
-  if (!h && x->ahead_local) return VT_EXEC_DECLINED; /* outside the flat local part */
+  if (!h && x->ahead_mem) return VT_EXEC_DECLINED; /* memory it may not run ahead on */
   if (h) { /* addresses were read from the registers first, so vd may be a source */
     if (HOST_LE && size == 4 && unit) /* lanes are little-endian words in a row */
       memcpy(vd, h, 4 * (size_t)vl);
@@ -528,7 +556,7 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
   unsigned n = (unsigned)popcount32(em);
   int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
   uint8_t *h = n && !mis ? vroute(x, em, addr, &lo, &hi, size, ACC_W, kind == VA_PRIVATE, n) : NULL;
-  if (!h && x->ahead_local) return VT_EXEC_DECLINED;
+  if (!h && x->ahead_mem) return VT_EXEC_DECLINED;
   if (h) { /* lane order kept: of two lanes storing to one address the higher wins */
     if (HOST_LE && size == 4 && unit)
       memcpy(h, vs, 4 * (size_t)x->w->vl);

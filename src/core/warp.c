@@ -120,16 +120,19 @@ static inline uint32_t icache_index(uint32_t pc, uint32_t prefix) {
   return ((pc >> 2) ^ ((prefix * 0x9e3779b1u) >> 17)) & ((1u << VT_ICACHE_BITS) - 1);
 }
 
-/* The vector loads and stores whose handlers (vload, vstore in
- * exec_mem.c) decline an access outside the group's flat local part while
- * x->ahead_local is set; private-memory ones are left out (their region is
- * global memory, so they would always decline). */
-static int local_mem_insn(isa_id id) {
+/* The memory an instruction may run ahead on (VT_AHEAD_*): the vector
+ * loads and stores whose handlers (vload, vstore in exec_mem.c) decline,
+ * while x->ahead_mem is set, an access outside what it allows, and the
+ * scalar loads (sload). Private-memory ones are left out (their region is
+ * writable global memory, so they would always decline). */
+static uint8_t mem_ahead_of(isa_id id) {
   switch (id) {
   case ISA_vlb12_v: case ISA_vlh12_v: case ISA_vlw12_v: case ISA_vlbu12_v: case ISA_vlhu12_v:
+  case ISA_vle32_v: case ISA_vlse32_v: case ISA_vluxei32_v: case ISA_vloxei32_v:
+    return VT_AHEAD_LOCAL | VT_AHEAD_RO;
   case ISA_vsb12_v: case ISA_vsh12_v: case ISA_vsw12_v:
-  case ISA_vle32_v: case ISA_vse32_v: case ISA_vlse32_v: case ISA_vsse32_v:
-  case ISA_vluxei32_v: case ISA_vloxei32_v: case ISA_vsuxei32_v: case ISA_vsoxei32_v: return 1;
+  case ISA_vse32_v: case ISA_vsse32_v: case ISA_vsuxei32_v: case ISA_vsoxei32_v: return VT_AHEAD_LOCAL;
+  case ISA_lb: case ISA_lh: case ISA_lw: case ISA_lbu: case ISA_lhu: return VT_AHEAD_RO;
   default: return 0;
   }
 }
@@ -248,7 +251,7 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
                      ((regs && !(ic->flags & (IF_LOAD | IF_STORE | IF_AMO | IF_CSR | IF_PREFIX | IF_ENDPRG |
                                               IF_BARRIER | IF_LONG))) ||
                       csr_private(id, &in));
-  ic->local_ok = rev == ISA_REV_BASE && !fn && local_mem_insn(id);
+  ic->mem_ahead = rev == ISA_REV_BASE && !fn ? mem_ahead_of(id) : 0;
   ic->lean = ic->private_only && ic->fn == vt_exec_table[id] ? exec_lean_of(&in) : NULL;
   /* the runs that may have counted the entry this one replaced */
   uint32_t at = (uint32_t)(ic - k->icache);
@@ -369,7 +372,7 @@ static inline void exec_init(vt_exec *x, vt_device *d, vt_worker *k, vt_warp *w,
   x->spin = 0;
   x->waits = 0;
   x->stop = 0;
-  x->ahead_local = 0;
+  x->ahead_mem = 0;
   x->c = NULL;
   x->m = NULL;
 }
@@ -577,21 +580,25 @@ static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int tra
    * (or ended), and none runs again before this warp arrives there too,
    * which ends the run; no other group reaches this one's local memory.
    * So its accesses to that memory may run now instead of in their rounds:
-   * no other instruction of the order between could see or change them. */
+   * no other instruction of the order between could see or change them.
+   * Loads from memory no store can reach in the launch (the launch's
+   * metadata and argument block, code and constants of a read-only
+   * segment) read what they would read in their rounds, alone or not. A
+   * stepping caller times memory accesses, so none runs ahead for it. */
   vt_wg *g = w->wg;
-  uint8_t alone = !rec && g->arrived + g->ended + 1 >= g->nwarps; /* a stepping caller times local accesses */
-  x->ahead_local = alone;
+  uint8_t may = rec ? 0 : (uint8_t)(VT_AHEAD_RO | (g->arrived + g->ended + 1 >= g->nwarps ? VT_AHEAD_LOCAL : 0));
+  x->ahead_mem = may;
   while (n < limit) {
     /* only instructions already predecoded: a fetch fault or a decode is
      * left to the instruction's own round */
     uint32_t pc = w->pc, at = icache_index(pc, 0);
     const vt_icache_entry *ic = &k->icache[at];
-    if (ic->pc != pc || ic->prefix != 0 || ic->gen != gen || !(ic->private_only | (ic->local_ok & alone)))
+    if (ic->pc != pc || ic->prefix != 0 || ic->gen != gen || !(ic->private_only | (ic->mem_ahead & may)))
       break;
     uint32_t mask = w->mask, vtype = w->vtype;
     if (unlikely(mask != run_mask)) new_mask(mask, &run_mask, &run_n, &threads);
     int rc;
-    if (unlikely(!ic->private_only || (vtype & VTYPE_VILL))) { /* a local access, or anything under VILL */
+    if (unlikely(!ic->private_only || (vtype & VTYPE_VILL))) { /* a memory access, or anything under VILL */
       if ((vtype & VTYPE_VILL) && (ic->flags & (IF_VEC | IF_VBRANCH))) {
         vill_fault(d, w, x->e, ic);
         *fault = 1;
@@ -599,7 +606,13 @@ static inline uint32_t run_ahead(vt_exec *x, uint32_t limit, int *fault, int tra
       }
       uint32_t vmask = ic->flags & IF_VEC ? mask & lanes_mask(w->vl) : 0;
       if (unlikely(rc = ahead_one(x, s, ic, pc, mask, vmask, vtype, rec ? &rec[n] : NULL))) {
-        if (rc == VT_EXEC_DECLINED) break; /* not local: it runs in its own round */
+        if (rc == VT_EXEC_DECLINED) { /* memory it may not run ahead on: it runs in its own round */
+          /* a load that found other than read-only memory is not tried
+           * again (until a fill): most loads read the same memory each
+           * time, and a try computes every lane's address */
+          if (may & VT_AHEAD_RO) k->icache[at].mem_ahead &= (uint8_t)~VT_AHEAD_RO;
+          break;
+        }
         handler_fault(d, w, x->e, x);
         *fault = 1;
         break;

@@ -15,6 +15,10 @@ void vt_heap_fini(vt_heap *h) {
 }
 
 int vt_heap_alloc(vt_heap *h, vt_device *d, uint64_t size, uint32_t *addr, vt_error *e) {
+  return vt_heap_alloc_perm(h, d, size, VT_PERM_R | VT_PERM_W, addr, e);
+}
+
+int vt_heap_alloc_perm(vt_heap *h, vt_device *d, uint64_t size, unsigned perm, uint32_t *addr, vt_error *e) {
   if (size == 0) return vt_fail(e, VT_ERR_USAGE, "buffer allocation of 0 bytes");
   uint64_t need = (size + VT_HEAP_GRANULE - 1) & ~(uint64_t)(VT_HEAP_GRANULE - 1);
   uint64_t at = h->lo;
@@ -33,7 +37,7 @@ int vt_heap_alloc(vt_heap *h, vt_device *d, uint64_t size, uint32_t *addr, vt_er
     h->b = nb, h->cap = nc;
   }
   uint32_t req = vt_device_config(d)->strict_bounds ? (uint32_t)size : (uint32_t)need;
-  if (vt_mem_map(d, (uint32_t)at, req, VT_PERM_R | VT_PERM_W, e)) return -1;
+  if (vt_mem_map(d, (uint32_t)at, req, perm, e)) return -1;
   if (req < need && vt_mem_map(d, (uint32_t)at + req, (uint32_t)(need - req), VT_PERM_GUARD, e)) {
     vt_error e2;
     vt_mem_unmap(d, (uint32_t)at, &e2);

@@ -30,6 +30,10 @@ typedef struct {
 void vt_heap_init(vt_heap *h);
 void vt_heap_fini(vt_heap *h);
 int vt_heap_alloc(vt_heap *h, vt_device *d, uint64_t size, uint32_t *addr, vt_error *e);
+/* The same with the device's permission bits for it (VT_PERM_*): the
+ * launch's metadata and argument block are mapped read-only (VT_PERM_R),
+ * which lets loads from them run ahead (docs/simulator.md §2). */
+int vt_heap_alloc_perm(vt_heap *h, vt_device *d, uint64_t size, unsigned perm, uint32_t *addr, vt_error *e);
 int vt_heap_free(vt_heap *h, vt_device *d, uint32_t addr, vt_error *e);
 int vt_heap_free_all(vt_heap *h, vt_device *d, vt_error *e);
 /* Gives the block at addr to context `owner` (its device region too). */

@@ -61,7 +61,7 @@ int vt_launch_block(vt_device *d, vt_heap *h, const vt_block_launch *bl, vt_erro
   uint32_t argaddr = 0, knl = 0, pds = 0, print = 0;
   int rc = -1;
   if (bl->args_len &&
-      (vt_heap_alloc(h, d, bl->args_len, &argaddr, e) || vt_mem_write(d, argaddr, bl->args, bl->args_len, e)))
+      (vt_heap_alloc_perm(h, d, bl->args_len, VT_PERM_R, &argaddr, e) || vt_mem_write(d, argaddr, bl->args, bl->args_len, e)))
     goto out;
   if (vt_heap_alloc(h, d, per_wg * slots, &pds, e)) goto out;
   if (bl->print_size && vt_heap_alloc(h, d, bl->print_size, &print, e)) goto out;
@@ -77,7 +77,7 @@ int vt_launch_block(vt_device *d, vt_heap *h, const vt_block_launch *bl, vt_erro
   put32(md + 48, print);
   put32(md + 52, print ? bl->print_size : 0);
   put32(md + 64, bl->pds_size); /* KNL_PDS_SIZE_PER_THREAD */
-  if (vt_heap_alloc(h, d, sizeof md, &knl, e) || vt_mem_write(d, knl, md, sizeof md, e)) goto out;
+  if (vt_heap_alloc_perm(h, d, sizeof md, VT_PERM_R, &knl, e) || vt_mem_write(d, knl, md, sizeof md, e)) goto out;
   vt_launch l = {0};
   l.start_pc = 0x80000000u;
   memcpy(l.grid, grid, sizeof grid);

@@ -259,7 +259,7 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
   }
   uint32_t argaddr = 0, knl, pds, print = 0;
   if (nd->nargs &&
-      (vt_heap_alloc(h, d, 4 * nd->nargs, &argaddr, e) || vt_mem_write(d, argaddr, argblk, (uint32_t)(4 * nd->nargs), e)))
+      (vt_heap_alloc_perm(h, d, 4 * nd->nargs, VT_PERM_R, &argaddr, e) || vt_mem_write(d, argaddr, argblk, (uint32_t)(4 * nd->nargs), e)))
     goto out;
   /* the private memory the compiled kernel says a work-item uses: the
    * default grows to it; a smaller size asked for would let work-items
@@ -305,7 +305,7 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
   put32(md + 56, 0);             /* KNL_LDS_STACK_SIZE_PER_WF: crt default */
   put32(md + 60, 0);             /* KNL_LDS_NON_STACK_SIZE */
   put32(md + 64, nd->pds_size);  /* KNL_PDS_SIZE_PER_THREAD */
-  if (vt_heap_alloc(h, d, sizeof md, &knl, e) || vt_mem_write(d, knl, md, sizeof md, e)) goto out;
+  if (vt_heap_alloc_perm(h, d, sizeof md, VT_PERM_R, &knl, e) || vt_mem_write(d, knl, md, sizeof md, e)) goto out;
   memset(l, 0, sizeof *l);
   l->start_pc = 0x80000000u;
   for (int i = 0; i < 3; i++) l->grid[i] = (uint32_t)grid[i];
