@@ -9,18 +9,12 @@
  * tests/unit/test_core_lean.c runs each against its handler. */
 #include "exec.h"
 #include "exec_ops.h"
+#include "host_wide.h"
 
 #define LEAN(id) static void lean_##id(vt_warp *w, const isa_inst *in)
 /* The vector forms' 32 lanes in 256-bit registers where the host has AVX2
  * (chosen once at load time); integer results do not depend on the width. */
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define LEAN_WIDE __attribute__((target_clones("avx2", "default")))
-#endif
-#endif
-#ifndef LEAN_WIDE
-#define LEAN_WIDE
-#endif
+#define LEAN_WIDE VT_HOST_WIDE
 
 /* every lane: vd[i] = expr of a = vs2[i], b = B, d = vd[i] */
 #define LBODY(B, expr)                                                                     \

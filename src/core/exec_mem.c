@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "exec_ext.h"
+#include "host_wide.h"
 
 /* The local window beyond the group's flat part: a new page counts against
  * the device's lds_sparse_limit (AUDIT R23: 16 groups each touching the
@@ -582,25 +583,17 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
 
 /* The word loads and stores the compiled kernels use most, with their
  * lanes' address loops in 256-bit registers where the host has AVX2
- * (chosen once at load time): integer work, the same at any width. */
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define VMEM_WIDE __attribute__((target_clones("avx2", "default")))
-#endif
-#endif
-#ifndef VMEM_WIDE
-#define VMEM_WIDE
-#endif
+ * (host_wide.h): integer work, the same at any width. */
 
 /* custom-3: per-lane address vs1[i] + imm12; store data in the vs2 field */
 HANDLER(vlb12_v) { return vload(x, in, VA_OFF12, 1, 1); }
 HANDLER(vlh12_v) { return vload(x, in, VA_OFF12, 2, 1); }
-VMEM_WIDE HANDLER(vlw12_v) { return vload(x, in, VA_OFF12, 4, 0); }
+VT_HOST_WIDE HANDLER(vlw12_v) { return vload(x, in, VA_OFF12, 4, 0); }
 HANDLER(vlbu12_v) { return vload(x, in, VA_OFF12, 1, 0); }
 HANDLER(vlhu12_v) { return vload(x, in, VA_OFF12, 2, 0); }
 HANDLER(vsb12_v) { return vstore(x, in, VA_OFF12, 1, in->rs2); }
 HANDLER(vsh12_v) { return vstore(x, in, VA_OFF12, 2, in->rs2); }
-VMEM_WIDE HANDLER(vsw12_v) { return vstore(x, in, VA_OFF12, 4, in->rs2); }
+VT_HOST_WIDE HANDLER(vsw12_v) { return vstore(x, in, VA_OFF12, 4, in->rs2); }
 
 /* custom-1: private memory */
 HANDLER(vlb_v) { return vload(x, in, VA_PRIVATE, 1, 1); }

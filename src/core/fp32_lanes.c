@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "fp32.h"
+#include "host_wide.h"
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -118,33 +119,24 @@ static inline int lanes_sqrt(uint32_t *restrict r, const uint32_t *a, unsigned n
   return 0;
 }
 
-/* Where the host has AVX2, twice the lanes per host instruction (chosen
- * once at load time): each lane's result and the NX checks are the same
- * IEEE operations at any width, and AVX2 alone brings no fused
- * multiply-add for the compiler to form. */
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define FP_WIDE __attribute__((target_clones("avx2", "default")))
-#endif
-#endif
-#ifndef FP_WIDE
-#define FP_WIDE
-#endif
+/* Where the host has AVX2, twice the lanes per host instruction
+ * (host_wide.h): each lane's result and the NX checks are the same IEEE
+ * operations at any width. */
 
 /* A register of all 32 lanes is the common case: with a constant trip
  * count the vectorised loops need no remainder iterations. */
-FP_WIDE int fp32_lanes_add(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
+VT_HOST_WIDE int fp32_lanes_add(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
   return n == 32 ? lanes_add(r, a, b, 32, flags) : lanes_add(r, a, b, n, flags);
 }
 
-FP_WIDE int fp32_lanes_mul(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
+VT_HOST_WIDE int fp32_lanes_mul(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
   return n == 32 ? lanes_mul(r, a, b, 32, flags) : lanes_mul(r, a, b, n, flags);
 }
 
-FP_WIDE int fp32_lanes_div(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
+VT_HOST_WIDE int fp32_lanes_div(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
   return n == 32 ? lanes_div(r, a, b, 32, flags) : lanes_div(r, a, b, n, flags);
 }
 
-FP_WIDE int fp32_lanes_sqrt(uint32_t *r, const uint32_t *a, unsigned n, uint32_t *flags) {
+VT_HOST_WIDE int fp32_lanes_sqrt(uint32_t *r, const uint32_t *a, unsigned n, uint32_t *flags) {
   return n == 32 ? lanes_sqrt(r, a, 32, flags) : lanes_sqrt(r, a, n, flags);
 }

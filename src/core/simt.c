@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "exec.h"
+#include "host_wide.h"
 
 static void trace_simt(vt_exec *x) {
   vt_commit *c = x->c;
@@ -87,12 +88,13 @@ static inline int vbranch(vt_exec *x, const isa_inst *in, int op) {
   return 0;
 }
 
-HANDLER(vbeq) { return vbranch(x, in, VB_EQ); }
-HANDLER(vbne) { return vbranch(x, in, VB_NE); }
-HANDLER(vblt) { return vbranch(x, in, VB_LT); }
-HANDLER(vbge) { return vbranch(x, in, VB_GE); }
-HANDLER(vbltu) { return vbranch(x, in, VB_LTU); }
-HANDLER(vbgeu) { return vbranch(x, in, VB_GEU); }
+/* the lanes' compares in 256-bit registers where the host has AVX2 */
+VT_HOST_WIDE HANDLER(vbeq) { return vbranch(x, in, VB_EQ); }
+VT_HOST_WIDE HANDLER(vbne) { return vbranch(x, in, VB_NE); }
+VT_HOST_WIDE HANDLER(vblt) { return vbranch(x, in, VB_LT); }
+VT_HOST_WIDE HANDLER(vbge) { return vbranch(x, in, VB_GE); }
+VT_HOST_WIDE HANDLER(vbltu) { return vbranch(x, in, VB_LTU); }
+VT_HOST_WIDE HANDLER(vbgeu) { return vbranch(x, in, VB_GEU); }
 
 HANDLER(join) {
   (void)in;
