@@ -103,17 +103,8 @@ typedef struct {
 } run_result;
 
 static run_result launch(const char *src, int run_ahead) {
-  vt_config c;
-  vt_config_defaults(&c);
-  c.host_threads = 1;
-  c.num_sm = 1;
-  c.warps_per_sm = 2;
-  c.run_ahead = (uint32_t)run_ahead;
-  vt_error me;
-  vt_device *d = vt_device_create(&c, &me);
-  assert_non_null(d);
-  assert_int_equal(vt_mem_map(d, CODE_BASE, 0x10000, VT_PERM_R | VT_PERM_X, &me), 0);
-  assert_int_equal(vt_mem_map(d, DATA_BASE, DATA_SIZE, VT_PERM_R | VT_PERM_W, &me), 0);
+  vt_config c = two_slot_config(run_ahead);
+  vt_device *d = mapped_device(&c);
   load_asm(d, src);
   vt_launch l = mklaunch(1, 1, 1, 4, 2);
   launch_ok(d, &l);

@@ -26,6 +26,29 @@ static inline void load_asm(vt_device *d, const char *src) {
   free(w);
 }
 
+/* one SM of two warp slots on one host thread, run-ahead on or off: the
+ * run-ahead tests' device */
+static inline vt_config two_slot_config(int run_ahead) {
+  vt_config c;
+  vt_config_defaults(&c);
+  c.host_threads = 1;
+  c.num_sm = 1;
+  c.warps_per_sm = 2;
+  c.run_ahead = (uint32_t)run_ahead;
+  return c;
+}
+
+/* a device of configuration c with the code (read, execute) and data
+ * (read, write) regions mapped */
+static inline vt_device *mapped_device(const vt_config *c) {
+  vt_error me;
+  vt_device *d = vt_device_create(c, &me);
+  assert_non_null(d);
+  assert_int_equal(vt_mem_map(d, CODE_BASE, 0x10000, VT_PERM_R | VT_PERM_X, &me), 0);
+  assert_int_equal(vt_mem_map(d, DATA_BASE, DATA_SIZE, VT_PERM_R | VT_PERM_W, &me), 0);
+  return d;
+}
+
 static inline void launch_ok(vt_device *d, const vt_launch *l) {
   vt_error e;
   if (vt_device_launch(d, l, &e)) {

@@ -60,17 +60,9 @@ typedef struct {
 } run_result;
 
 static vt_device *device(int run_ahead) {
-  vt_config c;
-  vt_config_defaults(&c);
-  c.host_threads = 1;
-  c.num_sm = 1;
-  c.warps_per_sm = 2;
-  c.run_ahead = (uint32_t)run_ahead;
+  vt_config c = two_slot_config(run_ahead);
+  vt_device *d = mapped_device(&c);
   vt_error me;
-  vt_device *d = vt_device_create(&c, &me);
-  assert_non_null(d);
-  assert_int_equal(vt_mem_map(d, CODE_BASE, 0x10000, VT_PERM_R | VT_PERM_X, &me), 0);
-  assert_int_equal(vt_mem_map(d, DATA_BASE, DATA_SIZE, VT_PERM_R | VT_PERM_W, &me), 0);
   assert_int_equal(vt_mem_map(d, RO_BASE, 0x1000, VT_PERM_R, &me), 0);
   uint32_t t[TABLE_WORDS];
   for (uint32_t k = 0; k < TABLE_WORDS; k++) t[k] = k * k + 3;

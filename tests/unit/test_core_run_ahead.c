@@ -78,16 +78,6 @@ static const char *program_fp(char *buf, size_t n, unsigned n0, unsigned n1) {
 
 typedef const char *program_fn(char *buf, size_t n, unsigned n0, unsigned n1);
 
-/* a device of configuration c with the code and data regions mapped */
-static vt_device *mapped_device(const vt_config *c) {
-  vt_error me;
-  vt_device *d = vt_device_create(c, &me);
-  assert_non_null(d);
-  assert_int_equal(vt_mem_map(d, CODE_BASE, 0x10000, VT_PERM_R | VT_PERM_X, &me), 0);
-  assert_int_equal(vt_mem_map(d, DATA_BASE, DATA_SIZE, VT_PERM_R | VT_PERM_W, &me), 0);
-  return d;
-}
-
 /* the launch's error and the counter afterwards, run-ahead on or off,
  * with a step limit (0: none) */
 static void launch_limited(program_fn *prog, unsigned n0, unsigned n1, int run_ahead, uint64_t max_steps,
@@ -263,12 +253,7 @@ typedef struct {
 } barrier_run;
 
 static barrier_run launch_barrier(unsigned n, int run_ahead, int last_first, uint64_t max_steps) {
-  vt_config c;
-  vt_config_defaults(&c);
-  c.host_threads = 1;
-  c.num_sm = 1;
-  c.warps_per_sm = 2;
-  c.run_ahead = (uint32_t)run_ahead;
+  vt_config c = two_slot_config(run_ahead);
   c.warps_last_first = (uint32_t)last_first;
   c.max_steps = max_steps;
   vt_device *d = mapped_device(&c);
