@@ -31,12 +31,13 @@
 
 VT_VECTOR_OPS(OP3, OP2, OPXI)
 
-/* vdivu.vx and vremu.vx divide every lane by one divisor b: by the
- * reciprocal m = ceil(2^64 / b) (UINT64_MAX / b + 1), a mod b is the high
- * word of (m * a mod 2^64) * b and a / b the high word of m * a, exact for
- * every 32-bit a and b >= 1 (b >= 2 for the quotient; Lemire, Kaser and
- * Kurz, "Faster remainder by direct computation", 2019, section 2):
- * two multiplications per lane instead of a division. */
+/* vdivu.vx and vremu.vx divide every lane by one divisor b: a power of
+ * two (a work-group's width, mostly) by a shift or a mask, any other by
+ * the reciprocal m = ceil(2^64 / b) (UINT64_MAX / b + 1): a mod b is the
+ * high word of (m * a mod 2^64) * b and a / b the high word of m * a,
+ * exact for every 32-bit a and b >= 1 (b >= 2 for the quotient; Lemire,
+ * Kaser and Kurz, "Faster remainder by direct computation", 2019, section
+ * 2): two multiplications per lane instead of a division. */
 #if defined(__SIZEOF_INT128__)
 typedef unsigned __int128 u128;
 static inline uint32_t fastmod_u32(uint32_t a, uint64_t m, uint32_t b) {
@@ -48,6 +49,9 @@ HANDLER(vdivu_vx) {
   const uint32_t bx = XR(in->rs1);
   if (bx < 2) {
     VLANES(s2[i], bx, rv_divu(a, b));
+  } else if (!(bx & (bx - 1))) { /* a power of two: a shift */
+    const uint32_t sh = (uint32_t)__builtin_ctz(bx);
+    VLANES(s2[i], sh, a >> b);
   } else {
     const uint64_t m = UINT64_MAX / bx + 1;
     VLANES(s2[i], bx, fastdiv_u32(a, m));
@@ -59,6 +63,8 @@ HANDLER(vremu_vx) {
   const uint32_t bx = XR(in->rs1);
   if (bx == 0) {
     VLANES(s2[i], bx, a);
+  } else if (!(bx & (bx - 1))) { /* a power of two: a mask */
+    VLANES(s2[i], bx - 1, a & b);
   } else {
     const uint64_t m = UINT64_MAX / bx + 1;
     VLANES(s2[i], bx, fastmod_u32(a, m, b));

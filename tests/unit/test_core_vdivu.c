@@ -1,9 +1,10 @@
 /* vremu.vx and vdivu.vx divide all lanes by one scalar through its
- * reciprocal (src/core/exec_vector.c); against C's / and % (and the RISC-V
- * rules for a zero divisor: quotient all ones, remainder the dividend) on
- * 32 lanes of edge and random dividends for edge divisors (0, 1, powers of
- * two, 2^32 - 1, the factors 641 and 6700417 of 2^32 + 1, ...) and random
- * ones, with the .vv forms (still dividing per lane) as a second opinion. */
+ * reciprocal, or a power of two by a shift and a mask
+ * (src/core/exec_vector.c); against C's / and % (and the RISC-V rules for
+ * a zero divisor: quotient all ones, remainder the dividend) on 32 lanes of
+ * edge and random dividends for edge divisors (0, 1, powers of two,
+ * 2^32 - 1, the factors 641 and 6700417 of 2^32 + 1, ...) and random ones,
+ * with the .vv forms (still dividing per lane) as a second opinion. */
 #include "test_core_more.h"
 
 #include "test_rng.h"
@@ -17,7 +18,8 @@ static void fill(uint32_t *div, uint32_t *a) {
   static const uint32_t edge_div[] = {0,          1,          2,          3,          5,          6,
                                       7,          10,         641,        6700417,    0x55555555u, 0xaaaaaaabu,
                                       0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu, 0xffffffffu, 1u << 16,
-                                      (1u << 16) + 1, 0xfffffu,  1u << 30,   12345679,   65535,      3u << 30};
+                                      (1u << 16) + 1, 0xfffffu,  1u << 30,   12345679,   65535,      3u << 30,
+                                      4,          16,         256};
   static const uint32_t edge_a[] = {0,           1,           2,           3,          5,          7,
                                     0xff,        0x100,       0xfff,       0x10000,    0x7ffffffeu, 0x7fffffffu,
                                     0x80000000u, 0x80000001u, 0xfffffffdu, 0xfffffffeu, 0xffffffffu, 641u * 6700417u};
