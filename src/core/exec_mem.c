@@ -312,23 +312,24 @@ static inline uint32_t vaddr(vt_exec *x, const isa_inst *in, int kind, uint32_t 
   }
 }
 
+/* Where a span's accesses are counted (span_host, span_count). */
+enum { SPAN_LOCAL, SPAN_PRIVATE, SPAN_GLOBAL };
+
 /* The host bytes behind [lo, end) when that whole range is one contiguous
  * host block the instruction may access: the group's flat local part, or
- * one global page through the translation cache. The access counters
- * advance by n lanes at once. NULL = use the per-lane path (another page,
- * the sparse local part, a fault to report, a store into a code page), or,
- * running ahead on local memory, anything but the flat local part. */
-static uint8_t *route_span(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, int priv,
-                           unsigned n) {
+ * one global page through the translation cache (*where: which counter its
+ * accesses go to; nothing is counted here). NULL = use the per-lane path
+ * (another page, the sparse local part, a fault to report, a store into a
+ * code page), or, running ahead, memory it may not run ahead on. */
+static uint8_t *span_host(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, int priv, int *where) {
   vt_device *d = x->d;
   uint64_t lds = d->cfg.lds_base, lds_end = lds + d->cfg.lds_window;
   if (lo >= lds && end <= lds + x->wg->lds_alloc) {
     if (x->ahead_mem && !(x->ahead_mem & VT_AHEAD_LOCAL)) return NULL; /* declined ahead */
-    x->st->local_accesses += n;
+    *where = SPAN_LOCAL;
     return x->wg->lds + (lo - lds);
   }
-  /* running ahead (warp_turn), only a load from a page no store reaches
-   * is taken; nothing is counted for a declined one */
+  /* running ahead (warp_turn), only a load from a page no store reaches */
   if (x->ahead_mem && (!(x->ahead_mem & VT_AHEAD_RO) || (acc & ACC_W) || priv)) return NULL;
   if ((lo < lds_end && end > lds) || (lo >> VT_PAGE_BITS) != ((end - 1) >> VT_PAGE_BITS)) return NULL;
   int denied;
@@ -338,9 +339,39 @@ static uint8_t *route_span(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, 
   if (x->ahead_mem && (perm & (VT_PERM_W | VT_PERM_CODE))) return NULL;
   /* a store into a page of decoded code: the per-lane path, through route */
   if ((acc & ACC_W) && (perm & VT_PERM_CODE)) return NULL;
-  if (priv) x->st->private_accesses += n;
-  else x->st->global_accesses += n;
+  *where = priv ? SPAN_PRIVATE : SPAN_GLOBAL;
   return h;
+}
+
+static inline void span_count(vt_exec *x, int where, unsigned n) {
+  if (where == SPAN_LOCAL) x->st->local_accesses += n;
+  else if (where == SPAN_PRIVATE) x->st->private_accesses += n;
+  else x->st->global_accesses += n;
+}
+
+/* span_host with the access counters advanced by n lanes */
+static uint8_t *route_span(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, int priv, unsigned n) {
+  int where;
+  uint8_t *h = span_host(x, lo, end, acc, priv, &where);
+  if (h) span_count(x, where, n);
+  return h;
+}
+
+/* A full warp of 32 lanes whose two halves each address 16 words in a row
+ * (a work-group 16 items wide reading or writing two rows): the host
+ * blocks of both halves, counted, or 0 when either half is not one block
+ * the access may take (nothing counted). */
+static int half_rows(vt_exec *x, const uint32_t *a, unsigned acc, uint8_t **h0, uint8_t **h1) {
+  uint32_t off = 0;
+  for (uint32_t i = 0; i < 16; i++) off |= (a[i] - a[0] - 4 * i) | (a[16 + i] - a[16] - 4 * i);
+  if (off || (a[0] & 3) || (a[16] & 3) || a[0] > 0xffffffffu - 63 || a[16] > 0xffffffffu - 63) return 0;
+  int w0, w1;
+  if (!(*h0 = span_host(x, a[0], (uint64_t)a[0] + 64, acc, 0, &w0)) ||
+      !(*h1 = span_host(x, a[16], (uint64_t)a[16] + 64, acc, 0, &w1)))
+    return 0;
+  span_count(x, w0, 16);
+  span_count(x, w1, 16);
+  return 1;
 }
 
 /* Unit-stride words can be copied as they are on a little-endian host. */
@@ -503,6 +534,17 @@ VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, i
   unsigned n = (unsigned)popcount32(em);
   uint32_t *vd = x->w->v[in->rd], vl = x->w->vl;
   int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
+  uint8_t *h0, *h1;
+  if (HOST_LE && size == 4 && em == 0xffffffffu && vl == 32 && kind != VA_PRIVATE &&
+      half_rows(x, addr, ACC_R, &h0, &h1)) { /* addresses first, so vd may be a source */
+    memcpy(vd, h0, 64);
+    memcpy(vd + 16, h1, 64);
+    if (x->m) FOR_LANES(em, i) trace_mem(x, addr[i], 0, size, 0);
+    x->st->loads += 32;
+    x->st->load_bytes += 128;
+    trace_vreg(x, in->rd);
+    return 0;
+  }
   const uint8_t *h = n && !mis ? vroute(x, em, addr, &lo, &hi, size, ACC_R, kind == VA_PRIVATE, n) : NULL;
   if (!h && x->ahead_mem) return VT_EXEC_DECLINED; /* memory it may not run ahead on */
   if (h) { /* addresses were read from the registers first, so vd may be a source */
@@ -556,6 +598,18 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
   }
   unsigned n = (unsigned)popcount32(em);
   int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
+  uint8_t *h0, *h1;
+  if (HOST_LE && size == 4 && em == 0xffffffffu && x->w->vl == 32 && kind != VA_PRIVATE &&
+      half_rows(x, addr, ACC_W, &h0, &h1)) { /* lane order: where the rows overlap the second wins */
+    memcpy(h0, vs, 64);
+    memcpy(h1, vs + 16, 64);
+    if (x->d->nresv)
+      for (uint32_t i = 0; i < 32; i++) resv_store(x, (i < 16 ? h0 : h1) + 4 * (i & 15));
+    if (x->m) FOR_LANES(em, i) trace_mem(x, addr[i], vs[i], size, 1);
+    x->st->stores += 32;
+    x->st->store_bytes += 128;
+    return 0;
+  }
   uint8_t *h = n && !mis ? vroute(x, em, addr, &lo, &hi, size, ACC_W, kind == VA_PRIVATE, n) : NULL;
   if (!h && x->ahead_mem) return VT_EXEC_DECLINED;
   if (h) { /* lane order kept: of two lanes storing to one address the higher wins */

@@ -5,7 +5,10 @@
  * the run), with the destination register also the address source; and a
  * run of consecutive words that is misaligned or wraps past 0xffffffff,
  * which must fault on the right lane; a gather whose full-mask bounds
- * (AND and OR of the addresses) reach past its block. Expected words are
+ * (AND and OR of the addresses) reach past its block; a full warp whose
+ * two halves address 16 words in a row each (two rows of a work-group 16
+ * wide: two copies), on pages apart, overlapping, one in local and one in
+ * global memory, and crossing a page (the lane loops). Expected words are
  * computed here from the input formula in[k] = 0x1000 + 7k. */
 #include "test_core_more.h"
 
@@ -191,6 +194,81 @@ static void gather_bounds_past_the_local_part(void **state) {
   vt_device_destroy(d);
 }
 
+/* lane i of a warp of 32 at row i / 16, column i % 16: rows 0x2000 bytes
+ * apart (two pages) from IN2, loaded and stored to OUT2 alike; from OUT2 +
+ * 0xfe0 (both rows cross a page: the lane loops) likewise; the lane ids
+ * stored to rows 32 bytes apart at OUT3 (the second row overwrites the
+ * first's last 8 words); and to row 0 in local memory, row 1 at OUT4, the
+ * local row then copied to OUT4 + 64 by a unit store of 16 lanes */
+#define IN2 (DATA_BASE + 0x10000u)
+#define OUT2 (DATA_BASE + 0x20000u)
+#define OUT3 (DATA_BASE + 0x30000u)
+#define OUT4 (DATA_BASE + 0x31000u)
+static void two_rows_of_sixteen(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  uint32_t row[16];
+  for (uint32_t r = 0; r < 2; r++) {
+    for (uint32_t k = 0; k < 16; k++) row[k] = in_word(16 * r + k);
+    wr_words(d, IN2 + 0x2000u * r, row, 16);
+    wr_words(d, IN2 + 0xfe0u + 0x2000u * r, row, 16);
+  }
+  load_asm(d, "  vid.v v1\n"
+              "  vand.vi v2, v1, 15\n"
+              "  vsll.vi v2, v2, 2\n"      /* 4 (i % 16) */
+              "  vsrl.vi v3, v1, 4\n"      /* i / 16 */
+              "  li t0, 0x2000\n"
+              "  vmul.vx v4, v3, t0\n"
+              "  vadd.vv v4, v4, v2\n"     /* the row's offset */
+              "  li a0, 0x90010000\n"
+              "  vadd.vx v5, v4, a0\n"
+              "  vlw12.v v6, 0(v5)\n"
+              "  li a1, 0x90020000\n"
+              "  vadd.vx v7, v4, a1\n"
+              "  vsw12.v v6, 0(v7)\n"
+              "  li t3, 0xfe0\n"
+              "  vadd.vx v5, v5, t3\n"
+              "  vadd.vx v7, v7, t3\n"
+              "  vlw12.v v8, 0(v5)\n"      /* rows across a page */
+              "  vsw12.v v8, 0(v7)\n"
+              "  vsll.vi v9, v3, 5\n"
+              "  vadd.vv v9, v9, v2\n"     /* rows 32 bytes apart */
+              "  li a2, 0x90030000\n"
+              "  vadd.vx v10, v9, a2\n"
+              "  vsw12.v v1, 0(v10)\n"
+              "  li t1, 0x20031000\n"      /* OUT4 - the local base */
+              "  vmul.vx v11, v3, t1\n"
+              "  li a3, 0x70000000\n"
+              "  vadd.vx v11, v11, a3\n"
+              "  vadd.vv v11, v11, v2\n"   /* row 0 local, row 1 at OUT4 */
+              "  vsw12.v v1, 0(v11)\n"
+              "  li t2, 16\n"
+              "  vsetvli t2, t2, e32, m1\n"
+              "  vlw12.v v12, 0(v11)\n"    /* the local row, a unit copy */
+              "  li a4, 0x90031040\n"
+              "  vse32.v v12, (a4)\n"
+              "  endprg x0, x0, x0\n");
+  vt_launch l = mklaunch(1, 1, 1, 32, 1);
+  l.lds_size = 0x1000;
+  launch_ok(d, &l);
+  for (uint32_t r = 0; r < 2; r++)
+    for (uint32_t k = 0; k < 16; k++) {
+      assert_int_equal(rd32(d, OUT2 + 0x2000u * r + 4 * k), in_word(16 * r + k));
+      assert_int_equal(rd32(d, OUT2 + 0xfe0u + 0x2000u * r + 4 * k), in_word(16 * r + k));
+    }
+  for (uint32_t j = 0; j < 24; j++) assert_int_equal(rd32(d, OUT3 + 4 * j), j < 8 ? j : j + 8);
+  for (uint32_t k = 0; k < 16; k++) {
+    assert_int_equal(rd32(d, OUT4 + 4 * k), 16 + k);
+    assert_int_equal(rd32(d, OUT4 + 64 + 4 * k), k);
+  }
+  const vt_stats *st = vt_device_stats(d);
+  assert_int_equal(st->loads, 32 + 32 + 16);
+  assert_int_equal(st->stores, 32 + 32 + 32 + 32 + 16);
+  assert_int_equal(st->local_accesses, 16 + 16);
+  assert_int_equal(st->global_accesses, 5 * 32 + 16 + 16);
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(unit_and_same_word_patterns),
@@ -199,6 +277,7 @@ int main(void) {
       cmocka_unit_test(misaligned_run_faults),
       cmocka_unit_test(wrapping_run_faults_on_its_first_unmapped_lane),
       cmocka_unit_test(gather_bounds_past_the_local_part),
+      cmocka_unit_test(two_rows_of_sixteen),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
