@@ -312,6 +312,15 @@ static inline uint32_t vaddr(vt_exec *x, const isa_inst *in, int kind, uint32_t 
   }
 }
 
+/* Inlined into every handler so that kind and size are constants and the
+ * lane loops specialise (a vlw12.v lane is then a few host instructions),
+ * and into its AVX2 clone. */
+#if defined(__GNUC__)
+#define VMEM_INLINE static inline __attribute__((always_inline))
+#else
+#define VMEM_INLINE static inline
+#endif
+
 /* Where a span's accesses are counted (span_host, span_count). */
 enum { SPAN_LOCAL, SPAN_PRIVATE, SPAN_GLOBAL };
 
@@ -321,7 +330,7 @@ enum { SPAN_LOCAL, SPAN_PRIVATE, SPAN_GLOBAL };
  * accesses go to; nothing is counted here). NULL = use the per-lane path
  * (another page, the sparse local part, a fault to report, a store into a
  * code page), or, running ahead, memory it may not run ahead on. */
-static uint8_t *span_host(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, int priv, int *where) {
+VMEM_INLINE uint8_t *span_host(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, int priv, int *where) {
   vt_device *d = x->d;
   uint64_t lds = d->cfg.lds_base, lds_end = lds + d->cfg.lds_window;
   if (lo >= lds && end <= lds + x->wg->lds_alloc) {
@@ -361,7 +370,7 @@ static uint8_t *route_span(vt_exec *x, uint32_t lo, uint64_t end, unsigned acc, 
  * (a work-group 16 items wide reading or writing two rows): the host
  * blocks of both halves, counted, or 0 when either half is not one block
  * the access may take (nothing counted). */
-static int half_rows(vt_exec *x, const uint32_t *a, unsigned acc, uint8_t **h0, uint8_t **h1) {
+VMEM_INLINE int half_rows(vt_exec *x, const uint32_t *a, unsigned acc, uint8_t **h0, uint8_t **h1) {
   uint32_t off = 0;
   for (uint32_t i = 0; i < 16; i++) off |= (a[i] - a[0] - 4 * i) | (a[16 + i] - a[16] - 4 * i);
   if (off || (a[0] & 3) || (a[16] & 3) || a[0] > 0xffffffffu - 63 || a[16] > 0xffffffffu - 63) return 0;
@@ -381,13 +390,6 @@ static int half_rows(vt_exec *x, const uint32_t *a, unsigned acc, uint8_t **h0, 
 #define HOST_LE 0
 #endif
 
-/* Inlined into every handler so that kind and size are constants and the
- * lane loops specialise (a vlw12.v lane is then a few host instructions). */
-#if defined(__GNUC__)
-#define VMEM_INLINE static inline __attribute__((always_inline))
-#else
-#define VMEM_INLINE static inline
-#endif
 
 /* Every active lane's address into a[], with bounds *lo <= each <= *hi
  * (the exact lowest and highest under a partial mask; under a full one the
