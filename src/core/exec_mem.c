@@ -390,7 +390,6 @@ VMEM_INLINE int half_rows(vt_exec *x, const uint32_t *a, unsigned acc, uint8_t *
 #define HOST_LE 0
 #endif
 
-
 /* Every active lane's address into a[], with bounds *lo <= each <= *hi
  * (the exact lowest and highest under a partial mask; under a full one the
  * AND and OR of the addresses, which a plain loop reduces without the
@@ -637,11 +636,10 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
   return 0;
 }
 
-/* The word loads and stores the compiled kernels use most, with their
- * lanes' address loops in 256-bit registers where the host has AVX2
+/* custom-3: per-lane address vs1[i] + imm12; store data in the vs2 field.
+ * The word forms, which compiled kernels use most, run their lanes'
+ * address loops in 256-bit registers where the host has AVX2
  * (host_wide.h): integer work, the same at any width. */
-
-/* custom-3: per-lane address vs1[i] + imm12; store data in the vs2 field */
 HANDLER(vlb12_v) { return vload(x, in, VA_OFF12, 1, 1); }
 HANDLER(vlh12_v) { return vload(x, in, VA_OFF12, 2, 1); }
 VT_HOST_WIDE HANDLER(vlw12_v) { return vload(x, in, VA_OFF12, 4, 0); }

@@ -119,12 +119,11 @@ static inline int lanes_sqrt(uint32_t *restrict r, const uint32_t *a, unsigned n
   return 0;
 }
 
-/* Where the host has AVX2, twice the lanes per host instruction
- * (host_wide.h): each lane's result and the NX checks are the same IEEE
- * operations at any width. */
-
 /* A register of all 32 lanes is the common case: with a constant trip
- * count the vectorised loops need no remainder iterations. */
+ * count the vectorised loops need no remainder iterations. Where the host
+ * has AVX2, twice the lanes per host instruction (host_wide.h): each
+ * lane's result and the NX checks are the same IEEE operations at any
+ * width. */
 VT_HOST_WIDE int fp32_lanes_add(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
   return n == 32 ? lanes_add(r, a, b, 32, flags) : lanes_add(r, a, b, n, flags);
 }
