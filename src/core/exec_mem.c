@@ -397,7 +397,7 @@ VMEM_INLINE int half_rows(vt_exec *x, const uint32_t *a, unsigned acc, uint8_t *
  * vbounds_exact tightens them) and whether any is misaligned for `size`;
  * a full mask also tells whether lane i reads a[0] + size * i (*unit;
  * else 0). */
-VMEM_INLINE int vaddrs(vt_exec *x, const isa_inst *in, int kind, unsigned size, uint32_t em,
+VMEM_INLINE int vaddrs(vt_exec *x, const isa_inst *in, int kind, unsigned size, uint32_t em, int wide,
                          uint32_t *a, uint32_t *lo, uint32_t *hi, int *unit) {
   uint32_t mn = UINT32_MAX, mx = 0, bits = 0, vl = x->w->vl;
   *unit = 0;
@@ -412,6 +412,17 @@ VMEM_INLINE int vaddrs(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
     }
     mx = bits;
     *unit = vl && !off;
+  } else if (wide) {
+    /* every lane, the inactive ones folded out of the bounds: no branch per
+     * lane, and in an AVX2 clone a few dozen 256-bit instructions (a
+     * bitonic network's or a reduction's half-active warps) */
+    for (uint32_t i = 0; i < VT_MAX_LANES; i++) {
+      uint32_t v = vaddr(x, in, kind, i), on = 0u - ((em >> i) & 1), l = v | ~on, h = v & on;
+      a[i] = v;
+      mn = l < mn ? l : mn;
+      mx = h > mx ? h : mx;
+      bits |= h;
+    }
   } else {
     FOR_LANES(em, i) {
       uint32_t v = vaddr(x, in, kind, i);
@@ -516,7 +527,8 @@ void trace_unit_spill(vt_commit *c) {
     c->mem[c->nmem] = (vt_mem_access){c->unit_lo + 4 * i, 0, 4, (uint8_t)c->unit_store};
 }
 
-VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, int sign) {
+/* wide: the handler is an AVX2 clone (host_wide.h) */
+VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, int sign, int wide) {
   uint32_t addr[VT_MAX_LANES], lo, hi;
   uint32_t em = x->emask;
   if (size == 4 && vunit_words(x, in, kind, em, &lo)) {
@@ -534,7 +546,7 @@ VMEM_INLINE int vload(vt_exec *x, const isa_inst *in, int kind, unsigned size, i
   }
   unsigned n = (unsigned)popcount32(em);
   uint32_t *vd = x->w->v[in->rd], vl = x->w->vl;
-  int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
+  int unit, mis = vaddrs(x, in, kind, size, em, wide, addr, &lo, &hi, &unit);
   uint8_t *h0, *h1;
   if (HOST_LE && size == 4 && em == 0xffffffffu && vl == 32 && kind != VA_PRIVATE &&
       half_rows(x, addr, ACC_R, &h0, &h1)) { /* addresses first, so vd may be a source */
@@ -580,7 +592,7 @@ static inline uint32_t store_val(uint32_t v, unsigned size) {
   return size == 4 ? v : v & ((1u << (8 * size)) - 1);
 }
 
-VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, unsigned data) {
+VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, unsigned data, int wide) {
   uint32_t addr[VT_MAX_LANES], lo, hi;
   uint32_t em = x->emask;
   const uint32_t *vs = x->w->v[data];
@@ -598,7 +610,7 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
     }
   }
   unsigned n = (unsigned)popcount32(em);
-  int unit, mis = vaddrs(x, in, kind, size, em, addr, &lo, &hi, &unit);
+  int unit, mis = vaddrs(x, in, kind, size, em, wide, addr, &lo, &hi, &unit);
   uint8_t *h0, *h1;
   if (HOST_LE && size == 4 && em == 0xffffffffu && x->w->vl == 32 && kind != VA_PRIVATE &&
       half_rows(x, addr, ACC_W, &h0, &h1)) { /* lane order: where the rows overlap the second wins */
@@ -640,31 +652,31 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
  * The word forms, which compiled kernels use most, run their lanes'
  * address loops in 256-bit registers where the host has AVX2
  * (host_wide.h): integer work, the same at any width. */
-HANDLER(vlb12_v) { return vload(x, in, VA_OFF12, 1, 1); }
-HANDLER(vlh12_v) { return vload(x, in, VA_OFF12, 2, 1); }
-VT_HOST_WIDE HANDLER(vlw12_v) { return vload(x, in, VA_OFF12, 4, 0); }
-HANDLER(vlbu12_v) { return vload(x, in, VA_OFF12, 1, 0); }
-HANDLER(vlhu12_v) { return vload(x, in, VA_OFF12, 2, 0); }
-HANDLER(vsb12_v) { return vstore(x, in, VA_OFF12, 1, in->rs2); }
-HANDLER(vsh12_v) { return vstore(x, in, VA_OFF12, 2, in->rs2); }
-VT_HOST_WIDE HANDLER(vsw12_v) { return vstore(x, in, VA_OFF12, 4, in->rs2); }
+HANDLER(vlb12_v) { return vload(x, in, VA_OFF12, 1, 1, 0); }
+HANDLER(vlh12_v) { return vload(x, in, VA_OFF12, 2, 1, 0); }
+VT_HOST_WIDE HANDLER(vlw12_v) { return vload(x, in, VA_OFF12, 4, 0, 1); }
+HANDLER(vlbu12_v) { return vload(x, in, VA_OFF12, 1, 0, 0); }
+HANDLER(vlhu12_v) { return vload(x, in, VA_OFF12, 2, 0, 0); }
+HANDLER(vsb12_v) { return vstore(x, in, VA_OFF12, 1, in->rs2, 0); }
+HANDLER(vsh12_v) { return vstore(x, in, VA_OFF12, 2, in->rs2, 0); }
+VT_HOST_WIDE HANDLER(vsw12_v) { return vstore(x, in, VA_OFF12, 4, in->rs2, 1); }
 
 /* custom-1: private memory */
-HANDLER(vlb_v) { return vload(x, in, VA_PRIVATE, 1, 1); }
-HANDLER(vlh_v) { return vload(x, in, VA_PRIVATE, 2, 1); }
-HANDLER(vlw_v) { return vload(x, in, VA_PRIVATE, 4, 0); }
-HANDLER(vlbu_v) { return vload(x, in, VA_PRIVATE, 1, 0); }
-HANDLER(vlhu_v) { return vload(x, in, VA_PRIVATE, 2, 0); }
-HANDLER(vsb_v) { return vstore(x, in, VA_PRIVATE, 1, in->rs2); }
-HANDLER(vsh_v) { return vstore(x, in, VA_PRIVATE, 2, in->rs2); }
-HANDLER(vsw_v) { return vstore(x, in, VA_PRIVATE, 4, in->rs2); }
+HANDLER(vlb_v) { return vload(x, in, VA_PRIVATE, 1, 1, 0); }
+HANDLER(vlh_v) { return vload(x, in, VA_PRIVATE, 2, 1, 0); }
+HANDLER(vlw_v) { return vload(x, in, VA_PRIVATE, 4, 0, 0); }
+HANDLER(vlbu_v) { return vload(x, in, VA_PRIVATE, 1, 0, 0); }
+HANDLER(vlhu_v) { return vload(x, in, VA_PRIVATE, 2, 0, 0); }
+HANDLER(vsb_v) { return vstore(x, in, VA_PRIVATE, 1, in->rs2, 0); }
+HANDLER(vsh_v) { return vstore(x, in, VA_PRIVATE, 2, in->rs2, 0); }
+HANDLER(vsw_v) { return vstore(x, in, VA_PRIVATE, 4, in->rs2, 0); }
 
 /* RVV 32-bit: store data in the vs3 (rd) field */
-HANDLER(vle32_v) { return vload(x, in, VA_UNIT, 4, 0); }
-HANDLER(vse32_v) { return vstore(x, in, VA_UNIT, 4, in->rd); }
-HANDLER(vlse32_v) { return vload(x, in, VA_STRIDED, 4, 0); }
-HANDLER(vsse32_v) { return vstore(x, in, VA_STRIDED, 4, in->rd); }
-HANDLER(vluxei32_v) { return vload(x, in, VA_INDEXED, 4, 0); }
-HANDLER(vloxei32_v) { return vload(x, in, VA_INDEXED, 4, 0); }
-HANDLER(vsuxei32_v) { return vstore(x, in, VA_INDEXED, 4, in->rd); }
-HANDLER(vsoxei32_v) { return vstore(x, in, VA_INDEXED, 4, in->rd); }
+HANDLER(vle32_v) { return vload(x, in, VA_UNIT, 4, 0, 0); }
+HANDLER(vse32_v) { return vstore(x, in, VA_UNIT, 4, in->rd, 0); }
+HANDLER(vlse32_v) { return vload(x, in, VA_STRIDED, 4, 0, 0); }
+HANDLER(vsse32_v) { return vstore(x, in, VA_STRIDED, 4, in->rd, 0); }
+HANDLER(vluxei32_v) { return vload(x, in, VA_INDEXED, 4, 0, 0); }
+HANDLER(vloxei32_v) { return vload(x, in, VA_INDEXED, 4, 0, 0); }
+HANDLER(vsuxei32_v) { return vstore(x, in, VA_INDEXED, 4, in->rd, 0); }
+HANDLER(vsoxei32_v) { return vstore(x, in, VA_INDEXED, 4, in->rd, 0); }

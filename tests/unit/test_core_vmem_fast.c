@@ -269,6 +269,84 @@ static void two_rows_of_sixteen(void **state) {
   vt_device_destroy(d);
 }
 
+/* Half-active warps (a bitonic network's compare-exchange, a reduction's
+ * upper half): a gather and scatters under a divergent mask, whose
+ * inactive lanes hold an unmapped, misaligned address (src/core/exec_mem.c
+ * vaddrs: folded out of the bounds and the alignment test, not a fault);
+ * the scatter goes to local memory, two active lanes of four storing to
+ * one word (the highest wins), then copied out with a full mask. */
+static void partial_masks_gather_and_scatter(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  uint32_t in[32];
+  for (uint32_t k = 0; k < 32; k++) in[k] = in_word(k);
+  wr_words(d, IN, in, 32);
+  load_asm(d, "  vid.v v1\n"
+              "  li t0, 0x12\n"
+              "  vmv.v.x v8, t0\n"           /* every lane: unmapped and misaligned */
+              "  vmv.v.x v9, t0\n"
+              "  vmv.v.x v12, t0\n"
+              "  vmv.v.i v10, 0\n"
+              "  vmv.v.i v4, -1\n"           /* the skipped lanes keep -1 */
+              "  vand.vi v6, v1, 3\n"
+              ".Lrpc:\n"
+              "  auipc t1, %pcrel_hi(.Ljoin)\n"
+              "  setrpc zero, t1, %pcrel_lo(.Lrpc)\n"
+              "  vbeq v6, v10, .Ljoin\n"     /* lanes i % 4 == 0 skip */
+              "  vxor.vi v7, v1, 5\n"
+              "  vsll.vi v7, v7, 2\n"
+              "  li a0, 0x90002000\n"
+              "  vadd.vx v8, v7, a0\n"       /* &in[i ^ 5] */
+              "  vlw12.v v4, 0(v8)\n"        /* the gather */
+              "  li t2, 7\n"
+              "  vmul.vx v11, v1, t2\n"
+              "  li t3, 31\n"
+              "  vand.vx v11, v11, t3\n"     /* 7i mod 32: a permutation */
+              "  vsll.vi v11, v11, 2\n"
+              "  li a1, 0x70000000\n"
+              "  vadd.vx v9, v11, a1\n"
+              "  vsw12.v v4, 0(v9)\n"        /* local[7i mod 32] = in[i ^ 5] */
+              "  vsrl.vi v12, v1, 2\n"
+              "  vsll.vi v12, v12, 2\n"
+              "  vadd.vx v12, v12, a1\n"
+              "  vsw12.v v1, 128(v12)\n"     /* local[32 + i / 4] = i: lane 4k + 3 wins */
+              ".Ljoin:\n"
+              "  join zero, zero, 0\n"
+              "  vsll.vi v2, v1, 2\n"
+              "  li a1, 0x70000000\n"
+              "  vadd.vx v3, v2, a1\n"
+              "  vlw12.v v13, 0(v3)\n"
+              "  vlw12.v v14, 128(v3)\n"
+              "  li a2, 0x90003000\n"
+              "  vadd.vx v5, v2, a2\n"
+              "  vsw12.v v13, 0(v5)\n"       /* out[i] = local[i] */
+              "  vsw12.v v14, 128(v5)\n"     /* out[32 + i] = local[32 + i] */
+              "  vsw12.v v4, 256(v5)\n"      /* out[64 + i] = the gathered register */
+              "  endprg x0, x0, x0\n");
+  vt_launch l = mklaunch(1, 1, 1, 32, 1);
+  l.lds_size = 0x1000;
+  launch_ok(d, &l);
+  uint32_t local[64] = {0}, reg[32];
+  for (uint32_t i = 0; i < 32; i++) {
+    int on = (i & 3) != 0;
+    reg[i] = on ? in[i ^ 5] : 0xffffffffu;
+    if (on) local[(7 * i) % 32] = in[i ^ 5];
+    if (on) local[32 + i / 4] = i;
+  }
+  for (uint32_t i = 0; i < 32; i++) {
+    assert_int_equal(rd32(d, OUT + 4 * i), local[i]);
+    assert_int_equal(rd32(d, OUT + 128 + 4 * i), local[32 + i]);
+    assert_int_equal(rd32(d, OUT + 256 + 4 * i), reg[i]);
+  }
+  for (uint32_t k = 0; k < 8; k++) assert_int_equal(local[32 + k], 4 * k + 3);
+  const vt_stats *st = vt_device_stats(d);
+  assert_int_equal(st->loads, 24 + 32 + 32);
+  assert_int_equal(st->stores, 24 + 24 + 3 * 32);
+  assert_int_equal(st->local_accesses, 24 + 24 + 32 + 32);
+  assert_int_equal(st->global_accesses, 24 + 3 * 32);
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(unit_and_same_word_patterns),
@@ -278,6 +356,7 @@ int main(void) {
       cmocka_unit_test(wrapping_run_faults_on_its_first_unmapped_lane),
       cmocka_unit_test(gather_bounds_past_the_local_part),
       cmocka_unit_test(two_rows_of_sixteen),
+      cmocka_unit_test(partial_masks_gather_and_scatter),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
