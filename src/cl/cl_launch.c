@@ -18,6 +18,7 @@ typedef struct {
   uint8_t *args;
   cl_mem *mems;        /* inner references while the command lives */
   size_t nmems;
+  uint32_t *ro;        /* bl.ro: regions of __constant buffers held read-only */
 } launch_cmd;
 
 static void launch_done(cy_cmd *c) {
@@ -25,6 +26,7 @@ static void launch_done(cy_cmd *c) {
   for (size_t i = 0; i < l->nmems; i++) cy_mem_unref(l->mems[i]);
   free(l->mems);
   free(l->args);
+  free(l->ro);
   atomic_fetch_sub(&l->prog->kernels, 1);
   cy_program_unref(l->prog);
   free(l);
@@ -98,6 +100,33 @@ static size_t pow2_at_least(size_t n) {
   return p;
 }
 
+/* The region a buffer lies in (a sub-buffer lies in its parent's). */
+static uint32_t region_of(cl_mem m) { return m->parent ? m->parent->addr : m->addr; }
+
+static int is_constant(cl_kernel k, uint32_t i) {
+  return i < k->info.nargs && k->info.args[i].aq == CL_KERNEL_ARG_ADDRESS_CONSTANT;
+}
+
+/* The regions of the __constant buffer arguments that no other buffer
+ * argument shares: the kernel cannot store into them, so the launch holds
+ * them read-only and loads from them run ahead (launch_block.h). A region
+ * a __global argument also reaches stays writable. */
+static cl_int read_only_args(cl_kernel k, launch_cmd *l) {
+  for (uint32_t i = 0; i < k->nargs; i++) {
+    const cy_arg *a = &k->args[i];
+    if (a->kind != CY_ARG_MEM || !a->mem || !is_constant(k, i)) continue;
+    uint32_t r = region_of(a->mem);
+    int shared = 0;
+    for (uint32_t j = 0; j < k->nargs && !shared; j++)
+      shared = k->args[j].kind == CY_ARG_MEM && k->args[j].mem && !is_constant(k, j) && region_of(k->args[j].mem) == r;
+    if (shared) continue;
+    if (!l->ro && !(l->ro = calloc(k->nargs, sizeof *l->ro))) return CL_OUT_OF_HOST_MEMORY;
+    l->ro[l->bl.nro++] = r;
+  }
+  l->bl.ro = l->ro;
+  return CL_SUCCESS;
+}
+
 /* The argument block: pointers and __local addresses 4 bytes, by-value
  * arguments aligned to next_pow2(max(size, 4)). */
 static cl_int build_args(cl_kernel k, launch_cmd *l, uint32_t local_base) {
@@ -138,7 +167,7 @@ static cl_int build_args(cl_kernel k, launch_cmd *l, uint32_t local_base) {
   }
   l->bl.args = l->args;
   l->bl.args_len = (uint32_t)len;
-  return CL_SUCCESS;
+  return read_only_args(k, l);
 }
 
 static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset,

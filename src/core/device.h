@@ -129,6 +129,10 @@ int vt_mem_is_mapped(vt_device *d, uint32_t addr, uint32_t size);
  * Host copies are not checked (the caller's business). */
 #define VT_CTX_NONE 0xffffffffu
 int vt_mem_set_owner(vt_device *d, uint32_t base, uint32_t owner, vt_error *e);
+/* New permissions (VT_PERM_*) for the region mapped at base, between
+ * launches: a runtime holds a kernel's __constant buffers read-only for
+ * the launch, so loads from them may run ahead (docs/simulator.md §2). */
+int vt_mem_set_perm(vt_device *d, uint32_t base, unsigned perm, vt_error *e);
 /* The mapped region holding addr, else the first one above it: 1 with its
  * base, size and permissions, 0 when there is none (walking the regions,
  * e.g. to export a launch's memory as a test vector). */

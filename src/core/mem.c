@@ -151,6 +151,16 @@ int mem_set_owner(vt_mem *m, uint32_t base, uint32_t owner) {
   return 0;
 }
 
+int mem_set_perm(vt_mem *m, uint32_t base, unsigned perm) {
+  vt_region *r = (vt_region *)(uintptr_t)mem_region(m, base);
+  if (!r || r->base != base || (perm & ~(unsigned)(VT_PERM_RWX | VT_PERM_GUARD))) return -1;
+  const unsigned wx = VT_PERM_W | VT_PERM_X;
+  m->nwx += ((perm & wx) == wx) - ((r->perm & wx) == wx);
+  r->perm = perm;
+  tlb_flush(m); /* workers of parallel launches start with empty caches */
+  return 0;
+}
+
 /* The translation cache holds pages the current context may use, so it is
  * flushed when the context changes. */
 void mem_set_ctx(vt_mem *m, uint32_t ctx) {
@@ -290,6 +300,12 @@ int vt_mem_map(vt_device *d, uint32_t base, uint32_t size, unsigned perm, vt_err
 int vt_mem_set_owner(vt_device *d, uint32_t base, uint32_t owner, vt_error *e) {
   if (mem_set_owner(&d->mem, base, owner))
     return vt_fail(e, VT_ERR_USAGE, "no region mapped at 0x%08x", base);
+  return 0;
+}
+
+int vt_mem_set_perm(vt_device *d, uint32_t base, unsigned perm, vt_error *e) {
+  if (mem_set_perm(&d->mem, base, perm))
+    return vt_fail(e, VT_ERR_USAGE, "no region mapped at 0x%08x, or permissions 0x%x unknown", base, perm);
   return 0;
 }
 

@@ -73,6 +73,7 @@ int mem_map(vt_mem *m, uint32_t base, uint32_t size, unsigned perm);
 int mem_unmap(vt_mem *m, uint32_t base);
 const vt_region *mem_region(const vt_mem *m, uint32_t addr);
 int mem_set_owner(vt_mem *m, uint32_t base, uint32_t owner);
+int mem_set_perm(vt_mem *m, uint32_t base, unsigned perm);
 void mem_set_ctx(vt_mem *m, uint32_t ctx);
 /* Host pointer for an access of `size` bytes (not crossing a page) needing
  * permission bits `acc`; NULL if unmapped (*denied = 0), not permitted

@@ -42,6 +42,26 @@ static void put32(uint8_t *p, uint32_t v) {
   p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
 }
 
+/* Takes write permission from the regions at bl->ro[0..n) that have it;
+ * was[i]: the permissions to give back (0: left as they were). */
+static int hold_read_only(vt_device *d, const vt_block_launch *bl, uint32_t n, unsigned *was, vt_error *e) {
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t base, size;
+    unsigned perm;
+    was[i] = 0;
+    if (!vt_mem_region_from(d, bl->ro[i], &base, &size, &perm) || base != bl->ro[i] || !(perm & VT_PERM_W)) continue;
+    if (vt_mem_set_perm(d, base, perm & ~(unsigned)VT_PERM_W, e)) return -1;
+    was[i] = perm;
+  }
+  return 0;
+}
+
+static void give_back(vt_device *d, const vt_block_launch *bl, uint32_t n, const unsigned *was) {
+  vt_error ignored; /* the regions were mapped a moment ago: nothing can fail */
+  for (uint32_t i = 0; i < n; i++)
+    if (was[i]) vt_mem_set_perm(d, bl->ro[i], was[i], &ignored);
+}
+
 int vt_launch_block(vt_device *d, vt_heap *h, const vt_block_launch *bl, vt_error *e) {
   const vt_config *cfg = vt_device_config(d);
   uint32_t grid[3];
@@ -59,6 +79,7 @@ int vt_launch_block(vt_device *d, vt_heap *h, const vt_block_launch *bl, vt_erro
     return vt_fail(e, VT_ERR_NOMEM, "launch: private memory of 0x%llx bytes per work-group does not fit the device",
                    (unsigned long long)per_wg);
   uint32_t argaddr = 0, knl = 0, pds = 0, print = 0;
+  unsigned *was = NULL; /* hold_read_only */
   int rc = -1;
   if (bl->args_len &&
       (vt_heap_alloc_perm(h, d, bl->args_len, VT_PERM_R, &argaddr, e) || vt_mem_write(d, argaddr, bl->args, bl->args_len, e)))
@@ -92,8 +113,14 @@ int vt_launch_block(vt_device *d, vt_heap *h, const vt_block_launch *bl, vt_erro
   vt_launch lx = l; /* the counts go to the test vector only, as the launch had no register budget */
   lx.vgprs = bl->vgprs, lx.sgprs = bl->sgprs;
   if (bl->exp && vt_tvexport_launch(bl->exp, d, &lx, bl->name ? bl->name : "kernel", 1, e)) goto out;
+  was = bl->nro ? calloc(bl->nro, sizeof *was) : NULL;
+  if (bl->nro && !was) {
+    vt_fail(e, VT_ERR_NOMEM, "out of memory");
+    goto out;
+  }
   if (bl->trace) vt_trace_writer_begin(bl->trace, d, &l);
-  rc = vt_device_launch(d, &l, e);
+  rc = hold_read_only(d, bl, bl->nro, was, e) ? -1 : vt_device_launch(d, &l, e);
+  give_back(d, bl, bl->nro, was);
   if (bl->trace && vt_trace_writer_end(bl->trace, d) && !rc)
     rc = vt_fail(e, VT_ERR_IO, "writing the commit log failed (disk full?)");
   vt_error xe; /* after a fault too: the next launch is written against this memory */
@@ -101,7 +128,8 @@ int vt_launch_block(vt_device *d, vt_heap *h, const vt_block_launch *bl, vt_erro
     *e = xe;
     rc = -1;
   }
-out:;
+out:
+  free(was);
   /* the temporaries go back to the heap; a failure here cannot hide the
    * launch's own error, so its message is not kept */
   vt_error ignored;

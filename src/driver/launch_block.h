@@ -42,6 +42,11 @@ typedef struct {
   vt_tvexport *exp;                        /* the launch also written as a test vector, or NULL */
   const char *name;                        /* kernel name: the test vector is <name>_<n> */
   uint32_t vgprs, sgprs;                   /* its register counts for the test vector, 0 = unknown */
+  /* bases of mapped regions the kernel never writes (OpenCL __constant
+   * buffers no other argument shares): held read-only while it runs, so
+   * loads from them run ahead; a store into one faults */
+  const uint32_t *ro;
+  uint32_t nro;
 } vt_block_launch;
 
 /* Runs the launch to completion; device faults come back as -1 with the

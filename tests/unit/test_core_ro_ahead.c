@@ -13,7 +13,11 @@
  *    ahead (the loads too);
  *  - writable: the same sums, but at most the 6 other instructions of a
  *    pass ran ahead;
- *  - a store into the read-only region is a fault that names it. */
+ *  - a store into the read-only region is a fault that names it;
+ *  - a writable region made read-only between launches (vt_mem_set_perm,
+ *    as the OpenCL platform does for __constant buffers) is read ahead
+ *    like one mapped so, refuses stores, and takes them again once its
+ *    write permission is given back. */
 #include "test_core_more.h"
 
 #define OUT (DATA_BASE + 0x1000u)
@@ -137,11 +141,50 @@ static void store_into_read_only_faults(void **state) {
   vt_device_destroy(d);
 }
 
+static void write_permission_taken_and_given_back(void **state) {
+  (void)state;
+  const uint32_t base = 0xa0010000u;
+  vt_device *d = device(1);
+  vt_error e;
+  assert_int_equal(vt_mem_map(d, base, 0x1000, VT_PERM_R | VT_PERM_W, &e), 0);
+  uint32_t t[TABLE_WORDS];
+  for (uint32_t k = 0; k < TABLE_WORDS; k++) t[k] = k * k + 3;
+  wr_words(d, base, t, TABLE_WORDS);
+  assert_int_not_equal(vt_mem_set_perm(d, base + 4, VT_PERM_R, &e), 0); /* not a region's base */
+  assert_int_not_equal(vt_mem_set_perm(d, base, 0x40, &e), 0);         /* no such permission */
+  assert_int_equal(vt_mem_set_perm(d, base, VT_PERM_R, &e), 0);
+  uint32_t rb, rs;
+  unsigned perm;
+  assert_int_equal(vt_mem_region_from(d, base, &rb, &rs, &perm), 1);
+  assert_int_equal(perm, VT_PERM_R);
+
+  char src[2048];
+  load_asm(d, program(src, sizeof src, base));
+  vt_launch l = mklaunch(1, 1, 1, 4, 2);
+  launch_ok(d, &l);
+  uint32_t scalar = 0;
+  for (uint32_t k = 0; k < N; k++) scalar += k * k + 3;
+  assert_int_equal(rd32(d, OUT + 16), scalar);
+  assert_int_equal(rd32(d, OUT + 32 + 16), scalar);
+  assert_true(vt_device_ahead_insns(d) > 2 * 7 * N); /* the loads ran ahead */
+
+  snprintf(src, sizeof src, "  li a2, 0x%x\n  lw t0, 8(a2)\n  sw t0, 4(a2)\n  endprg x0, x0, x0\n", base);
+  load_asm(d, src);
+  assert_int_not_equal(vt_device_launch(d, &l, &e), 0);
+  assert_non_null(strstr(e.msg, "read-only"));
+  assert_int_equal(rd32(d, base + 4), 1 * 1 + 3);
+  assert_int_equal(vt_mem_set_perm(d, base, VT_PERM_R | VT_PERM_W, &e), 0);
+  launch_ok(d, &l);
+  assert_int_equal(rd32(d, base + 4), 2 * 2 + 3); /* word 2 into word 1 */
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(read_only_loads_run_ahead),
       cmocka_unit_test(writable_loads_keep_their_rounds),
       cmocka_unit_test(store_into_read_only_faults),
+      cmocka_unit_test(write_permission_taken_and_given_back),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
