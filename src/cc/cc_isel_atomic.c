@@ -19,6 +19,17 @@ static const char *const amo[] = {
     "amomaxu.w %0, %1, (%2)", "amoand.w %0, %1, (%2)", "amoor.w %0, %1, (%2)",   "amoxor.w %0, %1, (%2)",
 };
 
+/* The same with the old value discarded (rd = x0), for a call whose result
+ * is unused: a launch whose AMOs are all of one commutative kind with
+ * their results discarded leaves the same memory in any order of
+ * work-groups, so the simulator may spread it over host threads
+ * (docs/simulator.md §6); a histogram's atomic_inc is the common case. */
+static const char *const amo_discard[] = {
+    "amoadd.w zero, %0, (%1)",  "amoadd.w zero, %0, (%1)", "amoswap.w zero, %0, (%1)", "amoadd.w zero, %0, (%1)",
+    "amoadd.w zero, %0, (%1)",  "amomin.w zero, %0, (%1)", "amomax.w zero, %0, (%1)",  "amominu.w zero, %0, (%1)",
+    "amomaxu.w zero, %0, (%1)", "amoand.w zero, %0, (%1)", "amoor.w zero, %0, (%1)",   "amoxor.w zero, %0, (%1)",
+};
+
 /* ptr, val (NULL for inc/dec), cmp (cmpxchg only); result into the call's register */
 static int atomic_seq(cc_fn *f, LLVMValueRef in, int op, LLVMValueRef ptr, LLVMValueRef val, LLVMValueRef cmp) {
   if (LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)) == 0)
@@ -67,6 +78,8 @@ static int atomic_seq(cc_fn *f, LLVMValueRef in, int op, LLVMValueRef ptr, LLVMV
         CC_EMIT(f, "bnez %0, 4b", 0, cc_r(t), cc_r(a), cc_r(v), cc_r(c)) ||
         CC_EMIT(f, "5: sw %0, 256(%1)", 0, cc_r(r), cc_r(q)))
       return -1;
+  } else if (!LLVMGetFirstUse(in)) {
+    if (CC_EMIT(f, amo_discard[op], 0, cc_r(v), cc_r(a))) return -1;
   } else if (CC_EMIT(f, amo[op], 1, cc_r(r), cc_r(v), cc_r(a)) || CC_EMIT(f, "sw %0, 256(%1)", 0, cc_r(r), cc_r(q))) {
     return -1;
   }

@@ -3,7 +3,8 @@
 # --host-threads 1 and 2 leave the same memory and statistics on the example
 # kernels (many work-groups, run in parallel: parallel_launches = 1) and on
 # every corpus case; global AMOs are atomic across host threads (counts
-# computed by hand); an AMO whose old value is used falls back to one thread;
+# computed by hand); an AMO whose old value is used falls back to one thread,
+# while a compiled atomic whose result the kernel discards (rd = x0) does not;
 # a fault is reported for the lowest faulting work-group, the same every
 # time, and the step limit stops every thread.
 #   usage: bash test_run_host_threads.sh <ventus binary> <source dir>
@@ -66,6 +67,33 @@ if build_kernel count "$tmp/count.S"; then
     [ "$(sed -n 's/^arg0 u32\[8\]: //p' "$tmp/out")" = "$want" ] || bad "amoadd with rd: wrong counts"
     [ "$(stat_of parallel_launches "$tmp/out")" = 0 ] && ok "an AMO whose result is used runs on one thread" \
       || bad "an AMO whose result is used ran in parallel"
+  fi
+fi
+
+# ---- compiled atomics: a result the kernel discards leaves rd = x0 ---------------------------
+# (src/cc/cc_isel_atomic.c): a histogram built by `ventus cc` runs on two
+# threads with the memory and statistics of one (iota 0..8191 mod 8: 1024
+# in every bin); the same increment whose old value is stored stays on one
+printf '__kernel void hist(__global const uint *in, __global uint *bins) {\n  atomic_inc(&bins[in[get_global_id(0)] %% 8]);\n}\n' >"$tmp/hist.cl"
+printf '__kernel void seen(__global const uint *in, __global uint *bins, __global uint *out) {\n  out[get_global_id(0)] = atomic_inc(&bins[in[get_global_id(0)] %% 8]);\n}\n' >"$tmp/seen.cl"
+if ! "$ventus" cc -o "$tmp/hist.elf" "$tmp/hist.cl" 2>"$tmp/err"; then
+  grep -q "no OpenCL C compiler\|cannot run the OpenCL C front end" "$tmp/err" &&
+    echo "SKIP: ventus cc is not available in this build (compiled atomics)" || bad "hist.cl: $(head -1 "$tmp/err")"
+else
+  same "$tmp/hist.elf" "compiled histogram" --kernel hist --global 8192 --local 64 --arg buf:u32:8192:iota \
+    --arg buf:u32:8:zero --show 1
+  [ "$(cat "$tmp/par")" = 1 ] && ok "compiled histogram (atomic_inc, result unused) ran on 2 host threads" ||
+    bad "compiled histogram did not run in parallel"
+  grep -q "^arg1 u32\[8\]: 1024 1024 1024 1024 1024 1024 1024 1024$" "$tmp/s2" && ok "compiled histogram: 1024 in every bin" ||
+    bad "compiled histogram: $(grep '^arg1' "$tmp/s2")"
+  if "$ventus" cc -o "$tmp/seen.elf" "$tmp/seen.cl" 2>"$tmp/err"; then
+    "$ventus" run -q "$tmp/seen.elf" --host-threads 2 --stats --kernel seen --global 8192 --local 64 \
+      --arg buf:u32:8192:iota --arg buf:u32:8:zero --arg buf:u32:8192:zero --show 1 >"$tmp/out" 2>&1
+    grep -q "^arg1 u32\[8\]: 1024 1024 1024 1024 1024 1024 1024 1024$" "$tmp/out" || bad "seen: wrong counts"
+    [ "$(stat_of parallel_launches "$tmp/out")" = 0 ] && ok "a compiled atomic whose result is stored runs on one thread" ||
+      bad "a compiled atomic whose result is used ran in parallel"
+  else
+    bad "seen.cl: $(head -1 "$tmp/err")"
   fi
 fi
 
