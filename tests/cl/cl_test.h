@@ -89,6 +89,21 @@ static inline cl_program cy_test_program(cl_context ctx, cl_device_id dev, const
   return p;
 }
 
+/* A program built from OpenCL C source with `options`; a failed build
+ * prints its log and ends the test with status 1. */
+static inline cl_program cy_test_source_program(cl_context ctx, cl_device_id dev, const char *src, const char *options) {
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  CHECK(err);
+  if (clBuildProgram(p, 1, &dev, options, NULL, NULL)) {
+    char log[4096] = "";
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf(stderr, "build failed:\n%s\n", log);
+    exit(1);
+  }
+  return p;
+}
+
 static inline int cy_test_end(const char *name) {
   if (cy_failures) {
     printf("%s: %d failures\n", name, cy_failures);

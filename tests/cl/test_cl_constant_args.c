@@ -49,15 +49,7 @@ int main(void) {
   cl_context ctx;
   cl_command_queue q;
   if (!cy_test_cc_setup(CL_DEVICE_COMPILER_AVAILABLE, &dev, &ctx, &q)) return 0;
-  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-  CHECK(err);
-  err = clBuildProgram(p, 1, &dev, "", NULL, NULL);
-  if (err) {
-    char log[2048] = "";
-    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-    fprintf(stderr, "build failed: %s\n", log);
-    return 1;
-  }
+  cl_program p = cy_test_source_program(ctx, dev, src, "");
 
   /* the filter from a __constant buffer */
   float in[N], f[5] = {0.125f, -0.5f, 1.75f, 3.0f, -0.0625f}, out[N], want[N];

@@ -56,14 +56,7 @@ int main(void) {
   cl_context ctx;
   cl_command_queue q;
   if (!cy_test_cc_setup(CL_DEVICE_COMPILER_AVAILABLE, &dev, &ctx, &q)) return 0;
-  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-  CHECK(err);
-  if (clBuildProgram(p, 1, &dev, "-w", NULL, NULL)) {
-    char log[4096] = "";
-    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-    fprintf(stderr, "build failed:\n%s\n", log);
-    return 1;
-  }
+  cl_program p = cy_test_source_program(ctx, dev, src, "-w");
   cl_kernel k = clCreateKernel(p, "p", &err);
   CHECK(err);
   size_t n = 0; /* one warp: the lanes of one work-group */

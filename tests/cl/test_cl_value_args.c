@@ -48,15 +48,7 @@ int main(void) {
   cl_context ctx;
   cl_command_queue q;
   if (!cy_test_cc_setup(CL_DEVICE_COMPILER_AVAILABLE, &dev, &ctx, &q)) return 0;
-  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-  CHECK(err);
-  err = clBuildProgram(p, 1, &dev, "-cl-kernel-arg-info", NULL, NULL);
-  if (err) {
-    char log[2048] = "";
-    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-    fprintf(stderr, "build failed: %s\n", log);
-    return 1;
-  }
+  cl_program p = cy_test_source_program(ctx, dev, src, "-cl-kernel-arg-info");
   cl_kernel k = clCreateKernel(p, "vals", &err);
   CHECK(err);
   cl_mem O = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, N * W * 4, NULL, &err);

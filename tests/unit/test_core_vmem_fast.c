@@ -17,12 +17,17 @@
 
 static uint32_t in_word(uint32_t k) { return 0x1000u + 7u * k; }
 
+/* in[0..n) at IN */
+static void write_inputs(vt_device *d, uint32_t n) {
+  uint32_t in[64];
+  for (uint32_t k = 0; k < n; k++) in[k] = in_word(k);
+  wr_words(d, IN, in, n);
+}
+
 static void unit_and_same_word_patterns(void **state) {
   (void)state;
   vt_device *d = mkdev(NULL);
-  uint32_t in[16];
-  for (uint32_t k = 0; k < 16; k++) in[k] = in_word(k);
-  wr_words(d, IN, in, 16);
+  write_inputs(d, 16);
   load_asm(d, "  vid.v v1\n"
               "  vsll.vi v2, v1, 2\n"       /* 4i */
               "  li a0, 0x90002000\n"
@@ -99,9 +104,7 @@ static void unit_stride_across_pages(void **state) {
 static void one_lane_out_of_the_run(void **state) {
   (void)state;
   vt_device *d = mkdev(NULL);
-  uint32_t in[8];
-  for (uint32_t k = 0; k < 8; k++) in[k] = in_word(k);
-  wr_words(d, IN, in, 8);
+  write_inputs(d, 8);
   load_asm(d, "  vid.v v1\n"
               "  vsll.vi v2, v1, 2\n"
               "  li a0, 0x90002000\n"
@@ -278,9 +281,7 @@ static void two_rows_of_sixteen(void **state) {
 static void partial_masks_gather_and_scatter(void **state) {
   (void)state;
   vt_device *d = mkdev(NULL);
-  uint32_t in[32];
-  for (uint32_t k = 0; k < 32; k++) in[k] = in_word(k);
-  wr_words(d, IN, in, 32);
+  write_inputs(d, 32);
   load_asm(d, "  vid.v v1\n"
               "  li t0, 0x12\n"
               "  vmv.v.x v8, t0\n"           /* every lane: unmapped and misaligned */
@@ -329,8 +330,8 @@ static void partial_masks_gather_and_scatter(void **state) {
   uint32_t local[64] = {0}, reg[32];
   for (uint32_t i = 0; i < 32; i++) {
     int on = (i & 3) != 0;
-    reg[i] = on ? in[i ^ 5] : 0xffffffffu;
-    if (on) local[(7 * i) % 32] = in[i ^ 5];
+    reg[i] = on ? in_word(i ^ 5) : 0xffffffffu;
+    if (on) local[(7 * i) % 32] = in_word(i ^ 5);
     if (on) local[32 + i / 4] = i;
   }
   for (uint32_t i = 0; i < 32; i++) {
