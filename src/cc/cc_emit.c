@@ -25,6 +25,7 @@ static void opnd(cc_fn *f, cc_text *t, const cc_opnd *o) {
   case CC_OP_LABEL: cc_puts(t, cc_fn_label(f, o->v, lab, sizeof lab)); break;
   case CC_OP_SYM: cc_printf(t, ".Lcc_g%d", (int)o->v); break;
   case CC_OP_LOCAL: cc_printf(t, ".Lloop_%s_%d", f->name, (int)o->v); break;
+  case CC_OP_AMOL: cc_printf(t, ".Lamol_%s_%d", f->name, (int)o->v); break;
   default: break;
   }
 }
@@ -192,5 +193,9 @@ int cc_emit_kernel(cc_fn *f, cc_text *t) {
   }
   free(boff);
   cc_printf(t, "        .size   %s, .-%s\n", f->name, f->name);
+  /* the addresses of its AMOs on __local memory: a launch may run on
+   * several host threads whatever their kinds and results (docs/kernels.md) */
+  if (f->namol) cc_puts(t, "        .section .ventus.amo_local, \"\", @progbits\n");
+  for (int i = 0; i < f->namol; i++) cc_printf(t, "        .word   .Lamol_%s_%d\n", f->name, i);
   return t->oom ? vt_fail(f->e, VT_ERR_NOMEM, "out of memory while compiling kernel %s", f->name) : 0;
 }

@@ -15,7 +15,8 @@
 #include "cc.h"
 #include "vt_error.h"
 
-enum { CC_OP_NONE, CC_OP_REG, CC_OP_IMM, CC_OP_LABEL, CC_OP_SYM, CC_OP_LOCAL /* a label inside a block */, CC_OP_FN /* a device function */ };
+enum { CC_OP_NONE, CC_OP_REG, CC_OP_IMM, CC_OP_LABEL, CC_OP_SYM, CC_OP_LOCAL /* a label inside a block */, CC_OP_FN /* a device function */,
+       CC_OP_AMOL /* the label of an AMO on __local memory (.ventus.amo_local) */ };
 /* register classes: scalar (sGPR), vector (vGPR), and an even-aligned pair
  * of vector registers {v[n+1], v[n]} for a SEW-64 element (a template names
  * its high register %h0..%h3); pairs live inside one operation and are
@@ -104,6 +105,7 @@ typedef struct {
   int cur;         /* block being selected */
   int nlabel;      /* local labels for setrpc */
   int nlocal;      /* labels of loops inside one block (i64 division) */
+  int namol;       /* AMOs on __local memory, listed in .ventus.amo_local (cc_isel_atomic.c) */
   int vgprs, sgprs;
   /* layout of static __local data and program-scope data */
   cc_map *lds_off; /* global -> byte offset from s0 (module-wide) */

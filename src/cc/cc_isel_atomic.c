@@ -30,6 +30,25 @@ static const char *const amo_discard[] = {
     "amomaxu.w zero, %0, (%1)", "amoand.w zero, %0, (%1)", "amoor.w zero, %0, (%1)",   "amoxor.w zero, %0, (%1)",
 };
 
+/* The same on __local memory, labelled (%3, %2: CC_OP_AMOL) for the list
+ * of such AMOs in .ventus.amo_local: local memory belongs to one
+ * work-group, whose warps run in the same order on any host thread, so
+ * the simulator may spread a launch over threads whatever the kinds of
+ * these AMOs and whether their old values are used (docs/simulator.md §6);
+ * the label on the AMO's own line stays on it when reloads come before. */
+static const char *const amo_local[] = {
+    "%3: amoadd.w %0, %1, (%2)", "%3: amoadd.w %0, %1, (%2)", "%3: amoswap.w %0, %1, (%2)",
+    "%3: amoadd.w %0, %1, (%2)", "%3: amoadd.w %0, %1, (%2)", "%3: amomin.w %0, %1, (%2)",
+    "%3: amomax.w %0, %1, (%2)", "%3: amominu.w %0, %1, (%2)", "%3: amomaxu.w %0, %1, (%2)",
+    "%3: amoand.w %0, %1, (%2)", "%3: amoor.w %0, %1, (%2)", "%3: amoxor.w %0, %1, (%2)",
+};
+static const char *const amo_discard_local[] = {
+    "%2: amoadd.w zero, %0, (%1)", "%2: amoadd.w zero, %0, (%1)", "%2: amoswap.w zero, %0, (%1)",
+    "%2: amoadd.w zero, %0, (%1)", "%2: amoadd.w zero, %0, (%1)", "%2: amomin.w zero, %0, (%1)",
+    "%2: amomax.w zero, %0, (%1)", "%2: amominu.w zero, %0, (%1)", "%2: amomaxu.w zero, %0, (%1)",
+    "%2: amoand.w zero, %0, (%1)", "%2: amoor.w zero, %0, (%1)", "%2: amoxor.w zero, %0, (%1)",
+};
+
 /* ptr, val (NULL for inc/dec), cmp (cmpxchg only); result into the call's register */
 static int atomic_seq(cc_fn *f, LLVMValueRef in, int op, LLVMValueRef ptr, LLVMValueRef val, LLVMValueRef cmp) {
   if (LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)) == 0)
@@ -78,10 +97,16 @@ static int atomic_seq(cc_fn *f, LLVMValueRef in, int op, LLVMValueRef ptr, LLVMV
         CC_EMIT(f, "bnez %0, 4b", 0, cc_r(t), cc_r(a), cc_r(v), cc_r(c)) ||
         CC_EMIT(f, "5: sw %0, 256(%1)", 0, cc_r(r), cc_r(q)))
       return -1;
-  } else if (!LLVMGetFirstUse(in)) {
-    if (CC_EMIT(f, amo_discard[op], 0, cc_r(v), cc_r(a))) return -1;
-  } else if (CC_EMIT(f, amo[op], 1, cc_r(r), cc_r(v), cc_r(a)) || CC_EMIT(f, "sw %0, 256(%1)", 0, cc_r(r), cc_r(q))) {
-    return -1;
+  } else {
+    int local = LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)) == 3;
+    cc_opnd lab = {CC_OP_AMOL, local ? f->namol++ : 0};
+    if (!LLVMGetFirstUse(in)) {
+      if (local ? CC_EMIT(f, amo_discard_local[op], 0, cc_r(v), cc_r(a), lab) : CC_EMIT(f, amo_discard[op], 0, cc_r(v), cc_r(a)))
+        return -1;
+    } else if ((local ? CC_EMIT(f, amo_local[op], 1, cc_r(r), cc_r(v), cc_r(a), lab) : CC_EMIT(f, amo[op], 1, cc_r(r), cc_r(v), cc_r(a))) ||
+               CC_EMIT(f, "sw %0, 256(%1)", 0, cc_r(r), cc_r(q))) {
+      return -1;
+    }
   }
   if (CC_EMIT(f, "3: addi %0, %1, 4", 1, cc_r(q), cc_r(q)) || CC_EMIT(f, "addi %0, %1, 1", 1, cc_r(j), cc_r(j)) ||
       CC_EMIT(f, "blt %0, %1, 2b", 0, cc_r(j), cc_r(n)))

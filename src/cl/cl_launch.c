@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cl_api.h"
+#include "elf_load.h"
 #include "print_records.h"
 #include "kernel_resource.h"
 #include "launch_block.h"
@@ -19,6 +20,7 @@ typedef struct {
   cl_mem *mems;        /* inner references while the command lives */
   size_t nmems;
   uint32_t *ro;        /* bl.ro: regions of __constant buffers held read-only */
+  uint32_t amo_local[VT_AMO_LOCAL_MAX]; /* bl.amo_local: the program's __local AMOs */
 } launch_cmd;
 
 static void launch_done(cy_cmd *c) {
@@ -167,6 +169,8 @@ static cl_int build_args(cl_kernel k, launch_cmd *l, uint32_t local_base) {
   }
   l->bl.args = l->args;
   l->bl.args_len = (uint32_t)len;
+  l->bl.namo_local = vt_amo_local_list(&k->prog->elf, l->amo_local, VT_AMO_LOCAL_MAX);
+  l->bl.amo_local = l->amo_local;
   return read_only_args(k, l);
 }
 

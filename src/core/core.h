@@ -392,6 +392,9 @@ int code_store_check(vt_device *d, vt_worker *k, const uint64_t *due, uint64_t r
                      uint32_t first, uint32_t step, vt_error *e);
 /* Work-group slots, shared by the single-threaded loop and the workers of
  * a parallel launch (dispatch.c). */
+/* Whether the launch lists the AMO at pc as one on __local memory
+ * (vt_launch.amo_local; par_launch.c). */
+int par_amo_listed(const vt_device *d, uint32_t pc);
 void wg_release(vt_device *d, vt_wg *wg);
 /* Puts group `id` into a free slot of SM `s` (the caller checked room). */
 int wg_place(vt_device *d, vt_worker *k, uint32_t s, uint64_t id, vt_error *e);

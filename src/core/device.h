@@ -169,6 +169,14 @@ typedef struct vt_launch {
                            ours gives an OpenCL local size that is no multiple of the
                            warp width no phantom work-items (the hardware has none of
                            this mask and runs all num_threads lanes, docs/runtime.md) */
+  /* Addresses of the AMOs the program lists as ones on __local memory
+   * (section .ventus.amo_local, which `ventus cc` writes), ascending, or
+   * NULL: the parallel launcher's scan passes over them whatever their
+   * kinds and results (local memory belongs to one work-group), and a
+   * parallel launch stops if one reaches other memory (docs/simulator.md §6).
+   * The caller keeps the array until the launch returns. */
+  const uint32_t *amo_local;
+  uint32_t namo_local;
 } vt_launch;
 
 /* Runs the launch to completion (all work-groups dispatched to SMs as warp

@@ -213,11 +213,28 @@ HANDLER(sw) { return sstore(x, in, 4); }
 /* ---- A: one warp steps at a time per host thread, so an AMO is atomic with
  * respect to the warps of its thread; with several host threads (a
  * parallel launch) the read-modify-write also holds the word's lock. -- */
+/* A parallel launch ran although this AMO's old value is used or its kind
+ * differs from others', as the program listed it as one on __local memory:
+ * it must reach the group's local memory (else the result could depend on
+ * the order of work-groups). */
+static int amo_listed_not_local(vt_exec *x, uint32_t addr) {
+  vt_device *d = x->d;
+  if (addr - d->cfg.lds_base < d->cfg.lds_window || !par_amo_listed(d, x->pc)) return 0;
+  vt_fail(x->e, VT_ERR_ILLEGAL,
+          "an atomic at 0x%08x the program lists as one on __local memory (.ventus.amo_local) reaches 0x%08x, "
+          "which is not local memory, while the launch runs on several host threads (host_threads = 1 runs it "
+          "in order)",
+          x->pc, addr);
+  vt_err_addr(x->e, addr);
+  return 1;
+}
+
 int amo_at(vt_exec *x, const isa_inst *in, uint32_t addr, int op) {
   uint32_t b = XR(in->rs2);
+  int par = x->d->parallel;
+  if (unlikely(par) && x->d->l.namo_local && amo_listed_not_local(x, addr)) return -1;
   uint8_t *h = route(x, addr, 4, ACC_R | ACC_W, 0, -1);
   if (!h) return -1;
-  int par = x->d->parallel;
   if (unlikely(par)) par_amo_lock(x->d, h);
   uint32_t a = ld_u32(h), r;
   switch (op) {

@@ -77,12 +77,26 @@ static int amo_commutes(isa_id id) {
   }
 }
 
+int par_amo_listed(const vt_device *d, uint32_t pc) {
+  const uint32_t *a = d->l.amo_local;
+  size_t lo = 0, hi = a ? d->l.namo_local : 0;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (a[mid] < pc) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < (a ? d->l.namo_local : 0) && a[lo] == pc;
+}
+
 /* 1 when no instruction in the executable memory can make the result depend
  * on the order of work-groups: an AMO whose old value is used, LR/SC,
  * swaps, two kinds of AMO (add then or differs from or then add), a 64-bit
  * or prefixed AMO (not checked further), or the print CSR with a print
  * callback installed (the text would interleave). Every aligned word is
- * decoded, data too: a false match only costs the parallelism. */
+ * decoded, data too: a false match only costs the parallelism. An AMO the
+ * program lists as one on __local memory (vt_launch.amo_local) is passed
+ * over: only warps of its own group see that word, and they interleave as
+ * on one thread; amo_at checks that it does reach local memory. */
 static int code_allows_parallel(vt_device *d) {
   const vt_mem *m = &d->mem;
   isa_rev rev = d->cfg.isa == 2025 ? ISA_REV_2025 : ISA_REV_BASE;
@@ -116,7 +130,7 @@ static int code_allows_parallel(vt_device *d) {
       uint32_t f = isa_table[id].flags;
       if (f & IF_PREFIX) prefixed = 1;
       else if ((f & IF_CSR) && (word >> 20) == CSR_PRINT && d->print_fn) return 0;
-      else if (f & IF_AMO) {
+      else if ((f & IF_AMO) && !(id != ISA_lr_w && id != ISA_sc_w && !after_prefix && par_amo_listed(d, (uint32_t)a))) {
         if (after_prefix || in.rd != 0 || !amo_commutes(id) || (amo_kind >= 0 && amo_kind != (int)id)) return 0;
         amo_kind = (int)id;
       }

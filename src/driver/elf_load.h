@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "device.h"
+#include "vt_elf.h"
 
 typedef struct {
   uint32_t lo, hi; /* page-rounded span of the loaded segments */
@@ -21,5 +22,13 @@ typedef struct {
 int vt_kernel_load(vt_device *d, const char *path, vt_kernel_image *img, vt_error *e);
 /* Address of the defined function/global symbol `name` in the ELF. */
 int vt_kernel_symbol(const char *path, const char *name, uint32_t *addr, vt_error *e);
+
+/* The AMO addresses a program lists in its section .ventus.amo_local (the
+ * ones `ventus cc` emits for __local atomics), ascending and without
+ * repeats, into out (cap entries): their count; 0 when the section is
+ * absent, not whole words or longer than cap (every AMO then counts as
+ * one on any memory: vt_launch.amo_local). */
+#define VT_AMO_LOCAL_MAX 256u
+uint32_t vt_amo_local_list(const vt_elf_file *f, uint32_t *out, uint32_t cap);
 
 #endif

@@ -47,6 +47,9 @@ typedef struct {
    * loads from them run ahead; a store into one faults */
   const uint32_t *ro;
   uint32_t nro;
+  /* the program's __local AMOs (vt_amo_local_list; vt_launch.amo_local) */
+  const uint32_t *amo_local;
+  uint32_t namo_local;
 } vt_block_launch;
 
 /* Runs the launch to completion; device faults come back as -1 with the

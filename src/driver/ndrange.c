@@ -268,7 +268,9 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
   vt_error ie;
   uint64_t pds_use;
   memset(&kf, 0, sizeof kf);
-  int known = !vt_elf_read_file(nd->elf, &kf, &ie) && !vt_kernel_pds_usage(&kf, nd->kernel, &pds_use);
+  int read = !vt_elf_read_file(nd->elf, &kf, &ie);
+  int known = read && !vt_kernel_pds_usage(&kf, nd->kernel, &pds_use);
+  nd->namo_local = read ? vt_amo_local_list(&kf, nd->amo_local, VT_AMO_LOCAL_MAX) : 0;
   vt_elf_free(&kf);
   if (known && pds_use > nd->pds_size) {
     if (nd->pds_given || pds_use > 0x10000000u) {
@@ -317,6 +319,8 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
   l->pds_size = nd->pds_size;
   l->pds_base = pds;
   l->print_addr = print;
+  l->amo_local = nd->namo_local ? nd->amo_local : NULL;
+  l->namo_local = nd->namo_local;
   rc = 0;
 out:
   free(argblk);

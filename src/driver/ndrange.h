@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "device.h"
+#include "elf_load.h"
 #include "heap.h"
 
 /* Kernel argument specs (`--arg SPEC`, one per kernel argument, in order):
@@ -49,6 +50,10 @@ typedef struct {
   uint32_t print_size;           /* 0 = no print buffer */
   vt_karg *args;
   size_t nargs;
+  /* set up by vt_ndrange_setup: the kernel ELF's __local AMOs
+   * (vt_amo_local_list), which the launch points at (vt_launch.amo_local) */
+  uint32_t amo_local[VT_AMO_LOCAL_MAX];
+  uint32_t namo_local;
 } vt_ndrange;
 
 void vt_ndrange_defaults(vt_ndrange *nd);

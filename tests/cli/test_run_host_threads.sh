@@ -4,7 +4,8 @@
 # kernels (many work-groups, run in parallel: parallel_launches = 1) and on
 # every corpus case; global AMOs are atomic across host threads (counts
 # computed by hand); an AMO whose old value is used falls back to one thread,
-# while a compiled atomic whose result the kernel discards (rd = x0) does not;
+# while a compiled atomic whose result the kernel discards (rd = x0), or one
+# on __local memory that the compiler lists (.ventus.amo_local), does not;
 # a fault is reported for the lowest faulting work-group, the same every
 # time, and the step limit stops every thread.
 #   usage: bash test_run_host_threads.sh <ventus binary> <source dir>
@@ -86,6 +87,38 @@ else
     bad "compiled histogram did not run in parallel"
   grep -q "^arg1 u32\[8\]: 1024 1024 1024 1024 1024 1024 1024 1024$" "$tmp/s2" && ok "compiled histogram: 1024 in every bin" ||
     bad "compiled histogram: $(grep '^arg1' "$tmp/s2")"
+  # __local atomics, old value used and of three kinds, beside a global
+  # add: `ventus cc` lists the local ones (.ventus.amo_local), so the launch
+  # runs on two threads; iota input, groups of 64: group g counts 64, its
+  # maximum is 64g + 63, its minimum 64g; the global sum is 0 + ... + 8191
+  cat >"$tmp/loc.cl" <<'CL'
+__kernel void loc(__global const int *in, __global int *out, __global int *won) {
+  __local int c[3];
+  uint l = get_local_id(0), g = get_group_id(0);
+  if (l < 3) c[l] = l == 2 ? 1 << 30 : 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int x = in[get_global_id(0)];
+  won[get_global_id(0)] = atomic_inc(&c[0]);
+  atomic_max(&c[1], x);
+  atomic_min(&c[2], x);
+  atomic_add(&out[1024], x);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l < 3) out[g * 3 + l] = c[l];
+}
+CL
+  if "$ventus" cc -o "$tmp/loc.elf" "$tmp/loc.cl" 2>"$tmp/err"; then
+    same "$tmp/loc.elf" "compiled __local atomics" --kernel loc --global 8192 --local 64 --arg buf:i32:8192:iota \
+      --arg buf:i32:1025:zero --arg buf:i32:8192:zero --show 1:0
+    [ "$(cat "$tmp/par")" = 1 ] && ok "compiled __local atomics (old value used, three kinds) ran on 2 host threads" ||
+      bad "compiled __local atomics did not run in parallel"
+    vals=$(sed -n 's/^arg1 i32\[1025\]: //p' "$tmp/s2")
+    want=$(awk 'BEGIN { for (g = 0; g < 128; g++) printf "%d %d %d ", 64, 64 * g + 63, 64 * g; }')
+    got=$(echo "$vals" | cut -d' ' -f1-384) sum=$(echo "$vals" | cut -d' ' -f1025)
+    [ "$got " = "$want" ] && [ "$sum" = 33550336 ] && ok "compiled __local atomics: counts, maxima, minima and the sum by hand" ||
+      bad "compiled __local atomics: got '$(echo "$got" | cut -c1-60)...' sum '$sum'"
+  else
+    bad "loc.cl: $(head -1 "$tmp/err")"
+  fi
   if "$ventus" cc -o "$tmp/seen.elf" "$tmp/seen.cl" 2>"$tmp/err"; then
     "$ventus" run -q "$tmp/seen.elf" --host-threads 2 --stats --kernel seen --global 8192 --local 64 \
       --arg buf:u32:8192:iota --arg buf:u32:8:zero --arg buf:u32:8192:zero --show 1 >"$tmp/out" 2>&1
