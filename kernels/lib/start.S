@@ -69,6 +69,8 @@ _start:
         endprg  x0, x0, x0
 .Lcrt_hang:                             # endprg never returns; be safe
         j       .Lcrt_hang
+        .size   _start, .-_start        # the start-up code's extent: a driver
+                                        # scans it with the kernel's own code
 
         .data
         .align  2

@@ -192,7 +192,7 @@ int cc_emit_kernel(cc_fn *f, cc_text *t) {
     }
   }
   free(boff);
-  cc_printf(t, "        .size   %s, .-%s\n", f->name, f->name);
+  cc_printf(t, ".Lcc_end_%s:\n        .size   %s, .-%s\n", f->name, f->name, f->name);
   /* the addresses of its AMOs on __local memory: a launch may run on
    * several host threads whatever their kinds and results (docs/kernels.md) */
   if (f->namol) cc_puts(t, "        .section .ventus.amo_local, \"\", @progbits\n");

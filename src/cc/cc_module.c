@@ -352,6 +352,39 @@ static int compile_callees(module_ctx *mc, LLVMValueRef fn) {
   return 0;
 }
 
+/* Adds fn and every defined function it calls, directly or through others,
+ * to set (n of cap; -1 when more). */
+static int reach(LLVMValueRef fn, LLVMValueRef *set, int *n, int cap) {
+  for (int i = 0; i < *n; i++)
+    if (set[i] == fn) return 0;
+  if (*n == cap) return -1;
+  set[(*n)++] = fn;
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in)) {
+      if (!LLVMIsACallInst(in)) continue;
+      LLVMValueRef c = LLVMGetCalledValue(in);
+      if (c && LLVMIsAFunction(c) && LLVMGetFirstBasicBlock(c) && reach(c, set, n, cap)) return -1;
+    }
+  return 0;
+}
+
+/* The extents of a kernel's code and of every function it calls (the code
+ * its launches can run beside the start-up code): a driver scans only these
+ * for what keeps a launch on one host thread (docs/opencl.md §5.8). None
+ * when the kernel calls more than 256 functions. */
+static void emit_code_extent(LLVMValueRef kernel, const char *name, cc_text *t) {
+  enum { CAP = 256 };
+  LLVMValueRef set[CAP];
+  int n = 0;
+  if (reach(kernel, set, &n, CAP)) return;
+  cc_printf(t, "        .section .ventus.code.%s, \"\", @progbits\n        .word   1\n", name);
+  for (int i = 0; i < n; i++) {
+    size_t len;
+    const char *fn = LLVMGetValueName2(set[i], &len);
+    cc_printf(t, "        .word   %.*s, .Lcc_end_%.*s\n", (int)len, fn, (int)len, fn);
+  }
+}
+
 static int compile_fn(module_ctx *mc, LLVMValueRef fn, int is_func) {
   size_t len;
   cc_fn f;
@@ -396,6 +429,7 @@ static int compile_fn(module_ctx *mc, LLVMValueRef fn, int is_func) {
   } else if (!rc) {
     f.pds_bytes = f.tp_frame + f.callee_tp;
     emit_metadata(LLVMGetModuleContext(mc->m), mc->td, &f, mc->t);
+    emit_code_extent(fn, f.name, mc->t);
   }
   /* the host reads this program's print buffer as records (docs/opencl.md §5.5) */
   if (!rc && f.uses_printf) cc_puts(mc->t, "        .section .ventus.printf, \"\", @progbits\n        .word   1\n");

@@ -21,6 +21,7 @@ typedef struct {
   size_t nmems;
   uint32_t *ro;        /* bl.ro: regions of __constant buffers held read-only */
   uint32_t amo_local[VT_AMO_LOCAL_MAX]; /* bl.amo_local: the program's __local AMOs */
+  uint32_t code_ranges[VT_CODE_RANGES_MAX]; /* bl.code_ranges: the extents of the kernel's code */
 } launch_cmd;
 
 static void launch_done(cy_cmd *c) {
@@ -171,6 +172,8 @@ static cl_int build_args(cl_kernel k, launch_cmd *l, uint32_t local_base) {
   l->bl.args_len = (uint32_t)len;
   l->bl.namo_local = vt_amo_local_list(&k->prog->elf, l->amo_local, VT_AMO_LOCAL_MAX);
   l->bl.amo_local = l->amo_local;
+  l->bl.ncode_ranges = vt_code_extents(&k->prog->elf, l->name, l->code_ranges, VT_CODE_RANGES_MAX);
+  l->bl.code_ranges = l->code_ranges;
   return read_only_args(k, l);
 }
 

@@ -228,6 +228,7 @@ struct vt_device {
   uint64_t lds_far_pages;      /* sparse local pages held by all resident groups (atomic: all workers) */
   int parallel;                /* the running launch spreads over host threads: AMOs take a lock */
   uint32_t code_lo, code_size; /* the region of start_pc, which par_eligible scanned */
+  int code_ranged;             /* par_eligible scanned only the launch's code_ranges */
   double cpu_busiest, cpu_all; /* vt_device_host_cpu */
 };
 
@@ -395,6 +396,8 @@ int code_store_check(vt_device *d, vt_worker *k, const uint64_t *due, uint64_t r
 /* Whether the launch lists the AMO at pc as one on __local memory
  * (vt_launch.amo_local; par_launch.c). */
 int par_amo_listed(const vt_device *d, uint32_t pc);
+/* Whether pc lies in the launch's code extents (vt_launch.code_ranges). */
+int par_in_code(const vt_device *d, uint32_t pc);
 void wg_release(vt_device *d, vt_wg *wg);
 /* Puts group `id` into a free slot of SM `s` (the caller checked room). */
 int wg_place(vt_device *d, vt_worker *k, uint32_t s, uint64_t id, vt_error *e);

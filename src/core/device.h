@@ -177,6 +177,15 @@ typedef struct vt_launch {
    * The caller keeps the array until the launch returns. */
   const uint32_t *amo_local;
   uint32_t namo_local;
+  /* The extents [lo, hi) of the code the launch can run, as ncode_ranges
+   * words lo0, hi0, lo1, hi1, ... (the start-up code, the kernel and the
+   * functions it calls: section .ventus.code.<kernel>, which `ventus cc`
+   * writes), or NULL: the parallel launcher's scan reads only these, and an
+   * instruction decoded elsewhere in a parallel launch is checked as it is
+   * decoded (docs/simulator.md §6). Kept by the caller until the launch
+   * returns, as amo_local. */
+  const uint32_t *code_ranges;
+  uint32_t ncode_ranges;
 } vt_launch;
 
 /* Runs the launch to completion (all work-groups dispatched to SMs as warp

@@ -88,6 +88,51 @@ int par_amo_listed(const vt_device *d, uint32_t pc) {
   return lo < (a ? d->l.namo_local : 0) && a[lo] == pc;
 }
 
+int par_in_code(const vt_device *d, uint32_t pc) {
+  const uint32_t *r = d->l.code_ranges;
+  for (uint32_t i = 0; r && i + 1 < d->l.ncode_ranges; i += 2)
+    if (pc - r[i] < r[i + 1] - r[i]) return 1;
+  return 0;
+}
+
+/* The scan's state across the words it decodes. */
+typedef struct {
+  uint64_t scanned; /* bytes of present pages so far */
+  int amo_kind;     /* the one kind of AMO seen, -1 none yet */
+} scan_state;
+
+/* Whether the words of [lo, end) allow a parallel launch (the rules of
+ * code_allows_parallel); 0 also when the present pages scanned pass
+ * PAR_SCAN_MAX. */
+static int span_allows_parallel(vt_device *d, uint64_t lo, uint64_t end, scan_state *st) {
+  const vt_mem *m = &d->mem;
+  isa_rev rev = d->cfg.isa == 2025 ? ISA_REV_2025 : ISA_REV_BASE;
+  int prefixed = 0;
+  for (uint64_t a = lo & ~3ull; a + 4 <= end; a += 4) {
+    const uint8_t *pg = mem_page_peek(m, (uint32_t)a);
+    if (!pg) { /* never written: zeros, which decode to nothing */
+      a = (((a >> VT_PAGE_BITS) + 1) << VT_PAGE_BITS) - 4;
+      prefixed = 0;
+      continue;
+    }
+    if (!(a & (VT_PAGE_SIZE - 1)) && (st->scanned += VT_PAGE_SIZE) > PAR_SCAN_MAX) return 0;
+    uint32_t word = ld_u32(pg + (a & (VT_PAGE_SIZE - 1)));
+    isa_inst in;
+    isa_id id = isa_decode_rev(word, 0, rev, &in);
+    int after_prefix = prefixed;
+    prefixed = 0;
+    if (id == ISA_INVALID) continue;
+    uint32_t f = isa_table[id].flags;
+    if (f & IF_PREFIX) prefixed = 1;
+    else if ((f & IF_CSR) && (word >> 20) == CSR_PRINT && d->print_fn) return 0;
+    else if ((f & IF_AMO) && !(id != ISA_lr_w && id != ISA_sc_w && !after_prefix && par_amo_listed(d, (uint32_t)a))) {
+      if (after_prefix || in.rd != 0 || !amo_commutes(id) || (st->amo_kind >= 0 && st->amo_kind != (int)id)) return 0;
+      st->amo_kind = (int)id;
+    }
+  }
+  return 1;
+}
+
 /* 1 when no instruction in the executable memory can make the result depend
  * on the order of work-groups: an AMO whose old value is used, LR/SC,
  * swaps, two kinds of AMO (add then or differs from or then add), a 64-bit
@@ -96,45 +141,41 @@ int par_amo_listed(const vt_device *d, uint32_t pc) {
  * decoded, data too: a false match only costs the parallelism. An AMO the
  * program lists as one on __local memory (vt_launch.amo_local) is passed
  * over: only warps of its own group see that word, and they interleave as
- * on one thread; amo_at checks that it does reach local memory. */
+ * on one thread; amo_at checks that it does reach local memory. When the
+ * launch names the extents of the code it can run (vt_launch.code_ranges:
+ * the start-up code, the kernel and the functions it calls), only those
+ * are read, so another kernel of the program that uses an atomic's result
+ * or prints keeps nothing on one thread; an instruction decoded outside
+ * them is checked as it is decoded (warp.c, par_decode_check). */
 static int code_allows_parallel(vt_device *d) {
   const vt_mem *m = &d->mem;
-  isa_rev rev = d->cfg.isa == 2025 ? ISA_REV_2025 : ISA_REV_BASE;
-  uint64_t scanned = 0;
-  int amo_kind = -1;
+  scan_state st = {0, -1};
   const vt_region *entry = mem_region(m, d->l.start_pc);
   d->code_lo = entry ? entry->base : 0;
   d->code_size = entry ? entry->size : 0;
+  d->code_ranged = 0;
+  if (d->l.ncode_ranges) {
+    const uint32_t *r = d->l.code_ranges;
+    for (uint32_t i = 0; i + 1 < d->l.ncode_ranges; i += 2) {
+      const vt_region *reg = mem_region(m, r[i]);
+      /* code outside one executable region: read it all, as without ranges */
+      if (!reg || !(reg->perm & VT_PERM_X) || r[i + 1] < r[i] || (uint64_t)r[i + 1] > (uint64_t)reg->base + reg->size) {
+        st = (scan_state){0, -1};
+        goto whole;
+      }
+      if (!span_allows_parallel(d, r[i], r[i + 1], &st)) return 0;
+    }
+    d->code_ranged = 1;
+    return 1;
+  }
+whole:
   for (size_t i = 0; i < m->nregions; i++) {
     const vt_region *r = &m->regions[i];
     if (!(r->perm & VT_PERM_X)) continue;
     /* a writable one is data as well (test vectors map every buffer so):
      * only the kernel's, the others are checked as they are decoded */
     if ((r->perm & VT_PERM_W) && r != entry) continue;
-    uint64_t end = (uint64_t)r->base + r->size;
-    int prefixed = 0;
-    for (uint64_t a = r->base & ~3u; a + 4 <= end; a += 4) {
-      const uint8_t *pg = mem_page_peek(m, (uint32_t)a);
-      if (!pg) { /* never written: zeros, which decode to nothing */
-        a = (((a >> VT_PAGE_BITS) + 1) << VT_PAGE_BITS) - 4;
-        prefixed = 0;
-        continue;
-      }
-      if (!(a & (VT_PAGE_SIZE - 1)) && (scanned += VT_PAGE_SIZE) > PAR_SCAN_MAX) return 0;
-      uint32_t word = ld_u32(pg + (a & (VT_PAGE_SIZE - 1)));
-      isa_inst in;
-      isa_id id = isa_decode_rev(word, 0, rev, &in);
-      int after_prefix = prefixed;
-      prefixed = 0;
-      if (id == ISA_INVALID) continue;
-      uint32_t f = isa_table[id].flags;
-      if (f & IF_PREFIX) prefixed = 1;
-      else if ((f & IF_CSR) && (word >> 20) == CSR_PRINT && d->print_fn) return 0;
-      else if ((f & IF_AMO) && !(id != ISA_lr_w && id != ISA_sc_w && !after_prefix && par_amo_listed(d, (uint32_t)a))) {
-        if (after_prefix || in.rd != 0 || !amo_commutes(id) || (amo_kind >= 0 && amo_kind != (int)id)) return 0;
-        amo_kind = (int)id;
-      }
-    }
+    if (!span_allows_parallel(d, r->base, (uint64_t)r->base + r->size, &st)) return 0;
   }
   return 1;
 }

@@ -213,8 +213,11 @@ static int icache_fill(vt_device *d, vt_worker *k, vt_warp *w, vt_icache_entry *
       vt_fail(e, VT_ERR_ILLEGAL, "illegal instruction 0x%08x", word);
     return -1;
   }
-  /* a parallel launch scanned the kernel's region only (par_launch.c) */
-  if (unlikely(d->parallel) && (t->perm & (VT_PERM_W | VT_PERM_CODE)) && pc - d->code_lo >= d->code_size &&
+  /* a parallel launch scanned the kernel's region only, or only the code
+   * extents the launch names (par_launch.c) */
+  if (unlikely(d->parallel) &&
+      (((t->perm & (VT_PERM_W | VT_PERM_CODE)) && pc - d->code_lo >= d->code_size) ||
+       (d->code_ranged && !par_in_code(d, pc))) &&
       par_decode_check(d, &in, id, e))
     return -1;
   /* an MMA writes a whole D register group (up to 32 registers with

@@ -3,7 +3,9 @@
 #include "elf_load.h"
 
 #include <elf.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "heap.h"
 #include "vt_elf.h"
@@ -136,4 +138,27 @@ uint32_t vt_amo_local_list(const vt_elf_file *f, uint32_t *out, uint32_t cap) {
   for (uint32_t i = 0; i < n; i++)
     if (!k || out[i] != out[k - 1]) out[k++] = out[i];
   return k;
+}
+
+static uint32_t word_at(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+uint32_t vt_code_extents(const vt_elf_file *f, const char *kernel, uint32_t *out, uint32_t cap) {
+  size_t len = strlen(kernel) + sizeof ".ventus.code.";
+  char *name = malloc(len);
+  if (!name) return 0;
+  snprintf(name, len, ".ventus.code.%s", kernel);
+  const vt_elf_section *s = vt_elf_find_section(f, name);
+  free(name);
+  const vt_elf_symbol *start = vt_elf_find_symbol(f, "_start");
+  if (!s || !s->data || s->size < 12 || (s->size - 4) % 8 || word_at(s->data) != 1 || !start || !start->size) return 0;
+  uint32_t n = 2 + (s->size - 4) / 4;
+  if (n > cap || (uint64_t)start->value + start->size > 0xffffffffu) return 0;
+  out[0] = start->value;
+  out[1] = start->value + start->size;
+  for (uint32_t i = 2; i < n; i++) out[i] = word_at(s->data + 4 + 4 * (i - 2));
+  for (uint32_t i = 0; i < n; i += 2)
+    if (out[i] > out[i + 1]) return 0;
+  return n;
 }

@@ -31,4 +31,13 @@ int vt_kernel_symbol(const char *path, const char *name, uint32_t *addr, vt_erro
 #define VT_AMO_LOCAL_MAX 256u
 uint32_t vt_amo_local_list(const vt_elf_file *f, uint32_t *out, uint32_t cap);
 
+/* The extents of the code a launch of `kernel` can run, as words lo, hi,
+ * ... into out (cap words): the start-up code (the symbol _start and its
+ * size) and the ranges the program lists in .ventus.code.<kernel> (the
+ * kernel and the functions it calls, which `ventus cc` writes). Their
+ * count; 0 when either is missing or malformed or they pass cap (the
+ * launch then scans all code: vt_launch.code_ranges). */
+#define VT_CODE_RANGES_MAX 516u
+uint32_t vt_code_extents(const vt_elf_file *f, const char *kernel, uint32_t *out, uint32_t cap);
+
 #endif

@@ -112,6 +112,8 @@ int vt_launch_block(vt_device *d, vt_heap *h, const vt_block_launch *bl, vt_erro
   l.print_addr = print;
   l.amo_local = bl->namo_local ? bl->amo_local : NULL;
   l.namo_local = bl->namo_local;
+  l.code_ranges = bl->ncode_ranges ? bl->code_ranges : NULL;
+  l.ncode_ranges = bl->ncode_ranges;
   vt_launch lx = l; /* the counts go to the test vector only, as the launch had no register budget */
   lx.vgprs = bl->vgprs, lx.sgprs = bl->sgprs;
   if (bl->exp && vt_tvexport_launch(bl->exp, d, &lx, bl->name ? bl->name : "kernel", 1, e)) goto out;

@@ -50,6 +50,9 @@ typedef struct {
   /* the program's __local AMOs (vt_amo_local_list; vt_launch.amo_local) */
   const uint32_t *amo_local;
   uint32_t namo_local;
+  /* the extents of the kernel's code (vt_code_extents; vt_launch.code_ranges) */
+  const uint32_t *code_ranges;
+  uint32_t ncode_ranges;
 } vt_block_launch;
 
 /* Runs the launch to completion; device faults come back as -1 with the

@@ -271,6 +271,7 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
   int read = !vt_elf_read_file(nd->elf, &kf, &ie);
   int known = read && !vt_kernel_pds_usage(&kf, nd->kernel, &pds_use);
   nd->namo_local = read ? vt_amo_local_list(&kf, nd->amo_local, VT_AMO_LOCAL_MAX) : 0;
+  nd->ncode_ranges = read ? vt_code_extents(&kf, nd->kernel, nd->code_ranges, VT_CODE_RANGES_MAX) : 0;
   vt_elf_free(&kf);
   if (known && pds_use > nd->pds_size) {
     if (nd->pds_given || pds_use > 0x10000000u) {
@@ -321,6 +322,8 @@ int vt_ndrange_setup(vt_device *d, vt_heap *h, vt_ndrange *nd, vt_launch *l, vt_
   l->print_addr = print;
   l->amo_local = nd->namo_local ? nd->amo_local : NULL;
   l->namo_local = nd->namo_local;
+  l->code_ranges = nd->ncode_ranges ? nd->code_ranges : NULL;
+  l->ncode_ranges = nd->ncode_ranges;
   rc = 0;
 out:
   free(argblk);

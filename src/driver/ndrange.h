@@ -51,9 +51,12 @@ typedef struct {
   vt_karg *args;
   size_t nargs;
   /* set up by vt_ndrange_setup: the kernel ELF's __local AMOs
-   * (vt_amo_local_list), which the launch points at (vt_launch.amo_local) */
+   * (vt_amo_local_list) and the extents of its code, which the launch
+   * points at (vt_launch.amo_local, code_ranges) */
   uint32_t amo_local[VT_AMO_LOCAL_MAX];
   uint32_t namo_local;
+  uint32_t code_ranges[VT_CODE_RANGES_MAX]; /* vt_code_extents: vt_launch.code_ranges */
+  uint32_t ncode_ranges;
 } vt_ndrange;
 
 void vt_ndrange_defaults(vt_ndrange *nd);

@@ -5,7 +5,8 @@
 # every corpus case; global AMOs are atomic across host threads (counts
 # computed by hand); an AMO whose old value is used falls back to one thread,
 # while a compiled atomic whose result the kernel discards (rd = x0), or one
-# on __local memory that the compiler lists (.ventus.amo_local), does not;
+# on __local memory that the compiler lists (.ventus.amo_local), does not,
+# and another kernel of the program never does (.ventus.code.<kernel>);
 # a fault is reported for the lowest faulting work-group, the same every
 # time, and the step limit stops every thread.
 #   usage: bash test_run_host_threads.sh <ventus binary> <source dir>
@@ -118,6 +119,32 @@ CL
       bad "compiled __local atomics: got '$(echo "$got" | cut -c1-60)...' sum '$sum'"
   else
     bad "loc.cl: $(head -1 "$tmp/err")"
+  fi
+  # one program, two kernels: `counted` uses an atomic's old value and
+  # prints, `plain` neither; `ventus cc` lists each kernel's code
+  # (.ventus.code.<kernel>), so a launch of `plain` scans only its own and
+  # runs on two threads (a[i] = 3 i + 1), while `counted` keeps one
+  cat >"$tmp/two.cl" <<'CL'
+int helper(int x) { return x * 3 + 1; }
+__kernel void plain(__global int *a) { int i = get_global_id(0); a[i] = helper(a[i]); }
+__kernel void counted(__global uint *bins, __global uint *out) {
+  out[get_global_id(0)] = atomic_inc(&bins[get_global_id(0) % 8]);
+  if (get_global_id(0) == 0) printf("counted\n");
+}
+CL
+  if "$ventus" cc -o "$tmp/two.elf" "$tmp/two.cl" 2>"$tmp/err"; then
+    same "$tmp/two.elf" "plain beside a counting, printing kernel" --kernel plain --global 8192 --local 64 \
+      --arg buf:i32:8192:iota --show 0:4
+    [ "$(cat "$tmp/par")" = 1 ] && ok "plain (its program's other kernel counts and prints) ran on 2 host threads" ||
+      bad "plain did not run in parallel beside a kernel that counts and prints"
+    grep -q "^arg0 i32\[8192\]: 1 4 7 10 ...$" "$tmp/s2" || bad "plain: $(grep '^arg0' "$tmp/s2")"
+    "$ventus" run -q "$tmp/two.elf" --host-threads 2 --stats --kernel counted --global 512 --local 64 \
+      --arg buf:u32:8:zero --arg buf:u32:512:zero --show 0 >"$tmp/out" 2>&1
+    grep -q "^arg0 u32\[8\]: 64 64 64 64 64 64 64 64$" "$tmp/out" && grep -q "^counted$" "$tmp/out" &&
+      [ "$(stat_of parallel_launches "$tmp/out")" = 0 ] && ok "counted (old value used, printf) runs on one thread" ||
+      bad "counted: $(head -c 300 "$tmp/out")"
+  else
+    bad "two.cl: $(head -1 "$tmp/err")"
   fi
   if "$ventus" cc -o "$tmp/seen.elf" "$tmp/seen.cl" 2>"$tmp/err"; then
     "$ventus" run -q "$tmp/seen.elf" --host-threads 2 --stats --kernel seen --global 8192 --local 64 \
