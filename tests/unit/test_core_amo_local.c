@@ -48,27 +48,12 @@ typedef struct {
   char msg[512];
 } result;
 
-/* the address of the program's one AMO (opcode 0x2f) */
-static uint32_t amo_pc(vt_device *d) {
-  vt_error e;
-  for (uint32_t a = CODE_BASE; a < CODE_BASE + 0x400; a += 4) {
-    uint32_t w;
-    assert_int_equal(vt_mem_read(d, a, &w, 4, &e), 0);
-    if ((w & 0x7f) == 0x2f) return a;
-  }
-  fail_msg("no AMO in the program");
-  return 0;
-}
-
 static result run_groups(uint32_t word, int listed, uint32_t threads) {
-  vt_config c;
-  vt_config_defaults(&c);
-  c.num_sm = 2;
-  c.host_threads = threads;
+  vt_config c = threads_config(threads);
   vt_device *d = mkdev(&c);
   char src[1024];
   load_asm(d, program(src, sizeof src, word));
-  uint32_t pcs[1] = {amo_pc(d)};
+  uint32_t pcs[1] = {first_amo_pc(d)};
   vt_launch l = mklaunch(GROUPS, 1, 1, 4, 2);
   if (listed) {
     l.amo_local = pcs;

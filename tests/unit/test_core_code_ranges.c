@@ -31,18 +31,6 @@ static const char *program(char *buf, size_t n, int amo_in_a) {
   return buf;
 }
 
-/* the address of the program's first AMO (opcode 0x2f) */
-static uint32_t first_amo(vt_device *d) {
-  vt_error e;
-  for (uint32_t a = CODE_BASE; a < CODE_BASE + 0x400; a += 4) {
-    uint32_t w;
-    assert_int_equal(vt_mem_read(d, a, &w, 4, &e), 0);
-    if ((w & 0x7f) == 0x2f) return a;
-  }
-  fail_msg("no AMO in the program");
-  return 0;
-}
-
 typedef struct {
   int rc;
   char msg[512];
@@ -53,14 +41,11 @@ typedef struct {
 /* ranges: 0 = one extent, from A's start to the first AMO; 1 = none; 2 =
  * one outside executable memory */
 static result run_a(int amo_in_a, int ranges) {
-  vt_config c;
-  vt_config_defaults(&c);
-  c.num_sm = 2;
-  c.host_threads = 2;
+  vt_config c = threads_config(2);
   vt_device *d = mkdev(&c);
   char src[1024];
   load_asm(d, program(src, sizeof src, amo_in_a));
-  uint32_t r[2] = {CODE_BASE, first_amo(d)};
+  uint32_t r[2] = {CODE_BASE, first_amo_pc(d)};
   if (ranges == 2) r[0] = DATA_BASE, r[1] = DATA_BASE + 64;
   vt_launch l = mklaunch(GROUPS, 1, 1, 4, 2);
   if (ranges != 1) {

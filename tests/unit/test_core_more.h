@@ -49,6 +49,27 @@ static inline vt_device *mapped_device(const vt_config *c) {
   return d;
 }
 
+/* two SMs on `threads` host threads: the parallel launcher's device */
+static inline vt_config threads_config(uint32_t threads) {
+  vt_config c;
+  vt_config_defaults(&c);
+  c.num_sm = 2;
+  c.host_threads = threads;
+  return c;
+}
+
+/* the address of the first AMO (opcode 0x2f) of the program at CODE_BASE */
+static inline uint32_t first_amo_pc(vt_device *d) {
+  vt_error e;
+  for (uint32_t a = CODE_BASE; a < CODE_BASE + 0x400; a += 4) {
+    uint32_t w;
+    assert_int_equal(vt_mem_read(d, a, &w, 4, &e), 0);
+    if ((w & 0x7f) == 0x2f) return a;
+  }
+  fail_msg("no AMO in the program");
+  return 0;
+}
+
 static inline void launch_ok(vt_device *d, const vt_launch *l) {
   vt_error e;
   if (vt_device_launch(d, l, &e)) {
