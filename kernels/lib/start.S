@@ -17,7 +17,10 @@
 #                                     so tp must not contain CSR_PDS again;
 #   4. (.bss needs no clearing: the loader zero-fills it at each load);
 #   5. copy the print-buffer address/size (metadata +48/+52) to the global
-#      words BUFFER_ADDR / BUFFER_SIZE;
+#      words BUFFER_ADDR / BUFFER_SIZE, for library code that prints (not
+#      in programs of `ventus cc`, which assembles this file with
+#      VT_CC_START defined: compiled code reads the metadata itself, and
+#      two stores of every warp into .data cost each warp two turns);
 #   6. a0 = argument buffer (metadata +4), call the kernel (metadata +0);
 #   7. endprg: the warp is finished (it also counts as arrived at barriers).
 
@@ -58,11 +61,13 @@ _start:
         csrr    t0, knl
         lw      t1, CRT_KNL_ENTRY(t0)
         lw      a0, CRT_KNL_ARG_BASE(t0)
+#ifndef VT_CC_START
         lw      t2, CRT_KNL_PRINT_ADDR(t0)
         lw      t3, CRT_KNL_PRINT_SIZE(t0)
         la      t4, BUFFER_ADDR
         sw      t2, 0(t4)
         sw      t3, 4(t4)               # BUFFER_SIZE follows BUFFER_ADDR
+#endif
         jalr    ra, 0(t1)
 
         # 7. done

@@ -587,7 +587,11 @@ int cc_link_file(const char *asm_text, int relocatable, int isa, const char *out
   asm_options opt = {relocatable, ASM_DEFAULT_TEXT_ADDR, 4, isa == 2025 ? ISA_REV_2025 : 0};
   asm_object *obj = NULL;
   asm_diags d = {0};
-  int rc = asm_assemble(relocatable ? src + 1 : src, relocatable ? 1 : 2, &opt, &obj, &d, e);
+  /* compiled code reads the print buffer from the metadata: start.S skips
+   * its copy into BUFFER_ADDR/BUFFER_SIZE (two stores of every warp) */
+  static const char *const defines[] = {"VT_CC_START"};
+  asm_pp_options pp = {NULL, 0, defines, 1};
+  int rc = asm_assemble_ex(relocatable ? src + 1 : src, relocatable ? 1 : 2, &opt, &pp, &obj, &d, e);
   if (rc) {
     if (d.n) {
       char line[512];

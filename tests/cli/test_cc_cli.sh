@@ -107,6 +107,15 @@ expect 1 "rec.cl:1: error: the function 'f' calls itself, directly or through ot
 printf '__kernel void nok(__global int *p) {\n  p[0] = 1;\n}\n__kernel void nil(void) {}\n' >"$tmp/two.cl"
 "$ventus" cc -o "$tmp/two.elf" "$tmp/two.cl" && "$ventus" objdump "$tmp/two.elf" | grep -q "<nil>:" &&
   ok "two kernels, one without arguments" || bad "two kernels"
+# the start-up code of a compiled program stores nothing (start.S under
+# VT_CC_START: compiled code reads the print buffer from the metadata), and
+# lists its extent and the kernels' (.ventus.code.<kernel>: start, end)
+"$ventus" objdump "$tmp/two.elf" | awk '/<_start>:/ { s = 1; next } /^$/ { s = 0 } s' >"$tmp/start.dis"
+[ -s "$tmp/start.dis" ] && ! grep -q "[[:space:]]s[bhw][[:space:]]" "$tmp/start.dis" && grep -q "jalr" "$tmp/start.dis" &&
+  ok "a compiled program's _start stores nothing" || bad "compiled _start: $(grep -c . "$tmp/start.dis") lines, stores: $(grep "[[:space:]]s[bhw][[:space:]]" "$tmp/start.dis" | head -2)"
+"$ventus" as -o "$tmp/hand.elf" "$src/kernels/lib/start.S" "$src/kernels/lib/workitem.S" "$src/kernels/examples/vecadd.S" &&
+  [ "$("$ventus" objdump "$tmp/hand.elf" | awk '/<_start>:/ { s = 1; next } /^$/ { s = 0 } s' | grep -c "[[:space:]]sw[[:space:]]")" = 2 ] &&
+  ok "a hand-written program's _start still copies the print buffer (two stores)" || bad "hand-written _start"
 printf 'void f(void) {}\n' >"$tmp/none.cl"
 expect 1 "no __kernel function" "no kernel" "$ventus" cc -o "$tmp/n.elf" "$tmp/none.cl"
 
