@@ -170,10 +170,6 @@ static cl_int build_args(cl_kernel k, launch_cmd *l, uint32_t local_base) {
   }
   l->bl.args = l->args;
   l->bl.args_len = (uint32_t)len;
-  l->bl.namo_local = vt_amo_local_list(&k->prog->elf, l->amo_local, VT_AMO_LOCAL_MAX);
-  l->bl.amo_local = l->amo_local;
-  l->bl.ncode_ranges = vt_code_extents(&k->prog->elf, l->name, l->code_ranges, VT_CODE_RANGES_MAX);
-  l->bl.code_ranges = l->code_ranges;
   return read_only_args(k, l);
 }
 
@@ -253,6 +249,11 @@ static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_uint dim, const
   bl->lds_size = (uint32_t)lds;
   bl->pds_size = k->info.pds;
   bl->print_size = CY_PRINT_SIZE;
+  /* what the program lists for the parallel launcher (docs/opencl.md §5.7, §5.8) */
+  bl->namo_local = vt_amo_local_list(&k->prog->elf, l->amo_local, VT_AMO_LOCAL_MAX);
+  bl->amo_local = l->amo_local;
+  bl->ncode_ranges = vt_code_extents(&k->prog->elf, l->name, l->code_ranges, VT_CODE_RANGES_MAX);
+  bl->code_ranges = l->code_ranges;
   cy_ctx_enter(q->ctx);
   rc = build_args(k, l, c->lds_base + (uint32_t)warps * CY_WARP_STACK);
   cy_ctx_leave(q->ctx);

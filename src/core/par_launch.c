@@ -79,13 +79,13 @@ static int amo_commutes(isa_id id) {
 
 int par_amo_listed(const vt_device *d, uint32_t pc) {
   const uint32_t *a = d->l.amo_local;
-  size_t lo = 0, hi = a ? d->l.namo_local : 0;
+  size_t n = a ? d->l.namo_local : 0, lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     if (a[mid] < pc) lo = mid + 1;
     else hi = mid;
   }
-  return lo < (a ? d->l.namo_local : 0) && a[lo] == pc;
+  return lo < n && a[lo] == pc;
 }
 
 int par_in_code(const vt_device *d, uint32_t pc) {

@@ -121,6 +121,10 @@ int vt_kernel_symbol(const char *path, const char *name, uint32_t *addr, vt_erro
   return rc;
 }
 
+static uint32_t word_at(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 static int cmp_u32(const void *a, const void *b) {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
   return (x > y) - (x < y);
@@ -130,18 +134,11 @@ uint32_t vt_amo_local_list(const vt_elf_file *f, uint32_t *out, uint32_t cap) {
   const vt_elf_section *s = vt_elf_find_section(f, ".ventus.amo_local");
   if (!s || !s->data || !s->size || s->size % 4 || s->size / 4 > cap) return 0;
   uint32_t n = s->size / 4, k = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    const uint8_t *p = s->data + 4 * i;
-    out[i] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-  }
+  for (uint32_t i = 0; i < n; i++) out[i] = word_at(s->data + 4 * i);
   qsort(out, n, sizeof *out, cmp_u32);
   for (uint32_t i = 0; i < n; i++)
     if (!k || out[i] != out[k - 1]) out[k++] = out[i];
   return k;
-}
-
-static uint32_t word_at(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 uint32_t vt_code_extents(const vt_elf_file *f, const char *kernel, uint32_t *out, uint32_t cap) {
