@@ -113,6 +113,14 @@ static inline void on_merge(uint32_t *restrict vd, const uint32_t *restrict r, u
   }
 #define VF2(n, expr) VF_VV(n##_vv, expr) VF_VF(n##_vf, expr)
 
+/* 1 when raising NX would change nothing anyone sees: no commit record,
+ * NX raised already and mstatus.FS off or Dirty (fp_commit_flags would
+ * write nothing); the whole-register fp paths then skip their NX checks */
+static inline int fp_nx_known(const vt_exec *x) {
+  uint32_t fs = x->w->mstatus & MSTATUS_FS;
+  return !x->c && (x->w->fflags & FFLAG_NX) && (fs == 0 || fs == MSTATUS_FS);
+}
+
 /* vfadd/vfsub/vfmul/vfdiv in RNE: the whole register in host arithmetic
  * first (fp32_lanes.c); any lane outside its proven domain sends the
  * instruction to the per-lane path. B(i) is the second operand of lane i,
@@ -143,7 +151,7 @@ static inline void on_merge(uint32_t *restrict vd, const uint32_t *restrict r, u
         a = av;                                                                            \
       }                                                                                    \
       uint32_t *out = !full || in->rd == in->rs1 || in->rd == in->rs2 ? r : VR(in->rd);    \
-      if (!batch(out, a, bv, n, &lane_flags)) {                                            \
+      if (!batch(out, a, bv, n, fp_nx_known(x) ? NULL : &lane_flags)) {                   \
         if (!full)                                                                         \
           on_merge(VR(in->rd), r, em);                                                     \
         else if (out == r)                                                                 \
@@ -229,7 +237,7 @@ HANDLER(vfsqrt_v) {
       }
       a = av;
     }
-    if (!fp32_lanes_sqrt(out, a, n, &lane_flags)) {
+    if (!fp32_lanes_sqrt(out, a, n, fp_nx_known(x) ? NULL : &lane_flags)) {
       if (!full)
         on_merge(VR(in->rd), r, em);
       else if (out == r)

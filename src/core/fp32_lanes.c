@@ -44,12 +44,14 @@ static inline int lanes_add(uint32_t *restrict r, const uint32_t *a, const uint3
   for (unsigned i = 0; i < n; i++) {
     float x = fp32_host_f32(a[i]), y = fp32_host_f32(b[i]);
     float s = x + y;
-    float yv = s - x; /* TwoSum */
-    float err = (x - (s - yv)) + (y - yv);
     uint32_t su = fp32_bits(s);
     bad |= out_of(su, 2, 254);
     if (!HOST_SEES_FLUSH) bad |= out_of(a[i], 26, 254) | out_of(b[i], 26, 254);
-    nx |= err != 0.0f;
+    if (flags) {
+      float yv = s - x; /* TwoSum */
+      float err = (x - (s - yv)) + (y - yv);
+      nx |= err != 0.0f;
+    }
     r[i] = su;
   }
   if (bad) return -1;
@@ -87,7 +89,7 @@ static inline int lanes_mul(uint32_t *restrict r, const uint32_t *a, const uint3
     r[i] = pu;
   }
   if (bad) return -1;
-  if (any_product_differs(a, b, r, n)) *flags |= FFLAG_NX;
+  if (flags && any_product_differs(a, b, r, n)) *flags |= FFLAG_NX;
   return 0;
 }
 
@@ -101,7 +103,7 @@ static inline int lanes_div(uint32_t *restrict r, const uint32_t *a, const uint3
     r[i] = qu;
   }
   if (bad) return -1;
-  if (any_product_differs(r, b, a, n)) *flags |= FFLAG_NX;
+  if (flags && any_product_differs(r, b, a, n)) *flags |= FFLAG_NX;
   return 0;
 }
 
@@ -115,27 +117,32 @@ static inline int lanes_sqrt(uint32_t *restrict r, const uint32_t *a, unsigned n
     r[i] = fp32_bits(sqrtf(fp32_host_f32(a[i])));
   }
   if (bad) return -1;
-  if (any_product_differs(r, r, a, n)) *flags |= FFLAG_NX;
+  if (flags && any_product_differs(r, r, a, n)) *flags |= FFLAG_NX;
   return 0;
 }
 
 /* A register of all 32 lanes is the common case: with a constant trip
- * count the vectorised loops need no remainder iterations. Where the host
- * has AVX2, twice the lanes per host instruction (host_wide.h): each
- * lane's result and the NX checks are the same IEEE operations at any
- * width. */
+ * count the vectorised loops need no remainder iterations; without flags
+ * (NX already raised) the exactness checks are left out at compile time.
+ * Where the host has AVX2, twice the lanes per host instruction
+ * (host_wide.h): each lane's result and the NX checks are the same IEEE
+ * operations at any width. */
+#define LANES_ENTRY(op, ...)                                                                 \
+  (flags ? (n == 32 ? op(__VA_ARGS__, 32, flags) : op(__VA_ARGS__, n, flags))                \
+         : (n == 32 ? op(__VA_ARGS__, 32, NULL) : op(__VA_ARGS__, n, NULL)))
+
 VT_HOST_WIDE int fp32_lanes_add(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
-  return n == 32 ? lanes_add(r, a, b, 32, flags) : lanes_add(r, a, b, n, flags);
+  return LANES_ENTRY(lanes_add, r, a, b);
 }
 
 VT_HOST_WIDE int fp32_lanes_mul(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
-  return n == 32 ? lanes_mul(r, a, b, 32, flags) : lanes_mul(r, a, b, n, flags);
+  return LANES_ENTRY(lanes_mul, r, a, b);
 }
 
 VT_HOST_WIDE int fp32_lanes_div(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags) {
-  return n == 32 ? lanes_div(r, a, b, 32, flags) : lanes_div(r, a, b, n, flags);
+  return LANES_ENTRY(lanes_div, r, a, b);
 }
 
 VT_HOST_WIDE int fp32_lanes_sqrt(uint32_t *r, const uint32_t *a, unsigned n, uint32_t *flags) {
-  return n == 32 ? lanes_sqrt(r, a, 32, flags) : lanes_sqrt(r, a, n, flags);
+  return LANES_ENTRY(lanes_sqrt, r, a);
 }

@@ -3,7 +3,7 @@
  * compiler can vectorise. Valid only while the host rounds to nearest
  * without flushing subnormals (fp32_host_rne) and the guest's rm is RNE;
  * each returns 0 with NX (the only flag these lanes can raise) added to
- * *flags, or -1 when some lane is outside the proven domain (the caller
+ * *flags (flags NULL: not looked for, as when NX is raised already), or -1 when some lane is outside the proven domain (the caller
  * then runs the exact per-lane path on the unchanged sources; r[] is
  * scratch and must not overlap the sources). Why each is exact:
  * fp32_lanes.c and fp32_lanes_exp.c. */

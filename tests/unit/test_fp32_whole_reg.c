@@ -6,7 +6,8 @@
  * domain sends the instruction to the per-lane path after the batch has
  * written part of vd: every lane must still be the software result and
  * fflags the OR of the software flags. Expected values: the exact software
- * paths (fp32_*_soft, fp32_exp), lane by lane. test_partial_mask: the
+ * paths (fp32_*_soft, fp32_exp), lane by lane; each run again with NX
+ * raised before every instruction. test_partial_mask: the
  * same under a v0.t mask, lanes off it keeping their old values. */
 #include "test_core_more.h"
 
@@ -30,39 +31,45 @@
   "  vse32.v " LAST ", (a2)\n"                                                             \
   "  endprg x0, x0, x0\n"
 
-static void run_case(const uint32_t a[NT], const uint32_t b[NT]) {
+/* nx 0: fflags cleared before each instruction; 1: NX raised before each
+ * (the batches then skip their NX checks, fp_nx_known) and expected in
+ * every flag word beside the software's flags */
+static void run_case_nx(const uint32_t a[NT], const uint32_t b[NT], unsigned nx) {
   vt_device *d = mkdev(NULL);
   wr_words(d, DATA_BASE, a, NT);
   wr_words(d, DATA_BASE + 0x80, b, NT);
-  load_asm(d, "  li a0, 0x90000000\n"
-              "  vle32.v v1, (a0)\n"
-              "  addi a1, a0, 0x80\n"
-              "  vle32.v v2, (a1)\n"
-              "  vmv.v.v v7, v1\n"
-              "  vmv.v.v v8, v1\n"
-              "  csrrw x0, fflags, x0\n"
-              "  vfadd.vv v3, v1, v2\n" /* into vd directly */
-              "  csrrw t0, fflags, x0\n"
-              "  sw t0, 0x400(a0)\n"
-              "  vfdiv.vv v4, v1, v2\n"
-              "  csrrw t0, fflags, x0\n"
-              "  sw t0, 0x404(a0)\n"
-              "  vfsqrt.v v5, v1\n"
-              "  csrrw t0, fflags, x0\n"
-              "  sw t0, 0x408(a0)\n"
-              "  vfexp.v v6, v1\n"
-              "  csrrw t0, fflags, x0\n"
-              "  sw t0, 0x40c(a0)\n"
-              "  vfadd.vv v7, v7, v2\n" /* vd a source: through scratch */
-              "  csrrw t0, fflags, x0\n"
-              "  sw t0, 0x410(a0)\n"
-              "  vfsqrt.v v8, v8\n"
-              "  csrrw t0, fflags, x0\n"
-              "  sw t0, 0x414(a0)\n"
-              STORE_RESULTS("v8"));
+  char src[2048];
+  snprintf(src, sizeof src,
+           "  li a0, 0x90000000\n"
+           "  vle32.v v1, (a0)\n"
+           "  addi a1, a0, 0x80\n"
+           "  vle32.v v2, (a1)\n"
+           "  vmv.v.v v7, v1\n"
+           "  vmv.v.v v8, v1\n"
+           "  csrrwi x0, fflags, %1$u\n"
+           "  vfadd.vv v3, v1, v2\n" /* into vd directly */
+           "  csrrwi t0, fflags, %1$u\n"
+           "  sw t0, 0x400(a0)\n"
+           "  vfdiv.vv v4, v1, v2\n"
+           "  csrrwi t0, fflags, %1$u\n"
+           "  sw t0, 0x404(a0)\n"
+           "  vfsqrt.v v5, v1\n"
+           "  csrrwi t0, fflags, %1$u\n"
+           "  sw t0, 0x408(a0)\n"
+           "  vfexp.v v6, v1\n"
+           "  csrrwi t0, fflags, %1$u\n"
+           "  sw t0, 0x40c(a0)\n"
+           "  vfadd.vv v7, v7, v2\n" /* vd a source: through scratch */
+           "  csrrwi t0, fflags, %1$u\n"
+           "  sw t0, 0x410(a0)\n"
+           "  vfsqrt.v v8, v8\n"
+           "  csrrwi t0, fflags, %1$u\n"
+           "  sw t0, 0x414(a0)\n"
+           STORE_RESULTS("v8"), nx);
+  load_asm(d, src);
   vt_launch l = mklaunch(1, 1, 1, NT, 1);
   launch_ok(d, &l);
-  uint32_t flags[6] = {0};
+  uint32_t flags[6] = {nx, nx, nx, nx, nx, nx};
   for (uint32_t i = 0; i < NT; i++) {
     uint32_t exp_flags = 0; /* vfexp.v raises none */
     uint32_t want[6] = {
@@ -72,15 +79,20 @@ static void run_case(const uint32_t a[NT], const uint32_t b[NT]) {
     for (uint32_t k = 0; k < 6; k++) {
       uint32_t got = rd32(d, DATA_BASE + 0x100 + 0x80 * k + 4 * i);
       if (got != want[k])
-        fail_msg("result %u, lane %u (a %08x, b %08x): %08x, expected %08x", k, i, a[i], b[i], got,
-                 want[k]);
+        fail_msg("NX %u before: result %u, lane %u (a %08x, b %08x): %08x, expected %08x", nx, k, i,
+                 a[i], b[i], got, want[k]);
     }
   }
   for (uint32_t k = 0; k < 6; k++)
     if (rd32(d, DATA_BASE + 0x400 + 4 * k) != flags[k])
-      fail_msg("flags of instruction %u: %x, expected %x", k, rd32(d, DATA_BASE + 0x400 + 4 * k),
-               flags[k]);
+      fail_msg("NX %u before: flags of instruction %u: %x, expected %x", nx, k,
+               rd32(d, DATA_BASE + 0x400 + 4 * k), flags[k]);
   vt_device_destroy(d);
+}
+
+static void run_case(const uint32_t a[NT], const uint32_t b[NT]) {
+  run_case_nx(a, b, 0);
+  run_case_nx(a, b, 1);
 }
 
 /* The same on a partial mask (v0.t): lanes off the mask hold specials the
