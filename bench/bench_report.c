@@ -56,6 +56,10 @@ static void print_head(const char *mode) {
          "Mthr-i", "sim s", "min s", "max s", "cpu s", "busy s", "Mthr-i/s", "Mthr/cpu");
 }
 
+static const char *mode_name(bench_mode m) {
+  return m == BENCH_TIMING ? "timing" : m == BENCH_TRACED ? "traced" : "functional";
+}
+
 void bench_print_table(const bench_options *o, const bench_row *rows, int n, const char *load0,
                        const char *load1) {
   printf("bench_sim: %d rep%s (median), scale %g%s, build %s, %ld CPUs online, host_threads %u, load "
@@ -75,6 +79,15 @@ void bench_print_table(const bench_options *o, const bench_row *rows, int n, con
     for (int i = 0; i < n; i++)
       if (rows[i].mode == BENCH_TIMING) print_timing(&rows[i]);
   }
+  if (o->vs_threads) {
+    printf("host threads %u against %u: sim s of each, the median of the reps' ratios (min-max)\n",
+           o->host_threads, o->vs_threads);
+    for (int i = 0; i < n; i++)
+      if (rows[i].mode != BENCH_TRACED)
+        printf("%-13s %-10s %7.3f %7.3f  %5.2fx (%.2f-%.2f)%s\n", rows[i].name, mode_name(rows[i].mode),
+               rows[i].sim_med, rows[i].vs_med, rows[i].speedup_med, rows[i].speedup_min, rows[i].speedup_max,
+               rows[i].ok ? "" : "  MISMATCH");
+  }
   for (int i = 0; i < n; i++)
     if (rows[i].mode == BENCH_TRACED)
       printf("trace cost (%s, %s, commit log to /dev/null): %.3f s vs %.3f s untraced = %.1fx%s\n",
@@ -82,16 +95,13 @@ void bench_print_table(const bench_options *o, const bench_row *rows, int n, con
              rows[i].sim_med / rows[i].base_med, rows[i].ok ? "" : "  MISMATCH");
 }
 
-static const char *mode_name(bench_mode m) {
-  return m == BENCH_TIMING ? "timing" : m == BENCH_TRACED ? "traced" : "functional";
-}
-
 void bench_print_json(const bench_options *o, const bench_row *rows, int n, const char *load0,
                       const char *load1) {
   printf("{\"reps\": %d, \"scale\": %g, \"quick\": %s, \"build_type\": \"%s\", \"nproc\": %ld, "
-         "\"host_threads\": %u, \"loadavg_before\": \"%s\", \"loadavg_after\": \"%s\", \"workloads\": [",
+         "\"host_threads\": %u, \"vs_threads\": %u, \"loadavg_before\": \"%s\", \"loadavg_after\": \"%s\", "
+         "\"workloads\": [",
          o->reps, o->scale, o->quick ? "true" : "false", VT_BUILD_TYPE,
-         sysconf(_SC_NPROCESSORS_ONLN), o->host_threads, load0, load1);
+         sysconf(_SC_NPROCESSORS_ONLN), o->host_threads, o->vs_threads, load0, load1);
   for (int i = 0; i < n; i++) {
     const bench_row *r = &rows[i];
     printf("%s\n  {\"name\": \"%s\", \"mode\": \"%s\", \"traced\": %s, \"scale\": %g, "
@@ -110,6 +120,10 @@ void bench_print_json(const bench_options *o, const bench_row *rows, int n, cons
            (double)r->thread_insns / r->cpu_med, r->busy_med, r->native_cpu_med, r->cpu_med / r->native_cpu_med,
            (long long)r->peak_bytes, (unsigned long long)r->buf_bytes, r->ok ? "true" : "false");
     if (r->mode == BENCH_TIMING) printf(", \"cycles\": %llu", (unsigned long long)r->cycles);
+    if (o->vs_threads && r->mode != BENCH_TRACED)
+      printf(", \"vs_median_s\": %.6f, \"threads_speedup\": %.3f, \"threads_speedup_min\": %.3f, "
+             "\"threads_speedup_max\": %.3f",
+             r->vs_med, r->speedup_med, r->speedup_min, r->speedup_max);
     if (r->mode == BENCH_TRACED)
       printf(", \"untraced_median_s\": %.6f, \"trace_cost\": %.2f", r->base_med,
              r->sim_med / r->base_med);

@@ -12,6 +12,7 @@ typedef enum { BENCH_FUNCTIONAL, BENCH_TRACED, BENCH_TIMING } bench_mode;
 typedef struct {
   int reps, json, quick;
   unsigned host_threads; /* config key host_threads: 0 = online CPUs */
+  unsigned vs_threads;   /* --vs-threads: each rep also runs on this many, 0 = not */
   double scale, native_min, trace_scale, timing_scale; /* timing_scale 0 = no timing runs */
   const char *only, *trace, *srcdir;
 } bench_options;
@@ -25,6 +26,9 @@ typedef struct {
   double base[BENCH_MAX_REPS]; /* traced rows: the same instance untraced, same reps */
   double cpu[BENCH_MAX_REPS], native_cpu[BENCH_MAX_REPS]; /* process CPU seconds */
   double busy[BENCH_MAX_REPS]; /* bench_sim_run.busy_secs */
+  double vs[BENCH_MAX_REPS];   /* --vs-threads: the same rep on vs_threads host threads */
+  double speedup[BENCH_MAX_REPS]; /* ... and sim[i] / vs[i], that rep's pair */
+  double vs_med, speedup_med, speedup_min, speedup_max;
   double sim_med, sim_min, sim_max, native_med, base_med, cpu_med, native_cpu_med, busy_med;
   uint64_t warp_insns, thread_insns, cycles;
   uint32_t launches;

@@ -19,7 +19,8 @@ static void usage(FILE *f) {
       f,
       "usage: bench_sim [--quick] [--reps N] [--scale F] [--only NAME[,NAME...]]\n"
       "                 [--trace NAME|none] [--trace-scale F] [--timing-scale F] [--no-timing]\n"
-      "                 [--native-min SECS] [--host-threads N] [--src DIR] [--json] [--list]\n"
+      "                 [--native-min SECS] [--host-threads N] [--vs-threads N] [--src DIR]\n"
+      "                 [--json] [--list]\n"
       "  --reps N          repetitions per workload (default 5; the median is reported)\n"
       "  --scale F         multiply every problem size by F (default 1; sizes are limited\n"
       "                    to 16 times the default, --trace-scale and --timing-scale included)\n"
@@ -34,6 +35,10 @@ static void usage(FILE *f) {
       "0.05)\n"
       "  --host-threads N  host threads per launch (config key host_threads; default 0 =\n"
       "                    online CPUs, one under the timing model; 1 = single-threaded)\n"
+      "  --vs-threads N    each rep also runs on N host threads (2..256), right after or\n"
+      "                    before the run on --host-threads (default then 1), alternately;\n"
+      "                    reports the median of the reps' ratios (the speed-up), functional\n"
+      "                    and timing runs\n"
       "  --quick           tiny instances for CI: each workload at its own small size (times\n"
       "                    --scale) in every mode, 1 rep, no batching; results are checked,\n"
       "                    times mean nothing (implies --reps 1 --native-min 0\n"
@@ -106,6 +111,16 @@ static int value_option(bench_options *o, const char *a, const char *v) {
     o->host_threads = (unsigned)x;
     return 0;
   }
+  if (!strcmp(a, "--vs-threads")) {
+    if (number(a, v, 0, VT_MAX_HOST_THREADS, &x)) return -1;
+    if (x != (int)x || x < 2) {
+      fprintf(stderr, "bench_sim: --vs-threads %s: expected a whole number 2..%u (see --help)\n", v,
+              VT_MAX_HOST_THREADS);
+      return -1;
+    }
+    o->vs_threads = (unsigned)x;
+    return 0;
+  }
   if (!strcmp(a, "--only")) {
     if (!known(a, v)) return -1;
     o->only = v;
@@ -125,7 +140,7 @@ static int value_option(bench_options *o, const char *a, const char *v) {
 }
 
 static int parse(int argc, char **argv, bench_options *o) {
-  *o = (bench_options){5, 0, 0, 0, 1.0, 0.05, 0.125, 0.25, NULL, "stream", VT_SOURCE_DIR};
+  *o = (bench_options){5, 0, 0, 0, 0, 1.0, 0.05, 0.125, 0.25, NULL, "stream", VT_SOURCE_DIR};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--json"))
@@ -144,7 +159,8 @@ static int parse(int argc, char **argv, bench_options *o) {
     } else {
       static const char *const with_value[] = {"--reps",         "--scale",      "--trace-scale",
                                                "--timing-scale", "--native-min", "--only",
-                                               "--trace",        "--src",        "--host-threads"};
+                                               "--trace",        "--src",        "--host-threads",
+                                               "--vs-threads"};
       size_t k = 0, n = sizeof with_value / sizeof with_value[0];
       while (k < n && strcmp(a, with_value[k])) k++;
       if (k == n) {
@@ -168,6 +184,11 @@ static int parse(int argc, char **argv, bench_options *o) {
   snprintf(start, sizeof start, "%s/kernels/lib/start.S", o->srcdir);
   if (access(start, R_OK)) {
     fprintf(stderr, "bench_sim: --src %s: no readable kernels/lib/start.S there\n", o->srcdir);
+    return -1;
+  }
+  if (o->vs_threads && !o->host_threads) o->host_threads = 1; /* the pair's other side */
+  if (o->vs_threads && o->vs_threads == o->host_threads) {
+    fprintf(stderr, "bench_sim: --vs-threads %u is --host-threads as well: nothing to compare\n", o->vs_threads);
     return -1;
   }
   if (o->quick) {
@@ -229,8 +250,26 @@ static int measure(const bench_options *o, const bench_workload *w, bench_mode m
   for (int i = 0; i < o->reps; i++) {
     r->native[i] = bench_run_native(&b, o->native_min, &r->native_calls,
                                     &r->native_cpu[i]); /* also fills b.ref */
-    bench_sim_run s;
+    bench_sim_run s, v;
+    /* the pair of --vs-threads in turns, so that a drift of the machine's
+     * speed weighs on both sides alike */
+    int pair = o->vs_threads && mode != BENCH_TRACED, vs_first = pair && (i & 1);
+    if (vs_first && bench_run_sim(&b, elf, NULL, mode == BENCH_TIMING, o->vs_threads, &v, &e)) goto out;
     if (bench_run_sim(&b, elf, trace, mode == BENCH_TIMING, o->host_threads, &s, &e)) goto out;
+    if (pair && !vs_first && bench_run_sim(&b, elf, NULL, mode == BENCH_TIMING, o->vs_threads, &v, &e)) goto out;
+    if (pair) {
+      r->vs[i] = v.secs;
+      r->speedup[i] = s.secs / v.secs;
+      r->ok &= v.ok;
+      /* timing mode: the same cycles whatever the threads (a functional
+       * launch of a racy kernel, bfs, may take other paths to its result) */
+      if (mode == BENCH_TIMING && (v.cycles != s.cycles || v.warp_insns != s.warp_insns)) {
+        fprintf(stderr, "bench_sim: %s: %llu cycles and %llu warp-instructions on %u host threads, %llu and %llu on %u\n",
+                r->label, (unsigned long long)v.cycles, (unsigned long long)v.warp_insns, o->vs_threads,
+                (unsigned long long)s.cycles, (unsigned long long)s.warp_insns, o->host_threads);
+        r->ok = 0;
+      }
+    }
     r->sim[i] = s.secs;
     r->cpu[i] = s.cpu_secs;
     r->busy[i] = s.busy_secs;
@@ -245,8 +284,12 @@ static int measure(const bench_options *o, const bench_workload *w, bench_mode m
       if (bench_run_sim(&b, elf, NULL, 0, o->host_threads, &u, &e)) goto out;
       r->base[i] = u.secs;
     }
-    fprintf(stderr, "  %-20s rep %d: sim %.3f s, native %.6f s%s\n", r->label, i + 1, s.secs,
-            r->native[i], s.ok ? "" : "  RESULT MISMATCH");
+    if (pair)
+      fprintf(stderr, "  %-20s rep %d: sim %.3f s, on %u host threads %.3f s, native %.6f s%s\n", r->label,
+              i + 1, s.secs, o->vs_threads, v.secs, r->native[i], s.ok && v.ok ? "" : "  RESULT MISMATCH");
+    else
+      fprintf(stderr, "  %-20s rep %d: sim %.3f s, native %.6f s%s\n", r->label, i + 1, s.secs, r->native[i],
+              s.ok ? "" : "  RESULT MISMATCH");
   }
   r->sim_med = bench_median(r->sim, r->reps);
   r->sim_min = r->sim[0];
@@ -256,6 +299,12 @@ static int measure(const bench_options *o, const bench_workload *w, bench_mode m
   r->cpu_med = bench_median(r->cpu, r->reps);
   r->busy_med = bench_median(r->busy, r->reps);
   r->native_cpu_med = bench_median(r->native_cpu, r->reps);
+  if (o->vs_threads && mode != BENCH_TRACED) {
+    r->vs_med = bench_median(r->vs, r->reps);
+    r->speedup_med = bench_median(r->speedup, r->reps); /* sorts: then min and max */
+    r->speedup_min = r->speedup[0];
+    r->speedup_max = r->speedup[r->reps - 1];
+  }
   rc = 0;
 out:
   if (rc) {

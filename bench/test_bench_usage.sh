@@ -24,6 +24,11 @@ expect 2 "unknown option --bogus (see --help)" "unknown option" "$b" --bogus
 expect 2 "--scale needs a value" "missing value" "$b" --scale
 expect 2 "--src $tmp: no readable kernels/lib/start.S there" "src without kernels" "$b" --src "$tmp"
 
+expect 2 "--vs-threads 1: expected a whole number 2..256" "vs-threads one" "$b" --vs-threads 1
+expect 2 "--vs-threads 2.5: expected a whole number 2..256" "vs-threads not whole" "$b" --vs-threads 2.5
+expect 2 "--vs-threads 2 is --host-threads as well: nothing to compare" "vs-threads same" \
+  "$b" --vs-threads 2 --host-threads 2
+
 expect 0 "" "--help" "$b" --help
 grep -q -- "--timing-scale F" "$tmp/out" && ok "--help names --timing-scale" ||
   bad "--help lacks --timing-scale"
@@ -44,5 +49,19 @@ if [ $rc = 0 ] && [ "$rows" = 3 ] && [ "$okrows" = 3 ] &&
 else
   bad "--quick --json: exit $rc, $rows rows, $okrows ok: $(head -c 400 "$tmp/out")"
 fi
+
+# --vs-threads: each row's reps also on two host threads, a speed-up per
+# row; the timing rows' cycles compared too (a difference is a mismatch)
+"$b" --quick --only reduce --trace none --vs-threads 2 --json >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 0 ] && grep -q '"vs_threads": 2' "$tmp/out" && [ "$(grep -c '"threads_speedup": [0-9]' "$tmp/out")" = 2 ] &&
+  [ "$(grep -c '"result_ok": true' "$tmp/out")" = 2 ]; then
+  ok "--vs-threads 2 --json: a speed-up in both rows, both ok"
+else
+  bad "--vs-threads 2 --json: exit $rc: $(head -c 400 "$tmp/out") $(head -c 300 "$tmp/err")"
+fi
+"$b" --quick --only reduce --trace none --vs-threads 2 >"$tmp/out" 2>"$tmp/err"
+grep -q '^host threads 1 against 2' "$tmp/out" && grep -q '^reduce .*timing .*x (' "$tmp/out" &&
+  ok "--vs-threads 2: the table's speed-up lines" || bad "--vs-threads 2 table: $(tail -n 4 "$tmp/out")"
 
 exit $fail
