@@ -75,7 +75,7 @@ int bench_assemble(const char *srcdir, const bench_workload *w, const char *elf,
  * times the launches (vt_device_launch and the host loop between them),
  * checks the result against b->ref (*ok). With `trace` non-NULL the commit
  * log is written there; with `timing` the launches run under the timing
- * model. */
+ * model; `sets` change the configuration (bench_config). */
 typedef struct {
   double secs, cpu_secs; /* wall and process CPU time of the timed part */
   double busy_secs;      /* the same less what other host threads ran beside the busiest
@@ -86,8 +86,11 @@ typedef struct {
   int64_t peak_bytes; /* host memory growth while set up and launched, -1 = unknown */
   int ok;
 } bench_sim_run;
-int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, int timing, unsigned host_threads, bench_sim_run *r,
-                  vt_error *e);
+int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, int timing, unsigned host_threads,
+                  const char *const *sets, int nsets, bench_sim_run *r, vt_error *e);
+/* The configuration every run starts from: the defaults, no step limit,
+ * then sets[0..nsets) (KEY=VALUE, as `ventus run -c`), checked. */
+int bench_config(vt_config *c, const char *const *sets, int nsets, vt_error *e);
 
 /* Native baseline: seconds per call of b->w->native, calls batched so one
  * measurement lasts at least min_secs (*calls says how many). */

@@ -66,6 +66,11 @@ void bench_print_table(const bench_options *o, const bench_row *rows, int n, con
          "average %s before, %s after\n",
          o->reps, o->reps == 1 ? "" : "s", o->scale, o->quick ? " (quick sizes)" : "",
          VT_BUILD_TYPE, sysconf(_SC_NPROCESSORS_ONLN), o->host_threads, load0, load1);
+  if (o->nsets) {
+    printf("configuration:");
+    for (int i = 0; i < o->nsets; i++) printf(" %s", o->sets[i]);
+    printf("\n");
+  }
   print_head("functional");
   printf(" %10s %7s %7s %8s %8s %s\n", "native s", "slowdn", "cpu-sd", "peak MiB", "buf MiB",
          "check");
@@ -98,10 +103,22 @@ void bench_print_table(const bench_options *o, const bench_row *rows, int n, con
 void bench_print_json(const bench_options *o, const bench_row *rows, int n, const char *load0,
                       const char *load1) {
   printf("{\"reps\": %d, \"scale\": %g, \"quick\": %s, \"build_type\": \"%s\", \"nproc\": %ld, "
-         "\"host_threads\": %u, \"vs_threads\": %u, \"loadavg_before\": \"%s\", \"loadavg_after\": \"%s\", "
-         "\"workloads\": [",
+         "\"host_threads\": %u, \"vs_threads\": %u, \"loadavg_before\": \"%s\", \"loadavg_after\": \"%s\", ",
          o->reps, o->scale, o->quick ? "true" : "false", VT_BUILD_TYPE,
          sysconf(_SC_NPROCESSORS_ONLN), o->host_threads, o->vs_threads, load0, load1);
+  /* the --set values are config keys and numbers or file names: printed as
+   * given, with '"' and '\\' escaped */
+  printf("\"sets\": [");
+  for (int i = 0; i < o->nsets; i++) {
+    printf("%s\"", i ? ", " : "");
+    for (const char *c = o->sets[i]; *c; c++)
+      if (*c == '"' || *c == '\\')
+        printf("\\%c", *c);
+      else if ((unsigned char)*c >= 0x20)
+        putchar(*c);
+    printf("\"");
+  }
+  printf("], \"workloads\": [");
   for (int i = 0; i < n; i++) {
     const bench_row *r = &rows[i];
     printf("%s\n  {\"name\": \"%s\", \"mode\": \"%s\", \"traced\": %s, \"scale\": %g, "

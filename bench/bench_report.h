@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #define BENCH_MAX_REPS 101
+#define BENCH_MAX_SETS 16
 
 typedef enum { BENCH_FUNCTIONAL, BENCH_TRACED, BENCH_TIMING } bench_mode;
 
@@ -15,6 +16,8 @@ typedef struct {
   unsigned vs_threads;   /* --vs-threads: each rep also runs on this many, 0 = not */
   double scale, native_min, trace_scale, timing_scale; /* timing_scale 0 = no timing runs */
   const char *only, *trace, *srcdir;
+  const char *sets[BENCH_MAX_SETS]; /* --set KEY=VALUE, applied to every run's configuration */
+  int nsets;
 } bench_options;
 
 typedef struct {

@@ -94,12 +94,19 @@ static int launches(bench_inst *b, vt_device *d, const vt_launch *l, FILE *trace
   return 0;
 }
 
-int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, int timing, unsigned host_threads, bench_sim_run *r,
-                  vt_error *e) {
+int bench_config(vt_config *c, const char *const *sets, int nsets, vt_error *e) {
+  vt_config_defaults(c);
+  c->max_steps = 0;
+  for (int i = 0; i < nsets; i++)
+    if (vt_config_override(c, sets[i], e)) return -1;
+  return vt_config_check(c, e);
+}
+
+int bench_run_sim(bench_inst *b, const char *elf, FILE *trace, int timing, unsigned host_threads,
+                  const char *const *sets, int nsets, bench_sim_run *r, vt_error *e) {
   memset(r, 0, sizeof *r);
   vt_config c;
-  vt_config_defaults(&c);
-  c.max_steps = 0;
+  if (bench_config(&c, sets, nsets, e)) return -1;
   c.host_threads = host_threads;
   int64_t rss0 = bench_mem_mark();
   vt_device *d = vt_device_create(&c, e);

@@ -19,8 +19,8 @@ static void usage(FILE *f) {
       f,
       "usage: bench_sim [--quick] [--reps N] [--scale F] [--only NAME[,NAME...]]\n"
       "                 [--trace NAME|none] [--trace-scale F] [--timing-scale F] [--no-timing]\n"
-      "                 [--native-min SECS] [--host-threads N] [--vs-threads N] [--src DIR]\n"
-      "                 [--json] [--list]\n"
+      "                 [--native-min SECS] [--host-threads N] [--vs-threads N]\n"
+      "                 [--set KEY=VALUE]... [--src DIR] [--json] [--list]\n"
       "  --reps N          repetitions per workload (default 5; the median is reported)\n"
       "  --scale F         multiply every problem size by F (default 1; sizes are limited\n"
       "                    to 16 times the default, --trace-scale and --timing-scale included)\n"
@@ -39,6 +39,8 @@ static void usage(FILE *f) {
       "                    before the run on --host-threads (default then 1), alternately;\n"
       "                    reports the median of the reps' ratios (the speed-up), functional\n"
       "                    and timing runs\n"
+      "  --set KEY=VALUE   a configuration key for every run (as ventus run -c; up to %d;\n"
+      "                    host_threads is --host-threads' and max_steps stays 0)\n"
       "  --quick           tiny instances for CI: each workload at its own small size (times\n"
       "                    --scale) in every mode, 1 rep, no batching; results are checked,\n"
       "                    times mean nothing (implies --reps 1 --native-min 0\n"
@@ -48,7 +50,7 @@ static void usage(FILE *f) {
       "  --list            list the workloads\n"
       "exit status: 0 every result matched its C reference, 1 a mismatch or a failed run,\n"
       "2 usage\n",
-      VT_SOURCE_DIR);
+      BENCH_MAX_SETS, VT_SOURCE_DIR);
 }
 
 /* Problem sizes are 32-bit: --scale times --trace-scale or --timing-scale
@@ -135,12 +137,28 @@ static int value_option(bench_options *o, const char *a, const char *v) {
     o->trace = v;
     return 0;
   }
+  if (!strcmp(a, "--set")) {
+    if (o->nsets == BENCH_MAX_SETS) {
+      fprintf(stderr, "bench_sim: --set: at most %d of them\n", BENCH_MAX_SETS);
+      return -1;
+    }
+    vt_config c;
+    vt_error e;
+    o->sets[o->nsets++] = v;
+    if (bench_config(&c, o->sets, o->nsets, &e)) {
+      char m[512];
+      vt_err_format(&e, m, sizeof m);
+      fprintf(stderr, "bench_sim: --set %s: %s\n", v, m);
+      return -1;
+    }
+    return 0;
+  }
   o->srcdir = v; /* --src */
   return 0;
 }
 
 static int parse(int argc, char **argv, bench_options *o) {
-  *o = (bench_options){5, 0, 0, 0, 0, 1.0, 0.05, 0.125, 0.25, NULL, "stream", VT_SOURCE_DIR};
+  *o = (bench_options){5, 0, 0, 0, 0, 1.0, 0.05, 0.125, 0.25, NULL, "stream", VT_SOURCE_DIR, {NULL}, 0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--json"))
@@ -160,7 +178,7 @@ static int parse(int argc, char **argv, bench_options *o) {
       static const char *const with_value[] = {"--reps",         "--scale",      "--trace-scale",
                                                "--timing-scale", "--native-min", "--only",
                                                "--trace",        "--src",        "--host-threads",
-                                               "--vs-threads"};
+                                               "--vs-threads",   "--set"};
       size_t k = 0, n = sizeof with_value / sizeof with_value[0];
       while (k < n && strcmp(a, with_value[k])) k++;
       if (k == n) {
@@ -254,9 +272,11 @@ static int measure(const bench_options *o, const bench_workload *w, bench_mode m
     /* the pair of --vs-threads in turns, so that a drift of the machine's
      * speed weighs on both sides alike */
     int pair = o->vs_threads && mode != BENCH_TRACED, vs_first = pair && (i & 1);
-    if (vs_first && bench_run_sim(&b, elf, NULL, mode == BENCH_TIMING, o->vs_threads, &v, &e)) goto out;
-    if (bench_run_sim(&b, elf, trace, mode == BENCH_TIMING, o->host_threads, &s, &e)) goto out;
-    if (pair && !vs_first && bench_run_sim(&b, elf, NULL, mode == BENCH_TIMING, o->vs_threads, &v, &e)) goto out;
+    int timed = mode == BENCH_TIMING;
+    if (vs_first && bench_run_sim(&b, elf, NULL, timed, o->vs_threads, o->sets, o->nsets, &v, &e)) goto out;
+    if (bench_run_sim(&b, elf, trace, timed, o->host_threads, o->sets, o->nsets, &s, &e)) goto out;
+    if (pair && !vs_first && bench_run_sim(&b, elf, NULL, timed, o->vs_threads, o->sets, o->nsets, &v, &e))
+      goto out;
     if (pair) {
       r->vs[i] = v.secs;
       r->speedup[i] = s.secs / v.secs;
@@ -281,7 +301,7 @@ static int measure(const bench_options *o, const bench_workload *w, bench_mode m
     if (s.peak_bytes > r->peak_bytes) r->peak_bytes = s.peak_bytes;
     if (mode == BENCH_TRACED) {
       bench_sim_run u;
-      if (bench_run_sim(&b, elf, NULL, 0, o->host_threads, &u, &e)) goto out;
+      if (bench_run_sim(&b, elf, NULL, 0, o->host_threads, o->sets, o->nsets, &u, &e)) goto out;
       r->base[i] = u.secs;
     }
     if (pair)

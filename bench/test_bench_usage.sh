@@ -29,6 +29,11 @@ expect 2 "--vs-threads 2.5: expected a whole number 2..256" "vs-threads not whol
 expect 2 "--vs-threads 2 is --host-threads as well: nothing to compare" "vs-threads same" \
   "$b" --vs-threads 2 --host-threads 2
 
+expect 2 "--set bogus=1: config error: unknown config key 'bogus'" "set unknown key" "$b" --set bogus=1
+expect 2 "--set num_sm=0: config error: num_sm must be 1..1024" "set bad value" "$b" --set num_sm=0
+expect 2 "--set num_sm: usage error: config override 'num_sm': expected KEY=VALUE" "set without =" \
+  "$b" --set num_sm
+
 expect 0 "" "--help" "$b" --help
 grep -q -- "--timing-scale F" "$tmp/out" && ok "--help names --timing-scale" ||
   bad "--help lacks --timing-scale"
@@ -63,5 +68,19 @@ fi
 "$b" --quick --only reduce --trace none --vs-threads 2 >"$tmp/out" 2>"$tmp/err"
 grep -q '^host threads 1 against 2' "$tmp/out" && grep -q '^reduce .*timing .*x (' "$tmp/out" &&
   ok "--vs-threads 2: the table's speed-up lines" || bad "--vs-threads 2 table: $(tail -n 4 "$tmp/out")"
+
+# --set: the configuration of every run, shown in the JSON; four SMs give
+# other cycles than the default two
+"$b" --quick --only reduce --trace none --json >"$tmp/two" 2>/dev/null
+"$b" --quick --only reduce --trace none --set num_sm=4 --json >"$tmp/out" 2>"$tmp/err"
+rc=$?
+c2=$(grep '"mode": "timing"' "$tmp/two" | sed -E 's/.*"cycles": ([0-9]+).*/\1/')
+c4=$(grep '"mode": "timing"' "$tmp/out" | sed -E 's/.*"cycles": ([0-9]+).*/\1/')
+if [ $rc = 0 ] && grep -q '"sets": \["num_sm=4"\]' "$tmp/out" && [ -n "$c2" ] && [ -n "$c4" ] && [ "$c2" != "$c4" ] &&
+  [ "$(grep -c '"result_ok": true' "$tmp/out")" = 2 ]; then
+  ok "--set num_sm=4: in the JSON, other cycles ($c4 against $c2), results ok"
+else
+  bad "--set num_sm=4: exit $rc, cycles $c4 against $c2: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err")"
+fi
 
 exit $fail
