@@ -124,12 +124,13 @@ static inline int fp_nx_known(const vt_exec *x) {
 /* vfadd/vfsub/vfmul/vfdiv in RNE: the whole register in host arithmetic
  * first (fp32_lanes.c); any lane outside its proven domain sends the
  * instruction to the per-lane path. B(i) is the second operand of lane i,
- * as the batch wants it (b negated for a subtraction). On a full mask the
+ * as the batch wants it (b negated for a subtraction); DIRECT, when not
+ * NULL, holds B(i) already (vs1 of an addition or product: no copy). On a full mask the
  * batch writes vd itself unless vd is a source, which the per-lane path
  * would still need (it writes every lane of vd again); on a partial mask
  * (divergent code, v0.t) all 32 lanes are computed, those off it as
  * 1.0 op 1.0 (lane_on), and only the mask's lanes reach vd (on_merge). */
-#define VF_WHOLE(id, B, batch, expr)                                                       \
+#define VF_WHOLE(id, B, DIRECT, batch, expr)                                               \
   HANDLER(id) {                                                                            \
     uint32_t vl = x->w->vl, em = x->emask;                                                 \
     if (x->w->frm == FP_RNE && em && fp32_host_rne()) {                                    \
@@ -140,8 +141,12 @@ static inline int fp_nx_known(const vt_exec *x) {
       (void)bx;                                                                            \
       int full = em == lanes_mask(vl);                                                     \
       uint32_t n = full ? vl : VT_MAX_LANES;                                               \
+      const uint32_t *b = (DIRECT);                                                        \
       if (full) {                                                                          \
-        for (uint32_t i = 0; i < vl; i++) bv[i] = (B);                                     \
+        if (!b) {                                                                          \
+          for (uint32_t i = 0; i < vl; i++) bv[i] = (B);                                   \
+          b = bv;                                                                          \
+        }                                                                                  \
       } else {                                                                             \
         for (uint32_t i = 0; i < VT_MAX_LANES; i++) {                                      \
           uint32_t on = lane_on(em, i);                                                    \
@@ -149,9 +154,10 @@ static inline int fp_nx_known(const vt_exec *x) {
           bv[i] = ((B) & on) | (FP32_ONE & ~on);                                           \
         }                                                                                  \
         a = av;                                                                            \
+        b = bv;                                                                            \
       }                                                                                    \
       uint32_t *out = !full || in->rd == in->rs1 || in->rd == in->rs2 ? r : VR(in->rd);    \
-      if (!batch(out, a, bv, n, fp_nx_known(x) ? NULL : &lane_flags)) {                   \
+      if (!batch(out, a, b, n, fp_nx_known(x) ? NULL : &lane_flags)) {                    \
         if (!full)                                                                         \
           on_merge(VR(in->rd), r, em);                                                     \
         else if (out == r)                                                                 \
@@ -177,7 +183,8 @@ static inline int fp_nx_known(const vt_exec *x) {
   }
 #define VF2_WHOLE(n, batch, neg, expr)                                                     \
   VF_VV_L(n##_vv, expr) VF_VF_L(n##_vf, expr)                                              \
-  VF_WHOLE(n##_vv, s1[i] ^ (neg), batch, expr) VF_WHOLE(n##_vf, bx ^ (neg), batch, expr)
+  VF_WHOLE(n##_vv, s1[i] ^ (neg), (neg) ? NULL : s1, batch, expr)                        \
+  VF_WHOLE(n##_vf, bx ^ (neg), (const uint32_t *)NULL, batch, expr)
 
 VF2_WHOLE(vfadd, fp32_lanes_add, 0u, fp32_add(a, b, rm, fl))
 VF2_WHOLE(vfsub, fp32_lanes_add, SIGN, fp32_sub(a, b, rm, fl))
