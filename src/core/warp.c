@@ -536,9 +536,8 @@ static int lean_run(vt_exec *x, vt_stats *s, const vt_icache_entry *ic, uint32_t
   uint32_t i = 0;
   int rc = 0;
   for (; i < cnt; i++, ic++) {
-    if (ic->lean) { /* the handler's result without its checks */
+    if (ic->lean && !ic->lean(w, &ic->in)) { /* the handler's result without its checks */
       if (rec) rec[i] = (vt_step_rec){ic->in, ic->pc, ic->pc + 4, 0xffffffffu, vtype, ic->flags, (isa_unit)ic->unit};
-      ic->lean(w, &ic->in);
       s->unit_insns[ic->unit]++;
     } else if (unlikely(rc = ahead_one(x, s, ic, ic->pc, 0xffffffffu, 0xffffffffu, vtype, rec ? &rec[i] : NULL))) {
       break;

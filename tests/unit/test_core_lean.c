@@ -1,6 +1,9 @@
 /* The lean forms the run-ahead loop calls for full warps
  * (src/core/exec_lean.c): each against the handler it stands for on
- * random registers (aliased operands, x0, each state of mstatus.FS), and programs
+ * random registers (aliased operands, x0, each state of mstatus.FS; the fp
+ * forms on floats with and without NX raised, RNE or not, some lanes
+ * outside the batch's domain: taken, they must equal the handler; declined,
+ * the handler run afterwards must still give its own result), and programs
  * run with and without run-ahead against plain C and hand-computed values:
  *  - an integer hash loop on a full warp (lean) and on 16 threads (not),
  *    with an op under v0 inside the runs;
@@ -11,6 +14,7 @@
 #include <stdio.h>
 
 #include "core.h"
+#include "fp32.h"
 #include "test_core_launch_src.h"
 
 #define OUT (DATA_BASE + 0x1000u)
@@ -30,6 +34,21 @@ static uint32_t operand(uint64_t *s) {
   return (r & 7) == 0 ? edge[(r >> 3) & 7] : next(s);
 }
 
+/* the fp lean forms: they may decline (return 1) */
+static int is_fp(unsigned id) {
+  return id == ISA_vfadd_vv || id == ISA_vfadd_vf || id == ISA_vfsub_vv || id == ISA_vfsub_vf ||
+         id == ISA_vfmul_vv || id == ISA_vfmul_vf || id == ISA_vfdiv_vv || id == ISA_vfdiv_vf;
+}
+
+/* a float of moderate size, either sign; one in 256 a zero, infinity, NaN
+ * or subnormal (outside every batch's domain) */
+static uint32_t fp_operand(uint64_t *s) {
+  static const uint32_t special[] = {0, 0x80000000u, 0x7f800000u, 0x7fc00000u, 0x00000007u, 0x807fffffu};
+  uint32_t r = next(s);
+  if ((r & 255) == 0) return special[(r >> 8) % 6];
+  return (r & 0x80000000u) | (100u + (r >> 9) % 50) << 23 | (next(s) & 0x7fffffu);
+}
+
 static void each_lean_form_is_its_handler(void **state) {
   (void)state;
   vt_warp *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
@@ -37,7 +56,7 @@ static void each_lean_form_is_its_handler(void **state) {
   uint32_t(*vb)[VT_MAX_LANES] = calloc(VT_NUM_VREGS, sizeof *vb);
   assert_true(a && b && va && vb);
   uint64_t seed = 0x9e3779b97f4a7c15ull;
-  unsigned forms = 0;
+  unsigned forms = 0, fp_taken = 0, fp_declined = 0;
   for (unsigned id = 0; id < ISA_COUNT; id++) {
     isa_inst in;
     memset(&in, 0, sizeof in);
@@ -58,10 +77,15 @@ static void each_lean_form_is_its_handler(void **state) {
       in.rs2 = (uint8_t)(next(&seed) % 6);
       in.imm = (int32_t)(next(&seed) % 4096) - 2048;
       memset(a, 0, sizeof *a);
-      for (unsigned r = 1; r < 6; r++) a->x[r] = operand(&seed);
+      int fp = is_fp(id);
+      for (unsigned r = 1; r < 6; r++) a->x[r] = fp ? fp_operand(&seed) : operand(&seed);
       for (unsigned r = 0; r < 6; r++) {
         a->f[r] = ((uint64_t)next(&seed) << 32) | next(&seed);
-        for (unsigned i = 0; i < VT_MAX_LANES; i++) va[r][i] = operand(&seed);
+        for (unsigned i = 0; i < VT_MAX_LANES; i++) va[r][i] = fp ? fp_operand(&seed) : operand(&seed);
+      }
+      if (fp) { /* NX raised in three trials of four (whatever FS), RNE in four of five */
+        a->fflags = trial / 4 % 4 ? FFLAG_NX : 0;
+        a->frm = trial % 5 == 4 ? FP_RTZ : FP_RNE;
       }
       a->mask = 0xffffffffu;
       a->vl = 32;
@@ -76,15 +100,33 @@ static void each_lean_form_is_its_handler(void **state) {
       x.emask = 0xffffffffu;
       x.err_lane = -1;
       assert_int_equal(vt_exec_table[id](&x, &in), 0);
-      lean(b, &in);
+      if (lean(b, &in)) { /* declined: only an fp form, and then the handler's result after it */
+        uint32_t fs = b->mstatus & MSTATUS_FS;
+        if (!fp) fail_msg("%s: a lean form declined", isa_table[id].mnemonic);
+        if (b->frm == FP_RNE && (b->fflags & FFLAG_NX) && (fs == 0 || fs == MSTATUS_FS)) fp_declined++;
+        memset(&x, 0, sizeof x);
+        x.w = b;
+        x.emask = 0xffffffffu;
+        x.err_lane = -1;
+        assert_int_equal(vt_exec_table[id](&x, &in), 0);
+      } else if (fp) {
+        uint32_t fs = a->mstatus & MSTATUS_FS;
+        if (a->frm != FP_RNE || !(b->fflags & FFLAG_NX) || (fs != 0 && fs != MSTATUS_FS))
+          fail_msg("%s: taken without RNE, NX raised and FS off or Dirty", isa_table[id].mnemonic);
+        fp_taken++;
+      }
       if (memcmp(a->x, b->x, sizeof a->x) || memcmp(a->f, b->f, sizeof a->f) ||
-          memcmp(va, vb, 6 * sizeof *va) || a->mstatus != b->mstatus)
+          memcmp(va, vb, 6 * sizeof *va) || a->mstatus != b->mstatus || a->fflags != b->fflags)
         fail_msg("%s rd %u rs1 %u rs2 %u imm %d: the lean form differs from the handler",
                  isa_table[id].mnemonic, in.rd, in.rs1, in.rs2, in.imm);
     }
   }
-  /* 73 vector forms from the op list, 27 scalar, lui and four moves */
-  assert_int_equal(forms, 105);
+  /* 73 vector forms from the op list, 27 scalar, lui, four moves and eight fp */
+  assert_int_equal(forms, 113);
+  /* the fp forms took most registers they could, and declined some (a lane
+   * outside the domain) where they could have taken them */
+  assert_true(fp_taken > 60);
+  assert_true(fp_declined > 5);
   free(a);
   free(b);
   free(va);
