@@ -127,7 +127,8 @@ typedef struct vt_sm {
 struct vt_exec;
 typedef int (*vt_exec_fn)(struct vt_exec *x, const isa_inst *in);
 /* a handler's lean form for the run-ahead loop's full warps (exec_lean.c) */
-typedef int (*vt_lean_fn)(vt_warp *w, const isa_inst *in); /* 0, or 1: run the handler */
+/* x: the run-ahead loop's context, for the fp forms' way back to their handler */
+typedef void (*vt_lean_fn)(struct vt_exec *x, vt_warp *w, const isa_inst *in);
 typedef struct {
   uint32_t pc, prefix;
   uint32_t gen;   /* valid iff equal to the device's icache_gen */

@@ -6,16 +6,16 @@
  * every lane), no trace or record of the warp's registers, vstart = 0 and
  * mstatus.VS dirty (a vector op would leave both so). The results come
  * from the same lists as the handlers' (exec_ops.h);
- * tests/unit/test_core_lean.c runs each against its handler. Each returns
- * 0; the fp forms return 1, having changed nothing the handler would not
- * write again, where they cannot be sure of the handler's result (below). */
+ * tests/unit/test_core_lean.c runs each against its handler. The fp forms
+ * run their handler themselves where they cannot be sure of its result
+ * (below). */
 #include "exec.h"
 #include "exec_ops.h"
 #include "fp32.h"
 #include "fp32_lanes.h"
 #include "host_wide.h"
 
-#define LEAN(id) static int lean_##id(vt_warp *w, const isa_inst *in)
+#define LEAN(id) static void lean_##id(vt_exec *x, vt_warp *w, const isa_inst *in)
 /* The vector forms' 32 lanes in 256-bit registers where the host has AVX2
  * (chosen once at load time); integer results do not depend on the width. */
 #define LEAN_WIDE VT_HOST_WIDE
@@ -30,7 +30,7 @@
     (void)d;                                                                               \
     vd[i] = (expr);                                                                        \
   }                                                                                        \
-  return 0;
+  (void)x;
 #define L_VV(id, expr)                                                                     \
   LEAN_WIDE LEAN(id) {                                                                     \
     const uint32_t *s1 = w->v[in->rs1];                                                    \
@@ -64,18 +64,18 @@ static inline void lean_set_x(vt_warp *w, unsigned rd, uint32_t v) {
   LEAN(id) {                                                                               \
     uint32_t a = w->x[in->rs1], b = w->x[in->rs2];                                         \
     lean_set_x(w, in->rd, (expr));                                                         \
-    return 0;                                                                              \
+    (void)x;                                                                               \
   }
 #define L_RI(id, expr)                                                                     \
   LEAN(id) {                                                                               \
     uint32_t a = w->x[in->rs1], b = (uint32_t)in->imm;                                     \
     lean_set_x(w, in->rd, (expr));                                                         \
-    return 0;                                                                              \
+    (void)x;                                                                               \
   }
 VT_SCALAR_OPS(L_RR, L_RI)
 LEAN(lui) {
+  (void)x;
   lean_set_x(w, in->rd, (uint32_t)in->imm << 12);
-  return 0;
 }
 
 /* splats and the register move (exec_splat, vmv.v.v) */
@@ -84,60 +84,75 @@ static inline void lean_splat(vt_warp *w, unsigned rd, uint32_t v) {
   for (uint32_t i = 0; i < VT_MAX_LANES; i++) vd[i] = v;
 }
 LEAN(vmv_v_x) {
+  (void)x;
   lean_splat(w, in->rd, w->x[in->rs1]);
-  return 0;
 }
 LEAN(vmv_v_i) {
+  (void)x;
   lean_splat(w, in->rd, (uint32_t)in->imm);
-  return 0;
 }
 LEAN(vmv_s_x) {
+  (void)x;
   lean_splat(w, in->rd, w->x[in->rs1]);
-  return 0;
 }
 LEAN(vmv_v_v) {
   uint32_t *vd = w->v[in->rd];
   const uint32_t *s = w->v[in->rs1];
+  (void)x;
   for (uint32_t i = 0; i < VT_MAX_LANES; i++) vd[i] = s[i];
-  return 0;
 }
 
 /* vfadd/vfsub/vfmul/vfdiv, .vv and .vf, where the handler's whole-register
  * path (exec_fp.c VF_WHOLE) would raise no flag anyone sees: rounding RNE
  * in the guest and on the host, NX raised already and mstatus.FS off or
  * Dirty (so the handler's fp_commit_flags writes nothing; no trace, as for
- * every lean form). A lane outside the batch's domain (fp32_lanes.h) would
- * raise another flag or need the exact path: then the handler runs, which
- * writes every lane of vd again (vd is written directly only when it is
- * not a source). */
+ * every lean form). Anywhere else, or with a lane outside the batch's
+ * domain (fp32_lanes.h), the handler runs, as ahead_one would run it (fp
+ * ops never fault); it writes every lane of vd again (vd is written
+ * directly only when it is not a source). */
 static inline int lean_fp_ok(const vt_warp *w) {
   uint32_t fs = w->mstatus & MSTATUS_FS;
   return w->frm == FP_RNE && (w->fflags & FFLAG_NX) && (fs == 0 || fs == MSTATUS_FS) && fp32_host_rne();
 }
 typedef int (*lanes_fn)(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *flags);
-static inline int lean_fp(vt_warp *w, const isa_inst *in, lanes_fn batch, const uint32_t *b) {
+static void lean_fp_handler(vt_exec *x, const isa_inst *in) {
+  x->emask = 0xffffffffu;
+  x->fflags = 0;
+  (void)vt_exec_table[in->id](x, in);
+}
+static inline void lean_fp(vt_exec *x, vt_warp *w, const isa_inst *in, lanes_fn batch, const uint32_t *b) {
   uint32_t r[VT_MAX_LANES];
   int alias = in->rd == in->rs2 || in->rd == in->rs1; /* rs1 of a .vf form: a harmless detour */
   uint32_t *out = alias ? r : w->v[in->rd];
-  if (batch(out, w->v[in->rs2], b, VT_MAX_LANES, NULL)) return 1;
-  if (alias) memcpy(w->v[in->rd], r, sizeof r);
-  return 0;
-}
-static inline int lean_fp_vf(vt_warp *w, const isa_inst *in, lanes_fn batch, uint32_t neg) {
-  uint32_t bv[VT_MAX_LANES], bx = w->x[in->rs1] ^ neg;
-  for (uint32_t i = 0; i < VT_MAX_LANES; i++) bv[i] = bx;
-  return lean_fp(w, in, batch, bv);
+  if (batch(out, w->v[in->rs2], b, VT_MAX_LANES, NULL))
+    lean_fp_handler(x, in);
+  else if (alias)
+    memcpy(w->v[in->rd], r, sizeof r);
 }
 #define L_FP(n, batch, neg)                                                                \
   LEAN(n##_vv) {                                                                           \
-    if (!lean_fp_ok(w)) return 1;                                                          \
-    if (!(neg)) return lean_fp(w, in, batch, w->v[in->rs1]);                               \
+    if (!lean_fp_ok(w)) {                                                                  \
+      lean_fp_handler(x, in);                                                              \
+      return;                                                                              \
+    }                                                                                      \
+    if (!(neg)) {                                                                          \
+      lean_fp(x, w, in, batch, w->v[in->rs1]);                                             \
+      return;                                                                              \
+    }                                                                                      \
     uint32_t bv[VT_MAX_LANES];                                                             \
     const uint32_t *s1 = w->v[in->rs1];                                                    \
     for (uint32_t i = 0; i < VT_MAX_LANES; i++) bv[i] = s1[i] ^ (neg);                     \
-    return lean_fp(w, in, batch, bv);                                                      \
+    lean_fp(x, w, in, batch, bv);                                                          \
   }                                                                                        \
-  LEAN(n##_vf) { return lean_fp_ok(w) ? lean_fp_vf(w, in, batch, neg) : 1; }
+  LEAN(n##_vf) {                                                                           \
+    if (!lean_fp_ok(w)) {                                                                  \
+      lean_fp_handler(x, in);                                                              \
+      return;                                                                              \
+    }                                                                                      \
+    uint32_t bv[VT_MAX_LANES], bx = w->x[in->rs1] ^ (neg);                                 \
+    for (uint32_t i = 0; i < VT_MAX_LANES; i++) bv[i] = bx;                                \
+    lean_fp(x, w, in, batch, bv);                                                          \
+  }
 L_FP(vfadd, fp32_lanes_add, 0u)
 L_FP(vfsub, fp32_lanes_add, 0x80000000u)
 L_FP(vfmul, fp32_lanes_mul, 0u)

@@ -524,20 +524,22 @@ static inline int lean_state(const vt_warp *w) {
 
 /* The cnt instructions from ic of a straight run under a full mask and
  * lean_state, for run_ahead: lean forms where there are, the others as
- * ahead_one runs them. Out of line, so that the loop of the other runs
- * keeps its registers. The first failing handler's return code (*done: the
- * instructions before it), or 0 (*done = cnt). */
+ * ahead_one runs them. Out of line, so that the
+ * loop of the other runs keeps its registers, in two copies: with records
+ * (a stepping caller) and without. The first failing handler's return code
+ * (*done: the instructions before it), or 0 (*done = cnt). */
 #if defined(__GNUC__)
-__attribute__((noinline))
+__attribute__((always_inline))
 #endif
-static int lean_run(vt_exec *x, vt_stats *s, const vt_icache_entry *ic, uint32_t cnt, uint32_t vtype,
-                    vt_step_rec *rec, uint32_t *done) {
+static inline int lean_body(vt_exec *x, vt_stats *s, const vt_icache_entry *ic, uint32_t cnt, uint32_t vtype,
+                            vt_step_rec *rec, uint32_t *done) {
   vt_warp *w = x->w;
   uint32_t i = 0;
   int rc = 0;
   for (; i < cnt; i++, ic++) {
-    if (ic->lean && !ic->lean(w, &ic->in)) { /* the handler's result without its checks */
+    if (ic->lean) { /* the handler's result without its checks */
       if (rec) rec[i] = (vt_step_rec){ic->in, ic->pc, ic->pc + 4, 0xffffffffu, vtype, ic->flags, (isa_unit)ic->unit};
+      ic->lean(x, w, &ic->in);
       s->unit_insns[ic->unit]++;
     } else if (unlikely(rc = ahead_one(x, s, ic, ic->pc, 0xffffffffu, 0xffffffffu, vtype, rec ? &rec[i] : NULL))) {
       break;
@@ -546,6 +548,24 @@ static int lean_run(vt_exec *x, vt_stats *s, const vt_icache_entry *ic, uint32_t
   if (!rc && ic[-1].lean) x->npc = ic[-1].pc + 4; /* a lean form leaves x alone */
   *done = i;
   return rc;
+}
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int lean_run_plain(vt_exec *x, vt_stats *s, const vt_icache_entry *ic, uint32_t cnt, uint32_t vtype,
+                          uint32_t *done) {
+  return lean_body(x, s, ic, cnt, vtype, NULL, done);
+}
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int lean_run_rec(vt_exec *x, vt_stats *s, const vt_icache_entry *ic, uint32_t cnt, uint32_t vtype,
+                        vt_step_rec *rec, uint32_t *done) {
+  return lean_body(x, s, ic, cnt, vtype, rec, done);
+}
+static inline int lean_run(vt_exec *x, vt_stats *s, const vt_icache_entry *ic, uint32_t cnt, uint32_t vtype,
+                           vt_step_rec *rec, uint32_t *done) {
+  return rec ? lean_run_rec(x, s, ic, cnt, vtype, rec, done) : lean_run_plain(x, s, ic, cnt, vtype, done);
 }
 
 /* Thread counts of the run-ahead loop: one popcount per mask, not per

@@ -2,8 +2,7 @@
  * (src/core/exec_lean.c): each against the handler it stands for on
  * random registers (aliased operands, x0, each state of mstatus.FS; the fp
  * forms on floats with and without NX raised, RNE or not, some lanes
- * outside the batch's domain: taken, they must equal the handler; declined,
- * the handler run afterwards must still give its own result), and programs
+ * outside the batch's domain, where they run the handler), and programs
  * run with and without run-ahead against plain C and hand-computed values:
  *  - an integer hash loop on a full warp (lean) and on 16 threads (not),
  *    with an op under v0 inside the runs;
@@ -56,7 +55,7 @@ static void each_lean_form_is_its_handler(void **state) {
   uint32_t(*vb)[VT_MAX_LANES] = calloc(VT_NUM_VREGS, sizeof *vb);
   assert_true(a && b && va && vb);
   uint64_t seed = 0x9e3779b97f4a7c15ull;
-  unsigned forms = 0, fp_taken = 0, fp_declined = 0;
+  unsigned forms = 0, fp_own = 0;
   for (unsigned id = 0; id < ISA_COUNT; id++) {
     isa_inst in;
     memset(&in, 0, sizeof in);
@@ -100,21 +99,16 @@ static void each_lean_form_is_its_handler(void **state) {
       x.emask = 0xffffffffu;
       x.err_lane = -1;
       assert_int_equal(vt_exec_table[id](&x, &in), 0);
-      if (lean(b, &in)) { /* declined: only an fp form, and then the handler's result after it */
-        uint32_t fs = b->mstatus & MSTATUS_FS;
-        if (!fp) fail_msg("%s: a lean form declined", isa_table[id].mnemonic);
-        if (b->frm == FP_RNE && (b->fflags & FFLAG_NX) && (fs == 0 || fs == MSTATUS_FS)) fp_declined++;
-        memset(&x, 0, sizeof x);
-        x.w = b;
-        x.emask = 0xffffffffu;
-        x.err_lane = -1;
-        assert_int_equal(vt_exec_table[id](&x, &in), 0);
-      } else if (fp) {
-        uint32_t fs = a->mstatus & MSTATUS_FS;
-        if (a->frm != FP_RNE || !(b->fflags & FFLAG_NX) || (fs != 0 && fs != MSTATUS_FS))
-          fail_msg("%s: taken without RNE, NX raised and FS off or Dirty", isa_table[id].mnemonic);
-        fp_taken++;
-      }
+      uint32_t fs = a->mstatus & MSTATUS_FS;
+      /* the fp forms' own path: RNE, NX raised and FS off or Dirty */
+      fp_own += fp && a->frm == FP_RNE && (a->fflags & FFLAG_NX) && (fs == 0 || fs == MSTATUS_FS);
+      vt_exec y; /* stale fields a lean form must not read */
+      memset(&y, 0, sizeof y);
+      y.w = b;
+      y.emask = 0x5u;
+      y.fflags = FFLAG_DZ;
+      y.err_lane = -1;
+      lean(&y, b, &in);
       if (memcmp(a->x, b->x, sizeof a->x) || memcmp(a->f, b->f, sizeof a->f) ||
           memcmp(va, vb, 6 * sizeof *va) || a->mstatus != b->mstatus || a->fflags != b->fflags)
         fail_msg("%s rd %u rs1 %u rs2 %u imm %d: the lean form differs from the handler",
@@ -123,10 +117,8 @@ static void each_lean_form_is_its_handler(void **state) {
   }
   /* 73 vector forms from the op list, 27 scalar, lui, four moves and eight fp */
   assert_int_equal(forms, 113);
-  /* the fp forms took most registers they could, and declined some (a lane
-   * outside the domain) where they could have taken them */
-  assert_true(fp_taken > 60);
-  assert_true(fp_declined > 5);
+  /* the fp forms met their own path often enough to mean something */
+  assert_true(fp_own > 80);
   free(a);
   free(b);
   free(va);
