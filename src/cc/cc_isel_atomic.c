@@ -89,16 +89,24 @@ static int atomic_seq(cc_fn *f, LLVMValueRef in, int op, LLVMValueRef ptr, LLVMV
       CC_EMIT(f, "2: lw %0, 0(%1)", 1, cc_r(fl), cc_r(q)) || CC_EMIT(f, "beqz %0, 3f", 0, cc_r(fl)) ||
       CC_EMIT(f, "lw %0, 128(%1)", 1, cc_r(a), cc_r(q)) || CC_EMIT(f, "lw %0, 256(%1)", 1, cc_r(v), cc_r(q)))
     return -1;
+  int local = LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)) == 3;
   if (op == A_CMPXCHG) {
+    /* on __local memory both the lr.w and the sc.w are listed, as the
+     * AMOs below: their reservation and its loss involve the group's own
+     * warps only */
     int c = cc_new_vreg(f, CC_S), t = cc_new_vreg(f, CC_S);
+    cc_opnd lr = {CC_OP_AMOL, local ? f->namol++ : 0}, sc = {CC_OP_AMOL, local ? f->namol++ : 0};
     if (c < 0 || t < 0 || CC_EMIT(f, "lw %0, 384(%1)", 1, cc_r(c), cc_r(q)) ||
-        CC_EMIT(f, "4: lr.w %0, (%1)", 1, cc_r(r), cc_r(a)) || CC_EMIT(f, "bne %0, %1, 5f", 0, cc_r(r), cc_r(c)) ||
-        CC_EMIT(f, "sc.w %0, %1, (%2)", 1, cc_r(t), cc_r(v), cc_r(a)) || /* the retry loop reads a, v and c again: they stay live to its end */
+        (local ? CC_EMIT(f, "4: %2: lr.w %0, (%1)", 1, cc_r(r), cc_r(a), lr)
+               : CC_EMIT(f, "4: lr.w %0, (%1)", 1, cc_r(r), cc_r(a))) ||
+        CC_EMIT(f, "bne %0, %1, 5f", 0, cc_r(r), cc_r(c)) ||
+        (local ? CC_EMIT(f, "%3: sc.w %0, %1, (%2)", 1, cc_r(t), cc_r(v), cc_r(a), sc)
+               : CC_EMIT(f, "sc.w %0, %1, (%2)", 1, cc_r(t), cc_r(v), cc_r(a))) ||
+        /* the retry loop reads a, v and c again: they stay live to its end */
         CC_EMIT(f, "bnez %0, 4b", 0, cc_r(t), cc_r(a), cc_r(v), cc_r(c)) ||
         CC_EMIT(f, "5: sw %0, 256(%1)", 0, cc_r(r), cc_r(q)))
       return -1;
   } else {
-    int local = LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)) == 3;
     cc_opnd lab = {CC_OP_AMOL, local ? f->namol++ : 0};
     if (!LLVMGetFirstUse(in)) {
       if (local ? CC_EMIT(f, amo_discard_local[op], 0, cc_r(v), cc_r(a), lab) : CC_EMIT(f, amo_discard[op], 0, cc_r(v), cc_r(a)))

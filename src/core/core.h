@@ -76,8 +76,11 @@ typedef struct vt_warp {
   uint64_t instret;
   uint64_t park_round; /* parked at a barrier (dispatch.c): the round of its last re-check */
 
-  /* LR/SC reservation: host address of the reserved word, NULL = none */
+  /* LR/SC reservation: host address of the reserved word, NULL = none;
+   * counted in its group's nresv when on its local memory, else in the
+   * device's (resv_local) */
   const uint8_t *resv;
+  int resv_local;
 
   /* per pc slot: the last unit-stride vector access and its step from the
    * one before (exec_mem.c stride_hint; a host prefetch hint, no state of
@@ -103,6 +106,7 @@ struct vt_wg {
   uint32_t bar_gen;
   uint32_t nparked;     /* warps parked at the barrier of generation park_gen (dispatch.c) */
   uint32_t park_gen;
+  uint32_t nresv;       /* LR reservations its warps hold on its local memory (exec_mem.c) */
   vt_warp **warps;      /* [num_warps] */
   vt_mbar *mbar;        /* [(num_warps + 3) / 4] */
   /* local store of this work-group (the window at lds_base) */
@@ -217,7 +221,7 @@ struct vt_device {
   void *progress_user;
 
   vt_stats stats;
-  uint32_t nresv;              /* warps holding an LR reservation */
+  uint32_t nresv;              /* warps holding an LR reservation on memory other than their group's local */
 
   /* per-launch */
   vt_launch l;
@@ -352,6 +356,11 @@ int scalar_load(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v)
 int scalar_store(vt_exec *x, uint32_t addr, unsigned size, uint32_t v);
 /* Drops LR reservations of other warps on the stored word. */
 void resv_store(vt_exec *x, const uint8_t *host);
+/* whether any reservation a store by x could break is held: stores skip
+ * resv_store per lane without */
+static inline int resv_held(const vt_exec *x) { return (x->d->nresv | x->wg->nresv) != 0; }
+/* drops warp w's reservation, if any, from its counter */
+void resv_drop(vt_device *d, vt_warp *w);
 
 /* CSR access used by the Zicsr handlers. */
 int csr_read(vt_exec *x, unsigned csr, uint32_t *val);

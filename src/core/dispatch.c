@@ -112,10 +112,7 @@ void wg_release(vt_device *d, vt_wg *wg) {
   vt_sm *sm = &d->sms[wg->sm];
   for (uint32_t i = 0; i < wg->nwarps; i++) {
     vt_warp *w = wg->warps[i];
-    if (w->resv) {
-      w->resv = NULL;
-      d->nresv--;
-    }
+    resv_drop(d, w);
     w->active = 0;
   }
   sm->free_warps += wg->nwarps;
@@ -199,7 +196,7 @@ int wg_place(vt_device *d, vt_worker *k, uint32_t best, uint64_t id, vt_error *e
   wg->active = 1;
   wg->id = (uint32_t)id;
   wg->nwarps = l->num_warps;
-  wg->ended = wg->arrived = wg->bar_gen = wg->nparked = 0;
+  wg->ended = wg->arrived = wg->bar_gen = wg->nparked = wg->nresv = 0;
   memset(wg->mbar, 0, (l->num_warps + 3) / 4 * sizeof *wg->mbar);
   /* warps_last_first: the RTL's cu_handler.v dispatches a group's warps
    * from the last down and cta2warp.v gives each the lowest free slot */

@@ -95,17 +95,37 @@ uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv,
   return h;
 }
 
+/* A reservation on a group's local memory can only be held by, and lost
+ * to, that group's warps: they are walked alone, and their count is the
+ * group's, which the host thread running the group alone touches; so
+ * listed LR/SC on local memory may run in parallel launches (§6). Other
+ * reservations (one host thread) are looked for in every warp. */
 void resv_store(vt_exec *x, const uint8_t *word) {
   vt_device *d = x->d;
-  if (likely(d->nresv == 0)) return;
+  vt_wg *g = x->wg;
+  if (likely((d->nresv | g->nresv) == 0)) return;
+  if (word >= g->lds && word < g->lds + g->lds_alloc) {
+    for (uint32_t i = 0; i < g->nwarps && g->nresv; i++) {
+      vt_warp *w = g->warps[i];
+      if (w->resv == word && w != x->w) resv_drop(d, w);
+    }
+    return;
+  }
+  if (!d->nresv) return;
   for (uint32_t s = 0; s < d->cfg.num_sm; s++)
     for (uint32_t i = 0; i < d->cfg.warps_per_sm; i++) {
       vt_warp *w = &d->sms[s].warps[i];
-      if (w->resv == word && w != x->w) {
-        w->resv = NULL;
-        d->nresv--;
-      }
+      if (w->resv == word && w != x->w) resv_drop(d, w);
     }
+}
+
+void resv_drop(vt_device *d, vt_warp *w) {
+  if (!w->resv) return;
+  if (w->resv_local)
+    w->wg->nresv--;
+  else
+    d->nresv--;
+  w->resv = NULL;
 }
 
 static inline const uint8_t *word_of(const uint8_t *h, uint32_t addr) { return h - (addr & 3); }
@@ -274,10 +294,17 @@ HANDLER(amomaxu_w) { return amo(x, in, AMO_MAXU); }
  * each warp switch): one reservation per warp on the word; a store, AMO or
  * successful SC by another warp to that word breaks it; any SC clears it. */
 int lr_at(vt_exec *x, const isa_inst *in, uint32_t addr) {
+  if (unlikely(x->d->parallel) && x->d->l.namo_local && amo_listed_not_local(x, addr)) return -1;
   const uint8_t *h = route(x, addr, 4, ACC_R, 0, -1);
   if (!h) return -1;
   vt_warp *w = x->w;
-  if (!w->resv) x->d->nresv++;
+  vt_wg *g = x->wg;
+  resv_drop(x->d, w);
+  w->resv_local = h >= g->lds && h < g->lds + g->lds_alloc;
+  if (w->resv_local)
+    g->nresv++;
+  else
+    x->d->nresv++;
   w->resv = h;
   trace_mem(x, addr, 0, 4, 0);
   set_x(x, in->rd, ld_u32(h));
@@ -289,14 +316,12 @@ HANDLER(lr_w) { return lr_at(x, in, XR(in->rs1)); }
 
 int sc_at(vt_exec *x, const isa_inst *in, uint32_t addr) {
   uint32_t v = XR(in->rs2);
+  if (unlikely(x->d->parallel) && x->d->l.namo_local && amo_listed_not_local(x, addr)) return -1;
   uint8_t *h = route(x, addr, 4, ACC_W, 0, -1);
   if (!h) return -1;
   vt_warp *w = x->w;
   int ok = w->resv == h;
-  if (w->resv) {
-    w->resv = NULL;
-    x->d->nresv--;
-  }
+  resv_drop(x->d, w);
   if (ok) {
     st_u32(h, v);
     resv_store(x, h);
@@ -619,7 +644,7 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
     if (h) {
       stride_hint(x, lo, 4 * vl, 1);
       memcpy(h, vs, 4 * (size_t)vl);
-      if (x->d->nresv) for (uint32_t i = 0; i < vl; i++) resv_store(x, h + 4 * i);
+      if (resv_held(x)) for (uint32_t i = 0; i < vl; i++) resv_store(x, h + 4 * i);
       if (x->m) trace_unit(x, lo, vl, vs);
       x->st->stores += vl;
       x->st->store_bytes += 4 * (uint64_t)vl;
@@ -633,7 +658,7 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
       half_rows(x, addr, ACC_W, &h0, &h1)) { /* lane order: where the rows overlap the second wins */
     memcpy(h0, vs, 64);
     memcpy(h1, vs + 16, 64);
-    if (x->d->nresv)
+    if (resv_held(x))
       for (uint32_t i = 0; i < 32; i++) resv_store(x, (i < 16 ? h0 : h1) + 4 * (i & 15));
     if (x->m) FOR_LANES(em, i) trace_mem(x, addr[i], vs[i], size, 1);
     x->st->stores += 32;
@@ -649,7 +674,7 @@ VMEM_INLINE int vstore(vt_exec *x, const isa_inst *in, int kind, unsigned size, 
       for (uint32_t i = 0; i < x->w->vl; i++) st_n(h + (addr[i] - lo), size, vs[i]);
     else
       FOR_LANES(em, i) st_n(h + (addr[i] - lo), size, vs[i]);
-    if (x->d->nresv) FOR_LANES(em, i) resv_store(x, word_of(h + (addr[i] - lo), addr[i]));
+    if (resv_held(x)) FOR_LANES(em, i) resv_store(x, word_of(h + (addr[i] - lo), addr[i]));
     if (x->m) FOR_LANES(em, i) trace_mem(x, addr[i], store_val(vs[i], size), size, 1);
   } else {
     FOR_LANES(em, i) {

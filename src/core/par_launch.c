@@ -125,7 +125,7 @@ static int span_allows_parallel(vt_device *d, uint64_t lo, uint64_t end, scan_st
     uint32_t f = isa_table[id].flags;
     if (f & IF_PREFIX) prefixed = 1;
     else if ((f & IF_CSR) && (word >> 20) == CSR_PRINT && d->print_fn) return 0;
-    else if ((f & IF_AMO) && !(id != ISA_lr_w && id != ISA_sc_w && !after_prefix && par_amo_listed(d, (uint32_t)a))) {
+    else if ((f & IF_AMO) && !(!after_prefix && par_amo_listed(d, (uint32_t)a))) {
       if (after_prefix || in.rd != 0 || !amo_commutes(id) || (st->amo_kind >= 0 && st->amo_kind != (int)id)) return 0;
       st->amo_kind = (int)id;
     }
@@ -139,9 +139,11 @@ static int span_allows_parallel(vt_device *d, uint64_t lo, uint64_t end, scan_st
  * or prefixed AMO (not checked further), or the print CSR with a print
  * callback installed (the text would interleave). Every aligned word is
  * decoded, data too: a false match only costs the parallelism. An AMO the
- * program lists as one on __local memory (vt_launch.amo_local) is passed
- * over: only warps of its own group see that word, and they interleave as
- * on one thread; amo_at checks that it does reach local memory. When the
+ * program lists as one on __local memory (vt_launch.amo_local; an LR or SC
+ * too) is passed over: only warps of its own group see that word, and they
+ * interleave as on one thread (a reservation there is counted and broken
+ * within the group: exec_mem.c resv_store); amo_at, lr_at and sc_at check
+ * that it does reach local memory. When the
  * launch names the extents of the code it can run (vt_launch.code_ranges:
  * the start-up code, the kernel and the functions it calls), only those
  * are read, so another kernel of the program that uses an atomic's result

@@ -38,7 +38,7 @@ _Static_assert(offsetof(vt_warp, x) < offsetof(vt_warp, f) &&
 
 void warp_reset(vt_device *d, vt_worker *k, vt_warp *w, vt_wg *wg, uint32_t wid) {
   const vt_launch *l = &d->l;
-  if (w->resv) d->nresv--;
+  if (w->resv && !w->resv_local) d->nresv--; /* (its group's count starts again at its dispatch) */
   uint32_t (*v)[VT_MAX_LANES] = w->v;
   vt_simt_entry *stack = w->stack;
   uint32_t slot = w->slot;

@@ -120,6 +120,34 @@ CL
   else
     bad "loc.cl: $(head -1 "$tmp/err")"
   fi
+  # atomic_cmpxchg on __local memory: an add by compare-and-swap loops, its
+  # lr.w and sc.w listed, so the launch runs on two threads; iota input,
+  # groups of 64: group g sums 64g .. 64g + 63 = 4096g + 2016
+  cat >"$tmp/cas.cl" <<'CL'
+__kernel void cas(__global const int *in, __global int *out) {
+  __local int s;
+  if (get_local_id(0) == 0) s = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int x = in[get_global_id(0)], old = s, seen;
+  do {
+    seen = old;
+    old = atomic_cmpxchg(&s, seen, seen + x);
+  } while (old != seen);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) out[get_group_id(0)] = s;
+}
+CL
+  if "$ventus" cc -o "$tmp/cas.elf" "$tmp/cas.cl" 2>"$tmp/err"; then
+    same "$tmp/cas.elf" "compiled __local atomic_cmpxchg" --kernel cas --global 8192 --local 64 --arg buf:i32:8192:iota \
+      --arg buf:i32:128:zero --show 1:0
+    [ "$(cat "$tmp/par")" = 1 ] && ok "compiled __local atomic_cmpxchg (lr.w/sc.w) ran on 2 host threads" ||
+      bad "compiled __local atomic_cmpxchg did not run in parallel"
+    want=$(awk 'BEGIN { for (g = 0; g < 128; g++) printf "%s%d", g ? " " : "", 4096 * g + 2016; }')
+    [ "$(sed -n 's/^arg1 i32\[128\]: //p' "$tmp/s2")" = "$want" ] && ok "compiled __local atomic_cmpxchg: the sums by hand" ||
+      bad "compiled __local atomic_cmpxchg: $(grep '^arg1' "$tmp/s2" | cut -c1-80)"
+  else
+    bad "cas.cl: $(head -1 "$tmp/err")"
+  fi
   # one program, two kernels: `counted` uses an atomic's old value and
   # prints, `plain` neither; `ventus cc` lists each kernel's code
   # (.ventus.code.<kernel>), so a launch of `plain` scans only its own and
