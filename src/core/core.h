@@ -488,6 +488,7 @@ static inline unsigned popcount32(uint32_t m) {
 #if defined(__GNUC__) && (defined(__POPCNT__) || defined(__aarch64__))
   return (unsigned)__builtin_popcount(m);
 #else
+  if (m == 0xffffffffu) return 32; /* a full warp: most masks */
   m = m - ((m >> 1) & 0x55555555u);
   m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
   m = (m + (m >> 4)) & 0x0f0f0f0fu;
