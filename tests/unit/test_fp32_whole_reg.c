@@ -34,16 +34,26 @@
 /* nx 0: fflags cleared before each instruction; 1: NX raised before each
  * (the batches then skip their NX checks, fp_nx_known) and expected in
  * every flag word beside the software's flags */
-static void run_case_nx(const uint32_t a[NT], const uint32_t b[NT], unsigned nx) {
+/* a (at DATA_BASE) into v1, b (0x80 on) into v2; a0 = DATA_BASE */
+#define LOAD_AB                                                                             \
+  "  li a0, 0x90000000\n"                                                                  \
+  "  vle32.v v1, (a0)\n"                                                                   \
+  "  addi a1, a0, 0x80\n"                                                                  \
+  "  vle32.v v2, (a1)\n"
+
+/* a device holding a and b, whose program src is made next */
+static vt_device *with_ab(const uint32_t a[NT], const uint32_t b[NT]) {
   vt_device *d = mkdev(NULL);
   wr_words(d, DATA_BASE, a, NT);
   wr_words(d, DATA_BASE + 0x80, b, NT);
+  return d;
+}
+
+static void run_case_nx(const uint32_t a[NT], const uint32_t b[NT], unsigned nx) {
+  vt_device *d = with_ab(a, b);
   char src[2048];
   snprintf(src, sizeof src,
-           "  li a0, 0x90000000\n"
-           "  vle32.v v1, (a0)\n"
-           "  addi a1, a0, 0x80\n"
-           "  vle32.v v2, (a1)\n"
+           LOAD_AB
            "  vmv.v.v v7, v1\n"
            "  vmv.v.v v8, v1\n"
            "  csrrwi x0, fflags, %1$u\n"
@@ -100,15 +110,10 @@ static void run_case(const uint32_t a[NT], const uint32_t b[NT]) {
  * results and flags come from the mask's lanes only. vd is a register
  * apart, then a source (vfmul.vv v1, v1, v2 last). */
 static void run_masked(const uint32_t a[NT], const uint32_t b[NT], uint32_t mask) {
-  vt_device *d = mkdev(NULL);
-  wr_words(d, DATA_BASE, a, NT);
-  wr_words(d, DATA_BASE + 0x80, b, NT);
+  vt_device *d = with_ab(a, b);
   char src[2048];
   snprintf(src, sizeof src,
-           "  li a0, 0x90000000\n"
-           "  vle32.v v1, (a0)\n"
-           "  addi a1, a0, 0x80\n"
-           "  vle32.v v2, (a1)\n"
+           LOAD_AB
            "  li t0, %u\n"
            "  vmv.v.x v0, t0\n"
            "  vid.v v3\n"
