@@ -70,21 +70,8 @@ F_FMA(fnmadd_s, 1, 1)
  * vfsqrt.v): all 32 are computed, those off the mask on 1.0 (1+1, 1*1,
  * 1/1 and sqrt(1) are exact normal results, inside every batch's domain and
  * without NX), in branch-free loops of a constant count the compiler
- * vectorises. lane_on: all ones for a lane of the mask, else 0. */
+ * vectorises (lane_on, on_merge: exec.h). */
 #define FP32_ONE 0x3f800000u
-static const uint32_t lane_bit[VT_MAX_LANES] = {
-    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
-    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
-    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
-    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
-static inline uint32_t lane_on(uint32_t em, uint32_t i) { return -(uint32_t)((em & lane_bit[i]) != 0); }
-/* vd[i] = r[i] on the mask; the lanes off it keep vd's value */
-static inline void on_merge(uint32_t *restrict vd, const uint32_t *restrict r, uint32_t em) {
-  for (uint32_t i = 0; i < VT_MAX_LANES; i++) {
-    uint32_t on = lane_on(em, i);
-    vd[i] = (r[i] & on) | (vd[i] & ~on);
-  }
-}
 
 /* Every vector fp op rounds with frm; the flags of all lanes go to fcsr once.
  * They gather in a local so that the inlined fast paths keep them in a

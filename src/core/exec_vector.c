@@ -4,24 +4,42 @@
  * active lane (the ISS writes rd once per active lane). */
 #include "exec.h"
 #include "exec_ops.h"
+#include "host_wide.h"
 
-/* a = vs2[i], b = vs1[i], x[rs1] or the immediate, d = vd[i] */
+/* a = vs2[i], b = vs1[i], x[rs1] or the immediate, d = vd[i]. On a
+ * partial mask of 8 lanes or more (divergent code) every lane is computed
+ * into scratch and the mask's lanes merged into vd: two loops that
+ * vectorise, where one lane at a time costs a bit scan and a branch per
+ * lane. The ops are total (rv_div and rv_rem define x / 0), so lanes off
+ * the mask compute harmlessly; all 32 lanes of a register exist whatever vl. */
 #define VBODY(B, expr)                                                                     \
-  VLANES(s2[i], B, expr);                                                                  \
+  if (x->emask == 0xffffffffu || popcount32(x->emask) < 8) {                               \
+    VLANES(s2[i], B, expr);                                                                \
+  } else {                                                                                 \
+    uint32_t *vd = VR(in->rd), em = x->emask, r[VT_MAX_LANES];                             \
+    const uint32_t *s2 = VR(in->rs2);                                                      \
+    for (uint32_t i = 0; i < VT_MAX_LANES; i++) {                                          \
+      uint32_t a = s2[i], b = (B), d = vd[i];                                              \
+      (void)b;                                                                             \
+      (void)d;                                                                             \
+      r[i] = (expr);                                                                       \
+    }                                                                                      \
+    on_merge(vd, r, em);                                                                   \
+  }                                                                                        \
   trace_vreg(x, in->rd);                                                                   \
   return 0;
 #define OP_VV(id, expr)                                                                    \
-  HANDLER(id) {                                                                            \
+  VT_HOST_WIDE HANDLER(id) {                                                                            \
     const uint32_t *s1 = VR(in->rs1);                                                      \
     VBODY(s1[i], expr)                                                                     \
   }
 #define OP_VX(id, expr)                                                                    \
-  HANDLER(id) {                                                                            \
+  VT_HOST_WIDE HANDLER(id) {                                                                            \
     const uint32_t bx = XR(in->rs1);                                                       \
     VBODY(bx, expr)                                                                        \
   }
 #define OP_VI(id, expr)                                                                    \
-  HANDLER(id) {                                                                            \
+  VT_HOST_WIDE HANDLER(id) {                                                                            \
     const uint32_t bx = (uint32_t)in->imm;                                                 \
     VBODY(bx, expr)                                                                        \
   }
