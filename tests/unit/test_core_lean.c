@@ -33,7 +33,15 @@ static uint32_t operand(uint64_t *s) {
   return (r & 7) == 0 ? edge[(r >> 3) & 7] : next(s);
 }
 
-/* the fp lean forms: they may decline (return 1) */
+/* instruction id unmasked (vm = 1), fields to be filled: its lean form or NULL */
+static vt_lean_fn lean_inst(unsigned id, isa_inst *in) {
+  memset(in, 0, sizeof *in);
+  in->id = (uint16_t)id;
+  in->vm = 1;
+  return exec_lean_of(in);
+}
+
+/* the fp lean forms: floats for operands */
 static int is_fp(unsigned id) {
   return id == ISA_vfadd_vv || id == ISA_vfadd_vf || id == ISA_vfsub_vv || id == ISA_vfsub_vf ||
          id == ISA_vfmul_vv || id == ISA_vfmul_vf || id == ISA_vfdiv_vv || id == ISA_vfdiv_vf;
@@ -58,10 +66,7 @@ static void each_lean_form_is_its_handler(void **state) {
   unsigned forms = 0, fp_own = 0;
   for (unsigned id = 0; id < ISA_COUNT; id++) {
     isa_inst in;
-    memset(&in, 0, sizeof in);
-    in.id = (uint16_t)id;
-    in.vm = 1;
-    vt_lean_fn lean = exec_lean_of(&in);
+    vt_lean_fn lean = lean_inst(id, &in);
     if (!lean) continue;
     forms++;
     if (isa_table[id].flags & IF_VEC) { /* under v0 it writes fewer lanes: no lean form */
@@ -141,10 +146,7 @@ static void partial_masks_keep_the_other_lanes(void **state) {
   unsigned ops = 0, wide = 0;
   for (unsigned id = 0; id < ISA_COUNT; id++) {
     isa_inst in;
-    memset(&in, 0, sizeof in);
-    in.id = (uint16_t)id;
-    in.vm = 1;
-    if (!exec_lean_of(&in) || !(isa_table[id].flags & IF_VEC)) continue;
+    if (!lean_inst(id, &in) || !(isa_table[id].flags & IF_VEC)) continue;
     ops++;
     for (unsigned trial = 0; trial < 64; trial++) {
       in.rd = (uint8_t)(next(&seed) % 6);
