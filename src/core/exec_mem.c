@@ -95,6 +95,13 @@ uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv,
   return h;
 }
 
+/* whether host byte h lies in group g's local memory (as integers: the
+ * other memory is another object, which C pointers may not be ordered
+ * against) */
+static inline int in_lds(const vt_wg *g, const uint8_t *h) {
+  return (uintptr_t)h - (uintptr_t)g->lds < g->lds_alloc;
+}
+
 /* A reservation on a group's local memory can only be held by, and lost
  * to, that group's warps: they are walked alone, and their count is the
  * group's, which the host thread running the group alone touches; so
@@ -104,7 +111,7 @@ void resv_store(vt_exec *x, const uint8_t *word) {
   vt_device *d = x->d;
   vt_wg *g = x->wg;
   if (likely((d->nresv | g->nresv) == 0)) return;
-  if (word >= g->lds && word < g->lds + g->lds_alloc) {
+  if (in_lds(g, word)) {
     for (uint32_t i = 0; i < g->nwarps && g->nresv; i++) {
       vt_warp *w = g->warps[i];
       if (w->resv == word && w != x->w) resv_drop(d, w);
@@ -300,7 +307,7 @@ int lr_at(vt_exec *x, const isa_inst *in, uint32_t addr) {
   vt_warp *w = x->w;
   vt_wg *g = x->wg;
   resv_drop(x->d, w);
-  w->resv_local = h >= g->lds && h < g->lds + g->lds_alloc;
+  w->resv_local = in_lds(g, h);
   if (w->resv_local)
     g->nresv++;
   else
