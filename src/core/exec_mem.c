@@ -110,7 +110,7 @@ static inline int in_lds(const vt_wg *g, const uint8_t *h) {
 void resv_store(vt_exec *x, const uint8_t *word) {
   vt_device *d = x->d;
   vt_wg *g = x->wg;
-  if (likely((d->nresv | g->nresv) == 0)) return;
+  if (likely(!resv_held(x))) return;
   if (in_lds(g, word)) {
     for (uint32_t i = 0; i < g->nwarps && g->nresv; i++) {
       vt_warp *w = g->warps[i];
@@ -244,7 +244,7 @@ HANDLER(sw) { return sstore(x, in, 4); }
  * differs from others', as the program listed it as one on __local memory:
  * it must reach the group's local memory (else the result could depend on
  * the order of work-groups). */
-static int amo_listed_not_local(vt_exec *x, uint32_t addr) {
+static int listed_off_local(vt_exec *x, uint32_t addr) {
   vt_device *d = x->d;
   if (addr - d->cfg.lds_base < d->cfg.lds_window || !par_amo_listed(d, x->pc)) return 0;
   vt_fail(x->e, VT_ERR_ILLEGAL,
@@ -255,11 +255,16 @@ static int amo_listed_not_local(vt_exec *x, uint32_t addr) {
   vt_err_addr(x->e, addr);
   return 1;
 }
+/* the check above, only in a parallel launch of a program with a list
+ * (an AMO, LR or SC) */
+static inline int amo_listed_not_local(vt_exec *x, uint32_t addr) {
+  return unlikely(x->d->parallel) && x->d->l.namo_local && listed_off_local(x, addr);
+}
 
 int amo_at(vt_exec *x, const isa_inst *in, uint32_t addr, int op) {
   uint32_t b = XR(in->rs2);
   int par = x->d->parallel;
-  if (unlikely(par) && x->d->l.namo_local && amo_listed_not_local(x, addr)) return -1;
+  if (amo_listed_not_local(x, addr)) return -1;
   uint8_t *h = route(x, addr, 4, ACC_R | ACC_W, 0, -1);
   if (!h) return -1;
   if (unlikely(par)) par_amo_lock(x->d, h);
@@ -301,7 +306,7 @@ HANDLER(amomaxu_w) { return amo(x, in, AMO_MAXU); }
  * each warp switch): one reservation per warp on the word; a store, AMO or
  * successful SC by another warp to that word breaks it; any SC clears it. */
 int lr_at(vt_exec *x, const isa_inst *in, uint32_t addr) {
-  if (unlikely(x->d->parallel) && x->d->l.namo_local && amo_listed_not_local(x, addr)) return -1;
+  if (amo_listed_not_local(x, addr)) return -1;
   const uint8_t *h = route(x, addr, 4, ACC_R, 0, -1);
   if (!h) return -1;
   vt_warp *w = x->w;
@@ -323,7 +328,7 @@ HANDLER(lr_w) { return lr_at(x, in, XR(in->rs1)); }
 
 int sc_at(vt_exec *x, const isa_inst *in, uint32_t addr) {
   uint32_t v = XR(in->rs2);
-  if (unlikely(x->d->parallel) && x->d->l.namo_local && amo_listed_not_local(x, addr)) return -1;
+  if (amo_listed_not_local(x, addr)) return -1;
   uint8_t *h = route(x, addr, 4, ACC_W, 0, -1);
   if (!h) return -1;
   vt_warp *w = x->w;
