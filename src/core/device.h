@@ -226,6 +226,9 @@ int vt_step_peek(vt_device *d, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_e
 /* Changes whenever a store into decoded code drops the decodes: a caller
  * that keeps what a peek said (the timing model) peeks again after it. */
 uint32_t vt_step_code_gen(const vt_device *d);
+/* ... the word it reads (load it atomically, relaxed), for a caller that
+ * reads it every cycle */
+const uint32_t *vt_step_code_gen_word(const vt_device *d);
 /* The state and pc of a peek, without decoding the next instruction (a
  * decode fault waits for the next peek). */
 vt_warp_state vt_step_state(const vt_device *d, uint32_t sm, uint32_t slot, uint32_t *pc);

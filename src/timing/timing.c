@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "timing_int.h"
+#include "collector.h"
 
 static const char *const stall_names[VT_STALL_COUNT] = {"scoreboard", "memory",  "structural", "dma",
                                                         "fetch",      "barrier", "control",    "idle"};
@@ -90,7 +90,43 @@ _Static_assert(offsetof(isa_inst, word) == 0 && offsetof(isa_inst, hi) == 4 && o
                    offsetof(isa_inst, rm) == 15 && offsetof(isa_inst, pfx) == 24 &&
                    offsetof(isa_inst, mwidth) == 27 && sizeof(isa_inst) == 28,
                "the use memo's key covers every isa_inst field reg_uses reads");
-static const reg_use *uses_of(const vt_timing *t, sm_t *sm, const vt_warp_view *v, int *n, int *nsrc) {
+static uint32_t div_up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+/* The memo's issue facts (use_memo.fixed ...) for view v, whose uses m holds. */
+static void issue_facts(const vt_timing *t, const vt_warp_view *v, use_memo *m) {
+  const vt_config *cf = &t->cfg;
+  uint32_t flags = v->flags;
+  uint32_t lanes = cf->num_lanes ? cf->num_lanes : v->threads;
+  /* SEW 64 (ISA 2025): each lane's element is a register pair, two passes' worth */
+  uint32_t per = t->wide[v->in->id].kind ? wide_passes(t, v) : 1;
+  m->fold = (flags & IF_VEC) ? div_up(v->threads, lanes) * per : 1;
+  /* the collector takes the warp's next instruction after accepting, reading
+   * (two cycles, only with register operands) and dispatching this one;
+   * endprg and barriers have no operands */
+  uint32_t nsrc = v->unit != UNIT_CTRL ? m->nsrc : 0;
+  m->hold = nsrc ? cf->collector_cycles : (cf->collector_cycles > 2 ? cf->collector_cycles - 2 : 1);
+  m->fixed = 1;
+  m->occupy = m->fold;
+  switch (v->unit) {
+  case UNIT_VALU: m->lat = cf->lat_valu; break;
+  case UNIT_VFPU: m->lat = cf->lat_vfpu; break;
+  case UNIT_MUL: m->lat = cf->lat_mul; break;
+  case UNIT_SFU: {
+    uint32_t sfu = cf->num_sfu ? cf->num_sfu : (lanes / 4 ? lanes / 4 : 1);
+    m->lat = cf->lat_sfu;
+    m->occupy = (flags & IF_VEC) ? div_up(v->threads, sfu) * per : 1;
+    break;
+  }
+  case UNIT_TENSOR: /* fixed unless it reads local memory (issue) */
+    m->lat = cf->lat_alu;
+    m->fixed = !(t->wide[v->in->id].kind && wide_smem_bytes(t, v->in));
+    break;
+  case UNIT_LSU: m->fixed = 0; break;
+  default: m->lat = cf->lat_alu; break;
+  }
+}
+
+static const use_memo *uses_of(const vt_timing *t, sm_t *sm, const vt_warp_view *v) {
   const isa_inst *in = v->in;
   uint64_t k0, k1;
   uint32_t k2;
@@ -100,13 +136,12 @@ static const reg_use *uses_of(const vt_timing *t, sm_t *sm, const vt_warp_view *
   use_memo *m = &sm->memo[(v->pc >> 2) % USE_MEMO];
   if (!m->valid || m->k0 != k0 || m->k1 != k1 || m->k2 != k2 || m->flags != v->flags || m->vtype != v->vtype ||
       m->nt != v->threads) {
-    *m = (use_memo){k0, k1, k2, v->flags, v->vtype, v->threads, 1, 0, 0, {{0}}};
+    *m = (use_memo){k0, k1, k2, v->flags, v->vtype, v->threads, 1, 0, 0, 0, 0, 0, 0, 0, {{0}}};
     m->nu = (uint8_t)reg_uses(t, in, v->flags, v->threads, v->vtype, m->u);
     for (int i = 0; i < m->nu; i++) m->nsrc += !m->u[i].dest;
+    issue_facts(t, v, m);
   }
-  *n = m->nu;
-  *nsrc = m->nsrc;
-  return m->u;
+  return m;
 }
 
 /* Bytes the model's state takes for configuration c: per warp slot its
@@ -139,6 +174,7 @@ vt_timing *vt_timing_attach(vt_device *d, vt_error *e) {
     return NULL;
   }
   t->d = d;
+  t->code_gen = vt_step_code_gen_word(d);
   t->cfg = *vt_device_config(d);
   t->st.num_sm = t->cfg.num_sm;
   t->sms = calloc(t->cfg.num_sm, sizeof *t->sms);
@@ -150,7 +186,10 @@ vt_timing *vt_timing_attach(vt_device *d, vt_error *e) {
   for (uint32_t s = 0; s < t->cfg.num_sm; s++) {
     sm_t *sm = &t->sms[s];
     uint32_t w = t->cfg.warps_per_sm;
-    if (!(sm->warps = calloc(w, sizeof *sm->warps)) || !(sm->state = calloc(w, 1)) ||
+    /* warp_t's first cache line is what the scan reads: on a line boundary */
+    if (!(sm->warps = aligned_alloc(_Alignof(warp_t), w * sizeof *sm->warps))) goto oom;
+    memset(sm->warps, 0, w * sizeof *sm->warps);
+    if (!(sm->state = calloc(w, 1)) ||
         !(sm->pc = calloc(w, sizeof *sm->pc)) || !(sm->wshr = calloc(t->cfg.l1d_wshrs, sizeof *sm->wshr)) ||
         !(sm->wres = calloc(2u * t->cfg.rf_banks * WB_RING, sizeof *sm->wres)))
       goto oom;
@@ -205,8 +244,7 @@ typedef struct {
   vt_stall why;
   int stable;         /* why holds till wake unless the warp issues (hold_until) */
   uint8_t unit;       /* ... and wake is the busy unit's or collector's end (else UNIT_COUNT) */
-  const reg_use *u;   /* when it can: the instruction's registers, for issue (uses_of) */
-  int nu, nsrc;
+  const use_memo *m;  /* when it can: the instruction's registers and issue facts (uses_of) */
 } block_t;
 
 /* 0 when warp w can issue its next instruction (view v) at cycle now on sm,
@@ -241,17 +279,16 @@ static int blocked(const vt_timing *t, sm_t *sm, warp_t *w, const vt_warp_view *
     b->stable = 1;
     return 1;
   }
-  int n;
-  const reg_use *u = b->u = uses_of(t, sm, v, &n, &b->nsrc);
-  b->nu = n;
+  const use_memo *m = b->m = uses_of(t, sm, v);
+  const reg_use *u = m->u;
   uint64_t when = 0;
   int mem = 0;
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < m->nu; i++)
     for (uint32_t k = 0; k < u[i].span; k++) {
-      uint64_t rd = w->ready[u[i].file][u[i].reg + k];
-      if (rd > when) {
-        when = rd;
-        mem = w->from_mem[u[i].file][u[i].reg + k];
+      uint64_t rd = w->ready[u[i].file][u[i].reg + k], c = rd & ~READY_MEM;
+      if (c > when) {
+        when = c;
+        mem = (int)(rd >> 63);
       }
     }
   if (when > now) {
@@ -277,8 +314,6 @@ static int blocked(const vt_timing *t, sm_t *sm, warp_t *w, const vt_warp_view *
   return 0;
 }
 
-static uint32_t div_up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
-
 /* Issues the next instruction of warp slot s on SM sm at cycle now; b: its
  * registers, as blocked found them. Returns the core's step result. */
 static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, const block_t *b, int queued,
@@ -287,11 +322,13 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
   vt_sm_timing *ss = &t->st.sm[smi];
   warp_t *w = &sm->warps[s];
   const vt_config *cf = &t->cfg;
-  isa_inst in = *v->in; /* the view's pointer is the core's cache entry */
+  const use_memo *m = b->m;
+  const reg_use *u = m->u;
+  int nu = m->nu;
   uint32_t flags = v->flags;
   isa_unit unit = v->unit;
-  const reg_use *u = b->u;
-  int nu = b->nu, nsrc = unit != UNIT_CTRL ? b->nsrc : 0;
+  isa_inst in; /* the view's pointer is the core's cache entry, which the step may reuse */
+  if (!m->fixed) in = *v->in;
   const vt_commit *c = NULL; /* read only for the LSU: never a recorded (private) instruction */
   int rc = queued ? tp_count(t, smi, s, v->pc, e) : tp_exec(t, smi, s, &c, e);
   if (rc < 0) return -1;
@@ -304,59 +341,34 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
     w->ib_head = (w->ib_head + 1) % IB_MAX;
     w->ib_n--;
   }
-  uint32_t lanes = cf->num_lanes ? cf->num_lanes : v->threads;
-  /* SEW 64 (ISA 2025): each lane's element is a register pair, two passes' worth */
-  uint32_t per = t->wide[in.id].kind ? wide_passes(t, v) : 1;
-  uint32_t fold = (flags & IF_VEC) ? div_up(v->threads, lanes) * per : 1;
   /* operands first: bank conflicts delay the dispatch to the unit */
   uint32_t wait = unit == UNIT_CTRL ? 0 : oc_collect(t, smi, s, u, nu, now); /* endprg, barrier: no operands */
   uint64_t start = now + wait;
-  /* the collector takes the warp's next instruction after accepting, reading
-   * (two cycles, only with register operands) and dispatching this one */
-  uint32_t hold = nsrc ? cf->collector_cycles : (cf->collector_cycles > 2 ? cf->collector_cycles - 2 : 1);
-  w->coll_free = start + hold;
-  uint32_t lat, occupy = fold;
-  switch (unit) {
-  case UNIT_VALU: lat = cf->lat_valu; break;
-  case UNIT_VFPU: lat = cf->lat_vfpu; break;
-  case UNIT_MUL: lat = cf->lat_mul; break;
-  case UNIT_SFU: {
-    uint32_t sfu = cf->num_sfu ? cf->num_sfu : (lanes / 4 ? lanes / 4 : 1);
-    lat = cf->lat_sfu;
-    occupy = (flags & IF_VEC) ? div_up(v->threads, sfu) * per : 1;
-    break;
-  }
-  case UNIT_TENSOR: {
-    lat = cf->lat_alu;
-    /* a warp-group MMA64 first reads its local-memory operands through the
-     * shared memory's banks, one pass per lds_banks words, on the LSU's port */
-    uint32_t bytes = t->wide[in.id].kind ? wide_smem_bytes(t, &in) : 0;
-    if (bytes) {
-      uint32_t passes = div_up(bytes, 4 * cf->lds_banks);
+  w->coll_free = start + m->hold;
+  uint32_t lat = m->lat, occupy = m->occupy;
+  if (!m->fixed) {
+    if (unit == UNIT_TENSOR) {
+      /* a warp-group MMA64 first reads its local-memory operands through the
+       * shared memory's banks, one pass per lds_banks words, on the LSU's port */
+      uint32_t passes = div_up(wide_smem_bytes(t, &in), 4 * cf->lds_banks);
       uint64_t s0 = sm->unit_free[UNIT_LSU] > start ? sm->unit_free[UNIT_LSU] : start;
       sm->unit_free[UNIT_LSU] = s0 + passes;
       lat += (uint32_t)(s0 - start) + cf->lat_lsu_l1_hit + passes - 1;
       ss->shared_accesses++;
-    }
-    break;
-  }
-  case UNIT_LSU: {
-    /* lanes past the warp's threads that the RTL runs anyway (idle_lanes_access) */
-    uint32_t full = v->threads >= 32 ? ~0u : (1u << v->threads) - 1;
-    uint32_t idle = cf->idle_lanes_access && (flags & IF_VEC) && lanes > v->threads && c->mask == full
-                        ? lanes - v->threads : 0;
-    if (dma_is_copy(in.id)) { /* queued on the copy engine: the warp goes on (dma.c) */
+    } else if (dma_is_copy(in.id)) { /* queued on the copy engine: the warp goes on (dma.c) */
       dma_issue(t, smi, s, c, start);
       lat = 1;
       occupy = 1;
-    } else {
+    } else { /* UNIT_LSU */
+      /* lanes past the warp's threads that the RTL runs anyway (idle_lanes_access) */
+      uint32_t lanes = cf->num_lanes ? cf->num_lanes : v->threads;
+      uint32_t full = v->threads >= 32 ? ~0u : (1u << v->threads) - 1;
+      uint32_t idle = cf->idle_lanes_access && (flags & IF_VEC) && lanes > v->threads && c->mask == full
+                          ? lanes - v->threads : 0;
       lsu_timing(t, smi, c, flags, idle, start, &lat, &occupy);
     }
-    break;
   }
-  default: lat = cf->lat_alu; break;
-  }
-  lat += fold - 1 + wait;
+  lat += m->fold - 1 + wait;
   if (t->tl && unit == UNIT_LSU && lat > cf->lat_lsu_l1_hit && !(flags & IF_STORE))
     tl_span(t, smi, s, "memory", now, now + lat, NULL, "load %u cycles", lat);
   w->issued++;
@@ -370,10 +382,8 @@ static int issue(vt_timing *t, uint32_t smi, uint32_t s, const vt_warp_view *v, 
     if (!u[i].dest) continue;
     uint64_t wb = oc_writeback(t, smi, s, &u[i], done, now);
     if (wb > last) last = wb;
-    for (uint32_t k = 0; k < u[i].span; k++) {
-      w->ready[u[i].file][u[i].reg + k] = wb;
-      w->from_mem[u[i].file][u[i].reg + k] = unit == UNIT_LSU;
-    }
+    uint64_t mark = wb | (unit == UNIT_LSU ? READY_MEM : 0);
+    for (uint32_t k = 0; k < u[i].span; k++) w->ready[u[i].file][u[i].reg + k] = mark;
   }
   if (last > sm->busy_until) sm->busy_until = last;
   return rc;
@@ -462,7 +472,7 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
   vt_stall best = VT_STALL_IDLE;
   int picked = 0;
   /* the front end needs every slot's state; without it the scan stops at the pick */
-  uint32_t nw = cf->warps_per_sm, gen = vt_step_code_gen(t->d);
+  uint32_t nw = cf->warps_per_sm, gen = __atomic_load_n(t->code_gen, __ATOMIC_RELAXED);
   uint32_t s = sm->rr;
   for (uint32_t k = 1; k <= nw && (!picked || t->frontend); k++) {
     if (++s == nw) s = 0;
@@ -535,7 +545,7 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
     const vt_step_rec *qr = w->qn ? &w->q[w->qh] : NULL; /* then v is its view */
     int r = issue(t, smi, s, &v, &b, qr != NULL, now, e);
     if (r < 0) return -1;
-    if (!qr && vt_step_code_gen(t->d) != gen && tp_threads(t) == 1 && code_store_check(t, pc, e)) return -1;
+    if (!qr && __atomic_load_n(t->code_gen, __ATOMIC_RELAXED) != gen && tp_threads(t) == 1 && code_store_check(t, pc, e)) return -1;
     after_issue(t, smi, s, id, flags, pc, qr, now);
     if (qr) {
       w->qh++;

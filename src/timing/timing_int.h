@@ -23,11 +23,35 @@ typedef struct {
 } ib_entry;
 
 typedef struct {
+  /* first, in one cache line: what sm_cycle's scan reads of every slot */
+  /* blocked until hold_until (why: hold_why) by what only its own issue
+   * changes (registers, dma_gate, fetch_at) or by unit hold_unit (else
+   * UNIT_COUNT) or its collector, decided with the device's code generation
+   * hold_gen: till then sm_cycle need not peek it again */
+  _Alignas(64) uint64_t hold_until; /* 0: no hold */
+  uint64_t coll_free; /* its collector unit takes the next instruction (collector.c) */
+  uint64_t fetch_at;  /* ideal front end: first cycle after a fetch bubble */
+  uint64_t dma_gate;  /* past a cp_dma_mbarrier: no issue before its group's copies complete */
+  uint32_t hold_gen;
+  /* it waits at a barrier (its last peek said so): only a barrier arrival
+   * or an end on its SM can release it (sm_t.bar_epoch moves), or a store
+   * into code change what its peek decodes (bar_gen) */
+  uint32_t bar_epoch, bar_gen;
+  /* no warp in the slot (its last peek said so): none comes before the
+   * next dispatch of work-groups (vt_timing.dispatches moves) */
+  uint32_t empty_at;
+  /* private instructions the core already ran (vt_step_ahead), issued from
+   * here in order: the core's warp is past them, so while any is left the
+   * warp is not peeked; their pcs lie in [qlo, qhi] */
+  uint32_t qh, qn;
+  uint8_t hold_why, hold_unit, bar_held, empty;
+  uint32_t threads;    /* the launch's threads per warp (for the records' views) */
   int seen;           /* the slot's warp (wg, wid) is known */
   uint32_t wg, wid;
-  uint64_t ready[2][NREG]; /* cycle a register's pending write completes */
-  uint8_t from_mem[2][NREG];
-  uint64_t fetch_at;  /* ideal front end: first cycle after a fetch bubble */
+  uint32_t qlo, qhi;
+  /* cycle a register's pending write completes, READY_MEM set when a
+   * load writes it (the stall is then charged to memory): one word to read */
+  uint64_t ready[2][NREG];
   uint64_t bar_since; /* cycle it started waiting at a barrier, 0 = not waiting */
   /* modelled front end */
   uint32_t fpc;       /* next pc to fetch */
@@ -39,32 +63,9 @@ typedef struct {
   int half;           /* ISA 2025: the first word of a 64-bit instruction fetched, its second not yet */
   uint32_t half_pc;   /* ... and that instruction's pc */
   uint64_t since, issued; /* timeline: cycle it was first seen, instructions issued */
-  uint64_t coll_free; /* its collector unit takes the next instruction (collector.c) */
   uint64_t dma_done;  /* the last completion of the copies it issued (dma.c) */
-  uint64_t dma_gate;  /* past a cp_dma_mbarrier: no issue before its group's copies complete */
-  /* blocked until hold_until (why: hold_why) by what only its own issue
-   * changes (registers, dma_gate, fetch_at) or by unit hold_unit (else
-   * UNIT_COUNT) or its collector, decided with the device's code generation
-   * hold_gen: till then sm_cycle need not peek it again */
-  uint64_t hold_until; /* 0: no hold */
-  uint32_t hold_gen;
-  uint8_t hold_why, hold_unit;
   vt_warp_view view;   /* the peek the hold was decided on (in: vin) */
   isa_inst vin;
-  /* private instructions the core already ran (vt_step_ahead), issued from
-   * here in order: the core's warp is past them, so while any is left the
-   * warp is not peeked; their pcs lie in [qlo, qhi] */
-  uint32_t qh, qn, qlo, qhi;
-  /* it waits at a barrier (its last peek said so): only a barrier arrival
-   * or an end on its SM can release it (sm_t.bar_epoch moves), or a store
-   * into code change what its peek decodes (bar_gen) */
-  uint8_t bar_held;
-  uint32_t bar_epoch, bar_gen;
-  /* no warp in the slot (its last peek said so): none comes before the
-   * next dispatch of work-groups (vt_timing.dispatches moves) */
-  uint8_t empty;
-  uint32_t empty_at;
-  uint32_t threads;    /* the launch's threads per warp (for the records' views) */
   vt_step_rec q[AHEAD_Q];
 } warp_t;
 
@@ -80,10 +81,17 @@ typedef struct {
  * the key is every input of reg_uses (the decoded fields it reads, flags,
  * the warp's vtype and threads), so a hit is exact whatever the code. */
 #define USE_MEMO 64 /* entries per SM, by pc */
+#define READY_MEM (1ull << 63)
 typedef struct {
   uint64_t k0, k1;    /* isa_inst bytes: word, hi; id, rd, rs1, rs2, rs3, vm, rm */
   uint32_t k2, flags, vtype, nt; /* pfx, absneg, mspace, mwidth; the rest */
   uint8_t valid, nu, nsrc; /* nsrc: the uses that are sources */
+  /* what issue derives from the same inputs and the configuration: the
+   * passes over the lanes (fold), the collector's hold, and for a unit
+   * of fixed latency (not the LSU; a tensor op without local operands)
+   * its latency before the operand wait and its occupancy */
+  uint8_t fixed;
+  uint32_t fold, hold, lat, occupy;
   reg_use u[ISA_MAX_OPNDS + 1];
 } use_memo;
 
@@ -132,6 +140,7 @@ typedef struct {
 
 struct vt_timing {
   vt_device *d;
+  const uint32_t *code_gen; /* the device's code generation (vt_step_code_gen_word) */
   vt_config cfg;
   int frontend;       /* l1i_sets > 0: fetch through the I-cache */
   uint32_t bank_mask; /* rf_banks - 1 when a power of two, else 0: a bank without a division */
@@ -170,14 +179,8 @@ uint32_t wide_passes(const vt_timing *t, const vt_warp_view *v);
 uint32_t wide_smem_bytes(const vt_timing *t, const isa_inst *in);
 static inline unsigned wide_sew(uint32_t vtype) { return 8u << ((vtype >> 3) & 3); }
 
-/* collector.c: the operand collector of warp slot `slot` on SM smi, for an
- * instruction issued at now: the cycles its source reads wait for the
- * register banks' read ports (one per bank and file and cycle; bank = (slot
- * + register) mod rf_banks, as the RTL's collector unit computes it). */
-uint32_t oc_collect(vt_timing *t, uint32_t smi, uint32_t slot, const reg_use *u, int n, uint64_t now);
-/* ... and the cycle a result due at `done` is written: the first at or after
- * it in which the bank's write port is free (writeback arbitration). */
-uint64_t oc_writeback(vt_timing *t, uint32_t smi, uint32_t slot, const reg_use *u, uint64_t done, uint64_t now);
+/* collector.c: the operand collector's ports at a launch's start (its
+ * per-issue part, oc_collect and oc_writeback: collector.h) */
 void oc_reset(vt_timing *t, uint32_t smi);
 
 /* frontend.c: the fetch of SM smi in cycle now (one fetch per SM and cycle,
