@@ -2,7 +2,8 @@
  * microbenchmarks: dependent chains give the 2025 RTL's issue-to-issue
  * latencies, independent instructions of one warp are collector_cycles
  * apart, register-bank conflicts cost a cycle, folding over fewer lanes,
- * a scoreboard stall and a barrier wait cycle by cycle, and memory results
+ * a scoreboard stall, a load's memory stall and a barrier wait cycle by
+ * cycle, and memory results
  * identical to the functional loop. */
 #include <unistd.h>
 
@@ -214,6 +215,35 @@ static void test_scoreboard_stall(void **state) {
   assert_int_equal(m.cycles, 18);
 }
 
+/* A load's consumer waits for memory, an ALU result's for the scoreboard:
+ * lui t1 (cycle 0); addi t1 waits for it (issues at 5); lw t0 waits for
+ * t1 (at 10) and misses the cold L1 and L2: its data comes lat_lsu_l1_hit
+ * + lat_l2 + lat_dram cycles later, at D; addi t2 waits for it from cycle
+ * 11 (memory, not scoreboard) and issues at D; endprg waits for its
+ * collector (D + 4), done at D + 4 + lat_alu. Under two DRAM latencies. */
+static void test_memory_stall(void **state) {
+  (void)state;
+  static prog p;
+  p.n = 0;
+  emit_li(&p, T1, DATA_BASE);
+  E(&p, lw, T0, 0, T1);
+  E(&p, addi, T2, T0, 1);
+  E0(&p, endprg);
+  vt_config c;
+  vt_config_defaults(&c);
+  for (int k = 0; k < 2; k++) {
+    if (k) c.lat_dram *= 2;
+    vt_launch l = mklaunch(1, 1, 1, 32, 1);
+    vt_sm_timing m;
+    uint64_t d = 10 + c.lat_lsu_l1_hit + c.lat_l2 + c.lat_dram;
+    assert_int_equal(timed(&c, &p, &l, &m), d + 4 + c.lat_alu);
+    assert_int_equal(m.issued, 5);
+    assert_int_equal(m.stall[VT_STALL_SCOREBOARD], 8);
+    assert_int_equal(m.stall[VT_STALL_MEMORY], d - 11);
+    assert_int_equal(m.stall[VT_STALL_STRUCTURAL], 3);
+  }
+}
+
 /* Two warps: warp 1 branches straight to the barrier, warp 0 first runs K
  * dependent adds. Cycle by cycle: csrrs wid at 0 (w0) and 1 (w1); bne at 5
  * (w0, falls through) and 6 (w1, taken: fetch resumes at 6+1+3 = 10);
@@ -352,6 +382,7 @@ int main(void) {
       cmocka_unit_test(test_sfu_units_and_folding),
       cmocka_unit_test(test_writeback_arbitration),
       cmocka_unit_test(test_scoreboard_stall),
+      cmocka_unit_test(test_memory_stall),
       cmocka_unit_test(test_barrier_wait),
       cmocka_unit_test(test_same_memory_as_functional),
       cmocka_unit_test(test_native_api_timing_key),
