@@ -3,8 +3,7 @@
  * latencies, independent instructions of one warp are collector_cycles
  * apart, register-bank conflicts cost a cycle, folding over fewer lanes,
  * a scoreboard stall, a load's memory stall and a barrier wait cycle by
- * cycle, and memory results
- * identical to the functional loop. */
+ * cycle, and memory results identical to the functional loop. */
 #include <unistd.h>
 
 #include "host_kernels.h"
