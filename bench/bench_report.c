@@ -43,10 +43,26 @@ static void print_functional(const bench_row *r) {
   printf(" %8.1f %s\n", mib((int64_t)r->buf_bytes), r->ok ? "ok" : "MISMATCH");
 }
 
-static void print_timing(const bench_row *r) {
+/* The timing row's speed as a share of the functional row's of the same
+ * workload (thread-instructions per wall second; the instances may differ
+ * in size, --timing-scale), or a negative number without that row. */
+static double vs_functional(const bench_row *rows, int n, const bench_row *r) {
+  for (int i = 0; i < n; i++)
+    if (rows[i].mode == BENCH_FUNCTIONAL && !strcmp(rows[i].name, r->name) && rows[i].sim_med > 0 &&
+        rows[i].thread_insns && r->sim_med > 0)
+      return ((double)r->thread_insns / r->sim_med) / ((double)rows[i].thread_insns / rows[i].sim_med);
+  return -1;
+}
+
+static void print_timing(const bench_row *rows, int n, const bench_row *r) {
   print_counts(r);
   printf(" %11llu %6.2f", (unsigned long long)r->cycles,
          r->cycles ? (double)r->warp_insns / (double)r->cycles : 0);
+  double f = vs_functional(rows, n, r);
+  if (f >= 0)
+    printf(" %6.1f%%", 100 * f);
+  else
+    printf(" %7s", "n/a");
   print_peak(r);
   printf(" %s\n", r->ok ? "ok" : "MISMATCH");
 }
@@ -80,9 +96,9 @@ void bench_print_table(const bench_options *o, const bench_row *rows, int n, con
   for (int i = 0; i < n; i++) timing |= rows[i].mode == BENCH_TIMING;
   if (timing) {
     print_head("timing");
-    printf(" %11s %6s %8s %s\n", "cycles", "wi/cyc", "peak MiB", "check");
+    printf(" %11s %6s %7s %8s %s\n", "cycles", "wi/cyc", "of func", "peak MiB", "check");
     for (int i = 0; i < n; i++)
-      if (rows[i].mode == BENCH_TIMING) print_timing(&rows[i]);
+      if (rows[i].mode == BENCH_TIMING) print_timing(rows, n, &rows[i]);
   }
   if (o->vs_threads) {
     printf("host threads %u against %u: sim s of each, the median of the reps' ratios (min-max)\n",
@@ -136,7 +152,11 @@ void bench_print_json(const bench_options *o, const bench_row *rows, int n, cons
            r->native_calls, r->sim_med / r->native_med, r->cpu_med,
            (double)r->thread_insns / r->cpu_med, r->busy_med, r->native_cpu_med, r->cpu_med / r->native_cpu_med,
            (long long)r->peak_bytes, (unsigned long long)r->buf_bytes, r->ok ? "true" : "false");
-    if (r->mode == BENCH_TIMING) printf(", \"cycles\": %llu", (unsigned long long)r->cycles);
+    if (r->mode == BENCH_TIMING) {
+      printf(", \"cycles\": %llu", (unsigned long long)r->cycles);
+      double f = vs_functional(rows, n, r);
+      if (f >= 0) printf(", \"vs_functional\": %.4f", f);
+    }
     if (o->vs_threads && r->mode != BENCH_TRACED)
       printf(", \"vs_median_s\": %.6f, \"threads_speedup\": %.3f, \"threads_speedup_min\": %.3f, "
              "\"threads_speedup_max\": %.3f",
