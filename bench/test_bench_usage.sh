@@ -55,6 +55,16 @@ else
   bad "--quick --json: exit $rc, $rows rows, $okrows ok: $(head -c 400 "$tmp/out")"
 fi
 
+# the timing row's share of the functional speed: its thread-instructions
+# per median second over the functional row's, recomputed from the rows
+share=$(awk '
+  function num(k,  m) { if (match($0, "\"" k "\": [-0-9.e+]+")) { m = substr($0, RSTART, RLENGTH); sub(/.*: /, "", m); return m + 0 } return -1 }
+  /"mode": "functional"/ { f = num("thread_insns") / num("sim_median_s") }
+  /"mode": "timing"/ { t = num("thread_insns") / num("sim_median_s"); v = num("vs_functional") }
+  END { d = v - t / f; if (f > 0 && v > 0 && d < 1e-3 * v && d > -1e-3 * v) print "ok"; else print v, t / f }' "$tmp/out")
+[ "$share" = ok ] && ok "--json: the timing row's vs_functional is its speed over the functional row's" ||
+  bad "--json: vs_functional against the rows' speeds: $share"
+
 # --vs-threads: each row's reps also on two host threads, a speed-up per
 # row; the timing rows' cycles compared too (a difference is a mismatch)
 "$b" --quick --only reduce --trace none --vs-threads 2 --json >"$tmp/out" 2>"$tmp/err"
