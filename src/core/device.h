@@ -223,11 +223,10 @@ typedef struct vt_warp_view {
 } vt_warp_view;
 /* Fills *v; decoding the next instruction may fault (-1, error with context). */
 int vt_step_peek(vt_device *d, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_error *e);
-/* Changes whenever a store into decoded code drops the decodes: a caller
- * that keeps what a peek said (the timing model) peeks again after it. */
-uint32_t vt_step_code_gen(const vt_device *d);
-/* ... the word it reads (load it atomically, relaxed), for a caller that
- * reads it every cycle */
+/* The device's code generation, a word to load atomically (relaxed): it
+ * changes whenever a store into decoded code drops the decodes, and a
+ * caller that keeps what a peek said (the timing model, every cycle)
+ * peeks again after it. */
 const uint32_t *vt_step_code_gen_word(const vt_device *d);
 /* The state and pc of a peek, without decoding the next instruction (a
  * decode fault waits for the next peek). */

@@ -502,7 +502,6 @@ int vt_step_peek(vt_device *d, uint32_t sm, uint32_t slot, vt_warp_view *v, vt_e
   return step_peek(d, &d->w0, sm, slot, v, e);
 }
 
-uint32_t vt_step_code_gen(const vt_device *d) { return __atomic_load_n(&d->icache_gen, __ATOMIC_RELAXED); }
 const uint32_t *vt_step_code_gen_word(const vt_device *d) { return &d->icache_gen; }
 
 int vt_step_exec(vt_device *d, uint32_t sm, uint32_t slot, const vt_commit **rec, vt_error *e) {

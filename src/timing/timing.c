@@ -462,6 +462,8 @@ static int code_store_check(vt_timing *t, uint32_t pc, vt_error *e) {
   return 0;
 }
 
+static inline uint32_t code_gen(const vt_timing *t) { return __atomic_load_n(t->code_gen, __ATOMIC_RELAXED); }
+
 /* One cycle of SM smi at now: scans the warp slots from the one after the
  * last issue, issues the first that can issue, runs the fetch stage.
  * Returns 1 when it issued, 0 when not (*why: the stall to charge, *wake:
@@ -472,7 +474,7 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
   vt_stall best = VT_STALL_IDLE;
   int picked = 0;
   /* the front end needs every slot's state; without it the scan stops at the pick */
-  uint32_t nw = cf->warps_per_sm, gen = __atomic_load_n(t->code_gen, __ATOMIC_RELAXED);
+  uint32_t nw = cf->warps_per_sm, gen = code_gen(t);
   uint32_t s = sm->rr;
   for (uint32_t k = 1; k <= nw && (!picked || t->frontend); k++) {
     if (++s == nw) s = 0;
@@ -545,7 +547,7 @@ int sm_cycle(vt_timing *t, uint32_t smi, uint64_t now, uint64_t *wake, vt_stall 
     const vt_step_rec *qr = w->qn ? &w->q[w->qh] : NULL; /* then v is its view */
     int r = issue(t, smi, s, &v, &b, qr != NULL, now, e);
     if (r < 0) return -1;
-    if (!qr && __atomic_load_n(t->code_gen, __ATOMIC_RELAXED) != gen && tp_threads(t) == 1 && code_store_check(t, pc, e)) return -1;
+    if (!qr && code_gen(t) != gen && tp_threads(t) == 1 && code_store_check(t, pc, e)) return -1;
     after_issue(t, smi, s, id, flags, pc, qr, now);
     if (qr) {
       w->qh++;
