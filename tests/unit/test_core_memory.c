@@ -5,8 +5,10 @@
  * groups that run one at a time), a launch whose private region is not one
  * mapped buffer is refused, and
  * the local window beyond the groups' local sizes is bounded by
- * lds_sparse_limit. Expected values are computed by hand from the
- * interleaving formula: word w of thread t at pds + w*4*numt*numw + 4t. */
+ * lds_sparse_limit, and every group finds its flat local part zeroed
+ * whatever the slot's earlier groups wrote there and by which path.
+ * Expected values are computed by hand from the interleaving formula:
+ * word w of thread t at pds + w*4*numt*numw + 4t. */
 #include "test_core_more.h"
 
 #define OUT (DATA_BASE + 0x1000u)
@@ -266,6 +268,64 @@ static void local_budget_returned(void **state) {
   vt_device_destroy(d);
 }
 
+/* Every group of a slot starts with a zeroed flat local part, however the
+ * groups before it wrote there: a scalar store (route_hit), a vector store
+ * of a span (span_host), an AMO (route). Each launch writes through one path
+ * only, at a low, a high or a middle offset of the 4 KiB part, so each
+ * path's mark of what the next group must clear is needed on its own.
+ * Three groups run one after another in the one slot of the one SM; each
+ * reads its word, stores a marker (4 * group + 7) there and reads it back.
+ * The next launch reuses the slot's local memory, so its first group must
+ * find the last launch's marker gone too. */
+static void local_zeroed_for_every_group(void **state) {
+  (void)state;
+  static const struct {
+    uint32_t off;
+    const char *store; /* t0: the word's address, t4: the marker */
+  } cases[] = {
+      {0x004, "  sw t4, 0(t0)\n"},
+      {0xffc, "  vid.v v3\n"
+              "  vsll.vi v3, v3, 2\n"
+              "  vadd.vx v1, v3, t0\n"
+              "  vadd.vi v1, v1, -12\n" /* the lanes' 4 words up to t0's: 0xff0..0xfff */
+              "  vmv.v.x v2, t4\n"
+              "  vsw12.v v2, 0(v1)\n"},
+      {0x800, "  amoadd.w x0, t4, (t0)\n"},
+  };
+  vt_config c;
+  vt_config_defaults(&c);
+  c.num_sm = 1;
+  c.wg_slots_per_sm = 1;
+  c.host_threads = 1;
+  vt_device *d = mkdev(&c);
+  for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    char src[1024];
+    snprintf(src, sizeof src,
+             "  csrr t0, lds\n"
+             "  li t1, %u\n"
+             "  add t0, t0, t1\n"
+             "  lw t2, 0(t0)\n"       /* before the group writes: 0 */
+             "  csrr t3, wgid\n"
+             "  slli t3, t3, 2\n"
+             "  addi t4, t3, 7\n"     /* the marker */
+             "%s"
+             "  lw t5, 0(t0)\n"       /* after: the marker */
+             "  li a0, 0x90001000\n"
+             "  add a0, a0, t3\n"
+             "  sw t2, 0(a0)\n"
+             "  sw t5, 64(a0)\n"
+             "  endprg x0, x0, x0\n",
+             cases[k].off, cases[k].store);
+    vt_launch l = launch_src(d, src, 3, 4, 1);
+    launch_ok(d, &l);
+    for (uint32_t g = 0; g < 3; g++) {
+      assert_int_equal(rd32(d, OUT + 4 * g), 0);
+      assert_int_equal(rd32(d, OUT + 64 + 4 * g), 4 * g + 7);
+    }
+  }
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(private_store_seen_by_ordinary_loads),
@@ -274,6 +334,7 @@ int main(void) {
       cmocka_unit_test(private_region_checked),
       cmocka_unit_test(local_window_budget),
       cmocka_unit_test(local_budget_returned),
+      cmocka_unit_test(local_zeroed_for_every_group),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
