@@ -221,12 +221,58 @@ static void masked_memory(void **state) {
   vt_device_destroy(d);
 }
 
+/* A vector branch compares the lanes of the thread mask below vl only
+ * (docs/isa.md §4): with 8 threads and vl = 4, lane 5 equal to the other
+ * operand takes nothing (one path, no divergence), lane 2 equal does (both
+ * paths run). Each path stores a 1 to its own word. */
+static void vbranch_lanes_below_vl(void **state) {
+  (void)state;
+  vt_device *d = mkdev(NULL);
+  load_asm(d, "  li t0, 8\n"
+              "  vsetvli t0, t0, e32, m1, ta, ma\n"
+              "  vid.v v1\n"
+              "  vmv.v.i v3, 5\n"
+              "  vmv.v.i v4, 2\n"
+              "  li t0, 4\n"
+              "  vsetvli t0, t0, e32, m1, ta, ma\n"
+              "  li a0, 0x90001000\n"
+              "  li t2, 1\n"
+              "  la t1, .Lj1\n"
+              "  setrpc zero, t1, 0\n"
+              "  vbeq v1, v3, .Lt1\n"
+              "  sw t2, 0(a0)\n"
+              "  j .Lj1\n"
+              ".Lt1:\n"
+              "  sw t2, 4(a0)\n"
+              ".Lj1:\n"
+              "  join zero, zero, 0\n"
+              "  la t1, .Lj2\n"
+              "  setrpc zero, t1, 0\n"
+              "  vbeq v1, v4, .Lt2\n"
+              "  sw t2, 8(a0)\n"
+              "  j .Lj2\n"
+              ".Lt2:\n"
+              "  sw t2, 12(a0)\n"
+              ".Lj2:\n"
+              "  join zero, zero, 0\n"
+              "  endprg x0, x0, x0\n");
+  vt_launch l = mklaunch(1, 1, 1, 8, 1);
+  launch_ok(d, &l);
+  assert_int_equal(rd32(d, 0x90001000u), 1);
+  assert_int_equal(rd32(d, 0x90001004u), 0);
+  assert_int_equal(rd32(d, 0x90001008u), 1);
+  assert_int_equal(rd32(d, 0x9000100cu), 1);
+  assert_int_equal(vt_device_stats(d)->divergent_branches, 1);
+  vt_device_destroy(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(vfexp_values),
       cmocka_unit_test(vftta_32),
       cmocka_unit_test(vftta_8),
       cmocka_unit_test(masked_memory),
+      cmocka_unit_test(vbranch_lanes_below_vl),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
