@@ -113,7 +113,6 @@ struct vt_wg {
   uint8_t *lds;
   void *lds_mem;        /* the allocation lds lies in (wg_place) */
   uint32_t lds_alloc;   /* flat part: [lds_base, lds_base + lds_alloc) */
-  uint32_t lds_lo, lds_hi; /* the flat part's bytes outside [lds_lo, lds_hi) are zero (lds_touch) */
   uint32_t vgprs, sgprs; /* registers it holds of its SM's budget */
   vt_sparse lds_far;    /* rest of the window, sparse, zero-filled */
 };
@@ -355,15 +354,6 @@ uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv,
 /* Scalar loads and stores (lw/sw, flw/fsw): route, access, trace, count. */
 int scalar_load(vt_exec *x, uint32_t addr, unsigned size, int sign, uint32_t *v);
 int scalar_store(vt_exec *x, uint32_t addr, unsigned size, uint32_t v);
-/* Every access that may write the flat local part (route, route_hit,
- * span_host with ACC_W: stores, AMOs, copies), [off, end), widens the
- * range the next group in the slot zeroes (wg_place): a kernel's few hundred bytes
- * of __local data lie above 1 KiB of warp stack per warp that it seldom
- * uses, and clearing the whole part was 5 % of a short stencil's launch. */
-static inline void lds_touch(vt_wg *g, uint32_t off, uint32_t end) {
-  if (off < g->lds_lo) g->lds_lo = off;
-  if (end > g->lds_hi) g->lds_hi = end;
-}
 /* Drops LR reservations of other warps on the stored word. */
 void resv_store(vt_exec *x, const uint8_t *host);
 /* whether any reservation a store by x could break is held: stores skip

@@ -183,8 +183,6 @@ int wg_place(vt_device *d, vt_worker *k, uint32_t best, uint64_t id, vt_error *e
     free(wg->lds_mem);
     wg->lds = p;
     wg->lds_mem = mem;
-    wg->lds_lo = UINT32_MAX;
-    wg->lds_hi = 0;
   }
   /* every register file first: a failure leaves no half-made group behind */
   uint32_t need = l->num_warps;
@@ -194,11 +192,7 @@ int wg_place(vt_device *d, vt_worker *k, uint32_t best, uint64_t id, vt_error *e
       need--;
     }
   wg->lds_alloc = d->lds_alloc;
-  /* only what the slot's earlier groups reached (lds_touch): the buffer
-   * holds that much, having held their flat parts */
-  if (wg->lds_lo < wg->lds_hi) memset(wg->lds + wg->lds_lo, 0, wg->lds_hi - wg->lds_lo);
-  wg->lds_lo = UINT32_MAX;
-  wg->lds_hi = 0;
+  memset(wg->lds, 0, wg->lds_alloc);
   wg->active = 1;
   wg->id = (uint32_t)id;
   wg->nwarps = l->num_warps;

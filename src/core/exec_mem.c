@@ -74,10 +74,7 @@ uint8_t *route(vt_exec *x, uint32_t addr, unsigned size, unsigned acc, int priv,
   uint32_t off = addr - d->cfg.lds_base;
   if (off < d->cfg.lds_window) {
     x->st->local_accesses++;
-    if (likely(off < x->wg->lds_alloc)) {
-      if (acc & ACC_W) lds_touch(x->wg, off, off + size);
-      return x->wg->lds + off;
-    }
+    if (likely(off < x->wg->lds_alloc)) return x->wg->lds + off;
     return local_far(x, addr, lane);
   }
   int denied;
@@ -152,7 +149,6 @@ static inline uint8_t *route_hit(vt_exec *x, uint32_t addr, unsigned size, unsig
   if (off < d->cfg.lds_window) {
     if (off >= x->wg->lds_alloc) return NULL;
     x->st->local_accesses++;
-    if (acc & ACC_W) lds_touch(x->wg, off, off + size);
     return x->wg->lds + off;
   }
   const vt_tlb_entry *t = &x->k->tlb[(addr >> VT_PAGE_BITS) & (VT_TLB_SIZE - 1)];
@@ -394,7 +390,6 @@ VMEM_INLINE uint8_t *span_host(vt_exec *x, uint32_t lo, uint64_t end, unsigned a
   if (lo >= lds && end <= lds + x->wg->lds_alloc) {
     if (x->ahead_mem && !(x->ahead_mem & VT_AHEAD_LOCAL)) return NULL; /* declined ahead */
     *where = SPAN_LOCAL;
-    if (acc & ACC_W) lds_touch(x->wg, (uint32_t)(lo - lds), (uint32_t)(end - lds));
     return x->wg->lds + (lo - lds);
   }
   /* running ahead (warp_turn), only a load from a page no store reaches */

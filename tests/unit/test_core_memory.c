@@ -271,8 +271,8 @@ static void local_budget_returned(void **state) {
 /* Every group of a slot starts with a zeroed flat local part, however the
  * groups before it wrote there: a scalar store (route_hit), a vector store
  * of a span (span_host), an AMO (route). Each launch writes through one path
- * only, at a low, a high or a middle offset of the 4 KiB part, so each
- * path's mark of what the next group must clear is needed on its own.
+ * only, at a low, a high or a middle offset of the 4 KiB part, so that a
+ * clearing that missed some path's or some offset's bytes would show.
  * Three groups run one after another in the one slot of the one SM; each
  * reads its word, stores a marker (4 * group + 7) there and reads it back.
  * The next launch reuses the slot's local memory, so its first group must
