@@ -226,6 +226,17 @@ static void local_window_budget(void **state) {
   vt_device_destroy(d);
 }
 
+/* one SM of one work-group slot: the groups of a launch run one after
+ * another in the same slot (and on one host thread) */
+static vt_config one_slot_config(void) {
+  vt_config c;
+  vt_config_defaults(&c);
+  c.num_sm = 1;
+  c.wg_slots_per_sm = 1;
+  c.host_threads = 1;
+  return c;
+}
+
 /* the budget is per device and returned when groups finish. Warp stacks at
  * wid * 1 MiB (as one crt0 variant puts them): warp 0's is in the flat
  * 4 KiB, every other warp's on a far page. With a 1-page budget, 4 groups
@@ -233,11 +244,8 @@ static void local_window_budget(void **state) {
  * at warp 2's stack */
 static void local_budget_returned(void **state) {
   (void)state;
-  vt_config c;
-  vt_config_defaults(&c);
+  vt_config c = one_slot_config();
   c.lds_sparse_limit = 0x1000;
-  c.num_sm = 1;
-  c.wg_slots_per_sm = 1;
   vt_device *d = mkdev(&c);
   const char *src = "  csrr t0, lds\n"
                     "  csrr t1, wid\n"
@@ -292,11 +300,7 @@ static void local_zeroed_for_every_group(void **state) {
               "  vsw12.v v2, 0(v1)\n"},
       {0x800, "  amoadd.w x0, t4, (t0)\n"},
   };
-  vt_config c;
-  vt_config_defaults(&c);
-  c.num_sm = 1;
-  c.wg_slots_per_sm = 1;
-  c.host_threads = 1;
+  vt_config c = one_slot_config();
   vt_device *d = mkdev(&c);
   for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     char src[1024];
