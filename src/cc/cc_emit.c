@@ -22,6 +22,7 @@ static void opnd(cc_fn *f, cc_text *t, const cc_opnd *o) {
     break;
   }
   case CC_OP_IMM: cc_printf(t, "%d", (int)o->v); break;
+  case CC_OP_PHYS: cc_puts(t, o->v == 0 ? "zero" : o->v == 8 ? "s0" : "?"); break;
   case CC_OP_LABEL: cc_puts(t, cc_fn_label(f, o->v, lab, sizeof lab)); break;
   case CC_OP_SYM: cc_printf(t, ".Lcc_g%d", (int)o->v); break;
   case CC_OP_LOCAL: cc_printf(t, ".Lloop_%s_%d", f->name, (int)o->v); break;

@@ -16,7 +16,8 @@
 #include "vt_error.h"
 
 enum { CC_OP_NONE, CC_OP_REG, CC_OP_IMM, CC_OP_LABEL, CC_OP_SYM, CC_OP_LOCAL /* a label inside a block */, CC_OP_FN /* a device function */,
-       CC_OP_AMOL /* the label of an AMO on __local memory (.ventus.amo_local) */ };
+       CC_OP_AMOL /* the label of an AMO on __local memory (.ventus.amo_local) */,
+       CC_OP_PHYS /* a fixed scalar register, x0 or s0 (cc_peephole.c) */ };
 /* register classes: scalar (sGPR), vector (vGPR), and an even-aligned pair
  * of vector registers {v[n+1], v[n]} for a SEW-64 element (a template names
  * its high register %h0..%h3); pairs live inside one operation and are
@@ -375,6 +376,14 @@ int cc_select_convert_call(cc_fn *f, LLVMValueRef call, const char *name);
 
 /* cc_regalloc.c */
 int cc_regalloc(cc_fn *f);
+
+/* cc_peephole.c: before allocation, scalars that are zero or s0 read x0 /
+ * s0 themselves; after it, self-copies, jumps to jumps, branches over a
+ * jump to the next block and jumps to the next block go */
+int cc_fixed_operands(cc_fn *f);
+int cc_hoist_constants(cc_fn *f); /* loop and repeated constants made once at the start */
+int cc_peephole(cc_fn *f);
+int cc_rpc_once(cc_fn *f); /* auipc + setrpc only where the rpc CSR may hold another value */
 
 /* cc_emit.c */
 int cc_emit_kernel(cc_fn *f, cc_text *out);

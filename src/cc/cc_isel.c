@@ -1202,7 +1202,11 @@ static int sel_condbr(cc_fn *f, LLVMValueRef t, int b) {
   int vec = f->divbr[b];
   if (vec && CC_EMIT(f, "@rpc %0", 0, cc_lab(f->ipdom[b]))) return -1;
   int k = cc_map_get(&f->val, c);
-  if (k >= 0 && f->folded[k]) {
+  if (k >= 0 && f->folded[k] && !LLVMIsAICmpInst(c)) { /* two booleans differ: xor i1 folded */
+    int ra = operand(f, LLVMGetOperand(c, 0), vec, 0), rb = operand(f, LLVMGetOperand(c, 1), vec, 0);
+    if (ra < 0 || rb < 0 || CC_EMIT(f, vec ? "vbne %0, %1, %2" : "bne %0, %1, %2", 0, cc_r(ra), cc_r(rb), cc_lab(tb)))
+      return -1;
+  } else if (k >= 0 && f->folded[k]) {
     const icmpop *o = find_icmp(LLVMGetICmpPredicate(c));
     LLVMValueRef x = LLVMGetOperand(c, 0), y = LLVMGetOperand(c, 1);
     int32_t z;
@@ -1220,7 +1224,7 @@ static int sel_condbr(cc_fn *f, LLVMValueRef t, int b) {
     if (rc < 0) return -1;
     if (vec) {
       int z = cc_new_vreg(f, CC_V);
-      if (z < 0 || CC_EMIT(f, "vmv.v.i %0, 0", 1, cc_r(z)) || CC_EMIT(f, "vbne %0, %1, %2", 0, cc_r(rc), cc_r(z), cc_lab(tb)))
+      if (z < 0 || CC_EMIT(f, "vmv.v.i %0, %1", 1, cc_r(z), cc_imm(0)) || CC_EMIT(f, "vbne %0, %1, %2", 0, cc_r(rc), cc_r(z), cc_lab(tb)))
         return -1;
     } else if (CC_EMIT(f, "bnez %0, %1", 0, cc_r(rc), cc_lab(tb))) {
       return -1;
@@ -1229,12 +1233,17 @@ static int sel_condbr(cc_fn *f, LLVMValueRef t, int b) {
   return fb == b + 1 ? 0 : CC_EMIT(f, "j %0", 0, cc_lab(fb));
 }
 
-/* a compare used only by the branch right after it becomes part of the branch */
+/* a compare used only by the branch right after it becomes part of the
+ * branch; so does an xor of two booleans (0/1 registers: they differ) */
 static void mark_folded(cc_fn *f, int b) {
   LLVMValueRef t = LLVMGetBasicBlockTerminator(f->bb[b]);
   if (f->nsucc[b] != 2 || !LLVMIsABranchInst(t)) return;
   LLVMValueRef c = LLVMGetCondition(t);
-  if (!LLVMIsAICmpInst(c) || LLVMGetInstructionParent(c) != f->bb[b] || !cc_int_width(LLVMTypeOf(LLVMGetOperand(c, 0))))
+  int bools = LLVMIsAInstruction(c) && LLVMGetInstructionOpcode(c) == LLVMXor &&
+              LLVMGetTypeKind(LLVMTypeOf(c)) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(LLVMTypeOf(c)) == 1 &&
+              !LLVMIsAConstant(LLVMGetOperand(c, 0)) && !LLVMIsAConstant(LLVMGetOperand(c, 1));
+  if (!(LLVMIsAICmpInst(c) || bools) || LLVMGetInstructionParent(c) != f->bb[b] ||
+      !cc_int_width(LLVMTypeOf(LLVMGetOperand(c, 0))))
     return;
   LLVMUseRef u = LLVMGetFirstUse(c);
   if (!u || LLVMGetNextUse(u)) return;

@@ -415,8 +415,9 @@ static int compile_fn(module_ctx *mc, LLVMValueRef fn, int is_func) {
   f.callees = &mc->callees;
   f.budget = mc->b;
   int rc = cc_build_cfg(&f) || cc_uniformity(&f) || cc_budget_check(mc->b, what, mc->e) || cc_select(&f) ||
-                   cc_budget_check(mc->b, what, mc->e) || cc_regalloc(&f) || cc_budget_check(mc->b, what, mc->e) ||
-                   cc_frames(&f) || cc_emit_kernel(&f, mc->t)
+                   cc_fixed_operands(&f) || cc_hoist_constants(&f) || cc_budget_check(mc->b, what, mc->e) || cc_regalloc(&f) ||
+                   cc_budget_check(mc->b, what, mc->e) || cc_peephole(&f) || cc_rpc_once(&f) || cc_frames(&f) ||
+                   cc_emit_kernel(&f, mc->t)
                ? -1
                : 0;
   /* the kernel's resources cover its deepest chain of calls */

@@ -276,7 +276,7 @@ static int push(cc_fn *f, cc_mblock *b, const cc_minst *m) {
 }
 
 /* the one definition of v when it is a load from the argument buffer
- * (a0 is never written in a kernel), else NULL */
+ * (a0 is never written in a kernel) or a constant, else NULL */
 static const cc_minst *arg_load(cc_fn *f, int v) {
   const cc_minst *def = NULL;
   for (int bi = 0; bi < f->nbb; bi++)
@@ -289,7 +289,8 @@ static const cc_minst *arg_load(cc_fn *f, int v) {
         }
     }
   return def && (!strcmp(def->fmt, "lw %0, %1(a0)") || !strcmp(def->fmt, "lhu %0, %1(a0)") ||
-                 !strcmp(def->fmt, "lbu %0, %1(a0)"))
+                 !strcmp(def->fmt, "lbu %0, %1(a0)") || !strcmp(def->fmt, "li %0, %1") ||
+                 !strcmp(def->fmt, "vmv.v.i %0, %1"))
              ? def
              : NULL;
 }
@@ -297,7 +298,8 @@ static const cc_minst *arg_load(cc_fn *f, int v) {
 /* a kernel argument is not spilled but loaded again at each use: its
  * definition goes, each use reads it from the argument buffer into a
  * short-lived register (a kernel may take more arguments than there are
- * registers and warp-stack slots) */
+ * registers and warp-stack slots); a constant (made once at the start,
+ * cc_peephole.c) is made again at each use the same way */
 static int rematerialise(cc_fn *f, spill_state *ss, int v, cc_minst def) {
   for (int bi = 0; bi < f->nbb; bi++) {
     cc_mblock old = f->mb[bi], nw = {0};
@@ -309,7 +311,7 @@ static int rematerialise(cc_fn *f, spill_state *ss, int v, cc_minst def) {
       if (defd) continue;
       if (used) {
         cc_minst ld = def;
-        int t = temp(f, ss, CC_S);
+        int t = temp(f, ss, f->rclass[v]);
         if (t < 0) goto fail;
         ld.op[0].v = t;
         for (int o = 0; o < m.nops; o++)
@@ -331,7 +333,7 @@ static int rematerialise(cc_fn *f, spill_state *ss, int v, cc_minst def) {
 /* rewrites every definition and use of vreg v through its slot */
 static int spill(cc_fn *f, spill_state *ss, int v) {
   int vec = f->rclass[v] == CC_V;
-  const cc_minst *al = vec ? NULL : arg_load(f, v);
+  const cc_minst *al = arg_load(f, v);
   if (al) return rematerialise(f, ss, v, *al);
   int32_t off;
   if (vec) {

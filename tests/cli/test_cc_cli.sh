@@ -276,6 +276,116 @@ done; done
   --arg buf:i32:32:iota --arg buf:i32:32 --show 1:0 --quiet >"$tmp/out" 2>&1 && [ "$(cat "$tmp/out")" = "$want" ] &&
   ok "__local neighbour values (8x4, halo -1)" || bad "__local neighbour values: $(cat "$tmp/out"), want $want"
 
+# the machine-code rewrites of cc_peephole.c: a loop's constants (the splat
+# its SIMT branch compares with) made once at the start, zero and the
+# __local base read as x0 and s0, no branch over a jump to the next block
+# (the branch is inverted), no jump to a block that only jumps; the values
+# by hand
+cat >"$tmp/pq.cl" <<'CL'
+__kernel void pq(__global int *out, int n) {
+  __local int t[32];
+  int l = get_local_id(0), acc = 0;
+  t[l] = 0;
+  for (int i = 0; i < n; i++) {
+    if (((l + i) & 7) > 4) acc += max(l - i, 0);
+    else acc += 3;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  t[31 - l] += acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[31 - l];
+}
+CL
+"$ventus" cc -S -o "$tmp/pq.s" "$tmp/pq.cl" 2>"$tmp/err" || bad "peephole kernel: $(cat "$tmp/err")"
+# the splat of 4 the SIMT branch compares with: once, in the first block
+k4=$(grep -c "vmv.v.i v[0-9]*, 4$" "$tmp/pq.s") k4first=$(sed -n '/^\.Lpq_0:/,/^\.Lpq_1:/p' "$tmp/pq.s" | grep -c "vmv.v.i v[0-9]*, 4$")
+zeros=$(grep -c "addi x[0-9]*, s0, 0$" "$tmp/pq.s") xzero=$(grep -c "v[a-z.]* v[0-9]*, v[0-9]*, zero$" "$tmp/pq.s")
+xs0=$(grep -c "v[a-z.]* v[0-9]*, v[0-9]*, s0$" "$tmp/pq.s")
+over=$(awk '/^ *v?b[a-z]* .*\.L/ {t=$NF; getline; if ($1 == "j") { getline; if ($1 == t ":") n++ } } END {print n + 0}' "$tmp/pq.s")
+# jumps to a block that only jumps: the bitonic sort's nested loops leave through such blocks
+"$ventus" cc -S -o "$tmp/bs.s" "$src/bench/opencl/bitonic_sort.cl" 2>"$tmp/err" || bad "bitonic sort: $(cat "$tmp/err")"
+chain=$(awk 'NR == FNR { if ($0 ~ /^\.L.*:$/) { if (st == 2) only[lab] = 1; lab = substr($1, 1, length($1) - 1); st = 1 }
+                         else if (st == 1 && $1 == "j") st = 2; else st = 0; next }
+             ($1 ~ /^v?b/ || $1 == "j") && ($NF in only) { n++ } END { print n + 0 }' "$tmp/bs.s" "$tmp/bs.s")
+[ "$k4" = 1 ] && [ "$k4first" = 1 ] && [ "$zeros" = 0 ] && [ "$xzero" -ge 1 ] && [ "$xs0" -ge 1 ] && [ "$over" = 0 ] &&
+  [ "$chain" = 0 ] &&
+  ok "machine-code rewrites: constants at the start, x0 and s0 as operands, inverted branches" ||
+  bad "machine-code rewrites: $k4 splats of 4 ($k4first in the first block), $zeros copies of s0, $xzero and $xs0 uses of x0 and s0 by a vector op, $over branches over a jump to the next block, $chain jumps to a jump: $(tr '\n' ';' <"$tmp/pq.s")"
+want="arg0 i32[64]:"
+for g in $(seq 0 63); do
+  l=$((g % 32)) acc=0
+  for i in 0 1 2 3 4 5 6 7 8 9 10; do
+    if [ $(((l + i) & 7)) -gt 4 ]; then d=$((l - i)); [ $d -lt 0 ] && d=0; acc=$((acc + d)); else acc=$((acc + 3)); fi
+  done
+  want="$want $acc"
+done
+"$ventus" cc -o "$tmp/pq.elf" "$tmp/pq.cl" && "$ventus" run "$tmp/pq.elf" --kernel pq --global 64 --local 32 \
+  --arg buf:i32:64 --arg i32:11 --show 0:0 --quiet >"$tmp/out" 2>&1 && [ "$(cat "$tmp/out")" = "$want" ] &&
+  ok "machine-code rewrites keep the values (64 items, 11 iterations)" || bad "peephole kernel values: $(cat "$tmp/out"), want $want"
+# the reconvergence pc set once where nothing changes it (cc_rpc_once): the
+# bitonic sort's step loop sets it once, before its loops; but the two sides
+# of a SIMT branch run one after the other, so where one side calls a
+# function (which sets its own), the other side's nested branch keeps its
+# setrpc: the side with fewer lanes (here the calls) runs first; the values
+# by hand
+nrpc=$(grep -c "setrpc" "$tmp/bs.s")
+cat >"$tmp/rq.cl" <<'CL'
+__attribute__((noinline)) int g(int x) { /* Collatz steps: a loop with a divergent exit */
+  int n = 0;
+  while (x > 1) {
+    x = (x & 1) ? 3 * x + 1 : x >> 1;
+    n++;
+  }
+  return n;
+}
+__kernel void rq(__global int *out) {
+  int l = get_local_id(0), v;
+  if (l < 8) {
+    v = g(l) + g(l + 1);
+  } else {
+    if (l & 2) v = 100 + l;
+    else v = 200 + l;
+  }
+  out[get_global_id(0)] = v;
+}
+CL
+g() { local x=$1 n=0; while [ "$x" -gt 1 ]; do if [ $((x & 1)) = 1 ]; then x=$((3 * x + 1)); else x=$((x >> 1)); fi; n=$((n + 1)); done; echo $n; }
+want="arg0 i32[64]:"
+for i in $(seq 0 63); do
+  l=$((i % 32))
+  if [ $l -lt 8 ]; then want="$want $(($(g $l) + $(g $((l + 1)))))"
+  elif [ $((l & 2)) != 0 ]; then want="$want $((100 + l))"; else want="$want $((200 + l))"; fi
+done
+"$ventus" cc -o "$tmp/rq.elf" "$tmp/rq.cl" 2>"$tmp/err" && "$ventus" run "$tmp/rq.elf" --kernel rq --global 64 --local 32 \
+  --arg buf:i32:64 --show 0:0 --quiet >"$tmp/out" 2>&1 && [ "$(cat "$tmp/out")" = "$want" ] && [ "$nrpc" = 1 ] &&
+  ok "the reconvergence pc: once for the bitonic sort's loops, again after a call on the other side" ||
+  bad "reconvergence pc: $nrpc setrpc in the bitonic sort (want 1); values $(cat "$tmp/out" "$tmp/err"), want $want"
+
+# a SIMT branch around stores with nothing on the other side: inverted to go
+# straight to the join, no jump left; its condition, two booleans that
+# differ (an xor of them), is the branch itself; the values by hand (a[k] =
+# k, so a pair is swapped where i & 2)
+cat >"$tmp/sw.cl" <<'CL'
+__kernel void sw(__global int *a, int s) {
+  int i = get_global_id(0);
+  int p = a[2 * i], q = a[2 * i + 1];
+  if ((p > q) == ((i & s) == 0)) {
+    a[2 * i] = q;
+    a[2 * i + 1] = p;
+  }
+}
+CL
+"$ventus" cc -S -o "$tmp/sw.s" "$tmp/sw.cl" 2>"$tmp/err" || bad "swap kernel: $(cat "$tmp/err")"
+want="arg0 i32[64]:"
+for i in $(seq 0 31); do
+  if [ $((i & 2)) != 0 ]; then want="$want $((2 * i + 1)) $((2 * i))"; else want="$want $((2 * i)) $((2 * i + 1))"; fi
+done
+"$ventus" cc -o "$tmp/sw.elf" "$tmp/sw.cl" && "$ventus" run "$tmp/sw.elf" --kernel sw --global 32 --local 32 \
+  --arg buf:i32:64:iota --arg i32:2 --show 0:0 --quiet >"$tmp/out" 2>&1 && [ "$(cat "$tmp/out")" = "$want" ] &&
+  ! grep -q "^ *j \|vxor\|vmv.v.i" "$tmp/sw.s" && grep -q "^ *vbeq v[0-9]*, v[0-9]*, \.Lsw_[0-9]*$" "$tmp/sw.s" &&
+  ok "a SIMT branch over a jump inverted, on two booleans directly, values kept" ||
+  bad "swap kernel: $(cat "$tmp/out"), want $want; code: $(sed -n '/^sw:/,/Lcc_end/p' "$tmp/sw.s" | tr '\n' ';')"
+
 # compares against constants and selects with a 0 side: vmseq.vi/vmsne.vi,
 # slt/sltu and branches against x0 instead of a register loaded with 0, and a
 # select of (c ? k : 0) as k & -c (cc_isel.c); every result by hand for a
