@@ -381,9 +381,12 @@ int cc_regalloc(cc_fn *f);
  * s0 themselves; after it, self-copies, jumps to jumps, branches over a
  * jump to the next block and jumps to the next block go */
 int cc_fixed_operands(cc_fn *f);
-int cc_hoist_constants(cc_fn *f); /* loop and repeated constants made once at the start */
 int cc_peephole(cc_fn *f);
-int cc_rpc_once(cc_fn *f); /* auipc + setrpc only where the rpc CSR may hold another value */
+const char *cc_branch_inverse(const char *fmt); /* the opposite condition's template, NULL if none */
+/* cc_hoist.c: loop and repeated constants made once at the start */
+int cc_hoist_constants(cc_fn *f);
+/* cc_rpc.c: auipc + setrpc only where the rpc CSR may hold another value */
+int cc_rpc_once(cc_fn *f);
 
 /* cc_emit.c */
 int cc_emit_kernel(cc_fn *f, cc_text *out);

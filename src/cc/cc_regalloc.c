@@ -299,7 +299,7 @@ static const cc_minst *arg_load(cc_fn *f, int v) {
  * definition goes, each use reads it from the argument buffer into a
  * short-lived register (a kernel may take more arguments than there are
  * registers and warp-stack slots); a constant (made once at the start,
- * cc_peephole.c) is made again at each use the same way */
+ * cc_hoist.c) is made again at each use the same way */
 static int rematerialise(cc_fn *f, spill_state *ss, int v, cc_minst def) {
   for (int bi = 0; bi < f->nbb; bi++) {
     cc_mblock old = f->mb[bi], nw = {0};
