@@ -39,18 +39,31 @@ _start:
         vsetvli t4, t4, e32, m1, ta, ma
 
         # 2. floating point on (Zfinx still checks mstatus.FS)
+#ifndef VT_CC_NO_FP
         li      t4, CRT_MSTATUS_FS
         csrrs   zero, 0x300, t4         # 0x300 = mstatus
+#endif
 
-        # 3. stacks
+        # 3. stacks. `ventus cc` leaves out what no instruction of its
+        #    program reads (VT_CC_NO_SP, _S0, _TP, _LDS, _FP: cc_module.c)
+#ifndef VT_CC_NO_SP
         csrr    t1, wid
+#endif
+#ifndef VT_CC_NO_LDS
         csrr    t2, lds
+#endif
+#ifndef VT_CC_NO_SP
         slli    t1, t1, 10              # wid * CRT_WARP_STACK
         add     sp, t2, t1
+#endif
+#ifndef VT_CC_NO_S0
         csrr    t5, numw
         slli    t5, t5, 10              # numw * CRT_WARP_STACK
         add     s0, t2, t5
+#endif
+#ifndef VT_CC_NO_TP
         li      tp, 0
+#endif
 
         # 4. .bss is not cleared here: the ELF loader zero-fills every
         #    segment's p_memsz - p_filesz tail at each load (as upstream's

@@ -3,6 +3,7 @@
  * sections the OpenCL platform reads (docs/opencl.md §5.1, §5.2). */
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -583,15 +584,64 @@ int cc_compile_bitcode(const char *const *bcs, const size_t *lens, int n, const 
   return compile_by(bcs, lens, n, o, origin, &b, cc_front_raw(o->opt), asm_out, e);
 }
 
+/* What the start-up code sets up that no instruction of the program reads:
+ * the warp stack (sp), the __local base (s0), the private offset (tp), and
+ * mstatus.FS when no floating-point instruction or fp CSR appears. Judged
+ * on the whole program's assembly (every kernel and function it can run):
+ * a register named anywhere in an instruction's operands counts, so the
+ * judgement errs towards keeping. */
+static void start_needs(const char *text, int *sp, int *s0, int *tp, int *fp) {
+  *sp = *s0 = *tp = *fp = 0;
+  for (const char *l = text; *l;) {
+    const char *end = strchr(l, '\n');
+    size_t len = end ? (size_t)(end - l) : strlen(l);
+    const char *p = l, *stop = l + len;
+    while (p < stop && (*p == ' ' || *p == '\t')) p++;
+    const char *colon = memchr(p, ':', (size_t)(stop - p));
+    if (p < stop && *p != '#' && *p != '.' && !(colon && colon + 1 == stop)) {
+      /* the mnemonic, then each operand word */
+      const char *m = p;
+      while (p < stop && *p != ' ' && *p != '\t') p++;
+      size_t ml = (size_t)(p - m);
+      if ((m[0] == 'f' && !(ml >= 5 && !strncmp(m, "fence", 5))) || (ml >= 2 && !strncmp(m, "vf", 2)) ||
+          (ml >= 3 && !strncmp(m, "vmf", 3)))
+        *fp = 1;
+      int csr = ml >= 3 && !strncmp(m, "csr", 3);
+      while (p < stop) {
+        while (p < stop && !isalnum((unsigned char)*p)) p++;
+        const char *w = p;
+        while (p < stop && (isalnum((unsigned char)*p) || *p == '_')) p++;
+        size_t wl = (size_t)(p - w);
+#define IS(word) (wl == sizeof word - 1 && !strncmp(w, word, wl))
+        if (IS("sp") || IS("x2")) *sp = 1;
+        if (IS("tp") || IS("x4")) *tp = 1;
+        if (IS("s0") || IS("fp") || IS("x8")) *s0 = 1;
+        if (IS("fflags") || IS("frm") || IS("fcsr")) *fp = 1;
+        if (csr && wl && isdigit((unsigned char)w[0])) *fp = 1; /* a CSR by number: may be an fp one */
+#undef IS
+      }
+    }
+    l = end ? end + 1 : stop;
+  }
+}
+
 int cc_link_file(const char *asm_text, int relocatable, int isa, const char *out_path, vt_error *e) {
   asm_source src[2] = {{"start.S", cc_start_s}, {"<compiled>", asm_text}};
   asm_options opt = {relocatable, ASM_DEFAULT_TEXT_ADDR, 4, isa == 2025 ? ISA_REV_2025 : 0};
   asm_object *obj = NULL;
   asm_diags d = {0};
   /* compiled code reads the print buffer from the metadata: start.S skips
-   * its copy into BUFFER_ADDR/BUFFER_SIZE (two stores of every warp) */
-  static const char *const defines[] = {"VT_CC_START"};
-  asm_pp_options pp = {NULL, 0, defines, 1};
+   * its copy into BUFFER_ADDR/BUFFER_SIZE (two stores of every warp); and
+   * the set-up no instruction reads (start_needs) */
+  const char *defines[6] = {"VT_CC_START"};
+  int nd = 1, sp, s0, tp, fp;
+  start_needs(asm_text, &sp, &s0, &tp, &fp);
+  if (!sp) defines[nd++] = "VT_CC_NO_SP";
+  if (!s0) defines[nd++] = "VT_CC_NO_S0";
+  if (!sp && !s0) defines[nd++] = "VT_CC_NO_LDS";
+  if (!tp) defines[nd++] = "VT_CC_NO_TP";
+  if (!fp) defines[nd++] = "VT_CC_NO_FP";
+  asm_pp_options pp = {NULL, 0, defines, nd};
   int rc = asm_assemble_ex(relocatable ? src + 1 : src, relocatable ? 1 : 2, &opt, &pp, &obj, &d, e);
   if (rc) {
     if (d.n) {

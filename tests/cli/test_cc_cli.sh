@@ -386,6 +386,38 @@ done
   ok "a SIMT branch over a jump inverted, on two booleans directly, values kept" ||
   bad "swap kernel: $(cat "$tmp/out"), want $want; code: $(sed -n '/^sw:/,/Lcc_end/p' "$tmp/sw.s" | tr '\n' ';')"
 
+# the start-up code sets up only what the program reads (cc_module.c
+# start_needs): the swap kernel (above) names no sp, s0 or tp and has no fp
+# instruction, so its _start reads no wid/lds/numw and leaves mstatus,
+# sp, s0 and tp alone; the reconvergence kernel above calls a function (sp
+# for ra) and keeps the warp stack; a kernel with fp, __local data and a
+# private array and no call keeps mstatus.FS, s0 and tp but not sp; each
+# runs right
+startup() { "$ventus" objdump "$1" | sed -n '/<_start>:/,/^$/p'; }
+cat >"$tmp/sn.cl" <<'CL'
+__kernel void sn(__global int *o, int k) {
+  __local float t[32];
+  float p[8];
+  int l = get_local_id(0);
+  for (int i = 0; i < 8; i++) p[i] = (float)(l * i);
+  t[l] = p[k & 7] * 0.5f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  o[get_global_id(0)] = (int)(t[31 - l] * 2.0f);
+}
+CL
+want="arg0 i32[32]:"
+for i in $(seq 0 31); do want="$want $(((31 - i) * 5))"; done
+"$ventus" cc -o "$tmp/sn.elf" "$tmp/sn.cl" 2>"$tmp/err" && "$ventus" run "$tmp/sn.elf" --kernel sn --global 32 --local 32 \
+  --arg buf:i32:32 --arg i32:13 --show 0:0 --quiet >"$tmp/out" 2>&1 || bad "start-up kernel: $(cat "$tmp/out" "$tmp/err")"
+"$ventus" cc -o "$tmp/sw0.elf" "$tmp/sw.cl" 2>/dev/null
+full=$(startup "$tmp/sn.elf" | grep -c "mstatus\|add s0\|li tp") nosp=$(startup "$tmp/sn.elf" | grep -c "add sp\|wid")
+bare=$(startup "$tmp/sw0.elf" | grep -c "mstatus\|wid\|lds\|numw\|sp\|s0\|tp")
+stack=$(startup "$tmp/rq.elf" | grep -c "add sp")
+[ "$full" = 3 ] && [ "$nosp" = 0 ] && [ "$bare" = 0 ] && [ "$stack" = 1 ] && [ "$(cat "$tmp/out")" = "$want" ] &&
+  ok "the start-up code sets up what the program reads: FS, s0 and tp; nothing; the warp stack" ||
+  bad "start-up: $full of mstatus/s0/tp and $nosp of sp with fp, local and private data (want 3, 0), $bare with none (want 0), $stack sp with a call (want 1); values $(cat "$tmp/out"), want $want"
+
+
 # compares against constants and selects with a 0 side: vmseq.vi/vmsne.vi,
 # slt/sltu and branches against x0 instead of a register loaded with 0, and a
 # select of (c ? k : 0) as k & -c (cc_isel.c); every result by hand for a
