@@ -103,9 +103,11 @@ static int is_copy(const cc_fn *f, const cc_minst *m) {
   return (f->rclass[a] == CC_S) == (f->rclass[b] == CC_S) && f->phys[a] == f->phys[b];
 }
 
+static int jump_only(const cc_fn *f, int b) { return f->mb[b].n == 1 && !strcmp(f->mb[b].v[0].fmt, "j %0"); }
+
 /* where a jump to block b ends up: past blocks that only jump */
 static int final_block(const cc_fn *f, int b) {
-  for (int hops = 0; hops < f->nbb && f->mb[b].n == 1 && !strcmp(f->mb[b].v[0].fmt, "j %0"); hops++) {
+  for (int hops = 0; hops < f->nbb && jump_only(f, b); hops++) {
     int t = f->mb[b].v[0].op[0].v;
     if (t == b) break;
     b = t;
@@ -120,7 +122,6 @@ static int fall_block(const cc_fn *f, int b) {
   return n;
 }
 
-static int jump_only(const cc_fn *f, int b) { return f->mb[b].n == 1 && !strcmp(f->mb[b].v[0].fmt, "j %0"); }
 
 /* Sweeps over the blocks in layout order, a few at most: each is linear
  * in the code (a 40,000-case switch has 80,000 blocks), and a second one

@@ -277,7 +277,7 @@ static int push(cc_fn *f, cc_mblock *b, const cc_minst *m) {
 
 /* the one definition of v when it is a load from the argument buffer
  * (a0 is never written in a kernel) or a constant, else NULL */
-static const cc_minst *arg_load(cc_fn *f, int v) {
+static const cc_minst *remat_def(cc_fn *f, int v) {
   const cc_minst *def = NULL;
   for (int bi = 0; bi < f->nbb; bi++)
     for (int i = 0; i < f->mb[bi].n; i++) {
@@ -333,7 +333,7 @@ static int rematerialise(cc_fn *f, spill_state *ss, int v, cc_minst def) {
 /* rewrites every definition and use of vreg v through its slot */
 static int spill(cc_fn *f, spill_state *ss, int v) {
   int vec = f->rclass[v] == CC_V;
-  const cc_minst *al = arg_load(f, v);
+  const cc_minst *al = remat_def(f, v);
   if (al) return rematerialise(f, ss, v, *al);
   int32_t off;
   if (vec) {
